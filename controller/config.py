@@ -1,0 +1,316 @@
+"""The table's one TOML config file, validated at load.
+
+Every error names the key and what was expected, e.g.
+``config error: panel.port: expected an integer from 1 to 65535, got 'eighty'``.
+Unknown keys are errors too: a typo must not silently fall back to a default.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """A broken config; the message names the key."""
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    host: str | None = None  # None: `gametable sim` starts a private Mosquitto
+    port: int = 1883
+    username: str | None = None
+    password: str | None = None
+    keepalive: int = 15
+
+
+@dataclass(frozen=True)
+class StrikerConfig:
+    port: str | None = None
+    baud: int = 115200
+    silence_s: float = 3.0
+    low_battery_v: float = 3.5
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    pin_factory: str = "mock"
+
+
+@dataclass(frozen=True)
+class JournalConfig:
+    path: str = "gametable-journal.sqlite"
+
+
+@dataclass(frozen=True)
+class PanelConfig:
+    host: str = "0.0.0.0"
+    port: int = 8080
+    pin: str = "0000"
+    public_url: str | None = None
+
+
+@dataclass(frozen=True)
+class BeamConfig:
+    """One IR break-beam: a horizontal `segment` a→b or a vertical `point` at `at` (table mm)."""
+
+    id: str
+    pin: int
+    kind: str
+    active_high: bool = False
+    a: tuple[float, float] | None = None
+    b: tuple[float, float] | None = None
+    at: tuple[float, float] | None = None
+
+
+@dataclass(frozen=True)
+class LedConfig:
+    seats: dict[int, int] = field(default_factory=dict)
+    status: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    seed: int = 1
+    speed: float = 1.0
+    hz: int = 240
+
+
+@dataclass(frozen=True)
+class Config:
+    table_id: str = "table1"
+    mqtt: MqttConfig = MqttConfig()
+    striker: StrikerConfig = StrikerConfig()
+    strikers: dict[str, int] = field(default_factory=dict)
+    gpio: GpioConfig = GpioConfig()
+    journal: JournalConfig = JournalConfig()
+    panel: PanelConfig = PanelConfig()
+    beams: tuple[BeamConfig, ...] = ()
+    leds: LedConfig = LedConfig()
+    sim: SimConfig = SimConfig()
+    source: str = "<defaults>"
+
+
+# --- small typed readers: each names the key on failure -------------------------------------
+
+def _fail(key: str, expected: str, value: Any) -> ConfigError:
+    return ConfigError(f"config error: {key}: expected {expected}, got {value!r}")
+
+
+def _table(data: dict[str, Any], key: str, prefix: str = "") -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise _fail(prefix + key, "a table ([section])", value)
+    return value
+
+
+def _check_keys(section: dict[str, Any], allowed: set[str], prefix: str) -> None:
+    for key in section:
+        if key not in allowed:
+            raise ConfigError(
+                f"config error: {prefix}{key}: unknown key (expected one of: {', '.join(sorted(allowed))})"
+            )
+
+
+def _str(section: dict[str, Any], key: str, prefix: str, default: str | None, *, nonempty: bool = True) -> Any:
+    if key not in section:
+        return default
+    value = section[key]
+    if not isinstance(value, str) or (nonempty and not value.strip()):
+        raise _fail(prefix + key, "a non-empty string", value)
+    return value
+
+
+def _int(section: dict[str, Any], key: str, prefix: str, default: int, lo: int, hi: int) -> int:
+    if key not in section:
+        return default
+    value = section[key]
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise _fail(prefix + key, f"an integer from {lo} to {hi}", value)
+    return value
+
+
+def _float(section: dict[str, Any], key: str, prefix: str, default: float, lo: float, hi: float) -> float:
+    if key not in section:
+        return default
+    value = section[key]
+    if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
+        raise _fail(prefix + key, f"a number from {lo} to {hi}", value)
+    return float(value)
+
+
+def _bool(section: dict[str, Any], key: str, prefix: str, default: bool) -> bool:
+    if key not in section:
+        return default
+    value = section[key]
+    if not isinstance(value, bool):
+        raise _fail(prefix + key, "true or false", value)
+    return value
+
+
+def _point(section: dict[str, Any], key: str, prefix: str) -> tuple[float, float] | None:
+    if key not in section:
+        return None
+    value = section[key]
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)
+    ):
+        raise _fail(prefix + key, "a point [x_mm, y_mm]", value)
+    return (float(value[0]), float(value[1]))
+
+
+GPIO_PINS = range(0, 28)
+
+
+def _beams(raw: Any) -> tuple[BeamConfig, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise _fail("beams", "an array of tables ([[beams]])", raw)
+    beams: list[BeamConfig] = []
+    seen_ids: set[str] = set()
+    seen_pins: set[int] = set()
+    for i, item in enumerate(raw):
+        prefix = f"beams[{i}]."
+        if not isinstance(item, dict):
+            raise _fail(f"beams[{i}]", "a table", item)
+        _check_keys(item, {"id", "pin", "kind", "active_high", "a", "b", "at"}, prefix)
+        beam_id = _str(item, "id", prefix, None)
+        if beam_id is None:
+            raise ConfigError(f"config error: {prefix}id: missing (every beam needs an id)")
+        if beam_id in seen_ids:
+            raise ConfigError(f"config error: {prefix}id: duplicate beam id {beam_id!r}")
+        if "pin" not in item:
+            raise ConfigError(f"config error: {prefix}pin: missing (the GPIO number the beam is wired to)")
+        pin = _int(item, "pin", prefix, 0, 0, 27)
+        if pin in seen_pins:
+            raise ConfigError(f"config error: {prefix}pin: GPIO{pin} is used by another beam")
+        kind = _str(item, "kind", prefix, "segment")
+        if kind not in ("segment", "point"):
+            raise _fail(prefix + "kind", "'segment' or 'point'", kind)
+        a, b, at = _point(item, "a", prefix), _point(item, "b", prefix), _point(item, "at", prefix)
+        if kind == "segment" and (a is None or b is None):
+            raise ConfigError(f"config error: {prefix}a/b: a segment beam needs both ends a = [x, y] and b = [x, y]")
+        if kind == "point" and at is None:
+            raise ConfigError(f"config error: {prefix}at: a point beam needs its position at = [x, y]")
+        seen_ids.add(beam_id)
+        seen_pins.add(pin)
+        beams.append(BeamConfig(beam_id, pin, kind, _bool(item, "active_high", prefix, False), a, b, at))
+    return tuple(beams)
+
+
+def _leds(section: dict[str, Any]) -> LedConfig:
+    _check_keys(section, {"seats", "status"}, "leds.")
+    seats_raw = section.get("seats", {})
+    if not isinstance(seats_raw, dict):
+        raise _fail("leds.seats", "a table of seat = GPIO pin", seats_raw)
+    seats: dict[int, int] = {}
+    for key, pin in seats_raw.items():
+        if not key.isdigit() or not 1 <= int(key) <= 6:
+            raise _fail(f"leds.seats.{key}", "a seat number from 1 to 6 as the key", key)
+        seats[int(key)] = _int(seats_raw, key, "leds.seats.", 0, 0, 27)
+    status = section.get("status")
+    if status is not None:
+        if (
+            not isinstance(status, list)
+            or len(status) != 3
+            or any(isinstance(p, bool) or not isinstance(p, int) or p not in GPIO_PINS for p in status)
+        ):
+            raise _fail("leds.status", "three GPIO pins [red, green, blue]", status)
+        status = tuple(status)
+    return LedConfig(seats, status)
+
+
+def parse(data: dict[str, Any], source: str = "<config>") -> Config:
+    """Validate a decoded TOML document into a :class:`Config`."""
+    top = {"table_id", "mqtt", "striker", "strikers", "gpio", "journal", "panel", "beams", "leds", "sim"}
+    _check_keys(data, top, "")
+    table_id = _str(data, "table_id", "", "table1")
+    if "/" in table_id or "+" in table_id or "#" in table_id:
+        raise _fail("table_id", "a name without '/', '+' or '#' (it is part of MQTT topics)", table_id)
+
+    m = _table(data, "mqtt")
+    _check_keys(m, {"host", "port", "username", "password", "keepalive"}, "mqtt.")
+    mqtt = MqttConfig(
+        host=_str(m, "host", "mqtt.", None),
+        port=_int(m, "port", "mqtt.", 1883, 1, 65535),
+        username=_str(m, "username", "mqtt.", None),
+        password=_str(m, "password", "mqtt.", None, nonempty=False),
+        keepalive=_int(m, "keepalive", "mqtt.", 15, 5, 3600),
+    )
+
+    s = _table(data, "striker")
+    _check_keys(s, {"port", "baud", "silence_s", "low_battery_v"}, "striker.")
+    striker = StrikerConfig(
+        port=_str(s, "port", "striker.", None),
+        baud=_int(s, "baud", "striker.", 115200, 1200, 4_000_000),
+        silence_s=_float(s, "silence_s", "striker.", 3.0, 0.1, 3600.0),
+        low_battery_v=_float(s, "low_battery_v", "striker.", 3.5, 0.0, 5.0),
+    )
+
+    st = _table(data, "strikers")
+    strikers: dict[str, int] = {}
+    for sid in st:
+        strikers[sid] = _int(st, sid, "strikers.", 1, 1, 6)
+
+    g = _table(data, "gpio")
+    _check_keys(g, {"pin_factory"}, "gpio.")
+    factory = _str(g, "pin_factory", "gpio.", "mock")
+    if factory not in ("mock", "lgpio", "rpigpio", "pigpio", "native"):
+        raise _fail("gpio.pin_factory", "'lgpio' (on a Pi) or 'mock'", factory)
+
+    j = _table(data, "journal")
+    _check_keys(j, {"path"}, "journal.")
+    p = _table(data, "panel")
+    _check_keys(p, {"host", "port", "pin", "public_url"}, "panel.")
+    pin = p.get("pin", "0000")
+    if isinstance(pin, int) and not isinstance(pin, bool):
+        pin = str(pin)
+    if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
+        raise _fail("panel.pin", "4 to 8 digits, as a string", p.get("pin"))
+
+    sim_t = _table(data, "sim")
+    _check_keys(sim_t, {"seed", "speed", "hz"}, "sim.")
+
+    return Config(
+        table_id=table_id,
+        mqtt=mqtt,
+        striker=striker,
+        strikers=strikers,
+        gpio=GpioConfig(factory),
+        journal=JournalConfig(_str(j, "path", "journal.", "gametable-journal.sqlite")),
+        panel=PanelConfig(
+            host=_str(p, "host", "panel.", "0.0.0.0"),
+            port=_int(p, "port", "panel.", 8080, 1, 65535),
+            pin=pin,
+            public_url=_str(p, "public_url", "panel.", None),
+        ),
+        beams=_beams(data.get("beams")),
+        leds=_leds(_table(data, "leds")),
+        sim=SimConfig(
+            seed=_int(sim_t, "seed", "sim.", 1, 0, 2**63 - 1),
+            speed=_float(sim_t, "speed", "sim.", 1.0, 0.01, 1000.0),
+            hz=_int(sim_t, "hz", "sim.", 240, 30, 2000),
+        ),
+        source=source,
+    )
+
+
+def load(path: str | Path | None) -> Config:
+    """Load and validate a config file; ``None`` gives the built-in defaults."""
+    if path is None:
+        return parse({}, "<defaults>")
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"config error: cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config error: {path} is not valid TOML: {exc}") from exc
+    return parse(data, str(path))

@@ -1,0 +1,43 @@
+"""The interface every game offers (architecture.md, "Games").
+
+A game is a module with pure functions over plain JSON-able state (boardgame.io style):
+
+- ``new(options: dict, seed: int, *, players, mode, order) -> state``  (from a ``new_game`` input)
+- ``apply(state, input) -> state``      a *new* state; raises :class:`GameError`, state unchanged
+- ``legal(state, seat) -> dict``        what that seat may do now
+- ``view(state, seat | None) -> dict``  what that seat may see; ``None`` is the public view
+- ``winner(state)``                     ``None``, a sorted seat list, or ``{"draw": [...]}``
+- ``MODES`` / ``describe()``            what the lobby offers
+
+No I/O, no wall clock, no global random: the only randomness is :mod:`controller.games.rng`,
+whose state lives inside the game state, so a replay is exact.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+State = dict[str, Any]
+Input = dict[str, Any]
+
+
+class GameError(ValueError):
+    """An illegal or malformed input. The message is one line a player can read."""
+
+
+def clone(state: State) -> State:
+    """A deep copy of plain JSON data; faster than ``copy.deepcopy`` for our small states."""
+    return json.loads(json.dumps(state))
+
+
+def require(condition: bool, message: str) -> None:
+    if not condition:
+        raise GameError(message)
+
+
+def seat_of(inp: Input, key: str = "seat") -> int:
+    value = inp.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GameError(f"'{key}' must be a seat number, got {value!r}")
+    return value

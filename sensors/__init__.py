@@ -1,0 +1,1 @@
+"""Hardware platforms: GPIO beams, the striker serial link, and the virtual table (pymunk)."""

@@ -1,0 +1,1 @@
+"""Shared test helpers: real Mosquitto brokers, MQTT clients, fake clock."""
