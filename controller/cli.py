@@ -1,0 +1,83 @@
+"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from controller import __version__
+
+
+def _positive_seat(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seat number, got {text!r}") from None
+    if not 1 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"a seat from 1 to 6, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gametable", description="Referee software for a smart game table.")
+    parser.add_argument("--version", action="version", version=f"gametable {__version__}")
+    parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING (default INFO)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    rp = sub.add_parser("replay", help="apply a JSON-lines file of inputs and print the final public state")
+    rp.add_argument("file", help="one input per line (new_game first)")
+    rp.add_argument("--view", type=_positive_seat, metavar="SEAT", help="print this seat's view instead")
+    rp.add_argument("--config", help="config file (accepted for symmetry; replay needs none)")
+
+    run = sub.add_parser("run", help="the daemon on a Raspberry Pi: beams, strikers, LEDs, MQTT")
+    run.add_argument("--config", help="TOML config file")
+
+    sim = sub.add_parser("sim", help="the daemon on the virtual table (pymunk), with the panel")
+    sim.add_argument("--config", help="TOML config file")
+    try:
+        from controller.sim import add_sim_arguments
+    except ImportError:
+        sim.add_argument("--bots", type=int, default=0)
+        sim.add_argument("--headless", action="store_true")
+        sim.add_argument("--speed", type=float, default=1.0)
+    else:
+        add_sim_arguments(sim)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if args.command == "replay":
+        if args.config:
+            from controller.config import ConfigError, load
+
+            try:
+                load(args.config)
+            except ConfigError as exc:
+                print(exc, file=sys.stderr)
+                return 2
+        from controller.replay import run as run_replay
+
+        return run_replay(args.file, args.view)
+    if args.command == "run":
+        from controller.daemon import run_daemon
+
+        return run_daemon(args)
+    if args.command == "sim":
+        try:
+            from controller.sim import run_sim
+        except ImportError:
+            from controller.demo import run_demo
+
+            return run_demo(args)
+        return run_sim(args)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,244 @@
+"""Coin War (币战): the game interface of architecture.md over the shared referee and its modes.
+
+``new`` / ``apply`` / ``legal`` / ``view`` / ``winner`` are pure: plain JSON state in, new state
+out, :class:`GameError` for anything illegal (the argument is never modified).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games import rng
+from controller.games.base import GameError, clone, require
+from controller.games.coinwar import referee, turns
+from controller.games.coinwar.classic import FreeForAll, Teams
+from controller.games.coinwar.modes import Mode, State
+
+NAME = "coinwar"
+TITLE = "Coin War (币战)"
+
+MODES: dict[str, Mode] = {m.name: m for m in (FreeForAll(), Teams())}
+
+
+def register_mode(mode: Mode) -> None:
+    MODES[mode.name] = mode
+
+
+def _load_extra_modes() -> None:
+    """CW-7 modes live in their own modules; they register themselves when present."""
+    try:
+        from controller.games.coinwar import extra_modes  # noqa: F401
+    except ImportError:
+        pass
+
+
+_load_extra_modes()
+
+
+def mode_of(state: State) -> Mode:
+    return MODES[state["mode"]]
+
+
+def describe() -> dict[str, Any]:
+    """What the lobby offers: modes, player counts, options with defaults."""
+    return {
+        "game": NAME,
+        "title": TITLE,
+        "modes": [
+            {
+                "mode": m.name,
+                "title": m.title,
+                "summary": m.summary,
+                "players": list(m.player_counts),
+                "teams": m.teams,
+                "options": {k: {"default": o.default, "description": o.description} for k, o in m.options.items()},
+            }
+            for m in MODES.values()
+        ],
+    }
+
+
+def _check_players(mode: Mode, players: Any) -> list[dict[str, Any]]:
+    if not isinstance(players, list) or not players:
+        raise GameError("'players' must be a non-empty list of {seat, name}")
+    seats: list[int] = []
+    result = []
+    for p in players:
+        if not isinstance(p, dict):
+            raise GameError(f"each player must be an object with 'seat' and 'name', got {p!r}")
+        seat = p.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 6:
+            raise GameError(f"player seat must be a number from 1 to 6, got {seat!r}")
+        if seat in seats:
+            raise GameError(f"seat {seat} is given twice")
+        name = p.get("name", f"Seat {seat}")
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            raise GameError(f"player name for seat {seat} must be 1-40 characters, got {name!r}")
+        seats.append(seat)
+        result.append(p)
+    if len(players) not in mode.player_counts:
+        counts = ", ".join(map(str, mode.player_counts))
+        raise GameError(f"mode {mode.name} is for {counts} players, got {len(players)}")
+    return result
+
+
+def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | None = "ffa",
+        order: list[int] | None = None) -> State:
+    """A new game from a ``new_game`` input (CW-2, CW-9)."""
+    mode_name = mode or "ffa"
+    if mode_name not in MODES:
+        raise GameError(f"unknown Coin War mode {mode_name!r}; modes: {', '.join(MODES)}")
+    m = MODES[mode_name]
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise GameError(f"'options' must be an object, got {options!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise GameError(f"'seed' must be an integer, got {seed!r}")
+    checked = _check_players(m, players)
+    state: State = {
+        "game": NAME,
+        "mode": mode_name,
+        "phase": "playing",
+        "options": m.check_options(options),
+        "seed": seed,
+        "rng": rng.seed_state(seed),
+        "players": [
+            {"seat": p["seat"], "name": p.get("name", f"Seat {p['seat']}").strip(), "alive": True,
+             "coin": f"c{p['seat']}"}
+            for p in sorted(checked, key=lambda p: p["seat"])
+        ],
+        "coins": {f"c{p['seat']}": {"owner": p["seat"], "on_table": True}
+                  for p in sorted(checked, key=lambda p: p["seat"])},
+        "last_group": None,
+        "last_played": {},
+        "turn": None,
+        "striking": False,
+        "pending_shot": None,
+        "questions": [],
+        "pending_placements": [],
+        "winner": None,
+        "next_question": 1,
+        "last": [],
+    }
+    m.setup(state, checked, order)
+    first = turns.next_regular_seat(state)
+    turns.start_regular_turn(state, first)
+    state["last"] = [{"kind": "new_game", "mode": mode_name}, {"kind": "turn", "seat": first, "extra": False}]
+    return state
+
+
+_HANDLERS = {
+    "strike": referee.strike,
+    "shot": referee.shot,
+    "end_turn": referee.end_turn,
+    "placed": referee.placed,
+    "answer": referee.answer,
+}
+
+
+def apply(state: State, inp: dict[str, Any]) -> State:
+    """``state' = apply(state, input)``; raises GameError (state unchanged) for an illegal input."""
+    return _apply(clone(state), inp)
+
+
+def apply_in_place(state: State, inp: dict[str, Any]) -> State:
+    """Like :func:`apply` but may modify ``state``: for replays, where an error ends the replay."""
+    return _apply(state, inp)
+
+
+def _apply(new_state: State, inp: dict[str, Any]) -> State:
+    if not isinstance(inp, dict):
+        raise GameError(f"an input must be a JSON object, got {inp!r}")
+    kind = inp.get("type")
+    state = new_state
+    m = mode_of(state)
+    if kind == "abort":
+        referee.check_playing(state)
+        new_state.update(phase="aborted", turn=None, questions=[], pending_shot=None, striking=False)
+        new_state["last"] = [{"kind": "aborted"}]
+        return new_state
+    if kind == "move":
+        hook = getattr(m, "move", None)
+        require(hook is not None, f"mode {m.name} has no card moves")
+        referee.check_playing(state)
+        hook(new_state, inp)
+        return new_state
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise GameError(f"unknown input type {kind!r} for coinwar (expected: {', '.join(_HANDLERS)}, move, abort)")
+    handler(m, new_state, inp)
+    return new_state
+
+
+def winner(state: State) -> Any:
+    return state["winner"]
+
+
+def legal(state: State, seat: int | None) -> dict[str, Any]:
+    """What ``seat`` may do now, so panels show only buttons that work."""
+    moves: list[dict[str, Any]] = []
+    m = mode_of(state)
+    if state["phase"] == "playing" and seat is not None:
+        if state["questions"]:
+            q = state["questions"][0]
+            if seat in q["seats"]:
+                moves.append({"type": "answer", "question": q["id"], "options": q["options"]})
+        else:
+            for p in state["pending_placements"]:
+                if p["by"] == seat:
+                    moves.append({"type": "placed", "coin": p["coin"]})
+            turn = state["turn"]
+            others_pending = any(p["by"] != seat for p in state["pending_placements"])
+            if turn and turn["seat"] == seat and not others_pending:
+                if state["turn_coin"] is None:
+                    coins = m.strikable_coins(state, seat)
+                else:
+                    coins = [state["turn_coin"]]
+                if state["striking"]:
+                    moves.append({"type": "shot", "coins": coins})
+                elif turn["strikes"] < referee.strike_limit(m, state):
+                    moves.append({"type": "strike"})
+                    moves.append({"type": "shot", "coins": coins})
+                if not state["striking"] and not state["pending_placements"]:
+                    moves.append({"type": "end_turn", "confirm": turn["strikes"] == 0})
+            hook = getattr(m, "legal_moves", None)
+            if hook:
+                moves.extend(hook(state, seat))
+    return {"seat": seat, "moves": moves}
+
+
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    """The public state (``seat=None``) or one seat's view; no hidden information leaks."""
+    m = mode_of(state)
+    players = []
+    for p in state["players"]:
+        entry = {"seat": p["seat"], "name": p["name"], "alive": p["alive"], "coin": p["coin"]}
+        if "team" in p:
+            entry["team"] = p["team"]
+        players.append(entry)
+    public: dict[str, Any] = {
+        "game": NAME,
+        "mode": state["mode"],
+        "phase": state["phase"],
+        "turn": dict(state["turn"]) if state["turn"] else None,
+        "players": players,
+        "order": list(state["order"]),
+        "questions": [dict(q) for q in state["questions"]],
+        "pending_placements": [dict(p) for p in state["pending_placements"]],
+        "striking": state["striking"],
+        "strikes_allowed": referee.strike_limit(m, state),
+        "coins_on_table": m.coins_on_table(state),
+        "winner": state["winner"],
+        "last": state["last"],
+    }
+    public.update(m.public_extras(state))
+    if seat is not None:
+        public["seat"] = seat
+        public["legal"] = legal(state, seat)["moves"]
+        public.update(m.seat_extras(state, seat))
+    return public
+
+
+def player(state: State, seat: int) -> dict[str, Any]:
+    return turns.player(state, seat)

@@ -1,0 +1,152 @@
+"""The mode interface: what differs between Coin War modes, as hooks the shared referee calls.
+
+The shared rules (turns CW-3, strikes CW-5, the foul CW-6, questions CW-8) live in
+:mod:`.referee`; a mode says who may strike what, what a death does, and who has won. Classic
+free-for-all and teams are in :mod:`.classic`; the CW-7 modes subclass them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.games.base import GameError
+
+State = dict[str, Any]
+
+
+@dataclass
+class ShotContext:
+    """What one strike did, gathered while it is resolved (deaths, foul, effects)."""
+
+    seat: int
+    coin: str
+    alive_before: list[int]
+    sides_before: dict[int, str]
+    dead: list[str]
+    flown: list[str]
+    contacts: list[list[str]]
+    deaths: list[int] = field(default_factory=list)
+    effects: list[dict[str, Any]] = field(default_factory=list)
+    end_turn: bool = False
+    extra_turn_for: int | None = None
+    placements: list[dict[str, Any]] = field(default_factory=list)  # {"coin","by": seat|"next","where"}
+
+
+@dataclass(frozen=True)
+class Option:
+    default: Any
+    description: str
+    kind: type = int
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class Mode:
+    """Hooks a Coin War mode provides. Subclasses override what differs."""
+
+    name = ""
+    title = ""
+    summary = ""
+    player_counts: tuple[int, ...] = ()
+    teams = False
+    scores = False
+    options: dict[str, Option] = {}
+
+    # --- setup ------------------------------------------------------------------------------
+    def setup(self, state: State, players: list[dict[str, Any]], order: list[int] | None) -> None:
+        raise NotImplementedError
+
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Fill defaults and validate; unknown options are an error (a typo must not be ignored)."""
+        result: dict[str, Any] = {}
+        for key in options:
+            if key not in self.options and key not in self.extra_option_keys():
+                known = ", ".join(sorted(self.options)) or "none"
+                raise GameError(f"unknown option {key!r} for mode {self.name} (options: {known})")
+        for key, spec in self.options.items():
+            value = options.get(key, spec.default)
+            if value is not None:
+                if spec.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+                    raise GameError(f"option {key!r} must be a whole number, got {value!r}")
+                if spec.minimum is not None and value < spec.minimum:
+                    raise GameError(f"option {key!r} must be at least {spec.minimum}, got {value!r}")
+                if spec.maximum is not None and value > spec.maximum:
+                    raise GameError(f"option {key!r} must be at most {spec.maximum}, got {value!r}")
+            result[key] = value
+        for key in self.extra_option_keys():
+            if key in options:
+                result[key] = options[key]
+        return result
+
+    def extra_option_keys(self) -> set[str]:
+        """Options checked by ``setup`` itself (e.g. ``roles``)."""
+        return set()
+
+    # --- coins and sides --------------------------------------------------------------------
+    def coins_on_table(self, state: State) -> list[str]:
+        return [c for c, info in state["coins"].items() if info["on_table"]]
+
+    def owner(self, state: State, coin: str) -> int | None:
+        return state["coins"][coin]["owner"]
+
+    def side(self, state: State, seat: int) -> str:
+        """The side a seat plays for: its team, or the seat itself in free-for-all."""
+        return str(seat)
+
+    def coin_side(self, state: State, coin: str) -> str | None:
+        owner = self.owner(state, coin)
+        return None if owner is None else self.side(state, owner)
+
+    def strikable_coins(self, state: State, seat: int) -> list[str]:
+        """CW-5.1: the active player strikes their own coin only."""
+        return [f"c{seat}"]
+
+    def is_enemy_coin(self, state: State, seat: int, coin: str) -> bool:
+        """CW-5.2: an enemy coin is one of another side (a teammate's coin is not)."""
+        side = self.coin_side(state, coin)
+        return side is not None and side != self.side(state, seat)
+
+    # --- consequences -----------------------------------------------------------------------
+    def on_dead_coin(self, state: State, coin: str, ctx: ShotContext) -> None:
+        """CW-4.2: a dead coin leaves the table and its player leaves the game."""
+        owner = self.owner(state, coin)
+        state["coins"][coin]["on_table"] = False
+        if owner is not None:
+            self.kill(state, owner, ctx, cause="goal")
+
+    def execute(self, state: State, seat: int, ctx: ShotContext) -> None:
+        """CW-6.4: treated exactly as if their coin had been knocked into the goal once."""
+        if seat in ctx.deaths:
+            return  # CW-6.5: not killed twice
+        state["coins"][f"c{seat}"]["on_table"] = False
+        self.kill(state, seat, ctx, cause="execution")
+
+    def kill(self, state: State, seat: int, ctx: ShotContext, cause: str) -> None:
+        from controller.games.coinwar.turns import player
+
+        p = player(state, seat)
+        if not p["alive"]:
+            return
+        p["alive"] = False
+        ctx.deaths.append(seat)
+        ctx.effects.append({"kind": "out", "seat": seat, "cause": cause, "rule": "CW-4.2"})
+
+    def victory(self, state: State, ctx: ShotContext) -> Any:
+        raise NotImplementedError
+
+    def public_extras(self, state: State) -> dict[str, Any]:
+        return {}
+
+    def seat_extras(self, state: State, seat: int) -> dict[str, Any]:
+        return {}
+
+    def contact_candidates(self, state: State, pending: dict[str, Any]) -> list[list[list[str]]]:
+        """Representative contact lists whose differences can change the outcome (CW-8).
+
+        Classic needs only "did the struck coin touch an enemy coin": no contact, or a contact with
+        one enemy coin. Modes whose outcome depends on more contacts override this.
+        """
+        seat, coin = pending["seat"], pending["coin"]
+        enemies = [c for c in self.coins_on_table(state) if c != coin and self.is_enemy_coin(state, seat, c)]
+        return [[]] + ([[[coin, enemies[0]]]] if enemies else [])

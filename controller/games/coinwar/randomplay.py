@@ -1,0 +1,88 @@
+"""Random legal Coin War inputs, for property tests, benchmarks and smoke bots.
+
+Chooses only among what ``legal`` offers, with random (sometimes unknown) strike facts, so every
+input it returns must be accepted by ``apply``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from controller.games import coinwar as cw
+
+
+def _subset(rnd: random.Random, items: list[str], p: float) -> list[str]:
+    return [c for c in items if rnd.random() < p]
+
+
+def random_input(state: dict[str, Any], rnd: random.Random, unknown_p: float = 0.15) -> dict[str, Any] | None:
+    """One random legal input for the current state, or None when the game is over."""
+    if state["phase"] != "playing":
+        return None
+    if state["questions"]:
+        q = state["questions"][0]
+        return {"type": "answer", "question": q["id"], "value": _subset(rnd, q["options"], 0.2)}
+    candidates: list[tuple[int, dict[str, Any]]] = []
+    for p in state["players"]:
+        for move in cw.legal(state, p["seat"])["moves"]:
+            candidates.append((p["seat"], move))
+    if not candidates:
+        return None
+    seat, move = rnd.choice(candidates)
+    kind = move["type"]
+    if kind == "placed":
+        return {"type": "placed", "coin": move["coin"]}
+    if kind == "end_turn":
+        return {"type": "end_turn", "seat": seat}
+    if kind == "strike":
+        return {"type": "strike", "seat": seat}
+    if kind == "shot":
+        coin = rnd.choice(move["coins"])
+        mode = cw.mode_of(state)
+        on_table = [c for c in mode.coins_on_table(state)]
+        if coin not in on_table:
+            on_table.append(coin)
+        dead = _subset(rnd, on_table, 0.12)
+        flown = _subset(rnd, [c for c in on_table if c not in dead], 0.04)
+        touched = _subset(rnd, [c for c in on_table if c != coin], 0.3)
+        inp = {
+            "type": "shot", "seat": seat, "coin": coin,
+            "dead": None if rnd.random() < unknown_p else dead,
+            "flown": None if rnd.random() < unknown_p else flown,
+            "contacts": None if rnd.random() < unknown_p else [[coin, c] for c in touched],
+        }
+        extra = getattr(mode, "random_shot_extras", None)
+        if extra:
+            inp.update(extra(state, rnd, inp))
+        return inp
+    hook = getattr(cw.mode_of(state), "random_move", None)
+    if hook:
+        return hook(state, rnd, seat, move)
+    return None
+
+
+def random_new_game(rnd: random.Random, mode: str = "ffa") -> dict[str, Any]:
+    m = cw.MODES[mode]
+    n = rnd.choice(m.player_counts)
+    seats = rnd.sample(range(1, 7), n)
+    order = list(seats)
+    rnd.shuffle(order)
+    return {"type": "new_game", "game": "coinwar", "mode": mode,
+            "players": [{"seat": s, "name": f"P{s}"} for s in sorted(seats)],
+            "order": order, "options": {}, "seed": rnd.randrange(2**31)}
+
+
+def random_game(seed: int, mode: str = "ffa", max_inputs: int = 400) -> list[dict[str, Any]]:
+    """The inputs of one random legal game (ends at a winner or after ``max_inputs``)."""
+    rnd = random.Random(seed)
+    first = random_new_game(rnd, mode)
+    state = cw.new(first["options"], first["seed"], players=first["players"], mode=mode, order=first["order"])
+    inputs = [first]
+    for _ in range(max_inputs):
+        inp = random_input(state, rnd)
+        if inp is None:
+            break
+        state = cw.apply(state, inp)
+        inputs.append(inp)
+    return inputs

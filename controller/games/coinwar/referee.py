@@ -1,0 +1,418 @@
+"""The shared Coin War referee: strikes (CW-5), deaths (CW-4), the flying-coin foul (CW-6),
+questions (CW-8) and placements (CW-9). Modes plug in through :class:`.modes.Mode`.
+
+Every function here works on a state the caller has already cloned, and raises
+:class:`GameError` *before* mutating anything it cannot finish, so a rejected input leaves the
+caller's state untouched (the caller discards the clone anyway).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+from controller.games.base import GameError, require, seat_of
+from controller.games.coinwar import turns
+from controller.games.coinwar.modes import Mode, ShotContext, State
+
+FACT_FIELDS = ("dead", "flown", "contacts")
+
+
+# --- input checks ------------------------------------------------------------------------------
+
+def check_playing(state: State) -> None:
+    require(state["phase"] == "playing", f"the game is {state['phase']}; start a new game")
+
+
+def check_no_question(state: State) -> None:
+    if state["questions"]:
+        q = state["questions"][0]
+        raise GameError(f"question {q['id']} is open ({q['text']}); answer it first")
+
+
+def check_active(state: State, inp: dict[str, Any]) -> int:
+    seat = seat_of(inp)
+    turn = state["turn"]
+    require(turn is not None, "nobody's turn: the game is over")
+    if seat != turn["seat"]:
+        raise GameError(f"it is seat {turn['seat']}'s turn, not seat {seat}'s (CW-3)")
+    return seat
+
+
+def confirm_own_placements(state: State, seat: int) -> None:
+    """CW-9: a shot by the seat due next confirms its own pending placements; others block it."""
+    others = [p for p in state["pending_placements"] if p["by"] != seat]
+    if others:
+        p = others[0]
+        raise GameError(f"waiting for coin {p['coin']} to be placed by seat {p['by']} first (CW-9)")
+    for p in state["pending_placements"]:
+        state["coins"][p["coin"]]["on_table"] = True
+    state["pending_placements"] = []
+
+
+def check_coin_list(mode: Mode, state: State, value: Any, key: str) -> list[str] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or any(not isinstance(c, str) for c in value):
+        raise GameError(f"'{key}' must be a list of coin ids or null, got {value!r}")
+    on_table = mode.coins_on_table(state)
+    for coin in value:
+        if coin not in on_table:
+            raise GameError(f"'{key}' names coin {coin!r}, which is not on the table (coins: {', '.join(on_table)})")
+    if len(set(value)) != len(value):
+        raise GameError(f"'{key}' names a coin twice: {value}")
+    return list(value)
+
+
+def check_contacts(mode: Mode, state: State, value: Any) -> list[list[str]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise GameError(f"'contacts' must be a list of coin pairs or null, got {value!r}")
+    on_table = mode.coins_on_table(state)
+    pairs: list[list[str]] = []
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2 or any(not isinstance(c, str) for c in pair):
+            raise GameError(f"'contacts' entries must be pairs of coin ids, got {pair!r}")
+        for coin in pair:
+            if coin not in on_table:
+                raise GameError(f"'contacts' names coin {coin!r}, which is not on the table")
+        if pair[0] == pair[1]:
+            raise GameError(f"'contacts' pairs a coin with itself: {pair}")
+        pairs.append(list(pair))
+    return pairs
+
+
+# --- the inputs --------------------------------------------------------------------------------
+
+def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
+    """A strike started (striker frame): it counts as one of the turn's 2 strikes (CW-5.1)."""
+    check_playing(state)
+    check_no_question(state)
+    seat = check_active(state, inp)
+    require(not state["striking"], f"seat {seat}'s previous strike is still being observed")
+    check_strikes_left(mode, state, seat)
+    confirm_own_placements(state, seat)
+    state["turn"]["strikes"] += 1
+    state["striking"] = True
+    state["last"] = [{"kind": "strike", "seat": seat}]
+
+
+def check_strikes_left(mode: Mode, state: State, seat: int) -> None:
+    limit = strike_limit(mode, state)
+    if state["turn"]["strikes"] >= limit:
+        raise GameError(f"seat {seat} has used all {limit} strikes of this turn (CW-5.1)")
+
+
+def strike_limit(mode: Mode, state: State) -> int:
+    """CW-5.1: 2 strikes a turn; a mode may raise it for one turn (CW-7.5 Combo)."""
+    return state.get("strike_limit", 2)
+
+
+def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
+    """One complete strike result. Unknown facts (null) become questions (CW-8)."""
+    check_playing(state)
+    check_no_question(state)
+    seat = check_active(state, inp)
+    coin = inp.get("coin")
+    allowed = mode.strikable_coins(state, seat)
+    if coin not in allowed:
+        raise GameError(f"seat {seat} may strike only {' or '.join(allowed)}, not {coin!r} (CW-5.1)")
+    if state.get("turn_coin") not in (None, coin):
+        raise GameError(f"seat {seat} already struck {state['turn_coin']} this turn; one coin per turn")
+    confirm_own_placements(state, seat)
+    facts = {
+        "dead": check_coin_list(mode, state, inp.get("dead"), "dead"),
+        "flown": check_coin_list(mode, state, inp.get("flown"), "flown"),
+        "contacts": check_contacts(mode, state, inp.get("contacts")),
+    }
+    for key in FACT_FIELDS:
+        if key not in inp:
+            raise GameError(f"a shot needs '{key}' (a list, or null when the table could not observe it)")
+    if not state["striking"]:
+        check_strikes_left(mode, state, seat)
+        state["turn"]["strikes"] += 1
+    state["striking"] = False
+    pending = {"seat": seat, "coin": coin, **facts}
+    for key in ("mouth",):
+        if key in inp:
+            pending[key] = inp[key]
+    state["pending_shot"] = pending
+    advance_questions(mode, state)
+
+
+def end_turn(mode: Mode, state: State, inp: dict[str, Any]) -> None:
+    """CW-5.4: the active player may end the turn (after a move strike, or with none)."""
+    check_playing(state)
+    check_no_question(state)
+    seat = check_active(state, inp)
+    require(not state["striking"], f"seat {seat}'s strike is still being observed")
+    if state["pending_placements"]:
+        p = state["pending_placements"][0]
+        raise GameError(f"coin {p['coin']} must be placed by seat {p['by']} first (CW-9)")
+    ctx = ShotContext(seat, "", [], {}, [], [], [])
+    ctx.effects.append({"kind": "end_turn", "seat": seat, "strikes": state["turn"]["strikes"], "rule": "CW-5.4"})
+    finish_turn(mode, state, ctx)
+
+
+def placed(mode: Mode, state: State, inp: dict[str, Any]) -> None:
+    """CW-9: ``placed`` clears a pending placement; with nothing pending for that coin it is rejected."""
+    coin = inp.get("coin")
+    match = [p for p in state["pending_placements"] if p["coin"] == coin]
+    if not match:
+        pending = ", ".join(p["coin"] for p in state["pending_placements"]) or "nothing"
+        raise GameError(f"nothing to place for coin {coin!r} (pending: {pending})")
+    if "seat" in inp and seat_of(inp) != match[0]["by"]:
+        raise GameError(f"coin {coin} is placed by seat {match[0]['by']}, not seat {inp['seat']}")
+    state["pending_placements"] = [p for p in state["pending_placements"] if p["coin"] != coin]
+    state["coins"][coin]["on_table"] = True
+    state["last"] = [{"kind": "placed", "coin": coin, "seat": match[0]["by"]}]
+
+
+def answer(mode: Mode, state: State, inp: dict[str, Any]) -> None:
+    """CW-8: an answer resolves the open question; then the next one is asked or the shot resolved."""
+    check_playing(state)
+    qid = inp.get("question")
+    if not state["questions"]:
+        raise GameError(f"there is no open question to answer (got an answer to {qid!r})")
+    question = state["questions"][0]
+    if qid != question["id"]:
+        raise GameError(f"question {qid!r} is not open; the open question is {question['id']}")
+    if "seat" in inp and seat_of(inp) not in question["seats"]:
+        raise GameError(f"seat {inp['seat']} may not answer question {qid}; it is for seat(s) {question['seats']}")
+    value = inp.get("value")
+    fact = mode_answer(mode, state, question, value)
+    state["pending_shot"][question["kind"]] = fact
+    state["questions"] = []
+    advance_questions(mode, state)
+
+
+def mode_answer(mode: Mode, state: State, question: dict[str, Any], value: Any) -> Any:
+    """Turn an answer's value into the fact it stands for; the value must be one of the options."""
+    if not isinstance(value, list) or any(not isinstance(v, str) for v in value):
+        raise GameError(f"the answer to {question['id']} must be a list of coin ids, got {value!r}")
+    for coin in value:
+        if coin not in question["options"]:
+            raise GameError(f"{coin!r} is not an option of {question['id']} (options: {question['options']})")
+    if len(set(value)) != len(value):
+        raise GameError(f"the answer names a coin twice: {value}")
+    if question["kind"] == "contacts":
+        struck = state["pending_shot"]["coin"]
+        return [[struck, c] for c in value]
+    return list(value)
+
+
+# --- questions (CW-8) --------------------------------------------------------------------------
+
+QUESTION_TEXT = {
+    "dead": "Which coins are lying entirely inside the goal?",
+    "flown": "Which coins flew (off the table, or tilted on a coin or a rail)?",
+    "contacts": "Which coins did {coin} touch?",
+}
+
+
+def advance_questions(mode: Mode, state: State) -> None:
+    """Ask the next unknown fact that changes the outcome, or resolve the shot if none does."""
+    pending = state["pending_shot"]
+    for kind in FACT_FIELDS:
+        if pending[kind] is not None:
+            continue
+        if kind == "dead" or fact_matters(mode, state, kind):
+            ask(mode, state, kind)
+            return
+    resolve_pending(mode, state)
+
+
+def _subsets(items: list[str]) -> list[list[str]]:
+    return [list(c) for r in range(len(items) + 1) for c in itertools.combinations(items, r)]
+
+
+def _candidates(mode: Mode, state: State, pending: dict[str, Any], kind: str) -> list[Any]:
+    if pending[kind] is not None:
+        return [pending[kind]]
+    if kind == "flown":
+        dead = set(pending["dead"] or [])
+        return _subsets([c for c in mode.coins_on_table(state) if c not in dead])
+    return mode.contact_candidates(state, pending)
+
+
+def fact_matters(mode: Mode, state: State, kind: str) -> bool:
+    """True when two possible values of ``kind`` lead to different outcomes for some value of
+    the other unknown facts (CW-8: never stall on facts that do not change the outcome)."""
+    pending = state["pending_shot"]
+    others = [k for k in FACT_FIELDS if k not in ("dead", kind)]
+    other_values = [_candidates(mode, state, pending, k) for k in others]
+    mine = _candidates(mode, state, pending, kind)
+    for combo in itertools.product(*other_values):
+        seen: str | None = None
+        for value in mine:
+            facts = dict(zip(others, combo, strict=True))
+            facts[kind] = value
+            outcome = _outcome(mode, state, {**pending, **facts})
+            if seen is None:
+                seen = outcome
+            elif outcome != seen:
+                return True
+    return False
+
+
+def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> str:
+    import json
+
+    trial = json.loads(json.dumps(state))
+    trial["pending_shot"] = pending
+    resolve_pending(mode, trial)
+    trial.pop("last", None)
+    trial.pop("log", None)
+    return json.dumps(trial, sort_keys=True)
+
+
+def ask(mode: Mode, state: State, kind: str) -> None:
+    pending = state["pending_shot"]
+    if kind == "contacts":
+        options = [c for c in mode.coins_on_table(state) if c != pending["coin"]]
+    elif kind == "flown":
+        dead = set(pending["dead"] or [])
+        options = [c for c in mode.coins_on_table(state) if c not in dead]
+    else:
+        options = mode.coins_on_table(state)
+    qid = f"q{state['next_question']}"
+    state["next_question"] += 1
+    state["questions"] = [{
+        "id": qid,
+        "kind": kind,
+        "text": QUESTION_TEXT[kind].format(coin=pending["coin"]),
+        "seats": [pending["seat"]],
+        "options": options,
+        "multi": True,
+        "rule": "CW-8",
+    }]
+    state["last"] = [{"kind": "question", "question": qid, "about": kind, "seat": pending["seat"]}]
+
+
+# --- resolution --------------------------------------------------------------------------------
+
+def resolve_pending(mode: Mode, state: State) -> None:
+    """Resolve the pending shot. A fact still unknown here does not change the outcome (CW-8), so
+    any of its possible values will do: the empty one is always possible."""
+    pending = state.pop("pending_shot")
+    state["pending_shot"] = None
+    resolve(mode, state, pending["seat"], pending["coin"], pending["dead"] or [], pending["flown"] or [],
+            pending["contacts"] or [], pending)
+
+
+def resolve(mode: Mode, state: State, seat: int, coin: str, dead: list[str], flown: list[str],
+            contacts: list[list[str]], shot: dict[str, Any]) -> None:
+    """Apply one complete strike: deaths first, then the foul (CW-6.5), victory, then the turn."""
+    alive_before = [p["seat"] for p in state["players"] if p["alive"]]
+    ctx = ShotContext(seat, coin, alive_before, {s: mode.side(state, s) for s in alive_before},
+                      list(dead), [c for c in flown if c not in dead], contacts)
+    ctx.effects.append({"kind": "shot", "seat": seat, "coin": coin, "dead": list(dead),
+                        "flown": ctx.flown, "strike": state["turn"]["strikes"]})
+    state["turn_coin"] = coin
+    touched = {b if a == coin else a for a, b in contacts if coin in (a, b)}
+    attack = any(mode.is_enemy_coin(state, seat, c) for c in touched)
+    mode_before_deaths(mode, state, ctx, shot)
+    for c in dead:
+        mode.on_dead_coin(state, c, ctx)
+    foul(mode, state, ctx)
+    mode_after_foul(mode, state, ctx, shot)
+    winner = mode.victory(state, ctx)
+    if winner is not None:
+        finish_game(state, winner, ctx)
+        return
+    active = turns.player(state, seat)
+    if attack:
+        ctx.effects.append({"kind": "attack", "seat": seat, "rule": "CW-5.3"})
+    if (
+        ctx.end_turn
+        or attack
+        or coin in dead
+        or not active["alive"]
+        or state["turn"]["strikes"] >= strike_limit(mode, state)
+        or mode_turn_over(mode, state, ctx, shot)
+    ):
+        finish_turn(mode, state, ctx)
+    else:
+        state["last"] = ctx.effects
+
+
+def mode_before_deaths(mode: Mode, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
+    hook = getattr(mode, "before_deaths", None)
+    if hook:
+        hook(state, ctx, shot)
+
+
+def mode_after_foul(mode: Mode, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
+    hook = getattr(mode, "after_foul", None)
+    if hook:
+        hook(state, ctx, shot)
+
+
+def mode_turn_over(mode: Mode, state: State, ctx: ShotContext, shot: dict[str, Any]) -> bool:
+    hook = getattr(mode, "turn_over", None)
+    return bool(hook and hook(state, ctx, shot))
+
+
+def foul(mode: Mode, state: State, ctx: ShotContext) -> None:
+    """CW-6: the flying-coin foul, judged on the sides as they were before the strike."""
+    flown = ctx.flown
+    if not flown:
+        return
+    ctx.end_turn = True
+    fouler = ctx.seat
+    if len(flown) == 1:
+        coin = flown[0]
+        owner = mode.owner(state, coin)
+        owner_side = ctx.sides_before.get(owner) if owner is not None else None
+        if owner is None or owner_side == ctx.sides_before.get(fouler):
+            # CW-6.2: the next turn's player places it back.
+            ctx.effects.append({"kind": "foul", "seat": fouler, "flown": flown, "rule": "CW-6.2"})
+            ctx.placements.append({"coin": coin, "by": "next", "where": "normal"})
+        else:
+            # CW-6.3: that opponent places it and gets an extra turn (CW-6.6: not if dead).
+            ctx.effects.append({"kind": "foul", "seat": fouler, "flown": flown, "rule": "CW-6.3",
+                                "extra_turn": owner})
+            if turns.alive(state, owner):
+                ctx.placements.append({"coin": coin, "by": owner, "where": "normal"})
+                ctx.extra_turn_for = owner
+        return
+    # CW-6.4: two or more coins flown: the fouler is executed.
+    ctx.effects.append({"kind": "foul", "seat": fouler, "flown": flown, "rule": "CW-6.4", "executed": fouler})
+    mode.execute(state, fouler, ctx)
+    for coin in flown:
+        owner = mode.owner(state, coin)
+        if owner is not None and turns.alive(state, owner):  # the executed, if removed, does not
+            ctx.placements.append({"coin": coin, "by": owner, "where": "normal"})
+
+
+def finish_game(state: State, winner: Any, ctx: ShotContext) -> None:
+    """CW-4.4/4.5: the game is over; CW-6.6: nothing is placed any more."""
+    state["winner"] = winner
+    state["phase"] = "over"
+    state["turn"] = None
+    state["pending_placements"] = []
+    state["striking"] = False
+    ctx.effects.append({"kind": "game_over", "winner": winner})
+    state["last"] = ctx.effects
+
+
+def finish_turn(mode: Mode, state: State, ctx: ShotContext) -> None:
+    """End the turn: an extra turn first (CW-6.3), else the next regular turn (CW-3)."""
+    extra = ctx.extra_turn_for
+    if extra is not None and turns.alive(state, extra):
+        turns.start_extra_turn(state, extra)
+        next_seat = extra
+    else:
+        next_seat = turns.next_regular_seat(state)
+        if next_seat is None:  # nobody can play: cannot happen before victory, but never crash
+            finish_game(state, {"draw": sorted(ctx.alive_before)}, ctx)
+            return
+        turns.start_regular_turn(state, next_seat)
+    state["striking"] = False
+    for placement in ctx.placements:
+        by = next_seat if placement["by"] == "next" else placement["by"]
+        state["pending_placements"].append({"coin": placement["coin"], "by": by, "where": placement["where"]})
+        state["coins"][placement["coin"]]["on_table"] = False
+    ctx.effects.append({"kind": "turn", "seat": next_seat, "extra": state["turn"]["extra"]})
+    state["last"] = ctx.effects

@@ -1,0 +1,210 @@
+"""The table: the current game, its inputs, undo, duplicate ids, and the journal.
+
+This is the daemon's core without any I/O but the journal: a command goes in, a result comes
+out, and when the command is accepted it is in the journal *before* ``submit`` returns, so the
+caller may publish its effects knowing nothing can be lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from controller.clock import Clock, SystemClock
+from controller.games import GameError, get_game
+from controller.journal import Journal
+
+log = logging.getLogger("gametable.table")
+
+CONTROL_TYPES = {"new_game", "undo", "abort"}
+MAX_REMEMBERED_RESULTS = 4096
+
+
+@dataclass
+class Result:
+    """What happened to one command; ``to_json`` is the ``cmd/result`` payload."""
+
+    id: Any
+    ok: bool
+    error: str | None = None
+    duplicate: bool = False
+    input: dict[str, Any] | None = None
+    seq: int | None = None
+    effects: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "ok": self.ok}
+        if self.error is not None:
+            out["error"] = self.error
+        if self.duplicate:
+            out["duplicate"] = True
+        return out
+
+
+def check_command(cmd: Any) -> dict[str, Any]:
+    """The envelope every command shares: a JSON object with a string ``type``."""
+    if not isinstance(cmd, dict):
+        raise GameError(f"a command must be a JSON object, got {type(cmd).__name__}")
+    kind = cmd.get("type")
+    if not isinstance(kind, str) or not kind:
+        raise GameError("a command needs a 'type' (e.g. \"shot\", \"new_game\")")
+    cid = cmd.get("id")
+    if cid is not None and (isinstance(cid, bool) or not isinstance(cid, str | int) or len(str(cid)) > 128):
+        raise GameError(f"'id' must be a string or number of at most 128 characters, got {cid!r}")
+    return cmd
+
+
+class Table:
+    """One table's games. Not thread-safe by itself: the daemon serialises calls."""
+
+    def __init__(self, journal: Journal | None = None, clock: Clock | None = None) -> None:
+        self.journal = journal
+        self.clock = clock or SystemClock()
+        self.game: ModuleType | None = None
+        self.state: dict[str, Any] | None = None
+        self.inputs: list[dict[str, Any]] = []  # effective inputs (undo pops), all games
+        self._results: OrderedDict[str, Result] = OrderedDict()
+        self._accepted_ids: set[str] = set()
+        self.seq = 0
+
+    # --- loading -----------------------------------------------------------------------------
+    def load(self) -> int:
+        """Replay the journal (resume after a crash or power cut); returns how many inputs."""
+        if self.journal is None:
+            return 0
+        count = 0
+        for record in self.journal.records():
+            try:
+                self._apply(record.input, fast=True)
+            except GameError as exc:  # an input that was legal when written; code changed since
+                log.warning("journal record %d no longer applies (%s); skipped", record.seq, exc)
+                self.state, self.game = self._rebuild(self.inputs)
+                continue
+            if record.cmd_id is not None:
+                self._accepted_ids.add(record.cmd_id)
+            self.seq = record.seq
+            count += 1
+        return count
+
+    # --- commands ----------------------------------------------------------------------------
+    def submit(self, cmd: Any) -> Result:
+        """Validate and apply one command; journal it if accepted. Never raises for bad input."""
+        cid = cmd.get("id") if isinstance(cmd, dict) else None
+        key = None if cid is None or isinstance(cid, bool) or not isinstance(cid, str | int) else str(cid)
+        if key is not None:
+            if key in self._results:
+                old = self._results[key]
+                return Result(old.id, old.ok, old.error, duplicate=True, input=old.input, seq=old.seq)
+            if key in self._accepted_ids:
+                return Result(cid, True, duplicate=True)
+        try:
+            check_command(cmd)
+            inp = self._normalise(cmd)
+            state, game = self._preview(inp)
+        except GameError as exc:
+            return self._remember(key, Result(cid, False, str(exc)))
+        except Exception as exc:  # a bug must not take the table down; report it precisely
+            log.exception("engine failure on %r", cmd)
+            return self._remember(key, Result(cid, False, f"internal error: {type(exc).__name__}: {exc}"))
+        seq = self.seq + 1
+        if self.journal is not None:
+            seq = self.journal.append(inp, self.clock.wall(), key)
+        self.seq = seq
+        self._commit(inp, state, game)
+        if key is not None:
+            self._accepted_ids.add(key)
+        effects = list(state.get("last", [])) if state else []
+        return self._remember(key, Result(cid, True, input=inp, seq=seq, effects=effects))
+
+    def _remember(self, key: str | None, result: Result) -> Result:
+        if key is not None:
+            self._results[key] = result
+            while len(self._results) > MAX_REMEMBERED_RESULTS:
+                self._results.popitem(last=False)
+        return result
+
+    def _normalise(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """Make the input replayable: a ``new_game`` without a seed gets one now, recorded."""
+        inp = dict(cmd)
+        if inp["type"] == "new_game" and inp.get("seed") is None:
+            inp["seed"] = int.from_bytes(os.urandom(4), "big")
+        return inp
+
+    # --- applying ----------------------------------------------------------------------------
+    def _preview(self, inp: dict[str, Any]) -> tuple[dict[str, Any] | None, ModuleType | None]:
+        """The state after ``inp``, without changing the table; GameError if illegal."""
+        kind = inp["type"]
+        if kind == "new_game":
+            game = get_game(inp.get("game"))
+            state = game.new(
+                inp.get("options") or {}, inp["seed"], players=inp.get("players"),
+                mode=inp.get("mode"), order=inp.get("order"),
+            )
+            return state, game
+        if kind == "undo":
+            return self._undone()
+        if self.state is None or self.game is None:
+            raise GameError(f"no game in progress: start one with new_game before {kind!r}")
+        if kind == "abort":
+            if self.state.get("phase") != "playing":
+                raise GameError(f"the game is already {self.state.get('phase')}; nothing to abort")
+            state = dict(self.state, phase="aborted", turn=None)
+            state["last"] = [{"kind": "aborted"}]
+            return state, self.game
+        if self.state.get("phase") == "aborted":
+            raise GameError("the game was aborted; start a new game")
+        return self.game.apply(self.state, inp), self.game
+
+    def _undone(self) -> tuple[dict[str, Any] | None, ModuleType | None]:
+        """Undo = drop the last effective input and replay (architecture.md)."""
+        if not self.inputs:
+            raise GameError("nothing to undo")
+        return self._rebuild(self.inputs[:-1])
+
+    def _rebuild(self, inputs: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, ModuleType | None]:
+        start = max((i for i, inp in enumerate(inputs) if inp["type"] == "new_game"), default=None)
+        if start is None:
+            return None, None
+        game = get_game(inputs[start].get("game"))
+        scratch = Table(None, self.clock)
+        for inp in inputs[start:]:
+            scratch._apply(inp, fast=True)
+        return scratch.state, game
+
+    def _commit(self, inp: dict[str, Any], state: dict[str, Any] | None, game: ModuleType | None) -> None:
+        if inp["type"] == "undo":
+            self.inputs.pop()
+        else:
+            self.inputs.append(inp)
+        self.state, self.game = state, game
+
+    def _apply(self, inp: dict[str, Any], fast: bool = False) -> None:
+        """Apply an already-accepted input (journal replay): in place where the game allows it."""
+        kind = inp.get("type")
+        if fast and kind not in CONTROL_TYPES and self.game is not None and self.state is not None \
+                and hasattr(self.game, "apply_in_place") and self.state.get("phase") != "aborted":
+            self.state = self.game.apply_in_place(self.state, inp)
+            self.inputs.append(inp)
+            return
+        state, game = self._preview(inp)
+        self._commit(inp, state, game)
+
+    # --- views -------------------------------------------------------------------------------
+    def public_view(self) -> dict[str, Any] | None:
+        if self.state is None or self.game is None:
+            return None
+        return self.game.view(self.state, None)
+
+    def seat_view(self, seat: int) -> dict[str, Any] | None:
+        if self.state is None or self.game is None:
+            return None
+        return self.game.view(self.state, seat)
+
+    def seats(self) -> list[int]:
+        if self.state is None:
+            return []
+        return [p["seat"] for p in self.state.get("players", [])]
