@@ -1,0 +1,260 @@
+"""The daemon: table + journal + MQTT bridge, and the inputs that feed it.
+
+Every input — a phone command over MQTT, a striker frame, an observer fact, a bot's move —
+goes through :meth:`Daemon.submit`, one at a time under a lock: validated, journalled durably,
+*then* published (state, events, private views, LEDs). On start the journal is replayed, so a
+crash or power cut resumes mid-game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from controller.clock import Clock, SystemClock
+from controller.config import Config, ConfigError, load
+from controller.journal import Journal
+from controller.mqtt_bridge import MqttBridge
+from controller.table import Result, Table
+
+log = logging.getLogger("gametable.daemon")
+
+Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
+
+
+def led_plan_for(state: dict[str, Any] | None, fault: str | None = None) -> dict[str, Any]:
+    try:
+        from controller.leds import led_plan
+    except ImportError:  # pragma: no cover - the LED module is optional on a bare checkout
+        return {"status": "fault" if fault else "ok"}
+    return led_plan(state, fault=fault)
+
+
+class Daemon:
+    """One table's referee process (``gametable run`` on a Pi, ``gametable sim`` anywhere)."""
+
+    def __init__(self, config: Config, clock: Clock | None = None, *, journal_path: str | None = None,
+                 lights: Any = None) -> None:
+        self.config = config
+        self.clock = clock or SystemClock()
+        self.journal = Journal(journal_path or config.journal.path)
+        self.table = Table(self.journal, self.clock)
+        self.lights = lights
+        self.fault: str | None = None
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._published_seats: set[int] = set()
+        self._window_timer: tuple[Any, Callable[[], None]] | None = None
+        self._window_deadline: float | None = None
+        self.bridge: MqttBridge | None = None
+        self.started = threading.Event()
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    def start(self, *, connect: bool = True) -> None:
+        with self._lock:
+            count = self.table.load()
+            if self.journal.dropped:
+                self.diagnostic("journal", {"dropped": self.journal.dropped,
+                                            "warning": "torn journal tail dropped"})
+            log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
+            self._arm_window_timer()
+            self._update_lights()
+        if connect and self.config.mqtt.host:
+            m = self.config.mqtt
+            self.bridge = MqttBridge(
+                self.config.table_id, m.host, m.port, self._on_mqtt_command, self._republish,
+                username=m.username, password=m.password, keepalive=m.keepalive,
+            )
+            self.bridge.start()
+        self.started.set()
+
+    def stop(self) -> None:
+        with self._lock:
+            self._cancel_window_timer()
+        if self.bridge:
+            self.bridge.stop()
+        self.journal.close()
+
+    def add_listener(self, fn: Listener) -> None:
+        self._listeners.append(fn)
+
+    # --- inputs ------------------------------------------------------------------------------
+    def submit(self, cmd: Any, source: str = "sensor") -> dict[str, Any]:
+        """Apply one command; returns the ``cmd/result`` payload. Thread-safe, never raises."""
+        with self._lock:
+            result = self.table.submit(cmd)
+            if result.ok and not result.duplicate:
+                self._after_accept(result, source)
+            elif not result.ok:
+                log.info("rejected %s command %s: %s", source,
+                         cmd.get("type") if isinstance(cmd, dict) else "?", result.error)
+            return result.to_json()
+
+    def _on_mqtt_command(self, payload: bytes) -> None:
+        try:
+            cmd = json.loads(payload.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            self._publish_result({"id": None, "ok": False, "error": f"command is not valid JSON: {exc}"})
+            return
+        if not isinstance(cmd, dict) or cmd.get("id") is None:
+            cid = cmd.get("id") if isinstance(cmd, dict) else None
+            self._publish_result({"id": cid, "ok": False,
+                                  "error": "a command must be a JSON object with a client-chosen 'id'"})
+            return
+        self._publish_result(self.submit(cmd, source="mqtt"))
+
+    def _publish_result(self, result: dict[str, Any]) -> None:
+        if self.bridge:
+            self.bridge.publish_result(result)
+
+    # --- effects -----------------------------------------------------------------------------
+    def _after_accept(self, result: Result, source: str) -> None:
+        if self.bridge:
+            self.bridge.publish_event({"seq": result.seq, "source": source, "input": result.input,
+                                       "effects": result.effects, "ts": self.clock.wall()})
+        self._arm_window_timer()
+        state = self.public_state()
+        self._publish_views(state)
+        self._update_lights()
+        for fn in list(self._listeners):
+            try:
+                fn(result.input or {}, state)
+            except Exception:
+                log.exception("listener failed")
+
+    def public_state(self) -> dict[str, Any] | None:
+        with self._lock:
+            state = self.table.public_view()
+            if state is not None and isinstance(state.get("window"), dict) and self._window_deadline:
+                state["window"] = dict(state["window"], deadline=self._window_deadline)
+            return state
+
+    def seat_view(self, seat: int) -> dict[str, Any] | None:
+        with self._lock:
+            return self.table.seat_view(seat)
+
+    def _publish_views(self, state: dict[str, Any] | None) -> None:
+        if not self.bridge:
+            return
+        self.bridge.publish_state(state)
+        seats = set(self.table.seats())
+        for seat in sorted(seats):
+            view = self.table.seat_view(seat)
+            if view is not None and isinstance(view.get("window"), dict) and self._window_deadline:
+                view["window"] = dict(view["window"], deadline=self._window_deadline)
+            self.bridge.publish_private(seat, view)
+        for seat in sorted(self._published_seats - seats):
+            self.bridge.clear_private(seat)
+        self._published_seats = seats
+
+    def _republish(self) -> None:
+        """On every (re)connect: the retained topics again, from the current state."""
+        with self._lock:
+            self._publish_views(self.public_state())
+            if self.bridge:
+                self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault))
+
+    def _update_lights(self) -> None:
+        plan = led_plan_for(self.public_state(), self.fault)
+        if self.lights is not None:
+            try:
+                self.lights.show(plan)
+            except Exception:
+                log.exception("LED output failed")
+        if self.bridge:
+            self.bridge.publish_leds(plan)
+
+    def set_fault(self, fault: str | None) -> None:
+        with self._lock:
+            self.fault = fault
+            self._update_lights()
+
+    def diagnostic(self, kind: str, payload: Any) -> None:
+        if self.bridge:
+            self.bridge.publish_sensor(kind, payload)
+
+    # --- reaction windows (Coup CP-6): the table emits `timeout` when time is up ----------------
+    def _arm_window_timer(self) -> None:
+        state = self.table.public_view()
+        window = state.get("window") if state else None
+        window_id = window.get("id") if isinstance(window, dict) else None
+        if self._window_timer and self._window_timer[0] == window_id:
+            return
+        self._cancel_window_timer()
+        if window_id is None or window.get("paused"):
+            return
+        timeout_s = float(window.get("timeout_s") or 8)
+        self._window_deadline = self.clock.wall() + timeout_s
+
+        def fire() -> None:
+            with self._lock:
+                if self._window_timer and self._window_timer[0] == window_id:
+                    self._window_timer = None
+                    self.submit({"type": "timeout", "window": window_id,
+                                 "id": f"timeout-{window_id}-{self.table.seq}"}, source="timer")
+
+        self._window_timer = (window_id, self.clock.call_later(timeout_s, fire))
+
+    def _cancel_window_timer(self) -> None:
+        if self._window_timer:
+            self._window_timer[1]()
+        self._window_timer = None
+        self._window_deadline = None
+
+
+# --- `gametable run` ---------------------------------------------------------------------------
+
+def sd_notify(message: str) -> None:
+    """Tell systemd we are ready / alive (Type=notify, WatchdogSec) without a dependency."""
+    address = os.environ.get("NOTIFY_SOCKET")
+    if not address:
+        return
+    if address.startswith("@"):
+        address = "\0" + address[1:]
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.connect(address)
+            sock.sendall(message.encode())
+    except OSError:
+        log.warning("cannot notify systemd at %s", address)
+
+
+def run_daemon(args: Any) -> int:
+    """``gametable run --config FILE``: the daemon on the Pi with its real hardware."""
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(exc)
+        return 2
+    if not config.mqtt.host:
+        print("config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing")
+        return 2
+    clock = SystemClock()
+    daemon = Daemon(config, clock)
+    hardware = None
+    try:
+        from controller.hardware import Hardware
+    except ImportError:
+        log.warning("no hardware layer available; running with MQTT inputs only")
+    else:
+        hardware = Hardware(config, clock, daemon)
+    daemon.start()
+    if hardware is not None:
+        hardware.start()
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+    sd_notify("READY=1")
+    interval = 2.0
+    while not stop.wait(interval):
+        sd_notify("WATCHDOG=1")
+    if hardware is not None:
+        hardware.stop()
+    daemon.stop()
+    return 0

@@ -1,0 +1,152 @@
+"""The MQTT side of the daemon: the topic contract of architecture.md.
+
+| topic                          | retained | QoS |
+| gametable/T/status             | yes      | 1   | online / offline (offline is the last will)
+| gametable/T/state              | yes      | 1   | public state
+| gametable/T/events             | no       | 0   | each accepted input and its visible effects
+| gametable/T/seat/S/private     | yes      | 1   | seat S's private view
+| gametable/T/cmd                | no       | 1   | commands in
+| gametable/T/cmd/result         | no       | 1   | {"id", "ok", "error"?}
+| gametable/T/sensors/...        | no       | 0   | diagnostics
+| gametable/T/leds               | yes      | 1   | what each seat LED shows
+
+paho-mqtt keeps reconnecting by itself with a capped backoff; every (re)connect re-announces
+``online`` and calls ``on_connected`` so the daemon republishes its retained topics.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+log = logging.getLogger("gametable.mqtt")
+
+
+def topics(table_id: str) -> dict[str, str]:
+    base = f"gametable/{table_id}"
+    return {
+        "base": base,
+        "status": f"{base}/status",
+        "state": f"{base}/state",
+        "events": f"{base}/events",
+        "cmd": f"{base}/cmd",
+        "result": f"{base}/cmd/result",
+        "leds": f"{base}/leds",
+        "sensors": f"{base}/sensors",
+    }
+
+
+def private_topic(table_id: str, seat: int) -> str:
+    return f"gametable/{table_id}/seat/{seat}/private"
+
+
+def dumps(payload: Any) -> str:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+class MqttBridge:
+    """One MQTT connection for the daemon: last will, commands in, retained state out."""
+
+    def __init__(
+        self,
+        table_id: str,
+        host: str,
+        port: int,
+        on_command: Callable[[bytes], None],
+        on_connected: Callable[[], None] | None = None,
+        *,
+        username: str | None = None,
+        password: str | None = None,
+        keepalive: int = 15,
+        client_id: str | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.topics = topics(table_id)
+        self.host, self.port, self.keepalive = host, port, keepalive
+        self._on_command = on_command
+        self._on_connected = on_connected
+        self.connected = threading.Event()
+        self.client = mqtt.Client(
+            mqtt.CallbackAPIVersion.VERSION2,
+            client_id=client_id or f"gametable-daemon-{table_id}",
+            clean_session=True,
+        )
+        if username:
+            self.client.username_pw_set(username, password)
+        self.client.will_set(self.topics["status"], "offline", qos=1, retain=True)
+        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
+        self.client.max_queued_messages_set(10000)
+        self.client.on_connect = self._handle_connect
+        self.client.on_disconnect = self._handle_disconnect
+        self.client.on_message = self._handle_message
+
+    def start(self) -> None:
+        self.client.connect_async(self.host, self.port, keepalive=self.keepalive)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        if self.connected.is_set():
+            info = self.client.publish(self.topics["status"], "offline", qos=1, retain=True)
+            try:
+                info.wait_for_publish(timeout=2)
+            except (RuntimeError, ValueError):
+                pass
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def wait_connected(self, timeout: float) -> bool:
+        return self.connected.wait(timeout)
+
+    # --- paho callbacks ----------------------------------------------------------------------
+    def _handle_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.error("broker %s:%s refused the connection: %s", self.host, self.port, reason)
+            return
+        log.info("connected to broker %s:%s", self.host, self.port)
+        client.subscribe(self.topics["cmd"], qos=1)
+        client.publish(self.topics["status"], "online", qos=1, retain=True)
+        self.connected.set()
+        if self._on_connected:
+            self._on_connected()
+
+    def _handle_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self.connected.clear()
+        log.warning("disconnected from broker (%s); reconnecting", reason)
+
+    def _handle_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic == self.topics["cmd"]:
+            try:
+                self._on_command(message.payload)
+            except Exception:  # never let one command kill the network thread
+                log.exception("command handler failed")
+
+    # --- publishing --------------------------------------------------------------------------
+    def publish(self, topic: str, payload: Any, *, qos: int = 0, retain: bool = False) -> None:
+        data = payload if isinstance(payload, str | bytes) else dumps(payload)
+        self.client.publish(topic, data, qos=qos, retain=retain)
+
+    def publish_state(self, state: Any) -> None:
+        self.publish(self.topics["state"], state if state is not None else {"game": None}, qos=1, retain=True)
+
+    def publish_event(self, event: Any) -> None:
+        self.publish(self.topics["events"], event, qos=0)
+
+    def publish_private(self, seat: int, view: Any) -> None:
+        self.publish(private_topic(self.table_id, seat), view, qos=1, retain=True)
+
+    def clear_private(self, seat: int) -> None:
+        self.client.publish(private_topic(self.table_id, seat), b"", qos=1, retain=True)
+
+    def publish_result(self, result: dict[str, Any]) -> None:
+        self.publish(self.topics["result"], result, qos=1)
+
+    def publish_leds(self, plan: Any) -> None:
+        self.publish(self.topics["leds"], plan, qos=1, retain=True)
+
+    def publish_sensor(self, kind: str, payload: Any) -> None:
+        self.publish(f"{self.topics['sensors']}/{kind}", payload, qos=0)

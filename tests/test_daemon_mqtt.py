@@ -1,0 +1,128 @@
+"""The daemon over a real Mosquitto: the topic contract of architecture.md."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from controller.config import parse
+from controller.daemon import Daemon
+from tests.helpers.mqtt_client import Recorder
+
+NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
+       "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}],
+       "order": [1, 2, 3]}
+
+
+@pytest.fixture
+def daemon(broker, tmp_path):
+    config = parse({"table_id": "t1", "mqtt": {"host": broker.host, "port": broker.port},
+                    "journal": {"path": str(tmp_path / "j.sqlite")}})
+    d = Daemon(config)
+    d.start()
+    assert d.bridge.wait_connected(10)
+    yield d
+    d.stop()
+
+
+@pytest.fixture
+def phone(broker):
+    r = Recorder(broker.host, broker.port, "gametable/#")
+    yield r
+    r.close()
+
+
+def test_status_online_and_commands_answered_on_cmd_result(daemon, phone):
+    phone.wait_for("gametable/t1/status", lambda m: m.payload == b"online" and m.retain or m.payload == b"online")
+    assert phone.command("t1", {**NEW, "id": "g1"}) == {"id": "g1", "ok": True}
+    state = phone.wait_for("gametable/t1/state", lambda m: m.json().get("game") == "coinwar").json()
+    assert state["turn"] == {"seat": 1, "strikes": 0, "extra": False}
+    private = phone.wait_for("gametable/t1/seat/2/private").json()
+    assert private["seat"] == 2
+
+
+def test_accepted_input_publishes_an_event_with_its_effects(daemon, phone):
+    phone.command("t1", {**NEW, "id": "g1"})
+    start = len(phone.messages)
+    shot = {"type": "shot", "seat": 1, "coin": "c1", "dead": ["c2"], "flown": [], "contacts": [["c1", "c2"]]}
+    assert phone.command("t1", {**shot, "id": "s1"})["ok"]
+    ev = phone.wait_for("gametable/t1/events", lambda m: m.json()["input"].get("id") == "s1", start=start).json()
+    assert any(e["kind"] == "out" and e["seat"] == 2 for e in ev["effects"])
+
+
+def test_bad_commands_get_specific_errors_and_change_nothing(daemon, phone):
+    phone.command("t1", {**NEW, "id": "g1"})
+    before = daemon.public_state()
+    r = phone.command("t1", {"type": "shot", "seat": 2, "coin": "c2", "dead": [], "flown": [], "contacts": [],
+                             "id": "bad1"})
+    assert r == {"id": "bad1", "ok": False, "error": "it is seat 1's turn, not seat 2's (CW-3)"}
+    start = len(phone.messages)
+    phone.publish("gametable/t1/cmd", b"{nope")
+    res = phone.wait_for("gametable/t1/cmd/result", start=start).json()
+    assert res["ok"] is False and "not valid JSON" in res["error"]
+    r = phone.command("t1", {"type": "undo"} | {"id": None})
+    assert r["ok"] is False and "'id'" in r["error"]
+    assert daemon.public_state() == before
+
+
+def test_a_repeated_id_is_answered_again_and_never_applied_twice(daemon, phone):
+    phone.command("t1", {**NEW, "id": "g1"})
+    shot = {"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": [], "id": "s1"}
+    assert phone.command("t1", shot)["ok"]
+    again = phone.command("t1", shot)
+    assert again["ok"] and again.get("duplicate")
+    assert daemon.public_state()["turn"]["strikes"] == 1
+
+
+def test_restart_resumes_from_the_journal_and_republishes_retained_state(broker, tmp_path):
+    config = parse({"table_id": "t2", "mqtt": {"host": broker.host, "port": broker.port},
+                    "journal": {"path": str(tmp_path / "j.sqlite")}})
+    d = Daemon(config)
+    d.start()
+    d.bridge.wait_connected(10)
+    d.submit(NEW)
+    d.submit({"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": []})
+    expected = d.public_state()
+    d.stop()
+    d2 = Daemon(config)
+    d2.start()
+    d2.bridge.wait_connected(10)
+    late = Recorder(broker.host, broker.port, "gametable/t2/state")  # a phone that joins later
+    got = late.wait_for("gametable/t2/state", lambda m: m.retain and m.json().get("turn") == expected["turn"]).json()
+    assert got == expected
+    late.close()
+    d2.stop()
+
+
+DAEMON_SCRIPT = textwrap.dedent("""
+    import sys, time
+    from controller.config import parse
+    from controller.daemon import Daemon
+    d = Daemon(parse({"table_id": "t3", "mqtt": {"host": "127.0.0.1", "port": int(sys.argv[1]),
+                      "keepalive": 5}, "journal": {"path": sys.argv[2]}}))
+    d.start()
+    d.bridge.wait_connected(10)
+    print("up", flush=True)
+    time.sleep(60)
+""")
+
+
+def test_killed_daemon_goes_offline_through_the_last_will(broker, tmp_path):
+    phone = Recorder(broker.host, broker.port, "gametable/t3/status")
+    proc = subprocess.Popen([sys.executable, "-c", DAEMON_SCRIPT, str(broker.port), str(tmp_path / "j.sqlite")],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "up"
+        phone.wait_for("gametable/t3/status", lambda m: m.payload == b"online")
+        proc.kill()
+        # the broker notices the dropped TCP connection at once and publishes the will
+        phone.wait_for("gametable/t3/status", lambda m: m.payload == b"offline", timeout=15)
+    finally:
+        proc.kill()
+        proc.wait()
+        phone.close()
+    assert json.dumps({}) == "{}"
