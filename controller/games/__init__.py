@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from types import ModuleType
 
 from controller.games.base import GameError
 
 
+@functools.cache
 def registry() -> dict[str, ModuleType]:
     """Every game the table can referee, by the name used in ``new_game``."""
     from controller.games import coinwar

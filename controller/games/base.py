@@ -15,7 +15,7 @@ whose state lives inside the game state, so a replay is exact.
 
 from __future__ import annotations
 
-import json
+import pickle
 from typing import Any
 
 State = dict[str, Any]
@@ -27,8 +27,9 @@ class GameError(ValueError):
 
 
 def clone(state: State) -> State:
-    """A deep copy of plain JSON data; faster than ``copy.deepcopy`` for our small states."""
-    return json.loads(json.dumps(state))
+    """A deep copy of plain JSON data: a pickle round trip is several times faster than
+    ``copy.deepcopy`` or a JSON round trip for our small states."""
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
 
 
 def require(condition: bool, message: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from controller.games.base import GameError, require, seat_of
+from controller.games.base import GameError, clone, require, seat_of
 from controller.games.coinwar import turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
 
@@ -244,7 +244,7 @@ def fact_matters(mode: Mode, state: State, kind: str) -> bool:
     other_values = [_candidates(mode, state, pending, k) for k in others]
     mine = _candidates(mode, state, pending, kind)
     for combo in itertools.product(*other_values):
-        seen: str | None = None
+        seen: dict[str, Any] | None = None
         for value in mine:
             facts = dict(zip(others, combo, strict=True))
             facts[kind] = value
@@ -256,15 +256,14 @@ def fact_matters(mode: Mode, state: State, kind: str) -> bool:
     return False
 
 
-def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> str:
-    import json
-
-    trial = json.loads(json.dumps(state))
+def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> dict[str, Any]:
+    """The state a set of facts leads to, minus the narration of what happened."""
+    trial = clone(state)
     trial["pending_shot"] = pending
     resolve_pending(mode, trial)
     trial.pop("last", None)
     trial.pop("log", None)
-    return json.dumps(trial, sort_keys=True)
+    return trial
 
 
 def ask(mode: Mode, state: State, kind: str) -> None:
