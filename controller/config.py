@@ -209,7 +209,7 @@ def _leds(section: dict[str, Any]) -> LedConfig:
     if not isinstance(seats_raw, dict):
         raise _fail("leds.seats", "a table of seat = GPIO pin", seats_raw)
     seats: dict[int, int] = {}
-    for key, pin in seats_raw.items():
+    for key, _pin in seats_raw.items():
         if not key.isdigit() or not 1 <= int(key) <= 6:
             raise _fail(f"leds.seats.{key}", "a seat number from 1 to 6 as the key", key)
         seats[int(key)] = _int(seats_raw, key, "leds.seats.", 0, 0, 27)
