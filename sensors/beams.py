@@ -6,7 +6,8 @@ more may ever be lost, while contact chatter shorter than 1 ms must never become
 
 How: every raw edge is a *burst* member. A burst starts at the first raw edge after the line has
 been quiet for the debounce time and ends once the raw level has been stable for ``debounce_s``
-(1 ms, checked by one clock timer per beam). If the level at the end of the burst differs from the
+(1 ms, checked by one clock timer per beam; bursts are judged from the recorded raw edge times, so
+a timer that fires late loses nothing). If the level at the end of the burst differs from the
 accepted level, one :class:`BeamEdge` is delivered, stamped with the clock time of the burst's
 *first* raw edge. Hence:
 
@@ -22,6 +23,7 @@ open-collector). gpiozero forbids ``active_state`` together with ``pull_up``, so
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -52,7 +54,7 @@ class BeamEdge:
 class _BeamState:
     """Per-beam debounce state (guarded by the bank's lock)."""
 
-    __slots__ = ("config", "device", "stable", "since", "raw", "burst_start", "last_raw_t", "cancel")
+    __slots__ = ("config", "device", "stable", "since", "raw", "bursts", "cancel")
 
     def __init__(self, config: BeamConfig, device: DigitalInputDevice, blocked: bool, now: float) -> None:
         self.config = config
@@ -60,8 +62,9 @@ class _BeamState:
         self.stable = blocked  # the accepted (debounced) level
         self.since = now  # clock time the accepted level began
         self.raw = blocked  # last raw level seen
-        self.burst_start: float | None = None  # first raw edge of the unsettled burst
-        self.last_raw_t = now
+        # Unsettled raw history as bursts [first_t, last_t, final level]; kept (not just the
+        # last level) so a late timer — GIL, a busy Pi — still sees every pulse that happened.
+        self.bursts: deque[list[Any]] = deque()
         self.cancel: Callable[[], None] | None = None
 
 
@@ -193,26 +196,29 @@ class BeamBank:
             if self._closed or blocked == s.raw:
                 return
             s.raw = blocked
-            s.last_raw_t = now
-            if s.burst_start is None:
-                s.burst_start = now
+            if s.bursts and now - s.bursts[-1][1] < self._debounce - _EPS:
+                s.bursts[-1][1:] = [now, blocked]  # chatter: same burst, keep its first time
+            else:
+                s.bursts.append([now, now, blocked])
             if s.cancel is None:
-                # One timer per beam: when it fires it re-arms itself if edges came meanwhile.
+                # One timer per beam: when it fires it re-arms itself while a burst is unsettled.
                 s.cancel = self._clock.call_later(self._debounce, lambda: self._settle(s))
 
     def _settle(self, s: _BeamState) -> None:
         with self._lock:
             s.cancel = None
-            if self._closed or s.burst_start is None:
+            if self._closed:
                 return
             now = self._clock.now()
-            quiet = now - s.last_raw_t
-            if quiet < self._debounce - _EPS:
-                s.cancel = self._clock.call_later(self._debounce - quiet, lambda: self._settle(s))
-                return
-            start, s.burst_start = s.burst_start, None
-            if s.raw == s.stable:
-                return  # chatter that came back: nothing happened
-            s.stable = s.raw
-            s.since = start
-            self._on_edge(BeamEdge(s.config.id, s.stable, start))
+            while s.bursts:
+                first, last, level = s.bursts[0]
+                # Every burst but the newest is followed by >= debounce of quiet by construction.
+                if len(s.bursts) == 1 and now - last < self._debounce - _EPS:
+                    break
+                s.bursts.popleft()
+                if level != s.stable:  # a burst that came back to the old level was chatter
+                    s.stable, s.since = level, first
+                    self._on_edge(BeamEdge(s.config.id, level, first))
+            if s.bursts:
+                delay = s.bursts[-1][1] + self._debounce - now
+                s.cancel = self._clock.call_later(delay, lambda: self._settle(s))
