@@ -6,7 +6,7 @@ more may ever be lost, while contact chatter shorter than 1 ms must never become
 
 How: every raw edge is a *burst* member. A burst starts at the first raw edge after the line has
 been quiet for the debounce time and ends once the raw level has been stable for ``debounce_s``
-(1 ms, checked by one clock timer per beam; bursts are judged from the recorded raw edge times, so
+(1 ms, checked by one clock timer for the bank; bursts are judged from the recorded raw edge times, so
 a timer that fires late loses nothing). If the level at the end of the burst differs from the
 accepted level, one :class:`BeamEdge` is delivered, stamped with the clock time of the burst's
 *first* raw edge. Hence:
@@ -54,7 +54,7 @@ class BeamEdge:
 class _BeamState:
     """Per-beam debounce state (guarded by the bank's lock)."""
 
-    __slots__ = ("config", "device", "stable", "since", "raw", "bursts", "cancel")
+    __slots__ = ("config", "device", "stable", "since", "raw", "bursts")
 
     def __init__(self, config: BeamConfig, device: DigitalInputDevice, blocked: bool, now: float) -> None:
         self.config = config
@@ -65,7 +65,6 @@ class _BeamState:
         # Unsettled raw history as bursts [first_t, last_t, final level]; kept (not just the
         # last level) so a late timer — GIL, a busy Pi — still sees every pulse that happened.
         self.bursts: deque[list[Any]] = deque()
-        self.cancel: Callable[[], None] | None = None
 
 
 class BeamBank:
@@ -104,6 +103,7 @@ class BeamBank:
         self._stuck_after = stuck_after_s
         self._lock = threading.RLock()
         self._closed = False
+        self._cancel: Callable[[], None] | None = None
         self._beams: dict[str, _BeamState] = {}
         try:
             for cfg in beams:
@@ -154,10 +154,10 @@ class BeamBank:
         """Stop timers and release the pins; idempotent."""
         with self._lock:
             self._closed = True
+            if self._cancel is not None:
+                self._cancel()
+                self._cancel = None
             for s in self._beams.values():
-                if s.cancel is not None:
-                    s.cancel()
-                    s.cancel = None
                 s.device.close()
 
     def __enter__(self) -> BeamBank:
@@ -200,25 +200,35 @@ class BeamBank:
                 s.bursts[-1][1:] = [now, blocked]  # chatter: same burst, keep its first time
             else:
                 s.bursts.append([now, now, blocked])
-            if s.cancel is None:
-                # One timer per beam: when it fires it re-arms itself while a burst is unsettled.
-                s.cancel = self._clock.call_later(self._debounce, lambda: self._settle(s))
+            if self._cancel is None:
+                # One timer for the whole bank (a Pi should not start a thread per beam). Any
+                # armed timer is due no later than now + debounce, so it never needs moving.
+                self._cancel = self._clock.call_later(self._debounce, self._on_timer)
 
-    def _settle(self, s: _BeamState) -> None:
+    def _on_timer(self) -> None:
         with self._lock:
-            s.cancel = None
+            self._cancel = None
             if self._closed:
                 return
             now = self._clock.now()
-            while s.bursts:
-                first, last, level = s.bursts[0]
-                # Every burst but the newest is followed by >= debounce of quiet by construction.
-                if len(s.bursts) == 1 and now - last < self._debounce - _EPS:
-                    break
-                s.bursts.popleft()
-                if level != s.stable:  # a burst that came back to the old level was chatter
-                    s.stable, s.since = level, first
-                    self._on_edge(BeamEdge(s.config.id, level, first))
-            if s.bursts:
-                delay = s.bursts[-1][1] + self._debounce - now
-                s.cancel = self._clock.call_later(delay, lambda: self._settle(s))
+            next_due: float | None = None
+            for s in self._beams.values():
+                if s.bursts:
+                    self._settle(s, now)
+                if s.bursts:
+                    due = s.bursts[-1][1] + self._debounce
+                    next_due = due if next_due is None else min(next_due, due)
+            if next_due is not None:
+                self._cancel = self._clock.call_later(next_due - now, self._on_timer)
+
+    def _settle(self, s: _BeamState, now: float) -> None:
+        """Turn every finished burst of one beam into at most one edge each."""
+        while s.bursts:
+            first, last, level = s.bursts[0]
+            # Every burst but the newest is followed by >= debounce of quiet by construction.
+            if len(s.bursts) == 1 and now - last < self._debounce - _EPS:
+                return
+            s.bursts.popleft()
+            if level != s.stable:  # a burst that came back to the old level was chatter
+                s.stable, s.since = level, first
+                self._on_edge(BeamEdge(s.config.id, level, first))

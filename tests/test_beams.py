@@ -270,3 +270,23 @@ def test_every_stable_pulse_appears_once_and_chatter_never_does(periods, late) -
             assert t_got == pytest.approx(t_exp, abs=1e-9)
     finally:
         r.bank.close()
+
+
+def test_staggered_edges_on_several_beams_keep_their_own_times() -> None:
+    r = Rig([beam("a", 4), beam("b", 5), beam("c", 6)])
+    try:
+        t0 = r.clock.now()
+        r.set("a", True)
+        r.wait(0.5)
+        r.set("b", True)
+        r.wait(0.4)
+        r.set("c", True)
+        r.wait(0.2)
+        r.set("c", False)  # c: 0.2 ms glitch, filtered
+        r.wait(2.1)
+        r.set("a", False)
+        r.wait(5)
+        got = [(e.beam_id, e.blocked, round((e.t - t0) * 1000, 6)) for e in r.edges]
+        assert got == [("a", True, 0.0), ("b", True, 0.5), ("a", False, 3.2)]
+    finally:
+        r.bank.close()
