@@ -118,3 +118,24 @@ def test_drive_with_unknown_id_touches_nothing() -> None:
     with pytest.raises(ValueError, match="unknown beam id\\(s\\) nope"):
         drive(factory, LAYOUT, {"mouth", "nope"})
     assert factory.pin(17).state is True  # mouth still clear (active low → high)
+
+
+@pytest.mark.parametrize("speed_mm_s", [500.0, 2000.0, 6000.0])
+def test_coin_sliding_through_the_mouth_gives_one_pulse_at_240hz(speed_mm_s: float) -> None:
+    """The virtual-table path: physics steps → geometry → mock pins → debounced edges."""
+    clock, factory, edges = FakeClock(), MockFactory(), []
+    bank = BeamBank(LAYOUT, clock, edges.append, pin_factory=factory)
+    try:
+        drive(factory, LAYOUT, set())
+        clock.advance(0.01)
+        edges.clear()
+        dt, y = 1 / 240, -60.0
+        while y < 60.0:  # straight across the mouth segment (y = 0) at x = -40, clear of the goal
+            y += speed_mm_s * dt
+            drive(factory, LAYOUT, blocked_beams(LAYOUT, [(-40.0, y)]))
+            clock.advance(dt)
+        clock.advance(0.01)
+        assert [(e.beam_id, e.blocked) for e in edges] == [("mouth", True), ("mouth", False)]
+        assert edges[1].t - edges[0].t >= dt - 1e-9
+    finally:
+        bank.close()
