@@ -22,6 +22,7 @@ open-collector). gpiozero forbids ``active_state`` together with ``pull_up``, so
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -32,6 +33,8 @@ from gpiozero import DigitalInputDevice
 
 from controller.clock import Clock
 from controller.config import BeamConfig
+
+log = logging.getLogger(__name__)
 
 DEBOUNCE_S = 0.001
 STUCK_AFTER_S = 5.0
@@ -71,7 +74,8 @@ class BeamBank:
     """All beams of the table; delivers debounced :class:`BeamEdge` s to ``on_edge``.
 
     ``on_edge`` is called with the bank's (re-entrant) lock held, so edges arrive one at a time
-    and in order; it may call :meth:`blocked` but should return quickly.
+    and in order; it may call :meth:`blocked` but should return quickly. An exception from it is
+    logged and does not stop the bank.
     """
 
     def __init__(
@@ -231,4 +235,11 @@ class BeamBank:
             s.bursts.popleft()
             if level != s.stable:  # a burst that came back to the old level was chatter
                 s.stable, s.since = level, first
-                self._on_edge(BeamEdge(s.config.id, level, first))
+                self._deliver(BeamEdge(s.config.id, level, first))
+
+    def _deliver(self, edge: BeamEdge) -> None:
+        # A bug downstream must not stall the beams: log it and keep settling the others.
+        try:
+            self._on_edge(edge)
+        except Exception:
+            log.exception("beam bank: on_edge failed for %s", edge)

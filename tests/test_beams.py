@@ -290,3 +290,24 @@ def test_staggered_edges_on_several_beams_keep_their_own_times() -> None:
         assert got == [("a", True, 0.0), ("b", True, 0.5), ("a", False, 3.2)]
     finally:
         r.bank.close()
+
+
+def test_failing_consumer_does_not_stall_the_beams(caplog) -> None:
+    clock, factory, got = FakeClock(), MockFactory(), []
+
+    def on_edge(edge: BeamEdge) -> None:
+        if edge.beam_id == "a":
+            raise RuntimeError("downstream bug")
+        got.append(edge.beam_id)
+
+    bank = BeamBank([beam("a", 4), beam("b", 5)], clock, on_edge, pin_factory=factory)
+    try:
+        factory.pin(4).drive_low()
+        factory.pin(5).drive_low()
+        clock.advance(0.002)
+        factory.pin(5).drive_high()
+        clock.advance(0.002)
+        assert got == ["b", "b"] and bank.blocked("a") is True
+        assert "on_edge failed for BeamEdge(beam_id='a'" in caplog.text
+    finally:
+        bank.close()
