@@ -57,7 +57,7 @@ class BeamEdge:
 class _BeamState:
     """Per-beam debounce state (guarded by the bank's lock)."""
 
-    __slots__ = ("config", "device", "stable", "since", "raw", "bursts")
+    __slots__ = ("config", "device", "stable", "since", "raw", "bursts", "stuck_cancel")
 
     def __init__(self, config: BeamConfig, device: DigitalInputDevice, blocked: bool, now: float) -> None:
         self.config = config
@@ -68,6 +68,7 @@ class _BeamState:
         # Unsettled raw history as bursts [first_t, last_t, final level]; kept (not just the
         # last level) so a late timer — GIL, a busy Pi — still sees every pulse that happened.
         self.bursts: deque[list[Any]] = deque()
+        self.stuck_cancel: Callable[[], None] | None = None
 
 
 class BeamBank:
@@ -75,7 +76,8 @@ class BeamBank:
 
     ``on_edge`` is called with the bank's (re-entrant) lock held, so edges arrive one at a time
     and in order; it may call :meth:`blocked` but should return quickly. An exception from it is
-    logged and does not stop the bank.
+    logged and does not stop the bank. ``on_stuck(beam_id, since)`` (optional) is called once when
+    a beam has stayed blocked for ``stuck_after_s``; :meth:`stuck` gives the same on demand.
     """
 
     def __init__(
@@ -87,6 +89,7 @@ class BeamBank:
         pin_factory: Any = None,
         debounce_s: float = DEBOUNCE_S,
         stuck_after_s: float = STUCK_AFTER_S,
+        on_stuck: Callable[[str, float], None] | None = None,
     ) -> None:
         beams = tuple(beams)
         ids = [b.id for b in beams]
@@ -105,6 +108,7 @@ class BeamBank:
         self._on_edge = on_edge
         self._debounce = debounce_s
         self._stuck_after = stuck_after_s
+        self._on_stuck = on_stuck
         self._lock = threading.RLock()
         self._closed = False
         self._cancel: Callable[[], None] | None = None
@@ -116,6 +120,7 @@ class BeamBank:
                 self._beams[cfg.id] = state
                 device.when_activated = self._raw_handler(state, True)
                 device.when_deactivated = self._raw_handler(state, False)
+                self._watch_stuck(state)
         except Exception:
             self.close()
             raise
@@ -162,6 +167,9 @@ class BeamBank:
                 self._cancel()
                 self._cancel = None
             for s in self._beams.values():
+                if s.stuck_cancel is not None:
+                    s.stuck_cancel()
+                    s.stuck_cancel = None
                 s.device.close()
 
     def __enter__(self) -> BeamBank:
@@ -236,6 +244,30 @@ class BeamBank:
             if level != s.stable:  # a burst that came back to the old level was chatter
                 s.stable, s.since = level, first
                 self._deliver(BeamEdge(s.config.id, level, first))
+                self._watch_stuck(s)
+
+    def _watch_stuck(self, s: _BeamState) -> None:
+        """Arm (blocked) or disarm (clear) the one-shot ``on_stuck`` report for this beam."""
+        if s.stuck_cancel is not None:
+            s.stuck_cancel()
+            s.stuck_cancel = None
+        report = self._on_stuck
+        if report is None or not s.stable:
+            return
+        since = s.since
+
+        def fire() -> None:
+            with self._lock:
+                if self._closed or not s.stable or s.since != since:
+                    return
+                s.stuck_cancel = None
+                try:
+                    report(s.config.id, since)
+                except Exception:
+                    log.exception("beam bank: on_stuck failed for %s", s.config.id)
+
+        delay = since + self._stuck_after - self._clock.now()
+        s.stuck_cancel = self._clock.call_later(delay, fire)
 
     def _deliver(self, edge: BeamEdge) -> None:
         # A bug downstream must not stall the beams: log it and keep settling the others.

@@ -311,3 +311,37 @@ def test_failing_consumer_does_not_stall_the_beams(caplog) -> None:
         assert "on_edge failed for BeamEdge(beam_id='a'" in caplog.text
     finally:
         bank.close()
+
+
+def test_on_stuck_fires_once_per_episode_and_not_for_short_blocks() -> None:
+    clock, factory, stuck = FakeClock(), MockFactory(), []
+    bank = BeamBank([beam("a", 4)], clock, lambda e: None, pin_factory=factory, stuck_after_s=5.0,
+                    on_stuck=lambda bid, since: stuck.append((bid, round(since - 1000.0, 6))))
+    try:
+        pin = factory.pin(4)
+        pin.drive_low()
+        clock.advance(4.0)
+        pin.drive_high()  # a coin that rested 4 s and left: not stuck
+        clock.advance(10.0)
+        assert stuck == []
+        pin.drive_low()
+        clock.advance(20.0)
+        assert stuck == [("a", 14.0)]
+        pin.drive_high()
+        clock.advance(1.0)
+        pin.drive_low()
+        clock.advance(5.0)
+        assert stuck == [("a", 14.0), ("a", 35.0)]
+    finally:
+        bank.close()
+
+
+def test_beam_blocked_at_start_reports_stuck() -> None:
+    clock, factory, stuck = FakeClock(), MockFactory(), []
+    bank = BeamBank([beam("a", 4, active_high=True)], clock, lambda e: None, pin_factory=factory,
+                    stuck_after_s=2.0, on_stuck=lambda bid, since: stuck.append(bid))
+    try:
+        clock.advance(2.0)
+        assert stuck == ["a"]
+    finally:
+        bank.close()
