@@ -208,6 +208,8 @@ class BeamBank:
             if self._closed or blocked == s.raw:
                 return
             s.raw = blocked
+            if s.bursts:  # the time was read before the lock: keep one beam's edges in order
+                now = max(now, s.bursts[-1][1])
             if s.bursts and now - s.bursts[-1][1] < self._debounce - _EPS:
                 s.bursts[-1][1:] = [now, blocked]  # chatter: same burst, keep its first time
             else:
