@@ -20,6 +20,7 @@ from typing import Any
 from controller.clock import Clock, SystemClock
 from controller.config import Config, ConfigError, load
 from controller.journal import Journal
+from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table
 
@@ -28,12 +29,13 @@ log = logging.getLogger("gametable.daemon")
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 
 
-def led_plan_for(state: dict[str, Any] | None, fault: str | None = None) -> dict[str, Any]:
+def led_plan_for(state: dict[str, Any] | None, fault: str | None = None, seats: Any = ()) -> dict[str, Any]:
+    """What the LEDs show; a state the LED mapper cannot read must not stop the referee."""
     try:
-        from controller.leds import led_plan
-    except ImportError:  # pragma: no cover - the LED module is optional on a bare checkout
-        return {"status": "fault" if fault else "ok"}
-    return led_plan(state, fault=fault)
+        return led_plan(state, fault=fault, seats=seats)
+    except LedPlanError as exc:
+        log.error("cannot map the state to LEDs: %s", exc)
+        return led_plan(None, fault=str(exc), seats=seats)
 
 
 class Daemon:
@@ -158,10 +160,10 @@ class Daemon:
         with self._lock:
             self._publish_views(self.public_state())
             if self.bridge:
-                self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault))
+                self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault, self.config.leds.seats))
 
     def _update_lights(self) -> None:
-        plan = led_plan_for(self.public_state(), self.fault)
+        plan = led_plan_for(self.public_state(), self.fault, self.config.leds.seats)
         if self.lights is not None:
             try:
                 self.lights.show(plan)

@@ -1,0 +1,116 @@
+"""Bring-up check for the table's beams and LEDs: ``python -m sensors.hwcheck --config FILE``.
+
+Why: after wiring, each beam and LED must be checked by hand before a game. This prints every
+debounced beam edge as it happens and walks the LEDs through their patterns, naming each step so
+the person at the table knows what they should see. Exit status 1 if any beam ends stuck blocked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from gpiozero import GPIOZeroError
+
+from controller.clock import Clock, SystemClock
+from controller.config import Config, ConfigError, load
+from controller.leds import GpioSeatLights
+from sensors.beams import BeamBank, BeamEdge
+from sensors.gpio import PinFactoryError, make_pin_factory
+
+STEP_S = 1.5
+
+
+def led_steps(seats: list[int]) -> list[tuple[str, dict[str, Any]]]:
+    """The demo sequence: each seat alone (finds swapped wires), then every pattern."""
+    keys = [str(s) for s in seats]
+    steps = [(f"seat {k} alone solid, status green", {"seats": {k: "solid"}, "status": "ok"}) for k in keys]
+    for pattern, status, words in (
+        ("blink", "ok", "all seats fast blink (extra turn), status green"),
+        ("pulse", "waiting", "all seats pulse (answer needed), status amber"),
+        ("chase", "ok", "seats chase in order (winners), status green"),
+        ("fault", "fault", "all seats slow blink together (fault), status red"),
+        ("dim", "ok", "all seats dim, status green"),
+    ):
+        steps.append((words, {"seats": dict.fromkeys(keys, pattern), "status": status}))
+    return steps
+
+
+def check(
+    cfg: Config, clock: Clock, pin_factory: Any, out: TextIO, seconds: float, *, leds: bool = True
+) -> int:
+    """Run the check for ``seconds`` of ``clock`` time; returns the exit status."""
+    start = clock.now()
+
+    def say(text: str) -> None:
+        out.write(f"{clock.now() - start:8.3f} s  {text}\n")
+        out.flush()
+
+    def on_edge(edge: BeamEdge) -> None:
+        say(f"beam {edge.beam_id} {'blocked' if edge.blocked else 'clear'} (edge at +{edge.t - start:.4f} s)")
+
+    bank = BeamBank(cfg.beams, clock, on_edge, pin_factory=pin_factory)
+    lights: GpioSeatLights | None = None
+    cancel: list[Callable[[], None]] = []
+    try:
+        if not cfg.beams:
+            say("no beams configured ([[beams]] in the config)")
+        for bid in bank.beam_ids:
+            pin = next(b.pin for b in cfg.beams if b.id == bid)
+            say(f"beam {bid} on GPIO{pin}: {'blocked' if bank.blocked(bid) else 'clear'}")
+        if leds and (cfg.leds.seats or cfg.leds.status):
+            lights = GpioSeatLights.from_config(cfg.leds, clock, pin_factory=pin_factory)
+            steps = led_steps(sorted(cfg.leds.seats))
+            index = [0]
+
+            def next_step() -> None:
+                words, plan = steps[index[0] % len(steps)]
+                index[0] += 1
+                assert lights is not None
+                lights.show(plan)
+                say(f"LEDs: {words}")
+                cancel[:] = [clock.call_later(STEP_S, next_step)]
+
+            next_step()
+        clock.sleep(seconds)
+        stuck = bank.diagnostics()
+        for line in stuck:
+            say(line)
+        say(f"done: {len(bank.beam_ids)} beam(s), {len(stuck)} stuck")
+        return 1 if stuck else 0
+    finally:
+        for c in cancel:
+            c()
+        if lights is not None:
+            lights.close()
+        bank.close()
+
+
+def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sensors.hwcheck", description=__doc__.splitlines()[0])
+    parser.add_argument("--config", help="TOML config file (beams, [leds], [gpio] pin_factory)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="how long to watch (default 30)")
+    parser.add_argument("--no-leds", action="store_true", help="only watch the beams")
+    args = parser.parse_args(argv)
+    if not args.seconds >= 0:
+        print(f"hwcheck: --seconds must be >= 0, got {args.seconds}", file=sys.stderr)
+        return 2
+    try:
+        cfg = load(args.config)
+        factory = make_pin_factory(cfg.gpio.pin_factory)
+    except (ConfigError, PinFactoryError) as exc:
+        print(f"hwcheck: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return check(cfg, SystemClock(), factory, out, args.seconds, leds=not args.no_leds)
+    except GPIOZeroError as exc:  # e.g. a beam and an LED on the same pin
+        print(f"hwcheck: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
