@@ -1,0 +1,121 @@
+"""Check firmware/lib against tests/vectors/*.json — runs under CPython AND MicroPython.
+
+Usage: the caller puts firmware/lib on sys.path and sets VECTORS_DIR (a global injected by the
+Node runner, or sys.argv[1] under CPython). Prints one line per failure and a summary line
+"OK <n> checks" or "FAIL <k> of <n> checks"; exits non-zero on failure under CPython.
+"""
+
+import json
+import sys
+
+import cobs
+import frames
+from crc16 import crc16
+
+_results = {"n": 0, "fail": 0}
+
+
+def check(ok, what):
+    _results["n"] += 1
+    if not ok:
+        _results["fail"] += 1
+        print("FAIL " + what)
+
+
+def unhex(text):
+    return bytes.fromhex(text)
+
+
+def load(dirname, name):
+    with open(dirname + "/" + name) as f:
+        return json.loads(f.read())
+
+
+def check_frames(doc):
+    for c in doc["crc16"]:
+        got = crc16(c["ascii"].encode())
+        check(got == c["crc"], "crc16(%r) = 0x%04X, expected 0x%04X" % (c["ascii"], got, c["crc"]))
+    for c in doc["cobs"]:
+        data = unhex(c["data"])
+        enc = cobs.encode(data)
+        check(enc.hex() == c["encoded"], "cobs.encode(%s...) = %s..." % (c["data"][:16], enc.hex()[:16]))
+        check(cobs.decode(unhex(c["encoded"])) == data, "cobs.decode(%s...)" % c["encoded"][:16])
+    for g in doc["good"]:
+        wire = unhex(g["hex"])
+        try:
+            payload = frames.decode(wire[:-1])
+            check(payload == g["payload"], "decode %s gave %r" % (g["name"], payload))
+        except frames.FrameError as exc:
+            check(False, "decode %s raised %s" % (g["name"], exc))
+        b = g["build"]
+        if b is None:
+            continue
+        kind = b["kind"]
+        if kind == "hello":
+            built = frames.frame(frames.hello_payload(b["seq"], b["fw"], proto=b.get("proto", 1)))
+        elif kind == "strike":
+            built = frames.frame(frames.strike_payload(b["id"], b["seq"], b["g"], b["ms"]))
+        else:
+            built = frames.frame(frames.hb_payload(b["id"], b["seq"], b["bat"]))
+        check(built == wire, "build %s gave %s, expected %s" % (g["name"], built.hex(), g["hex"]))
+    for bad in doc["bad"]:
+        wire = unhex(bad["hex"])
+        try:
+            got = frames.decode(wire[:-1])
+            check(False, "bad frame %s decoded to %r" % (bad["name"], got))
+        except frames.FrameError as exc:
+            check(exc.kind == bad["error"], "bad frame %s: kind %s, expected %s (%s)"
+                  % (bad["name"], exc.kind, bad["error"], exc.message))
+    # the stream, split on delimiters the simple way (the firmware has no streaming reader)
+    got = []
+    for body in unhex(doc["stream"]["hex"]).split(b"\x00")[:-1]:
+        if not body:
+            continue
+        try:
+            got.append({"payload": frames.decode(body)})
+        except frames.FrameError as exc:
+            got.append({"error": exc.kind})
+    check(got == doc["stream"]["expect"], "stream decoded to %r" % (got,))
+
+
+def check_strikes(doc):
+    from strike_detector import StrikeDetector
+
+    for case in doc["cases"]:
+        rate = case["rate_hz"]
+        det = StrikeDetector(rate, **doc["detector"])
+        events = []
+        for i, s in enumerate(case["samples"]):
+            ev = det.feed(s[0], s[1], s[2], (i * 1000) // rate)
+            if ev is not None:
+                events.append(ev)
+        exp = case["expect"]
+        check(len(events) == len(exp), "strikes %s: %d events, expected %d (%r)"
+              % (case["name"], len(events), len(exp), events))
+        for ev, e in zip(events, exp):
+            peak, ms = ev
+            check(abs(peak - e["g"]) <= e["g_tol"], "strikes %s: peak %.2f g, expected %.2f +- %.2f"
+                  % (case["name"], peak, e["g"], e["g_tol"]))
+            check(abs(ms - e["ms"]) <= e["ms_tol"], "strikes %s: at %d ms, expected %d +- %d"
+                  % (case["name"], ms, e["ms"], e["ms_tol"]))
+
+
+def main(dirname):
+    check_frames(load(dirname, "frames.json"))
+    check_strikes(load(dirname, "strikes.json"))
+    impl = sys.implementation.name
+    if _results["fail"]:
+        print("FAIL %d of %d checks (%s)" % (_results["fail"], _results["n"], impl))
+        return 1
+    print("OK %d checks (%s)" % (_results["n"], impl))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        vdir = VECTORS_DIR  # noqa: F821 - injected by run.mjs under MicroPython
+    except NameError:
+        vdir = sys.argv[1]
+    code = main(vdir)
+    if code:
+        sys.exit(code)
