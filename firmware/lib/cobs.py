@@ -38,13 +38,13 @@ def decode(data):
     while i < n:
         code = data[i]
         if code == 0:
-            raise ValueError("zero byte inside COBS data at offset %d" % i)
+            raise ValueError(f"zero byte inside COBS data at offset {i}")
         end = i + code
         if end > n:
-            raise ValueError("COBS group at offset %d needs %d bytes, only %d left" % (i, code - 1, n - i - 1))
+            raise ValueError(f"COBS group at offset {i} needs {code - 1} bytes, only {n - i - 1} left")
         for j in range(i + 1, end):
             if data[j] == 0:
-                raise ValueError("zero byte inside COBS data at offset %d" % j)
+                raise ValueError(f"zero byte inside COBS data at offset {j}")
         out.extend(data[i + 1:end])
         i = end
         if code != 0xFF and i < n:

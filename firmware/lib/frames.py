@@ -22,29 +22,29 @@ class FrameError(ValueError):
     """A frame that cannot be used; ``kind`` matches the Pi side's error kinds."""
 
     def __init__(self, kind, message):
-        super().__init__("%s: %s" % (kind, message))
+        super().__init__(f"{kind}: {message}")
         self.kind = kind
         self.message = message
 
 
 def _name(value, what):
     if not isinstance(value, str) or not 0 < len(value) <= 32:
-        raise ValueError("%s must be a string of 1 to 32 characters" % what)
+        raise ValueError(f"{what} must be a string of 1 to 32 characters")
     for ch in value:
         if ch not in _ID_CHARS:
-            raise ValueError("%s may only use letters, digits, '.', '_' and '-'" % what)
+            raise ValueError(f"{what} may only use letters, digits, '.', '_' and '-'")
     return '"' + value + '"'
 
 
 def _seq(seq):
     if not isinstance(seq, int) or isinstance(seq, bool) or not 0 <= seq < SEQ_MOD:
         raise ValueError("seq must be an integer from 0 to 2^32-1")
-    return "%d" % seq
+    return str(seq)
 
 
 def num(x):
     """A number with at most 2 decimals, the shortest way (6.5, 6.0, 3.91)."""
-    text = "%.2f" % x
+    text = f"{x:.2f}"
     text = text.rstrip("0")
     if text.endswith("."):
         text += "0"
@@ -54,8 +54,8 @@ def num(x):
 
 
 def hello_payload(seq, fw=FW_VERSION, sender="base", proto=PROTO):
-    return ('{"t":"hello","id":%s,"seq":%s,"fw":%s,"proto":%d}'
-            % (_name(sender, "id"), _seq(seq), _name(fw, "fw"), proto)).encode()
+    return ('{"t":"hello","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"fw":' + _name(fw, "fw")
+            + ',"proto":' + str(int(proto)) + "}").encode()
 
 
 def strike_payload(sender, seq, g, ms):
@@ -63,14 +63,14 @@ def strike_payload(sender, seq, g, ms):
         raise ValueError("g must be from 0 to 1000")
     if not isinstance(ms, int) or ms < 0:
         raise ValueError("ms must be a non-negative integer")
-    return ('{"t":"strike","id":%s,"seq":%s,"g":%s,"ms":%d}'
-            % (_name(sender, "id"), _seq(seq), num(g), ms)).encode()
+    return ('{"t":"strike","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"g":' + num(g)
+            + ',"ms":' + str(ms) + "}").encode()
 
 
 def hb_payload(sender, seq, bat):
     if not 0 <= bat <= 10:
         raise ValueError("bat must be from 0 to 10 volts")
-    return ('{"t":"hb","id":%s,"seq":%s,"bat":%s}' % (_name(sender, "id"), _seq(seq), num(bat))).encode()
+    return ('{"t":"hb","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"bat":' + num(bat) + "}").encode()
 
 
 def frame(payload):
@@ -99,7 +99,7 @@ _FIELDS = {
 
 
 def _no_constant(name):
-    raise ValueError("%s is not allowed" % name)
+    raise ValueError(f"{name} is not allowed")
 
 
 def check_payload(payload):
@@ -107,14 +107,14 @@ def check_payload(payload):
     try:
         text = bytes(payload).decode("utf-8")
     except Exception:
-        raise FrameError("json", "payload is not UTF-8")
+        raise FrameError("json", "payload is not UTF-8") from None
     try:
         try:
             obj = json.loads(text, parse_constant=_no_constant)  # CPython: NaN/Infinity are errors
         except TypeError:
             obj = json.loads(text)  # MicroPython: no keyword, and it rejects NaN itself
     except Exception:
-        raise FrameError("json", "payload is not valid JSON")
+        raise FrameError("json", "payload is not valid JSON") from None
     if not isinstance(obj, dict):
         raise FrameError("json", "payload must be a JSON object")
     t = obj.get("t")
@@ -128,25 +128,25 @@ def check_payload(payload):
         raise FrameError("field", "field 'seq' must be an integer from 0 to 2^32-1")
     for name, ok in _FIELDS.get(t, ()):
         if name not in obj:
-            raise FrameError("field", "%s frame is missing field '%s'" % (t, name))
+            raise FrameError("field", f"{t} frame is missing field '{name}'")
         if not ok(obj[name]):
-            raise FrameError("field", "%s field '%s' has a bad value" % (t, name))
+            raise FrameError("field", f"{t} field '{name}' has a bad value")
     return obj
 
 
 def decode(body):
     """Decode one frame body (without its 0x00) to the payload dict, or raise FrameError."""
     if len(body) > MAX_FRAME:
-        raise FrameError("oversize", "frame of %d bytes exceeds %d" % (len(body), MAX_FRAME))
+        raise FrameError("oversize", f"frame of {len(body)} bytes exceeds {MAX_FRAME}")
     try:
         data = cobs.decode(body)
     except ValueError as exc:
-        raise FrameError("cobs", str(exc))
+        raise FrameError("cobs", str(exc)) from None
     if len(data) < 3:
-        raise FrameError("short", "frame decodes to %d bytes" % len(data))
+        raise FrameError("short", f"frame decodes to {len(data)} bytes")
     payload = data[:-2]
     sent = (data[-2] << 8) | data[-1]
     got = crc16(payload)
     if sent != got:
-        raise FrameError("crc", "CRC mismatch: frame says 0x%04X, payload gives 0x%04X" % (sent, got))
+        raise FrameError("crc", f"CRC mismatch: frame says 0x{sent:04X}, payload gives 0x{got:04X}")
     return check_payload(payload)

@@ -16,7 +16,7 @@ class StrikeDetector:
 
     def __init__(self, rate_hz=1000, threshold_g=2.5, refractory_ms=120, peak_window_ms=8, cutoff_hz=5.0):
         if rate_hz < MIN_RATE_HZ:
-            raise ValueError("rate_hz must be at least %d (a hit lasts a few ms)" % MIN_RATE_HZ)
+            raise ValueError(f"rate_hz must be at least {MIN_RATE_HZ} (a hit lasts a few ms)")
         if threshold_g <= 0:
             raise ValueError("threshold_g must be positive")
         if refractory_ms < peak_window_ms:

@@ -34,19 +34,19 @@ def load(dirname, name):
 def check_frames(doc):
     for c in doc["crc16"]:
         got = crc16(c["ascii"].encode())
-        check(got == c["crc"], "crc16(%r) = 0x%04X, expected 0x%04X" % (c["ascii"], got, c["crc"]))
+        check(got == c["crc"], "crc16({!r}) = 0x{:04X}, expected 0x{:04X}".format(c["ascii"], got, c["crc"]))
     for c in doc["cobs"]:
         data = unhex(c["data"])
         enc = cobs.encode(data)
-        check(enc.hex() == c["encoded"], "cobs.encode(%s...) = %s..." % (c["data"][:16], enc.hex()[:16]))
-        check(cobs.decode(unhex(c["encoded"])) == data, "cobs.decode(%s...)" % c["encoded"][:16])
+        check(enc.hex() == c["encoded"], "cobs.encode({}...) = {}...".format(c["data"][:16], enc.hex()[:16]))
+        check(cobs.decode(unhex(c["encoded"])) == data, "cobs.decode({}...)".format(c["encoded"][:16]))
     for g in doc["good"]:
         wire = unhex(g["hex"])
         try:
             payload = frames.decode(wire[:-1])
-            check(payload == g["payload"], "decode %s gave %r" % (g["name"], payload))
+            check(payload == g["payload"], "decode {} gave {!r}".format(g["name"], payload))
         except frames.FrameError as exc:
-            check(False, "decode %s raised %s" % (g["name"], exc))
+            check(False, "decode {} raised {}".format(g["name"], exc))
         b = g["build"]
         if b is None:
             continue
@@ -57,15 +57,14 @@ def check_frames(doc):
             built = frames.frame(frames.strike_payload(b["id"], b["seq"], b["g"], b["ms"]))
         else:
             built = frames.frame(frames.hb_payload(b["id"], b["seq"], b["bat"]))
-        check(built == wire, "build %s gave %s, expected %s" % (g["name"], built.hex(), g["hex"]))
+        check(built == wire, "build {} gave {}, expected {}".format(g["name"], built.hex(), g["hex"]))
     for bad in doc["bad"]:
         wire = unhex(bad["hex"])
         try:
             got = frames.decode(wire[:-1])
-            check(False, "bad frame %s decoded to %r" % (bad["name"], got))
+            check(False, "bad frame {} decoded to {!r}".format(bad["name"], got))
         except frames.FrameError as exc:
-            check(exc.kind == bad["error"], "bad frame %s: kind %s, expected %s (%s)"
-                  % (bad["name"], exc.kind, bad["error"], exc.message))
+            check(exc.kind == bad["error"], "bad frame {}: kind {}, expected {} ({})".format(bad["name"], exc.kind, bad["error"], exc.message))
     # the stream, split on delimiters the simple way (the firmware has no streaming reader)
     got = []
     for body in unhex(doc["stream"]["hex"]).split(b"\x00")[:-1]:
@@ -75,7 +74,7 @@ def check_frames(doc):
             got.append({"payload": frames.decode(body)})
         except frames.FrameError as exc:
             got.append({"error": exc.kind})
-    check(got == doc["stream"]["expect"], "stream decoded to %r" % (got,))
+    check(got == doc["stream"]["expect"], f"stream decoded to {got!r}")
 
 
 def check_strikes(doc):
@@ -90,14 +89,12 @@ def check_strikes(doc):
             if ev is not None:
                 events.append(ev)
         exp = case["expect"]
-        check(len(events) == len(exp), "strikes %s: %d events, expected %d (%r)"
-              % (case["name"], len(events), len(exp), events))
-        for ev, e in zip(events, exp):
-            peak, ms = ev
-            check(abs(peak - e["g"]) <= e["g_tol"], "strikes %s: peak %.2f g, expected %.2f +- %.2f"
-                  % (case["name"], peak, e["g"], e["g_tol"]))
-            check(abs(ms - e["ms"]) <= e["ms_tol"], "strikes %s: at %d ms, expected %d +- %d"
-                  % (case["name"], ms, e["ms"], e["ms_tol"]))
+        check(len(events) == len(exp), f"strikes {case['name']}: {len(events)} events, expected {len(exp)} ({events!r})")
+        for k in range(min(len(events), len(exp))):
+            peak, ms = events[k]
+            e = exp[k]
+            check(abs(peak - e["g"]) <= e["g_tol"], "strikes {}: peak {:.2f} g, expected {:.2f} +- {:.2f}".format(case["name"], peak, e["g"], e["g_tol"]))
+            check(abs(ms - e["ms"]) <= e["ms_tol"], f"strikes {case['name']}: at {ms} ms, expected {e['ms']} +- {e['ms_tol']}")
 
 
 def main(dirname):
@@ -105,9 +102,9 @@ def main(dirname):
     check_strikes(load(dirname, "strikes.json"))
     impl = sys.implementation.name
     if _results["fail"]:
-        print("FAIL %d of %d checks (%s)" % (_results["fail"], _results["n"], impl))
+        print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl})")
         return 1
-    print("OK %d checks (%s)" % (_results["n"], impl))
+    print(f"OK {_results['n']} checks ({impl})")
     return 0
 
 
