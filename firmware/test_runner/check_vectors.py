@@ -97,9 +97,50 @@ def check_strikes(doc):
             check(abs(ms - e["ms"]) <= e["ms_tol"], f"strikes {case['name']}: at {ms} ms, expected {e['ms']} +- {e['ms_tol']}")
 
 
+def check_cores(fdoc, sdoc):
+    """The striker and base station decisions, end to end down to wire bytes."""
+    from base_core import BaseCore
+    from strike_detector import StrikeDetector
+    from striker_core import StrikerCore
+
+    hello = [g for g in fdoc["good"] if g["name"] == "hello_base"][0]
+    base = BaseCore()
+    check(base.boot().hex() == hello["hex"], "base boot frame is not the hello_base vector")
+    hb0 = base.tick(0)
+    check(hb0 is not None and frames.decode(hb0[:-1])["t"] == "hb", "base heartbeat at boot")
+    check(base.tick(999) is None and base.tick(1000) is not None, "base heartbeat every 1000 ms")
+    strike = [g for g in fdoc["good"] if g["name"] == "strike_s3"][0]
+    payload = frames.strike_payload("s3", 17, 6.5, 123456)
+    check(base.radio(payload).hex() == strike["hex"], "base forwards a striker payload byte-exact")
+    check(base.radio(b'{"t":"hb","id":"s3","seq":1}') is None and base.last_error == "field", "base rejects bad payload")
+    check(base.radio(b"\xff" * 300) is None and base.last_error == "oversize", "base rejects oversize")
+
+    case = [c for c in sdoc["cases"] if c["name"] == "two_hits_300ms_apart"][0]
+    rate = case["rate_hz"]
+    core = StrikerCore("s3", StrikeDetector(rate, **sdoc["detector"]), seq=4294967295)
+    sent = []
+    for i, smp in enumerate(case["samples"]):
+        now = (i * 1000) // rate
+        p = core.sample(smp[0], smp[1], smp[2], now)
+        if p is not None:
+            sent.append(frames.check_payload(p))
+        p = core.tick(now, 3.87)
+        if p is not None:
+            sent.append(frames.check_payload(p))
+    kinds = [p["t"] for p in sent]
+    check(kinds.count("strike") == 2, f"striker sent {kinds.count('strike')} strikes, expected 2")
+    check(kinds.count("hb") == 2, f"striker sent {kinds.count('hb')} heartbeats in 600 ms, expected 2")
+    seqs = [p["seq"] for p in sent]
+    check(seqs == [4294967295] + list(range(len(seqs) - 1)), f"striker seqs {seqs} do not wrap cleanly")
+    check(not core.should_sleep(600) and core.should_sleep(310000), "striker sleeps only when idle")
+
+
 def main(dirname):
-    check_frames(load(dirname, "frames.json"))
-    check_strikes(load(dirname, "strikes.json"))
+    fdoc = load(dirname, "frames.json")
+    sdoc = load(dirname, "strikes.json")
+    check_frames(fdoc)
+    check_strikes(sdoc)
+    check_cores(fdoc, sdoc)
     impl = sys.implementation.name
     if _results["fail"]:
         print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl})")
