@@ -77,8 +77,11 @@ def cobs_encode(data: bytes) -> bytes:
 
 def cobs_decode(data: bytes) -> bytes:
     """Inverse of :func:`cobs_encode`; raises :class:`CobsError` naming what is wrong."""
+    n = len(data)
+    if n and data[0] == n and 0 not in data:
+        return bytes(data[1:])  # one group spanning the whole frame: the usual short frame
     out = bytearray()
-    i, n = 0, len(data)
+    i = 0
     while i < n:
         code = data[i]
         if code == 0:
@@ -137,6 +140,10 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed in a frame")
 
 
+# one decoder for all frames: json.loads(..., parse_constant=...) would build a new one per call
+_JSON = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def parse_payload(payload: bytes) -> dict[str, Any] | FrameError:
     """Check a CRC-verified payload: UTF-8 JSON object with valid common and type fields.
 
@@ -148,9 +155,11 @@ def parse_payload(payload: bytes) -> dict[str, Any] | FrameError:
     except UnicodeDecodeError as exc:
         return FrameError("json", f"payload is not UTF-8 (byte 0x{payload[exc.start]:02x} at {exc.start})", payload)
     try:
-        obj = json.loads(text, parse_constant=_reject_constant)
+        obj = _JSON.decode(text)
     except (ValueError, RecursionError) as exc:
         return FrameError("json", f"payload is not valid JSON: {str(exc).splitlines()[0][:80]}", payload)
+    if _fast_ok(obj):
+        return obj
     if not isinstance(obj, dict):
         return FrameError("json", f"payload must be a JSON object, got {type(obj).__name__}", payload)
     for name in ("t", "id", "seq"):
@@ -171,6 +180,26 @@ def parse_payload(payload: bytes) -> dict[str, Any] | FrameError:
         if not ok(obj[name]):
             return FrameError("field", f"{t} field {name!r} must be {what}, got {_short(obj[name])}", payload)
     return obj
+
+
+def _fast_ok(obj: Any) -> bool:
+    """The common case (a valid strike or hb) checked inline; anything else takes the full path.
+
+    Accepts a strict subset of what the full checks accept (json gives exact int/float types),
+    so errors still come from one place. Worth it: this runs for every frame.
+    """
+    if type(obj) is not dict:
+        return False
+    seq, sid, t = obj.get("seq"), obj.get("id"), obj.get("t")
+    if type(seq) is not int or not 0 <= seq < SEQ_MOD or type(sid) is not str or not 0 < len(sid) <= 32:
+        return False
+    if t == "strike":
+        g, ms = obj.get("g"), obj.get("ms")
+        return (type(g) is float or type(g) is int) and 0 <= g <= 1000 and type(ms) is int and 0 <= ms < 2**63
+    if t == "hb":
+        bat = obj.get("bat")
+        return (type(bat) is float or type(bat) is int) and 0 <= bat <= 10
+    return False
 
 
 def _short(v: Any) -> str:

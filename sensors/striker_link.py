@@ -249,13 +249,14 @@ class StrikerLink:
                            f"{sid} speaks protocol {p['proto']}, this table speaks {PROTOCOL}; update the firmware",
                            id=sid, proto=p["proto"], expected=PROTOCOL)
         elif st.last_seq is not None:
-            if seq in st.recent:
+            gap = (seq - st.last_seq) % SEQ_MOD
+            if gap != 1 and seq in st.recent:  # the next seq in order cannot be a recent one
                 st.duplicates += 1
                 self._counts["duplicates"] += 1
                 self._emit("duplicate", f"{sid} sent seq {seq} again; ignored", id=sid, seq=seq)
                 return
-            gap = (seq - st.last_seq) % SEQ_MOD
             if gap > HALF_SEQ:
+                st.recent.clear()  # a new session: its seqs may repeat the old session's
                 self._emit("seq_reset", f"{sid} restarted its counter ({st.last_seq} → {seq})",
                            id=sid, seq=seq, last_seq=st.last_seq)
             elif gap > 1:
