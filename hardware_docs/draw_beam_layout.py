@@ -37,6 +37,15 @@ def default_config_path() -> Path:
     raise FileNotFoundError("no table config found (looked for " + ", ".join(map(str, DEFAULT_CONFIGS)) + ")")
 
 
+def source_name(config: Config) -> str:
+    """The config's path relative to the repository (what the drawings say they were drawn from)."""
+    path = Path(config.source)
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except (ValueError, OSError):
+        return path.name
+
+
 def _fmt(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
 
@@ -62,7 +71,7 @@ def render(config: Config, width: float = 425.0, length: float = 625.0, goal: tu
         f"{escape(title or 'Beam layout')}</text>",
         f'<text x="{_fmt(W / 2)}" y="42" text-anchor="middle" fill="#555">'
         f"{_fmt(width)} x {_fmt(length)} mm surface, goal {_fmt(goal[0])} x {_fmt(goal[1])} mm, "
-        f"{len(config.beams)} beams — source: {escape(Path(config.source).name)}</text>",
+        f"{len(config.beams)} beams — source: {escape(source_name(config))}</text>",
         # surface and rails
         f'<rect x="{X(0)}" y="{Y(length)}" width="{_fmt(width)}" height="{_fmt(length)}" fill="#e9f2e4" '
         'stroke="#5b3a1e" stroke-width="8"/>',

@@ -21,7 +21,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from controller.config import Config, ConfigError, load  # noqa: E402
-from hardware_docs.draw_beam_layout import default_config_path  # noqa: E402
+from hardware_docs.draw_beam_layout import default_config_path, source_name  # noqa: E402
 
 # Physical header pin → BCM GPIO number, or a power/ground name (40-pin header, all Pi models since B+).
 HEADER: dict[int, int | str] = {
@@ -121,7 +121,7 @@ def render(config: Config) -> str:
         "<title>Game table wiring</title>",
         '<rect width="100%" height="100%" fill="white"/>',
         '<text x="20" y="28" font-size="16" font-weight="bold">Game table wiring — Raspberry Pi 40-pin header (BCM numbering)</text>',
-        f'<text x="20" y="48" fill="#555">source: {escape(Path(config.source).name)} · '
+        f'<text x="20" y="48" fill="#555">source: {escape(source_name(config))} · '
         "beams: open-collector receivers with 10 kΩ pull-ups to 3V3 (never 5 V) · LEDs through 330 Ω · "
         "base station on USB</text>",
         f'<text x="{hx}" y="{hy - 14}" font-weight="bold">Pi header</text>',

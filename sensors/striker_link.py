@@ -335,3 +335,42 @@ class StrikerLink:
 def _oneline(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m sensors.striker_link PORT``: print every frame and diagnostic as a JSON line.
+
+    For bring-up and troubleshooting a base station without the daemon (see troubleshooting.md).
+    """
+    import argparse
+    import json
+    import sys
+
+    from controller.clock import SystemClock
+
+    ap = argparse.ArgumentParser(prog="python -m sensors.striker_link", description=main.__doc__.splitlines()[0])
+    ap.add_argument("port", help="e.g. /dev/serial/by-id/usb-Espressif_...-if00 or /dev/ttyACM0")
+    ap.add_argument("--baud", type=int, default=115200)
+    ap.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")
+    args = ap.parse_args(argv)
+    lock = threading.Lock()
+
+    def show(kind: str, item: dict[str, Any]) -> None:
+        with lock:
+            print(json.dumps({kind: item}, ensure_ascii=False), flush=True)
+
+    clock = SystemClock()
+    link = StrikerLink(args.port, args.baud, clock, lambda f: show("frame", f), lambda e: show("event", e))
+    link.start()
+    try:
+        threading.Event().wait(args.seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        link.stop()
+        print(json.dumps({"stats": link.stats()}), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

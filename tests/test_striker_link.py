@@ -293,3 +293,26 @@ def test_stop_closes_the_port(pty, clock):
     lk.stop()
     assert not lk.is_open
     lk.stop()  # idempotent
+
+
+def test_command_line_monitor_prints_frames_and_events(pty):
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sensors.striker_link", pty.path, "--seconds", "1.5"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        first = proc.stdout.readline()  # port_opened: the monitor is reading now
+        assert json.loads(first)["event"]["event"] == "port_opened"
+        pty.write(b"junk\x00" + encode(HELLO) + encode(hb("s2", 1, 3.3)))
+        out, err = proc.communicate(timeout=10)
+    finally:
+        proc.kill()
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert {"frame": HELLO} in lines and {"frame": hb("s2", 1, 3.3)} in lines
+    events = [x["event"]["event"] for x in lines if "event" in x]
+    assert "frame_error" in events and "low_battery" in events
+    assert json.loads(err.strip().splitlines()[-1])["stats"]["delivered"] == 2
