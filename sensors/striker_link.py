@@ -85,7 +85,8 @@ class StrikerLink:
     ``message`` (one line for people) and event fields:
     ``port_opened``, ``port_unavailable``, ``port_lost``, ``port_reopened``, ``frame_error``,
     ``hello``, ``proto_mismatch``, ``lost``, ``duplicate``, ``seq_reset``, ``low_battery``,
-    ``battery_ok``, ``silent``, ``back``, ``callback_error``.
+    ``battery_ok``, ``silent``, ``back``, ``callback_error``, ``frame_errors_suppressed`` (more than
+    ``max_error_events_per_s`` bad frames in a second: the rest are only counted).
     """
 
     def __init__(
@@ -100,6 +101,7 @@ class StrikerLink:
         low_battery_v: float = 3.5,
         read_timeout: float = 0.05,
         backoff_s: tuple[float, float] = (0.05, 1.0),
+        max_error_events_per_s: int = 20,
     ) -> None:
         self.port = port
         self.baud = baud
@@ -128,6 +130,12 @@ class StrikerLink:
             "reopens": 0,
         }
         self._errors: dict[str, int] = {}
+        # a noisy line must not flood MQTT: frame_error events are capped per second of clock
+        # time; the rest are counted in stats() and summarised by one frame_errors_suppressed
+        self._max_error_events = max_error_events_per_s
+        self._error_window: float | None = None
+        self._error_events = 0
+        self._suppressed = 0
 
     # --- lifecycle ------------------------------------------------------------------------------
 
@@ -221,10 +229,26 @@ class StrikerLink:
             for item in self._decoder.feed(data):
                 if isinstance(item, FrameError):
                     self._errors[item.kind] = self._errors.get(item.kind, 0) + 1
-                    self._emit("frame_error", f"bad frame ({item.kind}): {item.message}", kind=item.kind,
-                               error=item.message)
+                    self._frame_error(item)
                 else:
                     self._handle(item)
+
+    def _frame_error(self, item: FrameError) -> None:
+        now = self._clock.now()
+        if self._error_window is None or now - self._error_window >= 1.0:
+            self._flush_suppressed()
+            self._error_window, self._error_events = now, 0
+        if self._error_events < self._max_error_events:
+            self._error_events += 1
+            self._emit("frame_error", f"bad frame ({item.kind}): {item.message}", kind=item.kind, error=item.message)
+        else:
+            self._suppressed += 1
+
+    def _flush_suppressed(self) -> None:
+        if self._suppressed:
+            count, self._suppressed = self._suppressed, 0
+            self._emit("frame_errors_suppressed", f"{count} more bad frame(s) in the last second (see stats)",
+                       count=count)
 
     def _handle(self, p: dict[str, Any]) -> None:
         now = self._clock.now()
@@ -299,6 +323,8 @@ class StrikerLink:
         now = self._clock.now() if now is None else now
         out = []
         with self._lock:
+            if self._error_window is not None and now - self._error_window >= 1.0:
+                self._flush_suppressed()
             for sid, st in self._senders.items():
                 if st.last_seen is None or st.silent:
                     continue

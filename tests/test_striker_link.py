@@ -6,6 +6,8 @@ import os
 import threading
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.clock import FakeClock
 from sensors.frames import encode, encode_raw
@@ -316,3 +318,48 @@ def test_command_line_monitor_prints_frames_and_events(pty):
     events = [x["event"]["event"] for x in lines if "event" in x]
     assert "frame_error" in events and "low_battery" in events
     assert json.loads(err.strip().splitlines()[-1])["stats"]["delivered"] == 2
+
+
+def test_a_garbage_flood_is_counted_but_reported_at_a_bounded_rate(pty, link, clock):
+    junk = b"\xff\x01\x00" * 500  # 500 bad frames in one burst
+    before = link.stats()["frames"]
+    pty.write(junk + encode(hb("s1", 1)))
+    wait_for(lambda: link.stats()["frames"] > before, what="the frame after the flood")
+    assert sum(link.stats()["errors"].values()) == 500
+    assert len(link.rec.named("frame_error")) == 20
+    clock.advance(1.0)
+    link.check()
+    [summary] = link.rec.named("frame_errors_suppressed")
+    assert summary["count"] == 480
+    assert link.rec.frames == [hb("s1", 1)]
+
+
+# --- seq bookkeeping as a property (decoder path without a port: the link's own feed()) ----------
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.lists(st.tuples(st.integers(1, 5), st.booleans()), min_size=1, max_size=40),
+)
+def test_property_lost_and_duplicate_counts_match_what_was_sent(start, steps):
+    """Any run of increasing seqs (with gaps, wrapping at 2^32) with some frames repeated right away:
+    every distinct frame is delivered once in order, gaps are counted as lost, repeats as duplicates."""
+    clock = FakeClock()
+    got: list[dict] = []
+    lk = StrikerLink("/nonexistent", 115200, clock, got.append, lambda e: None)
+    sent, seq, lost, dups = [], start, 0, 0
+    wire = b""
+    for i, (gap, repeat) in enumerate(steps):
+        if i:
+            seq = (seq + gap) % 2**32
+            lost += gap - 1
+        frame = hb("s1", seq)
+        sent.append(frame)
+        wire += encode(frame)
+        if repeat:
+            wire += encode(frame)
+            dups += 1
+    lk.feed(wire)
+    assert got == sent
+    st_ = lk.stats()
+    assert st_["lost"] == lost and st_["duplicates"] == dups
