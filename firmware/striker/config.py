@@ -17,3 +17,4 @@ PEAK_WINDOW_MS = 8
 HB_INTERVAL_MS = 500
 IDLE_SLEEP_MS = 300000  # 5 minutes without a hit → deep sleep until the striker moves
 WAKE_MOTION_MG = 160  # MPU6050 motion threshold for wake-up (2 mg/LSB → register value 80)
+WAKE_POLL_MS = 2000  # only if this MicroPython build has no GPIO deep-sleep wake: timed wake-ups

@@ -7,6 +7,7 @@ are tested on the PC and under MicroPython. Needs MicroPython >= 1.22 (espnow, f
 import time
 
 import config
+import esp32
 import espnow
 import machine
 import network
@@ -41,6 +42,34 @@ class Uptime:
         return self.ms
 
 
+def sleep_until_moved(mpu):
+    """Deep sleep; the MPU-6050's motion interrupt on MPU_INT wakes the striker (a reset).
+
+    The GPIO wake API differs between MicroPython ports/versions: try EXT1 (ESP32/S2/S3), then the
+    Pin wake argument; if neither exists, wake on a timer and look at the MPU's latch (see boot()).
+    """
+    mpu.arm_motion_wake(config.WAKE_MOTION_MG)
+    pin = Pin(config.MPU_INT, Pin.IN)
+    try:
+        esp32.wake_on_ext1((pin,), esp32.WAKEUP_ANY_HIGH)
+        machine.deepsleep()
+    except (AttributeError, TypeError, ValueError, OSError):
+        pass
+    try:
+        pin.irq(trigger=Pin.WAKE_HIGH, wake=machine.DEEPSLEEP)
+        machine.deepsleep()
+    except (AttributeError, TypeError, ValueError, OSError):
+        pass
+    machine.deepsleep(config.WAKE_POLL_MS)
+
+
+def boot(mpu):
+    """After a timed wake with no motion latched, go straight back to sleep."""
+    if machine.reset_cause() == machine.DEEPSLEEP_RESET and machine.wake_reason() == machine.TIMER_WAKE:
+        if not mpu.motion_latched():
+            machine.deepsleep(config.WAKE_POLL_MS)
+
+
 def radio():
     sta = network.WLAN(network.STA_IF)
     sta.active(True)
@@ -57,6 +86,7 @@ def radio():
 def main():
     i2c = I2C(0, sda=Pin(config.I2C_SDA), scl=Pin(config.I2C_SCL), freq=400000)
     mpu = MPU6050(i2c)
+    boot(mpu)
     adc = ADC(Pin(config.BAT_ADC))
     adc.atten(ADC.ATTN_11DB)
     e = radio()
@@ -76,9 +106,7 @@ def main():
             e.send(config.BASE_MAC, hb, False)
         if core.should_sleep(now):
             save_seq(core.seq)
-            mpu.arm_motion_wake(config.WAKE_MOTION_MG)
-            Pin(config.MPU_INT, Pin.IN).irq(trigger=Pin.WAKE_HIGH, wake=machine.DEEPSLEEP)
-            machine.deepsleep()
+            sleep_until_moved(mpu)
         next_us = time.ticks_add(next_us, period_us)
         wait = time.ticks_diff(next_us, time.ticks_us())
         if wait > 0:
