@@ -102,6 +102,7 @@ class StrikerLink:
         read_timeout: float = 0.05,
         backoff_s: tuple[float, float] = (0.05, 1.0),
         max_error_events_per_s: int = 20,
+        check_interval_s: float = 0.5,
     ) -> None:
         self.port = port
         self.baud = baud
@@ -117,6 +118,8 @@ class StrikerLink:
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._check_interval = check_interval_s
+        self._cancel_check: Callable[[], None] | None = None
         self._serial: serial.Serial | None = None
         self._ever_opened = False
         self._counts: dict[str, int] = {
@@ -146,10 +149,25 @@ class StrikerLink:
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name=f"striker-link {self.port}", daemon=True)
         self._thread.start()
+        self._schedule_check()
+
+    def _schedule_check(self) -> None:
+        # silence is judged on the injected clock's timers, not in the reader thread, so a
+        # FakeClock test decides exactly when it is checked
+        self._cancel_check = self._clock.call_later(self._check_interval, self._periodic_check)
+
+    def _periodic_check(self) -> None:
+        if self._stop.is_set():
+            return
+        self.check()
+        self._schedule_check()
 
     def stop(self) -> None:
         """Stop the thread and close the port; safe to call twice."""
         self._stop.set()
+        if self._cancel_check is not None:
+            self._cancel_check()
+            self._cancel_check = None
         thread, self._thread = self._thread, None
         if thread is not None:
             thread.join(timeout=2.0)
@@ -179,7 +197,6 @@ class StrikerLink:
                                    port=self.port, error=_oneline(exc))
                     self._stop.wait(delay)
                     delay = min(delay * 2, self._backoff[1])
-                    self.check()
                     continue
                 with self._lock:
                     self._serial = ser
@@ -209,7 +226,6 @@ class StrikerLink:
                 continue
             if data:
                 self.feed(data)
-            self.check()
 
     def _close(self) -> None:
         with self._lock:
@@ -318,7 +334,8 @@ class StrikerLink:
     def check(self, now: float | None = None) -> list[dict[str, Any]]:
         """Report senders silent for more than ``silence_s``; returns the events it emitted.
 
-        The reader thread calls it after every read; tests call it with a FakeClock time.
+        Runs every ``check_interval_s`` on the injected clock's timers once started; callable
+        directly with any time.
         """
         now = self._clock.now() if now is None else now
         out = []

@@ -195,16 +195,24 @@ def test_low_battery_reported_once_then_recovery(pty, link):
 
 def test_silence_detection_uses_the_injected_clock(pty, link, clock):
     send_and_wait(pty, link, encode(hb("s3", 1)), 1)
-    clock.advance(2.9)
-    assert link.check(clock.now()) == []
-    clock.advance(0.2)
-    ev = link.check(clock.now())
-    assert [(e["event"], e["id"]) for e in ev] == [("silent", "s3")]
+    clock.advance(2.9)  # the link's periodic check runs on the clock's timers
+    assert link.rec.named("silent") == []
+    clock.advance(0.7)  # checks every 0.5 s: at 3.0 s it is not yet "more than 3 s", at 3.5 s it is
+    assert [(e["id"], e["seconds"]) for e in link.rec.named("silent")] == [("s3", 3.5)]
     assert link.check(clock.now() + 10) == []  # reported once
     assert link.stats()["senders"]["s3"]["silent"] is True
     send_and_wait(pty, link, encode(hb("s3", 2)), 1)
     assert [e["id"] for e in link.rec.named("back")] == ["s3"]
     assert link.stats()["senders"]["s3"]["silent"] is False
+
+
+def test_check_can_be_called_directly_with_any_time(pty, clock):
+    rec = Recorder()
+    lk = StrikerLink(pty.path, 115200, clock, rec.on_frame, rec.on_event)  # not started: no timers
+    lk.feed(encode(hb("s1", 1)))
+    assert lk.check(clock.now() + 3.0) == []
+    [ev] = lk.check(clock.now() + 3.5)
+    assert ev["event"] == "silent" and ev["id"] == "s1" and ev["seconds"] == 3.5
 
 
 def test_strike_input_maps_striker_to_seat():
