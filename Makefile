@@ -24,7 +24,12 @@ soak: deps
 lint: deps
 	$(PY) -m ruff check controller sensors web_panel firmware tests benchmarks
 
-deps: system-deps $(STAMP)
+deps: system-deps $(STAMP) firmware/test_runner/node_modules
+
+# Real MicroPython (WebAssembly port) for the firmware tests, pinned by package-lock.json.
+firmware/test_runner/node_modules: firmware/test_runner/package-lock.json
+	npm ci --prefix firmware/test_runner --no-audit --no-fund
+	touch $@
 
 # Debian / Raspberry Pi OS packages: Mosquitto (broker), Chromium (browser tests), venv.
 system-deps:

@@ -1,0 +1,66 @@
+"""What a striker decides, without touching hardware (MicroPython and CPython).
+
+The striker main loop only reads the accelerometer, the clock and the battery ADC and sends
+what this object returns; keeping the decisions here makes them testable on a PC and under
+real MicroPython: when a hit becomes a ``strike`` payload, when a heartbeat is due, how the
+sequence counter wraps, and when it is safe to deep-sleep.
+"""
+
+from frames import SEQ_MOD, hb_payload, strike_payload
+
+
+def battery_volts(adc_uv, divider=2.0):
+    """Battery voltage from the ADC reading in microvolts behind a resistor divider (2.0 = 100k/100k)."""
+    return adc_uv * divider / 1000000.0
+
+
+class StrikerCore:
+    """Turn samples and ticks into payloads to send over ESP-NOW.
+
+    ``seq`` survives deep sleep if the caller saves ``seq`` (RTC memory) and passes it back in.
+    """
+
+    def __init__(self, sender_id, detector, hb_interval_ms=500, idle_sleep_ms=300000, seq=0, min_g=0.0):
+        if hb_interval_ms > 1000:
+            raise ValueError("hb_interval_ms must be at most 1000 (the protocol wants >= 1 Hz)")
+        self.sender_id = sender_id
+        self.detector = detector
+        self.hb_interval_ms = hb_interval_ms
+        self.idle_sleep_ms = idle_sleep_ms
+        self.seq = seq % SEQ_MOD
+        self.min_g = min_g
+        self._next_hb = None
+        self._last_activity = None
+
+    def _next_seq(self):
+        seq = self.seq
+        self.seq = (seq + 1) % SEQ_MOD
+        return seq
+
+    def sample(self, ax, ay, az, now_ms):
+        """One accelerometer sample (g); returns a strike payload when a hit completes, else None."""
+        if self._last_activity is None:
+            self._last_activity = now_ms
+        hit = self.detector.feed(ax, ay, az, now_ms)
+        if hit is None:
+            return None
+        peak, start_ms = hit
+        self._last_activity = now_ms
+        if peak < self.min_g:
+            return None
+        return strike_payload(self.sender_id, self._next_seq(), min(peak, 1000.0), start_ms)
+
+    def tick(self, now_ms, bat_v):
+        """Call often; returns a heartbeat payload when one is due (first one immediately)."""
+        if self._last_activity is None:
+            self._last_activity = now_ms
+        if self._next_hb is not None and now_ms < self._next_hb:
+            return None
+        self._next_hb = now_ms + self.hb_interval_ms
+        return hb_payload(self.sender_id, self._next_seq(), max(0.0, min(bat_v, 10.0)))
+
+    def should_sleep(self, now_ms):
+        """True when no hit for ``idle_sleep_ms`` and none is being measured: deep-sleep to save the battery."""
+        if self._last_activity is None or self.detector.busy(now_ms):
+            return False
+        return now_ms - self._last_activity >= self.idle_sleep_ms

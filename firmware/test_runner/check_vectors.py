@@ -1,0 +1,159 @@
+"""Check firmware/lib against tests/vectors/*.json — runs under CPython AND MicroPython.
+
+Usage: the caller puts firmware/lib on sys.path and sets VECTORS_DIR (a global injected by the
+Node runner, or sys.argv[1] under CPython). Prints one line per failure and a summary line
+"OK <n> checks" or "FAIL <k> of <n> checks"; exits non-zero on failure under CPython.
+"""
+
+import json
+import sys
+
+import cobs
+import frames
+from crc16 import crc16
+
+_results = {"n": 0, "fail": 0}
+
+
+def check(ok, what):
+    _results["n"] += 1
+    if not ok:
+        _results["fail"] += 1
+        print("FAIL " + what)
+
+
+def unhex(text):
+    return bytes.fromhex(text)
+
+
+def load(dirname, name):
+    with open(dirname + "/" + name) as f:
+        return json.loads(f.read())
+
+
+def check_frames(doc):
+    for c in doc["crc16"]:
+        got = crc16(c["ascii"].encode())
+        check(got == c["crc"], "crc16({!r}) = 0x{:04X}, expected 0x{:04X}".format(c["ascii"], got, c["crc"]))
+    for c in doc["cobs"]:
+        data = unhex(c["data"])
+        enc = cobs.encode(data)
+        check(enc.hex() == c["encoded"], "cobs.encode({}...) = {}...".format(c["data"][:16], enc.hex()[:16]))
+        check(cobs.decode(unhex(c["encoded"])) == data, "cobs.decode({}...)".format(c["encoded"][:16]))
+    for g in doc["good"]:
+        wire = unhex(g["hex"])
+        try:
+            payload = frames.decode(wire[:-1])
+            check(payload == g["payload"], "decode {} gave {!r}".format(g["name"], payload))
+        except frames.FrameError as exc:
+            check(False, "decode {} raised {}".format(g["name"], exc))
+        b = g["build"]
+        if b is None:
+            continue
+        kind = b["kind"]
+        if kind == "hello":
+            built = frames.frame(frames.hello_payload(b["seq"], b["fw"], proto=b.get("proto", 1)))
+        elif kind == "strike":
+            built = frames.frame(frames.strike_payload(b["id"], b["seq"], b["g"], b["ms"]))
+        else:
+            built = frames.frame(frames.hb_payload(b["id"], b["seq"], b["bat"]))
+        check(built == wire, "build {} gave {}, expected {}".format(g["name"], built.hex(), g["hex"]))
+    for bad in doc["bad"]:
+        wire = unhex(bad["hex"])
+        try:
+            got = frames.decode(wire[:-1])
+            check(False, "bad frame {} decoded to {!r}".format(bad["name"], got))
+        except frames.FrameError as exc:
+            check(exc.kind == bad["error"], "bad frame {}: kind {}, expected {} ({})".format(bad["name"], exc.kind, bad["error"], exc.message))
+    # the stream, split on delimiters the simple way (the firmware has no streaming reader)
+    got = []
+    for body in unhex(doc["stream"]["hex"]).split(b"\x00")[:-1]:
+        if not body:
+            continue
+        try:
+            got.append({"payload": frames.decode(body)})
+        except frames.FrameError as exc:
+            got.append({"error": exc.kind})
+    check(got == doc["stream"]["expect"], f"stream decoded to {got!r}")
+
+
+def check_strikes(doc):
+    from strike_detector import StrikeDetector
+
+    for case in doc["cases"]:
+        rate = case["rate_hz"]
+        det = StrikeDetector(rate, **doc["detector"])
+        events = []
+        for i, s in enumerate(case["samples"]):
+            ev = det.feed(s[0], s[1], s[2], (i * 1000) // rate)
+            if ev is not None:
+                events.append(ev)
+        exp = case["expect"]
+        check(len(events) == len(exp), f"strikes {case['name']}: {len(events)} events, expected {len(exp)} ({events!r})")
+        for k in range(min(len(events), len(exp))):
+            peak, ms = events[k]
+            e = exp[k]
+            check(abs(peak - e["g"]) <= e["g_tol"], "strikes {}: peak {:.2f} g, expected {:.2f} +- {:.2f}".format(case["name"], peak, e["g"], e["g_tol"]))
+            check(abs(ms - e["ms"]) <= e["ms_tol"], f"strikes {case['name']}: at {ms} ms, expected {e['ms']} +- {e['ms_tol']}")
+
+
+def check_cores(fdoc, sdoc):
+    """The striker and base station decisions, end to end down to wire bytes."""
+    from base_core import BaseCore
+    from strike_detector import StrikeDetector
+    from striker_core import StrikerCore
+
+    hello = [g for g in fdoc["good"] if g["name"] == "hello_base"][0]
+    base = BaseCore()
+    check(base.boot().hex() == hello["hex"], "base boot frame is not the hello_base vector")
+    hb0 = base.tick(0)
+    check(hb0 is not None and frames.decode(hb0[:-1])["t"] == "hb", "base heartbeat at boot")
+    check(base.tick(999) is None and base.tick(1000) is not None, "base heartbeat every 1000 ms")
+    strike = [g for g in fdoc["good"] if g["name"] == "strike_s3"][0]
+    payload = frames.strike_payload("s3", 17, 6.5, 123456)
+    check(base.radio(payload).hex() == strike["hex"], "base forwards a striker payload byte-exact")
+    check(base.radio(b'{"t":"hb","id":"s3","seq":1}') is None and base.last_error == "field", "base rejects bad payload")
+    check(base.radio(b"\xff" * 300) is None and base.last_error == "oversize", "base rejects oversize")
+
+    case = [c for c in sdoc["cases"] if c["name"] == "two_hits_300ms_apart"][0]
+    rate = case["rate_hz"]
+    core = StrikerCore("s3", StrikeDetector(rate, **sdoc["detector"]), seq=4294967295)
+    sent = []
+    for i, smp in enumerate(case["samples"]):
+        now = (i * 1000) // rate
+        p = core.sample(smp[0], smp[1], smp[2], now)
+        if p is not None:
+            sent.append(frames.check_payload(p))
+        p = core.tick(now, 3.87)
+        if p is not None:
+            sent.append(frames.check_payload(p))
+    kinds = [p["t"] for p in sent]
+    check(kinds.count("strike") == 2, f"striker sent {kinds.count('strike')} strikes, expected 2")
+    check(kinds.count("hb") == 2, f"striker sent {kinds.count('hb')} heartbeats in 600 ms, expected 2")
+    seqs = [p["seq"] for p in sent]
+    check(seqs == [4294967295] + list(range(len(seqs) - 1)), f"striker seqs {seqs} do not wrap cleanly")
+    check(not core.should_sleep(600) and core.should_sleep(310000), "striker sleeps only when idle")
+
+
+def main(dirname):
+    fdoc = load(dirname, "frames.json")
+    sdoc = load(dirname, "strikes.json")
+    check_frames(fdoc)
+    check_strikes(sdoc)
+    check_cores(fdoc, sdoc)
+    impl = sys.implementation.name
+    if _results["fail"]:
+        print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl})")
+        return 1
+    print(f"OK {_results['n']} checks ({impl})")
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        vdir = VECTORS_DIR  # noqa: F821 - injected by run.mjs under MicroPython
+    except NameError:
+        vdir = sys.argv[1]
+    code = main(vdir)
+    if code:
+        sys.exit(code)

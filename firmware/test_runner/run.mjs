@@ -1,0 +1,40 @@
+// Run a Python script under real MicroPython (WebAssembly port) with firmware/lib importable.
+// Usage: node run.mjs <lib_dir> <vectors_dir> <script.py>
+// Copies lib/*.py to /lib and vectors/*.json to /vectors in MicroPython's in-memory filesystem,
+// sets VECTORS_DIR = "/vectors", runs the script as __main__; exit code 0 only if the script
+// printed a line starting with "OK" and raised nothing.
+import fs from "node:fs";
+import path from "node:path";
+import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript/micropython.mjs";
+
+const [libDir, vectorsDir, script] = process.argv.slice(2);
+if (!libDir || !vectorsDir || !script) {
+  console.error("usage: node run.mjs <lib_dir> <vectors_dir> <script.py>");
+  process.exit(2);
+}
+let out = "";
+const mp = await loadMicroPython({
+  heapsize: 8 * 1024 * 1024,
+  stdout: (line) => { out += line + "\n"; process.stdout.write(line + "\n"); },
+  stderr: (line) => process.stderr.write(line + "\n"),
+});
+function copyDir(src, dst, ext) {
+  try { mp.FS.mkdir(dst); } catch (e) { /* exists */ }
+  for (const name of fs.readdirSync(src)) {
+    if (name.endsWith(ext)) mp.FS.writeFile(dst + "/" + name, fs.readFileSync(path.join(src, name)));
+  }
+}
+copyDir(libDir, "/lib", ".py");
+copyDir(vectorsDir, "/vectors", ".json");
+const code = fs.readFileSync(script, "utf8");
+try {
+  mp.runPython("import sys\nif '/lib' not in sys.path:\n    sys.path.append('/lib')\nVECTORS_DIR = '/vectors'\n__name__ = '__main__'\n");
+  mp.runPython(code);
+} catch (e) {
+  if (e && e.name === "PythonError") {
+    if (e.type !== "SystemExit") console.error(String(e.message).trim());
+    process.exit(1);
+  }
+  throw e;
+}
+process.exit(/^OK/m.test(out) ? 0 : 1);

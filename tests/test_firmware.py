@@ -1,0 +1,240 @@
+"""Firmware logic (firmware/lib) under CPython and under REAL MicroPython, against the shared vectors.
+
+The MicroPython run uses the official WebAssembly port (npm @micropython/micropython-webassembly-pyscript)
+under Node; `make deps` installs it with `npm ci --prefix firmware/test_runner`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.clock import FakeClock
+from sensors.frames import FrameDecoder, encode
+from sensors.striker_link import StrikerLink, strike_input
+from tests.helpers.pty_pair import PtyPair, wait_for
+
+ROOT = Path(__file__).resolve().parents[1]
+LIB = ROOT / "firmware" / "lib"
+RUNNER = ROOT / "firmware" / "test_runner"
+VECTORS = ROOT / "tests" / "vectors"
+STRIKES = json.loads((VECTORS / "strikes.json").read_text())
+
+
+def _fw(name: str):
+    """Import a firmware/lib module the way the ESP32 does (flat names on sys.path)."""
+    if str(LIB) not in sys.path:
+        sys.path.insert(0, str(LIB))
+    return importlib.import_module(name)
+
+
+fw_frames = _fw("frames")
+fw_cobs = _fw("cobs")
+StrikeDetector = _fw("strike_detector").StrikeDetector
+StrikerCore = _fw("striker_core").StrikerCore
+battery_volts = _fw("striker_core").battery_volts
+BaseCore = _fw("base_core").BaseCore
+
+
+# --- the shared vectors, in both interpreters ---------------------------------------------------
+
+def test_firmware_lib_passes_vectors_under_cpython():
+    proc = subprocess.run(
+        [sys.executable, str(RUNNER / "check_vectors.py"), str(VECTORS)],
+        env={"PYTHONPATH": str(LIB), "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip().splitlines()[-1].startswith("OK ") and "(cpython)" in proc.stdout
+
+
+def test_firmware_lib_passes_vectors_under_real_micropython():
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not installed (make deps installs nodejs)")
+    if not (RUNNER / "node_modules" / "@micropython" / "micropython-webassembly-pyscript").is_dir():
+        pytest.fail("MicroPython for Node is missing: run `make deps` (npm ci --prefix firmware/test_runner)")
+    proc = subprocess.run(
+        [node, str(RUNNER / "run.mjs"), str(LIB), str(VECTORS), str(RUNNER / "check_vectors.py")],
+        cwd=RUNNER, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "(micropython)" in proc.stdout and "FAIL" not in proc.stdout
+
+
+def test_hardware_mains_compile():
+    for main in ("striker/main.py", "striker/mpu6050.py", "striker/config.py", "base_station/main.py"):
+        compile((ROOT / "firmware" / main).read_text(), main, "exec")
+
+
+# --- cross-implementation properties: firmware writes, Pi reads, and back -----------------------
+
+sender_ids = st.from_regex(r"[a-z][a-z0-9]{0,7}", fullmatch=True)
+seqs = st.integers(0, 2**32 - 1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sender_ids, seqs, st.floats(0, 1000, allow_nan=False), st.integers(0, 2**40))
+def test_property_firmware_strike_frame_decodes_on_the_pi(sid, seq, g, ms):
+    wire = fw_frames.frame(fw_frames.strike_payload(sid, seq, g, ms))
+    [p] = FrameDecoder().feed(wire)
+    assert p["t"] == "strike" and p["id"] == sid and p["seq"] == seq and p["ms"] == ms
+    assert abs(p["g"] - g) <= 0.005 + 1e-9
+
+
+@settings(max_examples=150, deadline=None)
+@given(sender_ids, seqs, st.floats(0, 10, allow_nan=False))
+def test_property_pi_encoded_hb_equals_firmware_bytes_for_2_decimal_values(sid, seq, bat):
+    bat = round(bat, 2)
+    fw_wire = fw_frames.frame(fw_frames.hb_payload(sid, seq, bat))
+    pi_wire = encode({"t": "hb", "id": sid, "seq": seq, "bat": bat})
+    assert fw_wire == pi_wire
+    assert fw_frames.decode(pi_wire[:-1]) == {"t": "hb", "id": sid, "seq": seq, "bat": bat}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=600))
+def test_property_firmware_cobs_roundtrip(data):
+    enc = fw_cobs.encode(data)
+    assert 0 not in enc and fw_cobs.decode(enc) == data
+
+
+def test_firmware_builders_reject_bad_values_with_one_line_errors():
+    with pytest.raises(ValueError, match="seq must be"):
+        fw_frames.hb_payload("s1", 2**32, 3.9)
+    with pytest.raises(ValueError, match="id may only use"):
+        fw_frames.hb_payload('s"1', 1, 3.9)
+    with pytest.raises(ValueError, match="bat must be"):
+        fw_frames.hb_payload("s1", 1, 11)
+    with pytest.raises(ValueError, match="rate_hz must be at least 500"):
+        StrikeDetector(rate_hz=400)
+
+
+# --- strike detector properties -----------------------------------------------------------------
+
+def _trace(rnd: random.Random, rate: int, ms: int, hits: list[tuple[int, float]], noise: float) -> list[tuple]:
+    out = []
+    for i in range(rate * ms // 1000):
+        t = i * 1000 / rate
+        x, y, z = 0.0, 0.0, 1.0
+        for start, amp in hits:
+            dt = t - start
+            if dt >= 0:
+                v = amp * math.exp(-dt / 6) * math.cos(2 * math.pi * 150 * dt / 1000)
+                x, y = x + 0.6 * v, y + 0.8 * v
+        out.append((x + rnd.gauss(0, noise), y + rnd.gauss(0, noise), z + rnd.gauss(0, noise)))
+    return out
+
+
+def _detect(samples, rate: int) -> list[tuple[float, int]]:
+    det = StrikeDetector(rate, **STRIKES["detector"])
+    events = []
+    for i, s in enumerate(samples):
+        ev = det.feed(*s, (i * 1000) // rate)
+        if ev:
+            events.append(ev)
+    return events
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.floats(3.5, 20), min_size=1, max_size=4),
+    st.lists(st.integers(130, 400), min_size=4, max_size=4),
+    st.sampled_from([500, 1000, 1600]),
+    st.integers(0, 2**16),
+)
+def test_property_each_separated_hit_is_one_strike_with_its_peak(amps, gaps, rate, seed):
+    hits, t = [], 50
+    step = 1000 / rate
+    for amp, gap in zip(amps, gaps, strict=False):
+        hits.append((math.ceil(t / step) * step, amp))  # a hit starts on a sample, as it does for real
+        t += gap
+    events = _detect(_trace(random.Random(seed), rate, t + 100, hits, 0.03), rate)
+    assert len(events) == len(hits)
+    for (peak, at), (start, amp) in zip(events, hits, strict=True):
+        assert abs(peak - amp) <= 0.15 * amp + 0.2
+        assert abs(at - start) <= 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.floats(0.0, 0.3), st.integers(0, 2**16))
+def test_property_noise_and_gravity_alone_never_strike(noise, seed):
+    assert _detect(_trace(random.Random(seed), 1000, 1000, [], noise), 1000) == []
+
+
+# --- the striker and base station cores ---------------------------------------------------------
+
+def test_striker_heartbeat_is_at_least_1_hz_and_seq_wraps():
+    core = StrikerCore("s2", StrikeDetector(1000), hb_interval_ms=500, seq=2**32 - 2)
+    sent = [p for now in range(0, 3001) if (p := core.tick(now, 3.9)) is not None]
+    decoded = [fw_frames.check_payload(p) for p in sent]
+    assert len(decoded) == 7  # 0, 500, ..., 3000 ms
+    assert [d["seq"] for d in decoded] == [2**32 - 2, 2**32 - 1, 0, 1, 2, 3, 4]
+    assert all(d == {"t": "hb", "id": "s2", "seq": d["seq"], "bat": 3.9} for d in decoded)
+
+
+def test_striker_refuses_a_heartbeat_slower_than_1_hz():
+    with pytest.raises(ValueError, match="at least 1 Hz|at most 1000"):
+        StrikerCore("s2", StrikeDetector(1000), hb_interval_ms=1500)
+
+
+def test_striker_sleeps_only_after_idle_time_and_not_while_measuring():
+    core = StrikerCore("s2", StrikeDetector(1000), idle_sleep_ms=1000)
+    core.tick(0, 3.9)
+    assert not core.should_sleep(999)
+    assert core.should_sleep(1000)
+
+
+def test_battery_divider_math():
+    assert battery_volts(1_950_000, 2.0) == pytest.approx(3.9)
+
+
+def test_base_station_rejects_radio_garbage_and_impersonation():
+    base = BaseCore()
+    assert base.radio(b"\x00\x01garbage") is None
+    assert base.radio(b'{"t":"hb","id":"base","seq":1,"bat":5.0}') is None
+    assert base.radio(b'{"t":"strike","id":"s1","seq":1,"g":"x","ms":1}') is None
+    assert base.rejected == 3 and base.forwarded == 0
+
+
+def test_firmware_to_pi_end_to_end_over_a_real_pty():
+    """Base station + striker logic write real frames into a pty; StrikerLink turns them into seat inputs."""
+    pty = PtyPair()
+    clock = FakeClock()
+    frames_seen: list[dict] = []
+    events: list[dict] = []
+    link = StrikerLink(pty.path, 115200, clock, frames_seen.append, events.append)
+    link.start()
+    try:
+        wait_for(lambda: link.is_open, what="open")
+        base = BaseCore()
+        pty.write(b"MicroPython v1.27 on ESP32C3\r\n>>> ")  # the boot banner is garbage to the decoder
+        pty.write(b"\x00" + base.boot() + base.tick(0))
+        case = next(c for c in STRIKES["cases"] if c["name"] == "two_hits_300ms_apart")
+        striker = StrikerCore("s3", StrikeDetector(case["rate_hz"], **STRIKES["detector"]))
+        for i, smp in enumerate(case["samples"]):
+            now = i * 1000 // case["rate_hz"]
+            for payload in (striker.sample(*smp, now), striker.tick(now, 3.41)):
+                if payload is not None:
+                    pty.write(base.radio(payload))
+        wait_for(lambda: len(frames_seen) == 6, what="hello, base hb, 2 strikes, 2 striker hbs")
+        inputs = [strike_input(f, {"s3": 3}) for f in frames_seen]
+        assert [i for i in inputs if i] == [{"type": "strike", "seat": 3}] * 2
+        assert [e["event"] for e in events if e["event"] in ("hello", "low_battery", "lost")] == [
+            "hello", "low_battery"
+        ]
+        stats = link.stats()
+        assert stats["lost"] == 0 and stats["duplicates"] == 0 and stats["senders"]["s3"]["bat"] == 3.41
+    finally:
+        link.stop()
+        pty.close()

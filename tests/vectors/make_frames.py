@@ -1,0 +1,142 @@
+"""Regenerate tests/vectors/frames.json (run: python -m tests.vectors.make_frames).
+
+The file is the shared truth for protocol 1: the Pi parser (sensors/frames.py) and the firmware
+(firmware/lib, under CPython and real MicroPython) are both tested against it. Anchors that do
+not come from our own code: the CRC check value 0x29B1 and the COBS examples of the reference
+implementation. Regenerating must not change existing entries; review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sensors.frames import cobs_encode, crc16, encode, encode_raw
+
+OUT = Path(__file__).with_name("frames.json")
+
+
+def _framed_with_crc(payload: bytes, crc: bytes) -> bytes:
+    return cobs_encode(payload + crc) + b"\x00"
+
+
+def _crc_zero_seq() -> int:
+    """A strike seq whose frame CRC contains a 0x00 byte (exercises COBS on the CRC)."""
+    for seq in range(100000):
+        p = f'{{"t":"strike","id":"s1","seq":{seq},"g":4.0,"ms":1000}}'.encode()
+        if 0 in crc16(p).to_bytes(2, "big"):
+            return seq
+    raise AssertionError("no seq found")
+
+
+def good() -> list[dict]:
+    zseq = _crc_zero_seq()
+    cases = [
+        ("hello_base", {"t": "hello", "id": "base", "seq": 0, "fw": "1.0.0", "proto": 1},
+         {"kind": "hello", "seq": 0, "fw": "1.0.0"}),
+        ("strike_s3", {"t": "strike", "id": "s3", "seq": 17, "g": 6.5, "ms": 123456},
+         {"kind": "strike", "id": "s3", "seq": 17, "g": 6.5, "ms": 123456}),
+        ("hb_s3", {"t": "hb", "id": "s3", "seq": 18, "bat": 3.91},
+         {"kind": "hb", "id": "s3", "seq": 18, "bat": 3.91}),
+        ("strike_seq_max", {"t": "strike", "id": "s6", "seq": 2**32 - 1, "g": 12.25, "ms": 0},
+         {"kind": "strike", "id": "s6", "seq": 2**32 - 1, "g": 12.25, "ms": 0}),
+        ("hb_whole_volts", {"t": "hb", "id": "s12", "seq": 0, "bat": 4.0},
+         {"kind": "hb", "id": "s12", "seq": 0, "bat": 4.0}),
+        ("strike_crc_has_zero", {"t": "strike", "id": "s1", "seq": zseq, "g": 4.0, "ms": 1000},
+         {"kind": "strike", "id": "s1", "seq": zseq, "g": 4.0, "ms": 1000}),
+        ("hello_proto_2", {"t": "hello", "id": "base", "seq": 7, "fw": "2.1.0-beta", "proto": 2},
+         {"kind": "hello", "seq": 7, "fw": "2.1.0-beta", "proto": 2}),
+        # forward compatible: an unknown type decodes (the link ignores it but counts its seq)
+        ("unknown_type", {"t": "led", "id": "base", "seq": 5, "x": [1, 2]}, None),
+        # longer than one 254-byte COBS group
+        ("long_unknown_type", {"t": "note", "id": "base", "seq": 9, "text": "x" * 300}, None),
+    ]
+    out = []
+    for name, payload, build in cases:
+        out.append({"name": name, "payload": payload, "hex": encode(payload).hex(), "build": build})
+    return out
+
+
+def bad() -> list[dict]:
+    hb = b'{"t":"hb","id":"s3","seq":18,"bat":3.91}'
+    flipped = bytearray(hb)
+    flipped[-3] ^= 0x01  # "3.91" -> "3.81"-ish: the CRC no longer matches
+    cases: list[tuple[str, bytes, str]] = [
+        ("crc_flipped_payload_bit", _framed_with_crc(bytes(flipped), crc16(hb).to_bytes(2, "big")), "crc"),
+        ("crc_little_endian", _framed_with_crc(hb, crc16(hb).to_bytes(2, "little")), "crc"),
+        ("cobs_group_overruns_frame", bytes.fromhex("0511223300"), "cobs"),
+        ("short_one_byte", bytes.fromhex("021100"), "short"),
+        ("short_empty_group", bytes.fromhex("0100"), "short"),
+        ("json_not_utf8", encode_raw(b'{"t":"hb","id":"s\xff","seq":1,"bat":3.9}'), "json"),
+        ("json_truncated", encode_raw(b'{"t":"hb","id":"s3",'), "json"),
+        ("json_array", encode_raw(b'[1,2,3]'), "json"),
+        ("json_string", encode_raw(b'"hello"'), "json"),
+        ("json_number", encode_raw(b'42'), "json"),
+        ("json_nested_arrays", encode_raw(b"[" * 60 + b"]" * 60), "json"),
+        ("field_missing_seq", encode_raw(b'{"t":"hb","id":"s3","bat":3.9}'), "field"),
+        ("field_missing_t", encode_raw(b'{"id":"s3","seq":1}'), "field"),
+        ("field_empty_t", encode_raw(b'{"t":"","id":"s3","seq":1}'), "field"),
+        ("field_seq_negative", encode_raw(b'{"t":"hb","id":"s3","seq":-1,"bat":3.9}'), "field"),
+        ("field_seq_2_32", encode_raw(b'{"t":"hb","id":"s3","seq":4294967296,"bat":3.9}'), "field"),
+        ("field_seq_float", encode_raw(b'{"t":"hb","id":"s3","seq":1.5,"bat":3.9}'), "field"),
+        ("field_seq_bool", encode_raw(b'{"t":"hb","id":"s3","seq":true,"bat":3.9}'), "field"),
+        ("field_seq_string", encode_raw(b'{"t":"hb","id":"s3","seq":"1","bat":3.9}'), "field"),
+        ("field_id_number", encode_raw(b'{"t":"hb","id":3,"seq":1,"bat":3.9}'), "field"),
+        ("field_id_empty", encode_raw(b'{"t":"hb","id":"","seq":1,"bat":3.9}'), "field"),
+        ("field_hb_bat_string", encode_raw(b'{"t":"hb","id":"s3","seq":1,"bat":"3.9"}'), "field"),
+        ("field_hb_bat_missing", encode_raw(b'{"t":"hb","id":"s3","seq":1}'), "field"),
+        ("field_hb_bat_infinite", encode_raw(b'{"t":"hb","id":"s3","seq":1,"bat":1e400}'), "field"),
+        ("field_strike_g_nested", encode_raw(b'{"t":"strike","id":"s3","seq":1,"g":{"a":[1]},"ms":5}'), "field"),
+        ("field_strike_g_null", encode_raw(b'{"t":"strike","id":"s3","seq":1,"g":null,"ms":5}'), "field"),
+        ("field_strike_ms_negative", encode_raw(b'{"t":"strike","id":"s3","seq":1,"g":5.0,"ms":-5}'), "field"),
+        ("field_strike_g_bool", encode_raw(b'{"t":"strike","id":"s3","seq":1,"g":true,"ms":5}'), "field"),
+        ("field_hello_proto_string", encode_raw(b'{"t":"hello","id":"base","seq":0,"fw":"1.0.0","proto":"1"}'), "field"),
+        ("oversize_600_bytes", bytes(range(1, 201)) * 3 + b"\x00", "oversize"),
+    ]
+    return [{"name": n, "hex": b.hex(), "error": kind} for n, b, kind in cases]
+
+
+def stream() -> dict:
+    """Garbage, a truncated frame and valid frames in one byte stream: what the reader must recover."""
+    hello = {"t": "hello", "id": "base", "seq": 0, "fw": "1.0.0", "proto": 1}
+    s1 = {"t": "strike", "id": "s3", "seq": 17, "g": 6.5, "ms": 123456}
+    h1 = {"t": "hb", "id": "s3", "seq": 18, "bat": 3.91}
+    data = (
+        b"\x00\x00"  # sync preamble: empty frames are skipped silently
+        + encode(hello)
+        + b"\xde\xad\xbe\xef\x00"  # line noise
+        + encode(s1)[:10]  # a frame cut short by a reset ...
+        + encode(h1)  # ... merges with the next one: one error, h1 is lost with it
+        + encode(s1)
+        + encode(h1)
+    )
+    expect = [{"payload": hello}, {"error": "cobs"}, {"error": "cobs"}, {"payload": s1}, {"payload": h1}]
+    return {"hex": data.hex(), "expect": expect}
+
+
+def main() -> None:
+    doc = {
+        "about": "Protocol 1 test vectors (architecture.md). hex = bytes on the wire incl. the 0x00 delimiter. "
+        "Generated by tests/vectors/make_frames.py; shared by the Pi parser and the firmware tests.",
+        "crc16": [{"ascii": "123456789", "crc": 0x29B1}, {"ascii": "", "crc": 0xFFFF}],
+        "cobs": [
+            {"data": "00", "encoded": "0101"},
+            {"data": "0000", "encoded": "010101"},
+            {"data": "001100", "encoded": "01021101"},
+            {"data": "11220033", "encoded": "0311220233"},
+            {"data": "11223344", "encoded": "0511223344"},
+            {"data": "11000000", "encoded": "0211010101"},
+            {"data": bytes(range(1, 255)).hex(), "encoded": "ff" + bytes(range(1, 255)).hex()},
+            {"data": bytes(range(0, 255)).hex(), "encoded": "01ff" + bytes(range(1, 255)).hex()},
+            {"data": bytes(range(1, 256)).hex(), "encoded": "ff" + bytes(range(1, 255)).hex() + "02ff"},
+        ],
+        "good": good(),
+        "bad": bad(),
+        "stream": stream(),
+    }
+    OUT.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    main()
