@@ -1,0 +1,80 @@
+"""What a seat may see (CP-6, CP-7). Built field by field from public facts, never by copying the
+state and deleting secrets, so a hidden card (hands, deck order, rng) cannot leak by accident."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import State
+from controller.games.coup.cards import POKER_RANK
+
+LOG_SHOWN = 12
+
+
+def _window(window: dict[str, Any] | None) -> dict[str, Any] | None:
+    if window is None:
+        return None
+    out = {k: window[k] for k in ("id", "kind", "claim", "claimant", "timeout_s")}
+    out["seats"] = list(window["seats"])
+    out["action"] = dict(window["action"])
+    if "claims" in window:
+        out["claims"] = list(window["claims"])
+    return out
+
+
+def _pending(pending: dict[str, Any] | None) -> dict[str, Any] | None:
+    if pending is None:
+        return None
+    out = {"kind": pending["kind"], "seat": pending["seat"]}
+    if pending["kind"] == "exchange":
+        out["count"] = len(pending["drawn"])
+    return out
+
+
+def _action(a: dict[str, Any] | None) -> dict[str, Any] | None:
+    if a is None:
+        return None
+    keys = ("move", "seat", "target", "claim", "blocker", "block_claim")
+    return {k: a[k] for k in keys}
+
+
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    """Public view for ``seat=None``; a seat's view adds its ``hand`` and, while it exchanges, ``drawn``."""
+    players = [
+        {
+            "seat": p["seat"],
+            "name": p["name"],
+            "alive": bool(p["hand"]),
+            "coins": p["coins"],
+            "influence": len(p["hand"]),
+            "revealed": list(p["revealed"]),
+        }
+        for p in state["players"]
+    ]
+    log = state["log"]
+    out: dict[str, Any] = {
+        "game": "coup",
+        "mode": state["mode"],
+        "phase": state["phase"],
+        "turn": None if state["turn"] is None else {"seat": state["turn"]},
+        "players": players,
+        "deck_size": len(state["deck"]),
+        "treasury": state["treasury"],
+        "window": _window(state["window"]),
+        "pending": _pending(state["pending"]),
+        "action": _action(state["action"]),
+        "questions": [],
+        "winner": None if state["winner"] is None else list(state["winner"]),
+        "log": list(log[-LOG_SHOWN:]),
+        "last": log[-1] if log else None,
+        "ranks": dict(POKER_RANK),
+    }
+    if seat is not None:
+        me = next((p for p in state["players"] if p["seat"] == seat), None)
+        if me is not None:
+            out["seat"] = seat
+            out["hand"] = list(me["hand"])
+            pending = state["pending"]
+            if pending is not None and pending["kind"] == "exchange" and pending["seat"] == seat:
+                out["drawn"] = list(pending["drawn"])
+    return out
