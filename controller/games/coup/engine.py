@@ -29,7 +29,7 @@ ACTIONS = tuple(ACTION_CLAIM)
 REACTIONS = ("challenge", "block", "pass")
 CHOICES = ("lose_influence", "exchange_return")
 MOVES = ACTIONS + REACTIONS + CHOICES
-LOG_KEEP = 40  # the log is for people; keep it short so cloning stays cheap
+LOG_KEEP = 12  # the log is for people (view shows the last 12); short keeps cloning cheap
 
 # Which args each move accepts; anything else is rejected rather than silently ignored.
 ARGS: dict[str, tuple[str, ...]] = {m: () for m in MOVES}
@@ -216,7 +216,10 @@ def _challenge(state: State, challenger: int, claimant: int, claim: str) -> bool
     """CP-3.2/3.3: True when the claimant had the card (the claim stands)."""
     who = player(state, claimant)
     _log(state, f"{_who(state, challenger)} challenges {_who(state, claimant)}'s {claim}")
-    if claim in who["hand"]:
+    had = claim in who["hand"]
+    n = state["last_challenge"]["n"] + 1 if state["last_challenge"] else 1
+    state["last_challenge"] = {"n": n, "challenger": challenger, "claimant": claimant, "claim": claim, "had": had}
+    if had:
         who["hand"].remove(claim)
         _shuffle_in(state, [claim])
         who["hand"].append(state["deck"].pop(0))

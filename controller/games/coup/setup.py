@@ -227,6 +227,7 @@ def new(
             "window_seq": 0,
             "pending": None,
             "losses": [],
+            "last_challenge": None,
             "winner": None,
             "log": [f"{_name(table, first)} (seat {first}) plays first"],
         }

@@ -64,6 +64,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "pending": _pending(state["pending"]),
         "action": _action(state["action"]),
         "questions": [],
+        "last_challenge": None if state["last_challenge"] is None else dict(state["last_challenge"]),
         "winner": None if state["winner"] is None else list(state["winner"]),
         "log": list(log[-LOG_SHOWN:]),
         "last": log[-1] if log else None,
