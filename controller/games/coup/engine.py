@@ -29,7 +29,7 @@ ACTIONS = tuple(ACTION_CLAIM)
 REACTIONS = ("challenge", "block", "pass")
 CHOICES = ("lose_influence", "exchange_return")
 MOVES = ACTIONS + REACTIONS + CHOICES
-LOG_KEEP = 12  # the log is for people (view shows the last 12); short keeps cloning cheap
+LOG_KEEP = 8  # the log is for people (the last few lines); short keeps cloning cheap
 
 # Which args each move accepts; anything else is rejected rather than silently ignored.
 ARGS: dict[str, tuple[str, ...]] = {m: () for m in MOVES}

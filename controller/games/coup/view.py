@@ -8,7 +8,7 @@ from typing import Any
 from controller.games.base import State
 from controller.games.coup.cards import POKER_RANK
 
-LOG_SHOWN = 12
+LOG_SHOWN = 8
 
 
 def _window(window: dict[str, Any] | None) -> dict[str, Any] | None:
