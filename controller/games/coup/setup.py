@@ -96,7 +96,9 @@ def _options(options: object) -> tuple[dict[str, Any], dict[str, Any]]:
     bottom = options.get("exchange_to_bottom", False)
     if not isinstance(bottom, bool):
         raise GameError(f"exchange_to_bottom must be true or false, got {bottom!r}")
-    setup = options.get("setup") or {}
+    setup = options.get("setup")
+    if setup is None:
+        setup = {}
     if not isinstance(setup, dict):
         raise GameError("options.setup must be an object")
     unknown = sorted(set(setup) - set(SETUP_KEYS))
@@ -106,7 +108,9 @@ def _options(options: object) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def _stacked_hands(setup: dict[str, Any], seats: list[int]) -> dict[int, list[str]]:
-    hands = setup.get("hands") or {}
+    hands = setup.get("hands")
+    if hands is None:
+        hands = {}
     if not isinstance(hands, dict):
         raise GameError("setup.hands must map seats to two card names")
     out: dict[int, list[str]] = {}
@@ -121,7 +125,9 @@ def _stacked_hands(setup: dict[str, Any], seats: list[int]) -> dict[int, list[st
 
 
 def _stacked_coins(setup: dict[str, Any], seats: list[int]) -> dict[int, int]:
-    coins = setup.get("coins") or {}
+    coins = setup.get("coins")
+    if coins is None:
+        coins = {}
     if not isinstance(coins, dict):
         raise GameError("setup.coins must map seats to coin counts")
     out: dict[int, int] = {}
