@@ -70,3 +70,29 @@ def all_cards(state: dict[str, Any]) -> Counter[str]:
     if state["pending"] and state["pending"]["kind"] == "exchange":
         cards.update(state["pending"]["drawn"])
     return cards
+
+
+def candidates(state: dict[str, Any], rnd: Any) -> list[dict[str, Any]]:
+    """Every input some seat may send now (from ``legal``), plus the table's timeout if a window is open."""
+    options: list[dict[str, Any]] = []
+    for x in state["players"]:
+        options += coup.inputs_for(coup.legal(state, x["seat"]))
+    window = coup.view(state)["window"]
+    if window is not None:
+        options.append({"type": "timeout", "window": window["id"]} if rnd.random() < 0.5 else {"type": "timeout"})
+    return options
+
+
+def play_random(seed: int, players: int, rnd: Any, on_step: Any = None, max_steps: int = 3000, **options: Any):
+    """A whole game of uniformly random legal inputs; returns (final state, inputs)."""
+    state = coup.new(options, seed, players=[{"seat": s, "name": NAMES[s]} for s in range(1, players + 1)])
+    inputs: list[dict[str, Any]] = []
+    if on_step:
+        on_step(state)
+    while coup.winner(state) is None and len(inputs) < max_steps:
+        inp = rnd.choice(candidates(state, rnd))
+        state = coup.apply(state, inp)
+        inputs.append(inp)
+        if on_step:
+            on_step(state)
+    return state, inputs
