@@ -53,6 +53,7 @@ CASES = [
     (_challenge_window, _m(2, "income"), "income: a challenge action window is open; answer it first"),
     (_challenge_window, _m(2, "block", claim="duke"), "this is a challenge action window, not a block window"),
     (_challenge_window, {"type": "timeout", "window": 99}, "stale timeout for window 99; window 1 is open"),
+    (_challenge_window, {"type": "timeout", "window": True}, "'window' must be a window id number"),
     (_block_window, _m(3, "block", claim="captain"), "seat 3 may not answer this block window"),
     (_block_window, _m(2, "challenge"), "this is a block window"),
     (_block_window, _m(2, "block", claim="contessa"), "steal can only be blocked by captain, ambassador"),

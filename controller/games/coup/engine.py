@@ -273,6 +273,8 @@ def _timeout(state: State, inp: Input) -> State:
     if window is None:
         raise GameError("timeout: no reaction window is open")
     wid = inp.get("window")
+    if wid is not None and (isinstance(wid, bool) or not isinstance(wid, int)):
+        raise GameError(f"timeout: 'window' must be a window id number, got {wid!r}")
     if wid is not None and wid != window["id"]:
         raise GameError(f"stale timeout for window {wid!r}; window {window['id']} is open")
     new = clone(state)
