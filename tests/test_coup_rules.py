@@ -358,3 +358,21 @@ def test_cp7_turn_order_follows_setup_first_and_wraps():
         seen.append(seat)
         s = mv(s, seat, "income")
     assert seen == [2, 3, 1, 2]
+
+
+def test_cp1_an_empty_treasury_pays_nothing():
+    s = table({1: ["duke", "captain"], 2: ["contessa", "assassin"]}, coins={1: 9, 2: 41})
+    assert coup.view(s)["treasury"] == 0
+    s = mv(s, 1, "income")
+    assert p(s, 1)["coins"] == 9 and coup.view(s)["last"] == "Ann (seat 1) takes income (+0)"
+    s = mv(s, 2, "coup", target=1)  # CP-2.1 41 coins: must coup; the 7 refill the treasury
+    assert coup.view(s)["treasury"] == 7 and coins_total(s) == 50
+
+
+def test_cp6_exchange_keeps_the_drawn_cards_out_of_every_log_line():
+    s = table({1: ["duke", "contessa"], 2: ["ambassador", "assassin"]}, top=["captain", "captain"])
+    s = passes(mv(s, 1, "exchange"), 2)
+    s = mv(s, 1, "exchange_return", cards=["duke", "captain"])
+    lines = coup.view(s)["log"]
+    assert lines[-2:] == ["Ann (seat 1) draws 2 cards to exchange", "Ann (seat 1) returns 2 cards into the deck"]
+    assert not any(card in line for line in lines for card in ("captain", "duke", "contessa"))
