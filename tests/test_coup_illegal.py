@@ -69,11 +69,12 @@ CASES = [
 
 
 @pytest.mark.parametrize(("make", "inp", "message"), CASES, ids=[f"{m.__name__}-{msg}" for m, _, msg in CASES])
-def test_illegal_input_is_rejected_with_one_line_and_state_unchanged(make, inp, message):
+@pytest.mark.parametrize("apply", [coup.apply, coup.apply_in_place], ids=["apply", "in_place"])
+def test_illegal_input_is_rejected_with_one_line_and_state_unchanged(make, inp, message, apply):
     state = make()
     before = dump(state)
     with pytest.raises(GameError) as err:
-        coup.apply(state, inp)
+        apply(state, inp)
     assert message in str(err.value)
     assert "\n" not in str(err.value)
     assert dump(state) == before

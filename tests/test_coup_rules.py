@@ -364,7 +364,8 @@ def test_cp1_an_empty_treasury_pays_nothing():
     s = table({1: ["duke", "captain"], 2: ["contessa", "assassin"]}, coins={1: 9, 2: 41})
     assert coup.view(s)["treasury"] == 0
     s = mv(s, 1, "income")
-    assert p(s, 1)["coins"] == 9 and coup.view(s)["last"] == "Ann (seat 1) takes income (+0)"
+    assert p(s, 1)["coins"] == 9 and coup.view(s)["log"][-1] == "Ann (seat 1) takes income (+0)"
+    assert coup.view(s)["last"][0] == {"kind": "coins", "seat": 1, "coins": 0, "move": "income"}
     s = mv(s, 2, "coup", target=1)  # CP-2.1 41 coins: must coup; the 7 refill the treasury
     assert coup.view(s)["treasury"] == 7 and coins_total(s) == 50
 

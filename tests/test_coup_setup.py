@@ -76,8 +76,12 @@ def test_options_defaults_and_describe():
     s = coup.new({"timeout_s": 12.5, "exchange_to_bottom": True}, 1, players=FOUR)
     assert s["options"] == {"timeout_s": 12.5, "exchange_to_bottom": True}
     d = coup.describe()
-    assert d["modes"] == ["classic"] and d["players"] == [2, 6]
-    assert d["options"]["timeout_s"]["default"] == 8 and d["options"]["exchange_to_bottom"]["default"] is False
+    assert d["game"] == "coup" and [m["mode"] for m in d["modes"]] == ["classic"]
+    classic = d["modes"][0]
+    assert classic["players"] == [2, 3, 4, 5, 6] and classic["teams"] is False
+    assert classic["options"]["timeout_s"]["default"] == 8
+    assert classic["options"]["exchange_to_bottom"]["default"] is False
+    assert all(o["description"] for o in classic["options"].values())
     assert coup.MODES == ["classic"] and coup.PLAYERS == (2, 6)
 
 

@@ -11,6 +11,7 @@ choice (which influence to lose, which cards to return from an exchange). Influe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from controller.games import rng
@@ -25,6 +26,7 @@ from controller.games.coup.cards import (
     missing_from,
 )
 
+Copy = Callable[[State], State]
 ACTIONS = tuple(ACTION_CLAIM)
 REACTIONS = ("challenge", "block", "pass")
 CHOICES = ("lose_influence", "exchange_return")
@@ -55,11 +57,19 @@ def _who(state: State, seat: int) -> str:
     return f"{player(state, seat)['name']} (seat {seat})"
 
 
-def _log(state: State, text: str) -> None:
+def _log(state: State, text: str, effect: dict[str, Any]) -> None:
+    """One thing that happened: words for people (``log``) and a structured effect for the
+    table's events topic and LEDs (``last``: the effects of the latest input). Public facts only."""
     log = state["log"]
     log.append(text)
     if len(log) > LOG_KEEP:
         del log[: len(log) - LOG_KEEP]
+    state["last"].append(effect)
+
+
+def _effect(state: State, effect: dict[str, Any]) -> None:
+    """An effect with no line in the log (windows opening, turns passing)."""
+    state["last"].append(effect)
 
 
 def _pay(state: State, p: dict[str, Any], n: int) -> None:
@@ -85,11 +95,12 @@ def _reveal(state: State, p: dict[str, Any], card: str) -> None:
     """CP-5.1 the card turns face up; CP-5.3 with none left the player is out, coins to the treasury."""
     p["hand"].remove(card)
     p["revealed"].append(card)
-    _log(state, f"{_who(state, p['seat'])} loses an influence and reveals {card}")
+    _log(state, f"{_who(state, p['seat'])} loses an influence and reveals {card}",
+         {"kind": "reveal", "seat": p["seat"], "card": card, "rule": "CP-5.1"})
     if not p["hand"]:
         if p["coins"]:
             _pay(state, p, p["coins"])
-        _log(state, f"{_who(state, p['seat'])} is out")
+        _log(state, f"{_who(state, p['seat'])} is out", {"kind": "out", "seat": p["seat"], "rule": "CP-5.3"})
 
 
 def _open_window(state: State, kind: str, seats: list[int], claim: str | None, claimant: int) -> None:
@@ -107,6 +118,7 @@ def _open_window(state: State, kind: str, seats: list[int], claim: str | None, c
     if kind == "block":
         window["claims"] = list(BLOCK_CLAIMS[a["move"]])
     state["window"] = window
+    _effect(state, {"kind": "window", "id": window["id"], "window": kind, "seats": list(seats)})
 
 
 # ---------------------------------------------------------------- the walk
@@ -121,6 +133,7 @@ def _run(state: State) -> None:
                 _reveal(state, p, p["hand"][0])
             elif p["hand"]:
                 state["pending"] = {"kind": "lose_influence", "seat": p["seat"]}
+                _effect(state, {"kind": "choose", "seat": p["seat"], "choice": "lose_influence"})
             continue
         living = alive_seats(state)
         if len(living) <= 1:  # CP-5.4
@@ -167,24 +180,30 @@ def _resolve(state: State, a: dict[str, Any]) -> None:
     move = a["move"]
     if move == "foreign_aid":
         got = _gain(state, me, 2)
-        _log(state, f"{_who(state, me['seat'])} takes foreign aid (+{got})")
+        _log(state, f"{_who(state, me['seat'])} takes foreign aid (+{got})",
+             {"kind": "coins", "seat": me["seat"], "coins": got, "move": move})
     elif move == "tax":
         got = _gain(state, me, 3)
-        _log(state, f"{_who(state, me['seat'])} collects tax as Duke (+{got})")
+        _log(state, f"{_who(state, me['seat'])} collects tax as Duke (+{got})",
+             {"kind": "coins", "seat": me["seat"], "coins": got, "move": move})
     elif move == "steal":
         victim = player(state, a["target"])
         n = min(2, victim["coins"])
         victim["coins"] -= n
         me["coins"] += n
-        _log(state, f"{_who(state, me['seat'])} steals {n} from {_who(state, victim['seat'])}")
+        _log(state, f"{_who(state, me['seat'])} steals {n} from {_who(state, victim['seat'])}",
+             {"kind": "steal", "seat": me["seat"], "target": victim["seat"], "coins": n})
     elif move == "assassinate":
         if player(state, a["target"])["hand"]:
-            _log(state, f"{_who(state, me['seat'])} assassinates {_who(state, a['target'])}")
+            _log(state, f"{_who(state, me['seat'])} assassinates {_who(state, a['target'])}",
+                 {"kind": "assassinate", "seat": me["seat"], "target": a["target"]})
             state["losses"].append(a["target"])
     elif move == "exchange":
         drawn, state["deck"] = state["deck"][:2], state["deck"][2:]
         state["pending"] = {"kind": "exchange", "seat": me["seat"], "drawn": drawn}
-        _log(state, f"{_who(state, me['seat'])} draws {len(drawn)} cards to exchange")
+        _effect(state, {"kind": "choose", "seat": me["seat"], "choice": "exchange"})
+        _log(state, f"{_who(state, me['seat'])} draws {len(drawn)} cards to exchange",
+             {"kind": "exchange_draw", "seat": me["seat"], "count": len(drawn)})
 
 
 def _end_turn(state: State) -> None:
@@ -198,6 +217,7 @@ def _end_turn(state: State) -> None:
         seat = order[(i + k) % len(order)]
         if seat in living:
             state["turn"] = seat
+            _effect(state, {"kind": "turn", "seat": seat})
             return
 
 
@@ -206,7 +226,7 @@ def _game_over(state: State, living: list[int]) -> None:
     state["losses"] = []
     state["winner"] = list(living)
     if living:
-        _log(state, f"{_who(state, living[0])} wins")
+        _log(state, f"{_who(state, living[0])} wins", {"kind": "game_over", "winner": list(living), "rule": "CP-5.4"})
 
 
 # ---------------------------------------------------------------- challenges
@@ -215,18 +235,22 @@ def _game_over(state: State, living: list[int]) -> None:
 def _challenge(state: State, challenger: int, claimant: int, claim: str) -> bool:
     """CP-3.2/3.3: True when the claimant had the card (the claim stands)."""
     who = player(state, claimant)
-    _log(state, f"{_who(state, challenger)} challenges {_who(state, claimant)}'s {claim}")
     had = claim in who["hand"]
+    _log(state, f"{_who(state, challenger)} challenges {_who(state, claimant)}'s {claim}",
+         {"kind": "challenge", "seat": challenger, "claimant": claimant, "claim": claim, "had": had,
+          "rule": "CP-3.2" if had else "CP-3.3"})
     n = state["last_challenge"]["n"] + 1 if state["last_challenge"] else 1
     state["last_challenge"] = {"n": n, "challenger": challenger, "claimant": claimant, "claim": claim, "had": had}
     if had:
         who["hand"].remove(claim)
         _shuffle_in(state, [claim])
         who["hand"].append(state["deck"].pop(0))
-        _log(state, f"{_who(state, claimant)} shows {claim}, shuffles it into the deck and draws a new card")
+        _log(state, f"{_who(state, claimant)} shows {claim}, shuffles it into the deck and draws a new card",
+             {"kind": "show", "seat": claimant, "card": claim, "rule": "CP-3.2"})
         state["losses"].append(challenger)
         return True
-    _log(state, f"{_who(state, claimant)} has no {claim}: the claim fails")
+    _log(state, f"{_who(state, claimant)} has no {claim}: the claim fails",
+         {"kind": "bluff", "seat": claimant, "claim": claim, "rule": "CP-3.3"})
     state["losses"].append(claimant)
     return False
 
@@ -234,15 +258,38 @@ def _challenge(state: State, challenger: int, claimant: int, claim: str) -> bool
 # ---------------------------------------------------------------- inputs
 
 
+def _same(state: State) -> State:
+    return state
+
+
+def _fresh(state: State, copy: Copy) -> State:
+    """The state to change: a clone (``apply``) or the argument itself (``apply_in_place``)."""
+    new = copy(state)
+    new["last"] = []
+    return new
+
+
 def apply(state: State, inp: Input) -> State:
     """A new state after ``inp``; raises GameError (state untouched) for anything illegal."""
+    return _apply(state, inp, clone)
+
+
+def apply_in_place(state: State, inp: Input) -> State:
+    """Like :func:`apply` but changes ``state`` itself: for journal replays, where speed matters.
+
+    Every check happens before the first change, so an illegal input still leaves ``state`` intact.
+    """
+    return _apply(state, inp, _same)
+
+
+def _apply(state: State, inp: Input, copy: Copy) -> State:
     if not isinstance(inp, dict):
         raise GameError(f"an input must be an object, got {type(inp).__name__}")
     kind = inp.get("type")
     if state["phase"] != "playing":
         raise GameError("the game is over")
     if kind == "timeout":
-        return _timeout(state, inp)
+        return _timeout(state, inp, copy)
     if kind != "move":
         raise GameError(f"coup takes 'move' and 'timeout' inputs, not {kind!r}")
     seat = seat_of(inp)
@@ -261,13 +308,13 @@ def apply(state: State, inp: Input) -> State:
     if not me["hand"]:
         raise GameError(f"{_who(state, seat)} is out of the game")
     if state["pending"] is not None:
-        return _choice(state, seat, move, args)
+        return _choice(state, seat, move, args, copy)
     if state["window"] is not None:
-        return _react(state, seat, move, args)
-    return _declare(state, seat, move, args)
+        return _react(state, seat, move, args, copy)
+    return _declare(state, seat, move, args, copy)
 
 
-def _timeout(state: State, inp: Input) -> State:
+def _timeout(state: State, inp: Input, copy: Copy) -> State:
     """CP-7: the window closes as if every remaining eligible seat passed."""
     window = state["window"]
     if window is None:
@@ -277,8 +324,8 @@ def _timeout(state: State, inp: Input) -> State:
         raise GameError(f"timeout: 'window' must be a window id number, got {wid!r}")
     if wid is not None and wid != window["id"]:
         raise GameError(f"stale timeout for window {wid!r}; window {window['id']} is open")
-    new = clone(state)
-    _log(new, f"time is up for window {window['id']}")
+    new = _fresh(state, copy)
+    _log(new, f"time is up for window {window['id']}", {"kind": "timeout", "window": window["id"]})
     _close_unanswered(new)
     _run(new)
     return new
@@ -294,11 +341,12 @@ def _close_unanswered(state: State) -> None:
     elif kind == "block":
         a["step"] = "resolve"
     else:  # challenge_block: the block stands and stops the action (CP-4.2)
-        _log(state, f"{_who(state, a['blocker'])} blocks with {a['block_claim']}")
+        _log(state, f"{_who(state, a['blocker'])} blocks with {a['block_claim']}",
+             {"kind": "blocked", "seat": a["blocker"], "claim": a["block_claim"], "rule": "CP-4.2"})
         a["step"] = "done"
 
 
-def _declare(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
+def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy) -> State:
     """A turn's one action (CP-2)."""
     if move not in ACTIONS:
         if move in REACTIONS:
@@ -321,7 +369,7 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
             raise GameError(f"{move}: you cannot target yourself")
         if target not in alive_seats(state):
             raise GameError(f"{move}: seat {target} is not a living player")
-    new = clone(state)
+    new = _fresh(state, copy)
     me = player(new, seat)
     claim = ACTION_CLAIM[move]
     a = {"move": move, "seat": seat, "target": target, "claim": claim, "step": "done"}
@@ -329,17 +377,19 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
     new["action"] = a
     if move == "income":
         got = _gain(new, me, 1)
-        _log(new, f"{_who(new, seat)} takes income (+{got})")
+        _log(new, f"{_who(new, seat)} takes income (+{got})", {"kind": "coins", "seat": seat, "coins": got, "move": move})
     elif move == "coup":
         _pay(new, me, cost)
-        _log(new, f"{_who(new, seat)} launches a coup against {_who(new, target)}")
+        _log(new, f"{_who(new, seat)} launches a coup against {_who(new, target)}",
+             {"kind": "coup", "seat": seat, "target": target, "coins": cost})
         new["losses"].append(target)
     else:
         if cost:  # CP-2.3 the Assassin pays on declaration
             _pay(new, me, cost)
         aim = f" against {_who(new, target)}" if target is not None else ""
         said = f" claiming {claim}" if claim else ""
-        _log(new, f"{_who(new, seat)} declares {move.replace('_', ' ')}{aim}{said}")
+        _log(new, f"{_who(new, seat)} declares {move.replace('_', ' ')}{aim}{said}",
+             {"kind": "declare", "seat": seat, "move": move, "target": target, "claim": claim, "paid": cost})
         if claim:
             a["step"] = "challenge_action"
         else:
@@ -348,7 +398,7 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
     return new
 
 
-def _react(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
+def _react(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy) -> State:
     """An answer to the open window: challenge, block or pass (CP-3, CP-4)."""
     window = state["window"]
     kind = window["kind"]
@@ -367,17 +417,18 @@ def _react(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
         claim = check_card(args.get("claim"), "block")
         if claim not in window["claims"]:
             raise GameError(f"block: {window['action']['move']} can only be blocked by {', '.join(window['claims'])}")
-    new = clone(state)
+    new = _fresh(state, copy)
     window = new["window"]
     a = new["action"]
     if move == "pass":
         window["seats"].remove(seat)
+        _effect(new, {"kind": "pass", "seat": seat, "window": window["id"]})
         if not window["seats"]:
             _close_unanswered(new)
     elif move == "block":
         new["window"] = None
         a["blocker"], a["block_claim"], a["step"] = seat, claim, "challenge_block"
-        _log(new, f"{_who(new, seat)} claims {claim} to block")
+        _log(new, f"{_who(new, seat)} claims {claim} to block", {"kind": "block", "seat": seat, "claim": claim})
     else:  # challenge; CP-3.4 the first one wins and closes the window
         new["window"] = None
         if kind == "challenge_action":
@@ -386,12 +437,14 @@ def _react(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
             else:
                 if a["move"] == "assassinate":  # CP-2.3 refunded only here
                     _gain(new, player(new, a["seat"]), COST["assassinate"])
-                    _log(new, f"{_who(new, a['seat'])} gets the 3 coins back")
+                    _log(new, f"{_who(new, a['seat'])} gets the 3 coins back",
+                         {"kind": "refund", "seat": a["seat"], "coins": COST["assassinate"], "rule": "CP-2.3"})
                 a["step"] = "done"
         else:
             stands = _challenge(new, seat, a["blocker"], a["block_claim"])
             if stands:
-                _log(new, f"the block stands: {a['move'].replace('_', ' ')} fails")
+                _log(new, f"the block stands: {a['move'].replace('_', ' ')} fails",
+                     {"kind": "blocked", "seat": a["blocker"], "claim": a["block_claim"], "rule": "CP-4.2"})
                 a["step"] = "done"
             else:
                 a["step"] = "resolve"  # CP-4.2 an exposed block fails, the action goes ahead
@@ -399,7 +452,7 @@ def _react(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
     return new
 
 
-def _choice(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
+def _choice(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy) -> State:
     """The pending choice: an influence to lose (CP-5.1) or the cards to return (CP-2.4)."""
     pending = state["pending"]
     if seat != pending["seat"]:
@@ -413,16 +466,16 @@ def _choice(state: State, seat: int, move: str, args: dict[str, Any]) -> State:
         hand = player(state, seat)["hand"]
         if card not in hand:
             raise GameError(f"lose_influence: you have no face-down {card}; choose one of {', '.join(hand)}")
-        new = clone(state)
+        new = _fresh(state, copy)
         new["pending"] = None
         _reveal(new, player(new, seat), card)
     else:
-        new = _exchange_return(state, seat, args.get("cards"))
+        new = _exchange_return(state, seat, args.get("cards"), copy)
     _run(new)
     return new
 
 
-def _exchange_return(state: State, seat: int, cards: object) -> State:
+def _exchange_return(state: State, seat: int, cards: object, copy: Copy) -> State:
     """Return as many cards as were drawn; keep the rest (CP-2 exchange, CP-2.4 where they go)."""
     drawn = state["pending"]["drawn"]
     pool = player(state, seat)["hand"] + drawn
@@ -432,7 +485,7 @@ def _exchange_return(state: State, seat: int, cards: object) -> State:
     lacking = missing_from(pool, cards)
     if lacking is not None:
         raise GameError(f"exchange_return: you cannot return {lacking}; you hold {', '.join(pool)}")
-    new = clone(state)
+    new = _fresh(state, copy)
     me = player(new, seat)
     keep = list(pool)
     for c in cards:
@@ -445,5 +498,6 @@ def _exchange_return(state: State, seat: int, cards: object) -> State:
     else:
         _shuffle_in(new, cards)
         where = "into the deck"
-    _log(new, f"{_who(new, seat)} returns {len(cards)} cards {where}")
+    _log(new, f"{_who(new, seat)} returns {len(cards)} cards {where}",
+         {"kind": "exchange_return", "seat": seat, "count": len(cards), "rule": "CP-2.4"})
     return new

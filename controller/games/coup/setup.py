@@ -21,30 +21,32 @@ SETUP_KEYS = ("hands", "deck", "first", "coins")
 
 
 def describe() -> dict[str, Any]:
-    """What the lobby shows: name, modes, player counts and the options with their defaults."""
+    """What the lobby shows, in the same shape as Coin War's ``describe()``."""
+    lo, hi = PLAYERS
     return {
         "game": "coup",
-        "name": "Coup",
-        "modes": list(MODES),
-        "players": list(PLAYERS),
-        "options": {
-            "timeout_s": {
-                "default": DEFAULT_TIMEOUT_S,
-                "type": "number",
-                "description": "seconds a challenge/block window stays open before the table closes it (CP-6)",
-            },
-            "exchange_to_bottom": {
-                "default": False,
-                "type": "bool",
-                "description": "Ambassador exchange puts the returned cards at the bottom of the deck "
-                "(the seed's way) instead of shuffling them in (CP-2.4)",
-            },
-            "setup": {
-                "default": None,
-                "type": "object",
-                "description": "stack hands, deck (top first), first player and coins for tests and teaching (CP-7)",
-            },
-        },
+        "title": "Coup",
+        "modes": [
+            {
+                "mode": "classic",
+                "title": "Classic",
+                "summary": "Bluff with hidden roles on your phone; the last player with influence wins (coup.md).",
+                "players": list(range(lo, hi + 1)),
+                "teams": False,
+                "options": {
+                    "timeout_s": {
+                        "default": DEFAULT_TIMEOUT_S,
+                        "description": "seconds a challenge or block window stays open before the table "
+                        "closes it (CP-6)",
+                    },
+                    "exchange_to_bottom": {
+                        "default": False,
+                        "description": "an Ambassador exchange puts the returned cards at the bottom of the "
+                        "deck (the seed's way) instead of shuffling them in (CP-2.4)",
+                    },
+                },
+            }
+        ],
     }
 
 
@@ -236,6 +238,7 @@ def new(
             "last_challenge": None,
             "winner": None,
             "log": [f"{_name(table, first)} (seat {first}) plays first"],
+            "last": [{"kind": "new_game", "mode": "classic"}, {"kind": "turn", "seat": first}],
         }
     )
     return state

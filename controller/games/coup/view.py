@@ -7,6 +7,7 @@ from typing import Any
 
 from controller.games.base import State
 from controller.games.coup.cards import POKER_RANK
+from controller.games.coup.legal import legal
 
 LOG_SHOWN = 8
 
@@ -39,7 +40,8 @@ def _action(a: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def view(state: State, seat: int | None = None) -> dict[str, Any]:
-    """Public view for ``seat=None``; a seat's view adds its ``hand`` and, while it exchanges, ``drawn``."""
+    """Public view for ``seat=None``; a seat's view adds its ``hand``, its ``legal`` moves (as the
+    Coin War views do, so the panel draws buttons from them) and, while it exchanges, ``drawn``."""
     players = [
         {
             "seat": p["seat"],
@@ -67,7 +69,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "last_challenge": None if state["last_challenge"] is None else dict(state["last_challenge"]),
         "winner": None if state["winner"] is None else list(state["winner"]),
         "log": list(log[-LOG_SHOWN:]),
-        "last": log[-1] if log else None,
+        "last": [dict(e) for e in state["last"]],
         "ranks": dict(POKER_RANK),
     }
     if seat is not None:
@@ -75,6 +77,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         if me is not None:
             out["seat"] = seat
             out["hand"] = list(me["hand"])
+            out["legal"] = legal(state, seat)["moves"]
             pending = state["pending"]
             if pending is not None and pending["kind"] == "exchange" and pending["seat"] == seat:
                 out["drawn"] = list(pending["drawn"])
