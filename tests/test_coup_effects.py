@@ -45,6 +45,7 @@ def test_cp5_effects_of_the_last_assassination_end_the_game():
     s = mv(s, 1, "assassinate", target=2)
     s = passes(s, 2, 2)
     assert coup.view(s)["last"] == [
+        {"kind": "pass", "seat": 2, "window": 2},
         {"kind": "assassinate", "seat": 1, "target": 2},
         {"kind": "reveal", "seat": 2, "card": "contessa", "rule": "CP-5.1"},
         {"kind": "out", "seat": 2, "rule": "CP-5.3"},
