@@ -287,7 +287,7 @@ def _apply(state: State, inp: Input, copy: Copy) -> State:
         raise GameError(f"an input must be an object, got {type(inp).__name__}")
     kind = inp.get("type")
     if state["phase"] != "playing":
-        raise GameError("the game is over")
+        raise GameError(f"the game is {state['phase']}")
     if kind == "timeout":
         return _timeout(state, inp, copy)
     if kind != "move":
