@@ -72,11 +72,11 @@ def _players(players: object) -> list[dict[str, Any]]:
         if not isinstance(p, dict):
             raise GameError(f"each player must be an object with seat and name, got {p!r}")
         seat = p.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
-            raise GameError(f"player seat must be a positive integer, got {seat!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 6:
+            raise GameError(f"player seat must be a number from 1 to 6 (the table's seats), got {seat!r}")
         name = p.get("name", f"Seat {seat}")
-        if not isinstance(name, str) or not name.strip():
-            raise GameError(f"seat {seat}: name must be a non-empty string")
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            raise GameError(f"seat {seat}: name must be 1-40 characters, got {name!r}")
         if any(q["seat"] == seat for q in out):
             raise GameError(f"seat {seat} appears twice in players")
         out.append({"seat": seat, "name": name.strip()})
