@@ -20,7 +20,7 @@ seeds = st.integers(min_value=0, max_value=2**32)
 counts = st.integers(min_value=2, max_value=6)
 
 PUBLIC_KEYS = {
-    "game", "mode", "phase", "turn", "players", "deck_size", "treasury", "window", "pending", "action",
+    "game", "mode", "phase", "turn", "players", "order", "deck_size", "treasury", "window", "pending", "action",
     "questions", "winner", "log", "last", "last_challenge", "ranks",
 }
 PLAYER_KEYS = {"seat", "name", "alive", "coins", "influence", "revealed"}

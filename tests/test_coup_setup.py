@@ -70,6 +70,7 @@ def test_cp7_setup_first_and_order():
         seen.append(seat)
         s = coup.apply(s, {"type": "move", "seat": seat, "move": "income"})
     assert seen == [3, 1, 4, 2, 3]
+    assert coup.view(s)["order"] == [3, 1, 4, 2]
 
 
 def test_options_defaults_and_describe():

@@ -60,6 +60,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "phase": state["phase"],
         "turn": None if state["turn"] is None else {"seat": state["turn"]},
         "players": players,
+        "order": list(state["order"]),
         "deck_size": len(state["deck"]),
         "treasury": state["treasury"],
         "window": _window(state["window"]),
