@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.games.base import Input, State
 from controller.games.coup.cards import COST, MUST_COUP_AT
-from controller.games.coup.engine import alive_seats
+from controller.games.coup.flow import alive_seats
 
 
 def _distinct(cards: list[str]) -> list[str]:
