@@ -1,0 +1,281 @@
+"""The Coup referee's inputs: ``apply(state, input) -> new state`` (CP-2 … CP-7).
+
+Each handler checks everything first and only then copies the state and changes the copy, so an
+illegal input raises :class:`GameError` with the argument untouched (which also makes
+``apply_in_place`` safe for journal replays). The turn's walk lives in :mod:`.flow`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.games.base import GameError, Input, State, clone, seat_of
+from controller.games.coup.cards import (
+    ACTION_CLAIM,
+    COST,
+    MUST_COUP_AT,
+    TARGETED,
+    check_card,
+    missing_from,
+)
+from controller.games.coup.flow import (
+    after_action_stands,
+    alive_seats,
+    challenge,
+    close_unanswered,
+    emit,
+    gain,
+    pay,
+    player,
+    reveal,
+    run,
+    say,
+    shuffle_in,
+    who,
+)
+
+Copy = Callable[[State], State]
+ACTIONS = tuple(ACTION_CLAIM)
+REACTIONS = ("challenge", "block", "pass")
+CHOICES = ("lose_influence", "exchange_return")
+MOVES = ACTIONS + REACTIONS + CHOICES
+
+# Which args each move accepts; anything else is rejected rather than silently ignored.
+ARGS: dict[str, tuple[str, ...]] = {m: () for m in MOVES}
+ARGS.update({m: ("target",) for m in TARGETED})
+ARGS.update({"block": ("claim",), "lose_influence": ("card",), "exchange_return": ("cards",)})
+
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def _same(state: State) -> State:
+    return state
+
+
+def _fresh(state: State, copy: Copy) -> State:
+    """The state to change: a clone (``apply``) or the argument itself (``apply_in_place``)."""
+    new = copy(state)
+    new["last"] = []
+    return new
+
+
+def apply(state: State, inp: Input) -> State:
+    """A new state after ``inp``; raises GameError (state untouched) for anything illegal."""
+    return _apply(state, inp, clone)
+
+
+def apply_in_place(state: State, inp: Input) -> State:
+    """Like :func:`apply` but changes ``state`` itself: for journal replays, where speed matters.
+
+    Every check happens before the first change, so an illegal input still leaves ``state`` intact.
+    """
+    return _apply(state, inp, _same)
+
+
+def _apply(state: State, inp: Input, copy: Copy) -> State:
+    if not isinstance(inp, dict):
+        raise GameError(f"an input must be an object, got {type(inp).__name__}")
+    kind = inp.get("type")
+    if state["phase"] != "playing":
+        raise GameError(f"the game is {state['phase']}")
+    if kind == "timeout":
+        return _timeout(state, inp, copy)
+    if kind != "move":
+        raise GameError(f"coup takes 'move' and 'timeout' inputs, not {kind!r}")
+    seat = seat_of(inp)
+    me = player(state, seat)
+    move = inp.get("move")
+    if not isinstance(move, str) or move not in MOVES:
+        raise GameError(f"unknown move {move!r}; moves: {', '.join(MOVES)}")
+    args = inp.get("args")
+    if args is None:
+        args = {}
+    if not isinstance(args, dict):
+        raise GameError(f"{move}: args must be an object")
+    extra = sorted(set(args) - set(ARGS[move]))
+    if extra:
+        raise GameError(f"{move} takes no {extra[0]!r} argument")
+    if not me["hand"]:
+        raise GameError(f"{who(state, seat)} is out of the game")
+    if state["pending"] is not None:
+        return _choice(state, seat, move, args, copy)
+    if state["window"] is not None:
+        return _react(state, seat, move, args, copy)
+    return _declare(state, seat, move, args, copy)
+
+
+def _timeout(state: State, inp: Input, copy: Copy) -> State:
+    """CP-7: the window closes as if every remaining eligible seat passed."""
+    window = state["window"]
+    if window is None:
+        raise GameError("timeout: no reaction window is open")
+    wid = inp.get("window")
+    if wid is not None and (isinstance(wid, bool) or not isinstance(wid, int)):
+        raise GameError(f"timeout: 'window' must be a window id number, got {wid!r}")
+    if wid is not None and wid != window["id"]:
+        raise GameError(f"stale timeout for window {wid!r}; window {window['id']} is open")
+    new = _fresh(state, copy)
+    say(new, f"time is up for window {window['id']}", {"kind": "timeout", "window": window["id"]})
+    close_unanswered(new)
+    run(new)
+    return new
+
+
+def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy) -> State:
+    """A turn's one action (CP-2)."""
+    if move not in ACTIONS:
+        if move in REACTIONS:
+            raise GameError(f"{move}: no reaction window is open")
+        raise GameError(f"{move}: nobody has to choose anything now")
+    if seat != state["turn"]:
+        raise GameError(f"it is {who(state, state['turn'])}'s turn, not seat {seat}'s")
+    me = player(state, seat)
+    if me["coins"] >= MUST_COUP_AT and move != "coup":
+        raise GameError(f"{me['name']} has {me['coins']} coins and must coup (CP-2.1)")
+    cost = COST.get(move, 0)
+    if me["coins"] < cost:
+        raise GameError(f"{move} costs {cost} coins; {me['name']} has {me['coins']}")
+    target = None
+    if move in TARGETED:
+        target = args.get("target")
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise GameError(f"{move} needs a target seat, got {target!r}")
+        if target == seat:
+            raise GameError(f"{move}: you cannot target yourself")
+        if target not in alive_seats(state):
+            raise GameError(f"{move}: seat {target} is not a living player")
+    new = _fresh(state, copy)
+    me = player(new, seat)
+    claim = ACTION_CLAIM[move]
+    a = {"move": move, "seat": seat, "target": target, "claim": claim, "step": "done"}
+    a.update({"blocker": None, "block_claim": None})
+    new["action"] = a
+    if move == "income":
+        got = gain(new, me, 1)
+        say(new, f"{who(new, seat)} takes income (+{got})", {"kind": "coins", "seat": seat, "coins": got, "move": move})
+    elif move == "coup":
+        pay(new, me, cost)
+        say(new, f"{who(new, seat)} launches a coup against {who(new, target)}",
+             {"kind": "coup", "seat": seat, "target": target, "coins": cost})
+        new["losses"].append(target)
+    else:
+        if cost:  # CP-2.3 the Assassin pays on declaration
+            pay(new, me, cost)
+        aim = f" against {who(new, target)}" if target is not None else ""
+        said = f" claiming {claim}" if claim else ""
+        say(new, f"{who(new, seat)} declares {move.replace('_', ' ')}{aim}{said}",
+             {"kind": "declare", "seat": seat, "move": move, "target": target, "claim": claim, "paid": cost})
+        if claim:
+            a["step"] = "challenge_action"
+        else:
+            after_action_stands(a)
+    run(new)
+    return new
+
+
+def _react(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy) -> State:
+    """An answer to the open window: challenge, block or pass (CP-3, CP-4)."""
+    window = state["window"]
+    kind = window["kind"]
+    if move not in REACTIONS:
+        raise GameError(f"{move}: a {kind.replace('_', ' ')} window is open; answer it first")
+    if seat not in window["seats"]:
+        if seat == window["claimant"] and kind != "block":
+            raise GameError(f"seat {seat} cannot answer a challenge window on its own claim")
+        raise GameError(f"seat {seat} may not answer this {kind.replace('_', ' ')} window")
+    if move == "challenge" and kind == "block":
+        raise GameError("challenge: this is a block window (the action's challenge window has closed)")
+    if move == "block" and kind != "block":
+        raise GameError(f"block: this is a {kind.replace('_', ' ')} window, not a block window")
+    claim = None
+    if move == "block":
+        claim = check_card(args.get("claim"), "block")
+        if claim not in window["claims"]:
+            raise GameError(f"block: {window['action']['move']} can only be blocked by {', '.join(window['claims'])}")
+    new = _fresh(state, copy)
+    window = new["window"]
+    a = new["action"]
+    if move == "pass":
+        window["seats"].remove(seat)
+        emit(new, {"kind": "pass", "seat": seat, "window": window["id"]})
+        if not window["seats"]:
+            close_unanswered(new)
+    elif move == "block":
+        new["window"] = None
+        a["blocker"], a["block_claim"], a["step"] = seat, claim, "challenge_block"
+        say(new, f"{who(new, seat)} claims {claim} to block", {"kind": "block", "seat": seat, "claim": claim})
+    else:  # challenge; CP-3.4 the first one wins and closes the window
+        new["window"] = None
+        if kind == "challenge_action":
+            if challenge(new, seat, a["seat"], a["claim"]):
+                after_action_stands(a)
+            else:
+                if a["move"] == "assassinate":  # CP-2.3 refunded only here
+                    gain(new, player(new, a["seat"]), COST["assassinate"])
+                    say(new, f"{who(new, a['seat'])} gets the 3 coins back",
+                         {"kind": "refund", "seat": a["seat"], "coins": COST["assassinate"], "rule": "CP-2.3"})
+                a["step"] = "done"
+        else:
+            stands = challenge(new, seat, a["blocker"], a["block_claim"])
+            if stands:
+                say(new, f"the block stands: {a['move'].replace('_', ' ')} fails",
+                     {"kind": "blocked", "seat": a["blocker"], "claim": a["block_claim"], "rule": "CP-4.2"})
+                a["step"] = "done"
+            else:
+                a["step"] = "resolve"  # CP-4.2 an exposed block fails, the action goes ahead
+    run(new)
+    return new
+
+
+def _choice(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy) -> State:
+    """The pending choice: an influence to lose (CP-5.1) or the cards to return (CP-2.4)."""
+    pending = state["pending"]
+    if seat != pending["seat"]:
+        what = "an influence to lose" if pending["kind"] == "lose_influence" else "cards to return"
+        raise GameError(f"waiting for {who(state, pending['seat'])} to choose {what}")
+    wanted = "lose_influence" if pending["kind"] == "lose_influence" else "exchange_return"
+    if move != wanted:
+        raise GameError(f"{move}: {who(state, seat)} must answer with {wanted} first")
+    if wanted == "lose_influence":
+        card = check_card(args.get("card"), "lose_influence")
+        hand = player(state, seat)["hand"]
+        if card not in hand:
+            raise GameError(f"lose_influence: you have no face-down {card}; choose one of {', '.join(hand)}")
+        new = _fresh(state, copy)
+        new["pending"] = None
+        reveal(new, player(new, seat), card)
+    else:
+        new = _exchange_return(state, seat, args.get("cards"), copy)
+    run(new)
+    return new
+
+
+def _exchange_return(state: State, seat: int, cards: object, copy: Copy) -> State:
+    """Return as many cards as were drawn; keep the rest (CP-2 exchange, CP-2.4 where they go)."""
+    drawn = state["pending"]["drawn"]
+    pool = player(state, seat)["hand"] + drawn
+    if not isinstance(cards, list) or len(cards) != len(drawn):
+        raise GameError(f"exchange_return: return exactly {len(drawn)} cards as a list, got {cards!r}")
+    cards = [check_card(c, "exchange_return") for c in cards]
+    lacking = missing_from(pool, cards)
+    if lacking is not None:
+        raise GameError(f"exchange_return: you cannot return {lacking}; you hold {', '.join(pool)}")
+    new = _fresh(state, copy)
+    me = player(new, seat)
+    keep = list(pool)
+    for c in cards:
+        keep.remove(c)
+    me["hand"] = keep
+    new["pending"] = None
+    if new["options"]["exchange_to_bottom"]:
+        new["deck"].extend(cards)
+        where = "to the bottom of the deck"
+    else:
+        shuffle_in(new, cards)
+        where = "into the deck"
+    say(new, f"{who(new, seat)} returns {len(cards)} cards {where}",
+         {"kind": "exchange_return", "seat": seat, "count": len(cards), "rule": "CP-2.4"})
+    return new
