@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import signal
-import socket
 import threading
 from collections.abc import Callable
 from typing import Any
 
+from controller import sd_notify
 from controller.clock import Clock, SystemClock
 from controller.config import Config, ConfigError, load
 from controller.journal import Journal
@@ -29,13 +28,29 @@ log = logging.getLogger("gametable.daemon")
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 
 
-def led_plan_for(state: dict[str, Any] | None, fault: str | None = None, seats: Any = ()) -> dict[str, Any]:
+def led_plan_for(state: dict[str, Any] | None, fault: str | None = None, seats: Any = (),
+                 waiting: str | None = None) -> dict[str, Any]:
     """What the LEDs show; a state the LED mapper cannot read must not stop the referee."""
     try:
-        return led_plan(state, fault=fault, seats=seats)
+        return led_plan(state, fault=fault, seats=seats, waiting=waiting)
     except LedPlanError as exc:
         log.error("cannot map the state to LEDs: %s", exc)
         return led_plan(None, fault=str(exc), seats=seats)
+
+
+def public_input(game: Any, inp: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An input as everyone may see it on ``events``.
+
+    A ``new_game`` keeps only who plays what: its seed, stacked hands (Coup ``setup``) and dealt
+    identities (Three Kingdoms) would reveal hidden cards. A game may hide more of its own inputs
+    (Coup's ``exchange_return`` names the cards going back).
+    """
+    if inp is None:
+        return None
+    if inp.get("type") == "new_game":
+        return {k: inp[k] for k in ("type", "id", "game", "mode", "players", "order") if k in inp}
+    hide = getattr(game, "public_input", None)
+    return hide(inp) if hide else inp
 
 
 class Daemon:
@@ -49,6 +64,7 @@ class Daemon:
         self.table = Table(self.journal, self.clock)
         self.lights = lights
         self.fault: str | None = None
+        self.waiting: str | None = None
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._published_seats: set[int] = set()
@@ -118,7 +134,9 @@ class Daemon:
     # --- effects -----------------------------------------------------------------------------
     def _after_accept(self, result: Result, source: str) -> None:
         if self.bridge:
-            self.bridge.publish_event({"seq": result.seq, "source": source, "input": result.input,
+            # An input can carry hidden cards (Coup's exchange_return): publish its public form.
+            shown = public_input(self.table.game, result.input)
+            self.bridge.publish_event({"seq": result.seq, "source": source, "input": shown,
                                        "effects": result.effects, "ts": self.clock.wall()})
         self._arm_window_timer()
         state = self.public_state()
@@ -160,10 +178,10 @@ class Daemon:
         with self._lock:
             self._publish_views(self.public_state())
             if self.bridge:
-                self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault, self.config.leds.seats))
+                self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting))
 
     def _update_lights(self) -> None:
-        plan = led_plan_for(self.public_state(), self.fault, self.config.leds.seats)
+        plan = led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting)
         if self.lights is not None:
             try:
                 self.lights.show(plan)
@@ -176,6 +194,17 @@ class Daemon:
         with self._lock:
             self.fault = fault
             self._update_lights()
+
+    def set_waiting(self, reason: str | None) -> None:
+        """A sensor problem the players must fix (silent striker, unplugged base): shown, not guessed."""
+        with self._lock:
+            if reason == self.waiting:
+                return
+            self.waiting = reason
+            self._update_lights()
+            if self.bridge:
+                self.bridge.publish(f"{self.bridge.topics['sensors']}/waiting", {"waiting": reason},
+                                    qos=1, retain=True)
 
     def diagnostic(self, kind: str, payload: Any) -> None:
         if self.bridge:
@@ -212,21 +241,6 @@ class Daemon:
 
 # --- `gametable run` ---------------------------------------------------------------------------
 
-def sd_notify(message: str) -> None:
-    """Tell systemd we are ready / alive (Type=notify, WatchdogSec) without a dependency."""
-    address = os.environ.get("NOTIFY_SOCKET")
-    if not address:
-        return
-    if address.startswith("@"):
-        address = "\0" + address[1:]
-    try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
-            sock.connect(address)
-            sock.sendall(message.encode())
-    except OSError:
-        log.warning("cannot notify systemd at %s", address)
-
-
 def run_daemon(args: Any) -> int:
     """``gametable run --config FILE``: the daemon on the Pi with its real hardware."""
     try:
@@ -252,10 +266,12 @@ def run_daemon(args: Any) -> int:
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    sd_notify("READY=1")
-    interval = 2.0
-    while not stop.wait(interval):
-        sd_notify("WATCHDOG=1")
+    sd_notify.notify("READY=1")
+    watchdog = sd_notify.Watchdog(clock)
+    watchdog.start()
+    log.info("gametable run: table %s up (broker %s:%s)", config.table_id, config.mqtt.host, config.mqtt.port)
+    stop.wait()
+    watchdog.stop()
     if hardware is not None:
         hardware.stop()
     daemon.stop()

@@ -1,0 +1,121 @@
+"""The real table's inputs and outputs, wired to the daemon (``gametable run``).
+
+Beams (gpiozero) → observer → ``shot`` facts; striker frames (serial) → ``strike`` inputs for the
+seat whose turn it is (a strike from another seat is reported, not applied); the daemon's LED plan
+→ seat LEDs. Diagnostics (stuck beams, silent strikers, low batteries, port lost) go to
+``gametable/T/sensors/…`` and, when they stop the game, to the status LED.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from controller.clock import Clock
+from controller.config import Config
+
+log = logging.getLogger("gametable.hardware")
+
+# Striker events that mean the table cannot see strikes right now: the game waits (the status LED
+# turns amber and the panel says why) instead of guessing.
+WAITING_EVENTS = {"port_lost", "port_unavailable", "silent", "low_battery"}
+CLEARING_EVENTS = {"port_reopened", "port_opened", "back", "battery_ok"}
+
+
+class Hardware:
+    """Owns the beam bank, the striker link, the observer and the LEDs of one table."""
+
+    def __init__(self, config: Config, clock: Clock, daemon: Any, *, pin_factory: Any = None) -> None:
+        self.config = config
+        self.clock = clock
+        self.daemon = daemon
+        self._pin_factory = pin_factory
+        self.beams: Any = None
+        self.link: Any = None
+        self.lights: Any = None
+        self.observer: Any = None
+        self._waiting: dict[str, str] = {}
+
+    def start(self) -> None:
+        from controller.leds import GpioSeatLights
+        from sensors.gpio import make_pin_factory
+
+        factory = self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
+        if self.config.leds.seats or self.config.leds.status:
+            self.lights = GpioSeatLights.from_config(self.config.leds, self.clock, pin_factory=factory)
+            self.daemon.lights = self.lights
+            self.daemon.set_fault(None)
+        self.observer = make_observer(self.config, self.clock, self.daemon)
+        if self.config.beams:
+            from sensors.beams import BeamBank
+
+            self.beams = BeamBank(self.config.beams, self.clock, self._on_beam_edge, pin_factory=factory,
+                                  on_stuck=self._on_stuck)
+        if self.config.striker.port:
+            from sensors.striker_link import StrikerLink
+
+            s = self.config.striker
+            self.link = StrikerLink(s.port, s.baud, self.clock, self._on_frame, self._on_striker_event,
+                                    silence_s=s.silence_s, low_battery_v=s.low_battery_v)
+            self.link.start()
+
+    def stop(self) -> None:
+        for part in (self.link, self.beams, self.lights):
+            if part is None:
+                continue
+            try:
+                part.stop() if hasattr(part, "stop") else part.close()
+            except Exception:
+                log.exception("closing %s failed", type(part).__name__)
+
+    # --- beams -------------------------------------------------------------------------------
+    def _on_beam_edge(self, edge: Any) -> None:
+        self.daemon.diagnostic("beams", edge.as_event())
+        if self.observer is not None:
+            self.observer.beam_edge(edge.beam_id, edge.blocked, edge.t)
+
+    def _on_stuck(self, beam_id: str, since: float) -> None:
+        message = f"beam {beam_id} stuck blocked since {since:.1f}"
+        log.warning(message)
+        self.daemon.diagnostic("beams", {"event": "stuck", "beam": beam_id, "message": message})
+
+    # --- strikers ----------------------------------------------------------------------------
+    def _on_frame(self, frame: dict[str, Any]) -> None:
+        from sensors.striker_link import strike_input
+
+        self.daemon.diagnostic("striker", frame)
+        inp = strike_input(frame, self.config.strikers)
+        if inp is None:
+            return
+        state = self.daemon.public_state()
+        turn = state.get("turn") if state else None
+        if not turn or turn.get("seat") != inp["seat"]:
+            # A strike from a seat whose turn it is not: reported, not applied.
+            self.daemon.diagnostic("striker", {"event": "strike_out_of_turn", "seat": inp["seat"],
+                                               "striker": frame.get("id"),
+                                               "message": f"seat {inp['seat']} struck out of turn"})
+            return
+        result = self.daemon.submit(inp, source="striker")
+        if result["ok"] and self.observer is not None:
+            self.observer.strike_started(inp["seat"], self.clock.now())
+
+    def _on_striker_event(self, event: dict[str, Any]) -> None:
+        self.daemon.diagnostic("striker", event)
+        name = event.get("event")
+        key = str(event.get("id") or event.get("striker") or "port")
+        if name in WAITING_EVENTS:
+            self._waiting[key] = event.get("message", name)
+        elif name in CLEARING_EVENTS:
+            self._waiting.pop(key, None)
+            if name in ("port_reopened", "port_opened"):
+                self._waiting.pop("port", None)
+        self.daemon.set_waiting("; ".join(self._waiting.values()) or None)
+
+
+def make_observer(config: Config, clock: Clock, daemon: Any) -> Any:
+    """The observer turning beam edges into shot facts, when the observer module is present."""
+    try:
+        from controller.observer import Observer
+    except ImportError:
+        return None
+    return Observer.for_daemon(config, clock, daemon)
