@@ -223,6 +223,9 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         entry = {"seat": p["seat"], "name": p["name"], "alive": p["alive"], "coin": p["coin"]}
         if "team" in p:
             entry["team"] = p["team"]
+        extra = getattr(m, "public_player", None)
+        if extra:  # role / health / a revealed identity (CW-9)
+            entry.update(extra(state, p))
         players.append(entry)
     public: dict[str, Any] = {
         "game": NAME,
