@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from controller.games.coinwar import register_mode
 from controller.games.coinwar.biohazard import Biohazard
+from controller.games.coinwar.football import Football
 from controller.games.coinwar.infinite import Infinite
 
-for _mode in (Infinite(), Biohazard()):
+for _mode in (Infinite(), Biohazard(), Football()):
     register_mode(_mode)

@@ -93,3 +93,9 @@ def insert_member(state: State, key: str, seat: int, after: int | None) -> None:
     group = next(g for g in state["groups"] if g["key"] == key)
     members = group["members"]
     members.insert(members.index(after) + 1 if after in members else 0, seat)
+
+
+def next_member(state: State, key: str) -> int | None:
+    """Who plays group ``key``'s next regular turn (CW-3.2), without starting it."""
+    group = next(g for g in state["groups"] if g["key"] == key)
+    return _next_member(state, group)
