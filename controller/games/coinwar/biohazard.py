@@ -52,16 +52,16 @@ class Biohazard(Teams):
                "faction turns into a zombie.")
     player_counts = (4, 5, 6)
     teams = True
-    options = {"lives": Option(2, "the mothers' shared lives (CW-7.2)", minimum=1, maximum=9)}
-
-    def extra_option_keys(self) -> set[str]:
-        return {"roles"}
+    options = {
+        "lives": Option(2, "the mothers' shared lives (CW-7.2)", minimum=1, maximum=9),
+        "roles": Option(None, "seat → mother/human for every seat; drawn from the seed when absent", kind=dict),
+    }
 
     # --- setup ------------------------------------------------------------------------------
     def setup(self, state: State, players: list[dict[str, Any]], order: list[int] | None) -> None:
         seats = [p["seat"] for p in state["players"]]
         mothers = MOTHERS_FOR[len(seats)]
-        if "roles" in state["options"]:
+        if state["options"]["roles"] is not None:
             roles = seat_map(state["options"]["roles"], seats, "roles", ROLES)
             count = sum(1 for r in roles.values() if r == "mother")
             if count != mothers:

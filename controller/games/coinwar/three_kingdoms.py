@@ -59,17 +59,18 @@ class ThreeKingdoms(FreeForAll):
         "elixirs": Option(10, "Elixir cards in the deck (points 1-5 in turn)", minimum=0, maximum=60),
         "burning_camps": Option(5, "Burning Camps cards in the deck", minimum=0, maximum=60),
         "combos": Option(10, "Combo cards in the deck", minimum=0, maximum=60),
+        "identities": Option(None, "seat → lord/loyalist/rebel/traitor for every seat; random when absent",
+                             kind=dict),
+        "deck": Option(None, "a stacked deck [{kind, points}], top first, not shuffled (teaching, tests); "
+                             "replaces elixirs/burning_camps/combos", kind=list),
     }
-
-    def extra_option_keys(self) -> set[str]:
-        return {"identities", "deck"}
 
     # --- setup ------------------------------------------------------------------------------
     def setup(self, state: State, players: list[dict[str, Any]], order: list[int] | None) -> None:
         seats = [p["seat"] for p in state["players"]]
         n = len(seats)
         wanted = ["lord", "loyalist", "traitor"] + ["rebel"] * REBELS_FOR[n]
-        if "identities" in state["options"]:
+        if state["options"]["identities"] is not None:
             ids = seat_map(state["options"]["identities"], seats, "identities", IDENTITIES)
             got = sorted(ids.values())
             if got != sorted(wanted):
@@ -85,7 +86,7 @@ class ThreeKingdoms(FreeForAll):
         state["groups"] = [{"key": "*", "members": list(state["order"])}]
         opts = state["options"]
         health = {_k(s): opts["lord_health"] if ids[s] == "lord" else opts["health"] for s in seats}
-        if "deck" in opts:  # a stacked deck, top card first (teaching, tests): not shuffled
+        if opts["deck"] is not None:  # a stacked deck, top card first (teaching, tests): not shuffled
             deck = check_deck(opts["deck"])
         else:
             deck = []
