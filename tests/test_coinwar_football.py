@@ -149,3 +149,17 @@ def test_cw_7_3_time_up_during_a_strike_ends_after_it_is_resolved():
 def test_cw_7_3_time_up_without_a_limit_is_rejected():
     with pytest.raises(GameError, match="no time limit"):
         cw.apply(football(), {"type": "time_up"})
+
+
+def test_cw_7_3_time_up_goes_through_the_table_and_replays():
+    from controller.replay import replay_lines
+
+    lines = [
+        '{"type":"new_game","game":"coinwar","mode":"football","players":[{"seat":1,"name":"A","team":"A"},'
+        '{"seat":2,"name":"B","team":"B"}],"order":[2,1],"options":{"minutes":1},"seed":5}',
+        '{"type":"shot","seat":2,"coin":"B1","dead":[],"flown":[],"contacts":[["B1","ball"]],"mouth":"A"}',
+        '{"type":"placed","coin":"ball"}',
+        '{"type":"time_up"}',
+    ]
+    table = replay_lines(lines)
+    assert table.public_view()["winner"] == [2] and table.public_view()["scores"] == {"A": 0, "B": 1}

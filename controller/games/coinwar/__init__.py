@@ -170,7 +170,8 @@ def _apply(new_state: State, inp: dict[str, Any]) -> State:
         return new_state
     handler = _HANDLERS.get(kind) or getattr(m, "extra_inputs", {}).get(kind)
     if handler is None:
-        raise GameError(f"unknown input type {kind!r} for coinwar (expected: {', '.join(_HANDLERS)}, move, abort)")
+        expected = [*_HANDLERS, *getattr(m, "extra_inputs", {}), "move", "abort"]
+        raise GameError(f"unknown input type {kind!r} for coinwar (expected: {', '.join(expected)})")
     handler(m, new_state, inp)
     return new_state
 
