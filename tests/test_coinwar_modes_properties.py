@@ -93,3 +93,14 @@ def test_cw_7_replaying_any_prefix_gives_the_same_state(seed, mode, cut):
     again = replay_lines(lines)
     assert json.dumps(first.state, sort_keys=True) == json.dumps(direct, sort_keys=True)
     assert json.dumps(again.state, sort_keys=True) == json.dumps(first.state, sort_keys=True)
+
+
+def test_cw_7_every_mode_is_described_for_the_lobby_with_its_options():
+    described = {m["mode"]: m for m in cw.describe()["modes"]}
+    assert set(MODES) <= set(described)
+    assert described["infinite"]["options"]["target"]["default"] == 3
+    assert described["biohazard"]["players"] == [4, 5, 6] and "roles" in described["biohazard"]["options"]
+    assert described["football"]["options"]["minutes"]["default"] is None
+    assert described["football"]["players"] == [2, 3, 4, 5, 6]
+    tk = described["three_kingdoms"]["options"]
+    assert {"identities", "lord_health", "health", "deck"} <= set(tk) and tk["lord_health"]["default"] == 4
