@@ -12,7 +12,7 @@ from controller.games import rng
 from controller.games.base import GameError, clone, require
 from controller.games.coinwar import referee, turns
 from controller.games.coinwar.classic import FreeForAll, Teams
-from controller.games.coinwar.modes import Mode, State
+from controller.games.coinwar.modes import Mode, ShotContext, State
 
 NAME = "coinwar"
 TITLE = "Coin War (币战)"
@@ -125,6 +125,10 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
     first = turns.next_regular_seat(state)
     turns.start_regular_turn(state, first)
     state["last"] = [{"kind": "new_game", "mode": mode_name}, {"kind": "turn", "seat": first, "extra": False}]
+    started = getattr(m, "turn_started", None)
+    if started:  # CW-7.5: the first turn's start-of-turn effects (draw)
+        ctx = ShotContext(first, "", [], {}, [], [], [], effects=state["last"])
+        started(state, ctx)
     return state
 
 
@@ -164,9 +168,10 @@ def _apply(new_state: State, inp: dict[str, Any]) -> State:
         referee.check_playing(state)
         hook(new_state, inp)
         return new_state
-    handler = _HANDLERS.get(kind)
+    handler = _HANDLERS.get(kind) or getattr(m, "extra_inputs", {}).get(kind)
     if handler is None:
-        raise GameError(f"unknown input type {kind!r} for coinwar (expected: {', '.join(_HANDLERS)}, move, abort)")
+        expected = [*_HANDLERS, *getattr(m, "extra_inputs", {}), "move", "abort"]
+        raise GameError(f"unknown input type {kind!r} for coinwar (expected: {', '.join(expected)})")
     handler(m, new_state, inp)
     return new_state
 
@@ -190,6 +195,9 @@ def legal(state: State, seat: int | None) -> dict[str, Any]:
                     moves.append({"type": "placed", "coin": p["coin"]})
             turn = state["turn"]
             others_pending = any(p["by"] != seat for p in state["pending_placements"])
+            blocked = getattr(m, "blocked", None)
+            if blocked and blocked(state):
+                turn = None  # the mode waits for a decision of its own (listed by legal_moves)
             if turn and turn["seat"] == seat and not others_pending:
                 if state["turn_coin"] is None:
                     coins = m.strikable_coins(state, seat)
@@ -216,6 +224,9 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         entry = {"seat": p["seat"], "name": p["name"], "alive": p["alive"], "coin": p["coin"]}
         if "team" in p:
             entry["team"] = p["team"]
+        extra = getattr(m, "public_player", None)
+        if extra:  # role / health / a revealed identity (CW-9)
+            entry.update(extra(state, p))
         players.append(entry)
     public: dict[str, Any] = {
         "game": NAME,

@@ -31,6 +31,7 @@ class ShotContext:
     end_turn: bool = False
     extra_turn_for: int | None = None
     placements: list[dict[str, Any]] = field(default_factory=list)  # {"coin","by": seat|"next","where"}
+    notes: dict[str, Any] = field(default_factory=dict)  # a mode's own bookkeeping for this strike
 
 
 @dataclass(frozen=True)
@@ -141,12 +142,27 @@ class Mode:
     def seat_extras(self, state: State, seat: int) -> dict[str, Any]:
         return {}
 
-    def contact_candidates(self, state: State, pending: dict[str, Any]) -> list[list[list[str]]]:
-        """Representative contact lists whose differences can change the outcome (CW-8).
+    def contact_questions(self, state: State, pending: dict[str, Any]) -> list[dict[str, Any]]:
+        """The contact facts that can change the outcome, one question per coin (CW-8).
 
-        Classic needs only "did the struck coin touch an enemy coin": no contact, or a contact with
-        one enemy coin. Modes whose outcome depends on more contacts override this.
+        Each is ``{"subject": coin, "options": [coins shown], "witness": one option whose contact
+        has the effect (or None: cannot matter), "text": ...}``. Classic needs only "did the struck
+        coin touch an enemy coin" (CW-5.2). Modes whose outcome depends on more contacts add more.
         """
         seat, coin = pending["seat"], pending["coin"]
-        enemies = [c for c in self.coins_on_table(state) if c != coin and self.is_enemy_coin(state, seat, c)]
-        return [[]] + ([[[coin, enemies[0]]]] if enemies else [])
+        others = [c for c in self.coins_on_table(state) if c != coin]
+        enemies = [c for c in others if self.is_enemy_coin(state, seat, c)]
+        return [{"subject": coin, "options": others, "witness": enemies[0] if enemies else None,
+                 "text": f"Which coins did {coin} touch?"}]
+
+    def contact_candidates(self, state: State, pending: dict[str, Any]) -> list[list[list[str]]]:
+        """Representative contact lists whose differences can change the outcome (CW-8): the
+        answered contacts plus, for each open question, no contact or a contact with its witness."""
+        import itertools
+
+        answers = pending.get("contact_answers") or {}
+        fixed = [[s, c] for s, cs in answers.items() for c in cs]
+        open_qs = [q for q in self.contact_questions(state, pending)
+                   if q["subject"] not in answers and q["witness"]]
+        return [fixed + [[q["subject"], q["witness"]] for q, b in zip(open_qs, bits, strict=True) if b]
+                for bits in itertools.product([False, True], repeat=len(open_qs))]

@@ -30,6 +30,14 @@ def check_no_question(state: State) -> None:
         raise GameError(f"question {q['id']} is open ({q['text']}); answer it first")
 
 
+def check_not_blocked(mode: Mode, state: State) -> None:
+    """A mode may hold the table for a decision of its own (CW-7.5 Elixir, discard) first."""
+    hook = getattr(mode, "blocked", None)
+    message = hook(state) if hook else None
+    if message:
+        raise GameError(message)
+
+
 def check_active(state: State, inp: dict[str, Any]) -> int:
     seat = seat_of(inp)
     turn = state["turn"]
@@ -89,6 +97,7 @@ def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """A strike started (striker frame): it counts as one of the turn's 2 strikes (CW-5.1)."""
     check_playing(state)
     check_no_question(state)
+    check_not_blocked(mode, state)
     seat = check_active(state, inp)
     require(not state["striking"], f"seat {seat}'s previous strike is still being observed")
     check_strikes_left(mode, state, seat)
@@ -113,6 +122,7 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """One complete strike result. Unknown facts (null) become questions (CW-8)."""
     check_playing(state)
     check_no_question(state)
+    check_not_blocked(mode, state)
     seat = check_active(state, inp)
     coin = inp.get("coin")
     allowed = mode.strikable_coins(state, seat)
@@ -137,6 +147,9 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     for key in ("mouth",):
         if key in inp:
             pending[key] = inp[key]
+    check_hook = getattr(mode, "check_shot", None)
+    if check_hook:  # mode-specific facts (CW-7.3 mouth), validated before anything is decided
+        check_hook(state, pending, inp)
     state["pending_shot"] = pending
     advance_questions(mode, state)
 
@@ -145,6 +158,7 @@ def end_turn(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """CW-5.4: the active player may end the turn (after a move strike, or with none)."""
     check_playing(state)
     check_no_question(state)
+    check_not_blocked(mode, state)
     seat = check_active(state, inp)
     require(not state["striking"], f"seat {seat}'s strike is still being observed")
     if state["pending_placements"]:
@@ -182,7 +196,11 @@ def answer(mode: Mode, state: State, inp: dict[str, Any]) -> None:
         raise GameError(f"seat {inp['seat']} may not answer question {qid}; it is for seat(s) {question['seats']}")
     value = inp.get("value")
     fact = mode_answer(mode, state, question, value)
-    state["pending_shot"][question["kind"]] = fact
+    if question["kind"] == "contacts":
+        # CW-8: each contact question is about one coin; the answers add up to the contacts fact
+        state["pending_shot"].setdefault("contact_answers", {})[question["subject"]] = fact
+    else:
+        state["pending_shot"][question["kind"]] = fact
     state["questions"] = []
     advance_questions(mode, state)
 
@@ -196,9 +214,6 @@ def mode_answer(mode: Mode, state: State, question: dict[str, Any], value: Any) 
             raise GameError(f"{coin!r} is not an option of {question['id']} (options: {question['options']})")
     if len(set(value)) != len(value):
         raise GameError(f"the answer names a coin twice: {value}")
-    if question["kind"] == "contacts":
-        struck = state["pending_shot"]["coin"]
-        return [[struck, c] for c in value]
     return list(value)
 
 
@@ -217,9 +232,17 @@ def advance_questions(mode: Mode, state: State) -> None:
     for kind in FACT_FIELDS:
         if pending[kind] is not None:
             continue
-        if kind == "dead" or fact_matters(mode, state, kind):
+        if kind == "contacts":
+            question = open_contact_question(mode, state)
+            if question is not None:
+                ask(mode, state, kind, question)
+                return
+        elif kind == "dead" or fact_matters(mode, state, kind):
             ask(mode, state, kind)
             return
+    hook = getattr(mode, "before_resolve", None)
+    if hook and hook(state):
+        return  # the mode waits for a decision first (CW-7.5 Elixir); it resolves the shot later
     resolve_pending(mode, state)
 
 
@@ -256,6 +279,34 @@ def fact_matters(mode: Mode, state: State, kind: str) -> bool:
     return False
 
 
+def answered_contacts(pending: dict[str, Any]) -> list[list[str]]:
+    """The contact pairs the answers to contact questions established so far."""
+    return [[subject, c] for subject, coins in (pending.get("contact_answers") or {}).items() for c in coins]
+
+
+def open_contact_question(mode: Mode, state: State) -> dict[str, Any] | None:
+    """The first contact question (mode.contact_questions) whose answer changes the outcome for
+    some value of the other unknown facts (CW-8), or None when no remaining one matters."""
+    pending = state["pending_shot"]
+    answers = pending.get("contact_answers") or {}
+    open_qs = [q for q in mode.contact_questions(state, pending) if q["subject"] not in answers and q["witness"]]
+    if not open_qs:
+        return None
+    fixed = answered_contacts(pending)
+    flowns = _candidates(mode, state, pending, "flown")
+    for i, q in enumerate(open_qs):
+        rest = open_qs[:i] + open_qs[i + 1:]
+        for bits in itertools.product([False, True], repeat=len(rest)):
+            base = fixed + [[r["subject"], r["witness"]] for r, b in zip(rest, bits, strict=True) if b]
+            for flown in flowns:
+                without = _outcome(mode, state, {**pending, "flown": flown, "contacts": base})
+                with_it = _outcome(mode, state, {**pending, "flown": flown,
+                                                 "contacts": base + [[q["subject"], q["witness"]]]})
+                if without != with_it:
+                    return q
+    return None
+
+
 def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> dict[str, Any]:
     """The state a set of facts leads to, minus the narration of what happened."""
     trial = clone(state)
@@ -266,10 +317,14 @@ def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> dict[str, Any
     return trial
 
 
-def ask(mode: Mode, state: State, kind: str) -> None:
+def ask(mode: Mode, state: State, kind: str, contact_q: dict[str, Any] | None = None) -> None:
     pending = state["pending_shot"]
-    if kind == "contacts":
-        options = [c for c in mode.coins_on_table(state) if c != pending["coin"]]
+    extra: dict[str, Any] = {}
+    text = QUESTION_TEXT[kind].format(coin=pending["coin"])
+    if contact_q is not None:
+        options = list(contact_q["options"])
+        text = contact_q["text"]
+        extra["subject"] = contact_q["subject"]
     elif kind == "flown":
         dead = set(pending["dead"] or [])
         options = [c for c in mode.coins_on_table(state) if c not in dead]
@@ -280,11 +335,12 @@ def ask(mode: Mode, state: State, kind: str) -> None:
     state["questions"] = [{
         "id": qid,
         "kind": kind,
-        "text": QUESTION_TEXT[kind].format(coin=pending["coin"]),
+        "text": text,
         "seats": [pending["seat"]],
         "options": options,
         "multi": True,
         "rule": "CW-8",
+        **extra,
     }]
     state["last"] = [{"kind": "question", "question": qid, "about": kind, "seat": pending["seat"]}]
 
@@ -296,8 +352,9 @@ def resolve_pending(mode: Mode, state: State) -> None:
     any of its possible values will do: the empty one is always possible."""
     pending = state.pop("pending_shot")
     state["pending_shot"] = None
+    contacts = pending["contacts"] if pending["contacts"] is not None else answered_contacts(pending)
     resolve(mode, state, pending["seat"], pending["coin"], pending["dead"] or [], pending["flown"] or [],
-            pending["contacts"] or [], pending)
+            contacts, pending)
 
 
 def resolve(mode: Mode, state: State, seat: int, coin: str, dead: list[str], flown: list[str],
@@ -314,7 +371,8 @@ def resolve(mode: Mode, state: State, seat: int, coin: str, dead: list[str], flo
     mode_before_deaths(mode, state, ctx, shot)
     for c in dead:
         mode.on_dead_coin(state, c, ctx)
-    foul(mode, state, ctx)
+    judge = getattr(mode, "judge_foul", None)
+    (judge or (lambda st, cx: foul(mode, st, cx)))(state, ctx)
     mode_after_foul(mode, state, ctx, shot)
     winner = mode.victory(state, ctx)
     if winner is not None:
@@ -333,7 +391,18 @@ def resolve(mode: Mode, state: State, seat: int, coin: str, dead: list[str], flo
     ):
         finish_turn(mode, state, ctx)
     else:
+        add_placements(state, ctx, seat)  # CW-7.4 respawns while the turn goes on
         state["last"] = ctx.effects
+
+
+def add_placements(state: State, ctx: ShotContext, next_seat: int) -> None:
+    """CW-9: the placements this strike caused become pending (``"next"`` = the next turn's player)."""
+    for placement in ctx.placements:
+        by = next_seat if placement["by"] == "next" else placement["by"]
+        state["pending_placements"] = [p for p in state["pending_placements"] if p["coin"] != placement["coin"]]
+        state["pending_placements"].append({"coin": placement["coin"], "by": by, "where": placement["where"]})
+        state["coins"][placement["coin"]]["on_table"] = False
+    ctx.placements = []
 
 
 def mode_before_deaths(mode: Mode, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
@@ -398,6 +467,9 @@ def finish_game(state: State, winner: Any, ctx: ShotContext) -> None:
 
 def finish_turn(mode: Mode, state: State, ctx: ShotContext) -> None:
     """End the turn: an extra turn first (CW-6.3), else the next regular turn (CW-3)."""
+    hold = getattr(mode, "before_turn_end", None)
+    if hold and hold(state, ctx):
+        return  # the mode finishes the turn later (CW-7.5: discard down to the hand limit first)
     extra = ctx.extra_turn_for
     if extra is not None and turns.alive(state, extra):
         turns.start_extra_turn(state, extra)
@@ -409,9 +481,9 @@ def finish_turn(mode: Mode, state: State, ctx: ShotContext) -> None:
             return
         turns.start_regular_turn(state, next_seat)
     state["striking"] = False
-    for placement in ctx.placements:
-        by = next_seat if placement["by"] == "next" else placement["by"]
-        state["pending_placements"].append({"coin": placement["coin"], "by": by, "where": placement["where"]})
-        state["coins"][placement["coin"]]["on_table"] = False
+    add_placements(state, ctx, next_seat)
     ctx.effects.append({"kind": "turn", "seat": next_seat, "extra": state["turn"]["extra"]})
     state["last"] = ctx.effects
+    started = getattr(mode, "turn_started", None)
+    if started:
+        started(state, ctx)  # CW-7.5: start-of-turn effects (Burning Camps, draw)

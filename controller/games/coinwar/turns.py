@@ -74,3 +74,28 @@ def start_extra_turn(state: State, seat: int) -> None:
     state["turn"] = {"seat": seat, "strikes": 0, "extra": True}
     state["turn_coin"] = None
     state["strike_limit"] = 2
+
+
+def remove_member(state: State, key: str, seat: int) -> None:
+    """CW-3.3 / CW-7.2: take ``seat`` out of group ``key``'s rotation, the others keeping their
+    order; if it played that group's last turn, its predecessor counts as the last so the member
+    after it still plays next."""
+    group = next(g for g in state["groups"] if g["key"] == key)
+    members = group["members"]
+    i = members.index(seat)
+    if state["last_played"].get(key) == seat:
+        state["last_played"][key] = members[i - 1] if len(members) > 1 else None
+    members.pop(i)
+
+
+def insert_member(state: State, key: str, seat: int, after: int | None) -> None:
+    """CW-7.2: put ``seat`` into group ``key``'s rotation right after ``after`` (first if None)."""
+    group = next(g for g in state["groups"] if g["key"] == key)
+    members = group["members"]
+    members.insert(members.index(after) + 1 if after in members else 0, seat)
+
+
+def next_member(state: State, key: str) -> int | None:
+    """Who plays group ``key``'s next regular turn (CW-3.2), without starting it."""
+    group = next(g for g in state["groups"] if g["key"] == key)
+    return _next_member(state, group)

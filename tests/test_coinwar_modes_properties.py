@@ -1,0 +1,106 @@
+"""Property tests for the CW-7 modes: random legal play never crashes and reaches a winner, hidden
+identities and hands never leak (CW-7.5), and replays are exact (architecture.md)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.games import coinwar as cw
+from controller.games.coinwar.randomplay import random_game
+from controller.replay import replay_lines
+
+MODES = ["infinite", "biohazard", "football", "three_kingdoms"]
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MAX_INPUTS = 3000
+
+
+def _states(inputs):
+    first = inputs[0]
+    state = cw.new(first["options"], first["seed"], players=first["players"], mode=first["mode"],
+                   order=first["order"])
+    states = [state]
+    for inp in inputs[1:]:
+        state = cw.apply(state, inp)
+        states.append(state)
+    return states
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), mode=st.sampled_from(MODES))
+def test_cw_7_random_legal_play_never_crashes_and_reaches_a_winner(seed, mode):
+    inputs = random_game(seed, mode, max_inputs=MAX_INPUTS)
+    states = _states(inputs)
+    final = states[-1]
+    assert final["phase"] == "over" and final["winner"] is not None
+    seats = {p["seat"] for p in final["players"]}
+    w = final["winner"]
+    assert (set(w["draw"]) if isinstance(w, dict) else set(w)) <= seats
+    for before, inp, after in zip(states[:-1], inputs[1:], states[1:], strict=True):
+        if inp["type"] in ("strike", "shot", "end_turn"):  # only the living act on the table
+            assert any(p["seat"] == inp["seat"] and p["alive"] for p in before["players"])
+        if after["turn"] is not None:
+            assert any(p["seat"] == after["turn"]["seat"] and p["alive"] for p in after["players"])
+            assert 0 <= after["turn"]["strikes"] <= cw.view(after)["strikes_allowed"] <= 3
+        view = json.loads(json.dumps(cw.view(after)))
+        assert {"game", "mode", "phase", "turn", "players", "questions", "winner"} <= set(view)
+        if mode in ("infinite", "football"):
+            assert set(view["scores"]) == {"A", "B"}
+        if mode == "biohazard":
+            assert all(p["role"] in ("mother", "human", "zombie") for p in view["players"])
+            assert 0 <= view["lives"] <= 2
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32))
+def test_cw_7_5_identities_and_hands_never_leak_before_revealed(seed):
+    inputs = random_game(seed, "three_kingdoms", max_inputs=MAX_INPUTS)
+    for state in _states(inputs):
+        tk = state["tk"]
+        playing = state["phase"] == "playing"
+        hidden = {int(s) for s, shown in tk["revealed"].items() if not shown} if playing else set()
+        shown_ids = {tk["identity"][s] for s, shown in tk["revealed"].items() if shown}
+        views = [cw.view(state, None)] + [cw.view(state, p["seat"]) for p in state["players"]]
+        for v in views:
+            for p in v["players"]:
+                if p["seat"] in hidden and p["seat"] != v.get("seat"):
+                    assert "identity" not in p
+                assert "hand" not in p
+            if v.get("seat") is not None:
+                assert v["hand"] == tk["hands"][str(v["seat"])]
+                assert v["identity"] == tk["identity"][str(v["seat"])]
+            text = json.dumps({k: val for k, val in v.items() if k not in ("identity", "hand", "legal")})
+            for seat in hidden:
+                ident = tk["identity"][str(seat)]
+                if ident not in shown_ids and seat != v.get("seat"):
+                    assert ident not in text
+            others_cards = {c["id"] for s, h in tk["hands"].items() if int(s) != v.get("seat") for c in h}
+            assert not others_cards & {c["id"] for c in v.get("hand", [])}
+            legal_text = json.dumps(v.get("legal", []))
+            assert not any(f'"{cid}"' in legal_text for cid in others_cards)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32), mode=st.sampled_from(MODES), cut=st.integers(1, 600))
+def test_cw_7_replaying_any_prefix_gives_the_same_state(seed, mode, cut):
+    inputs = random_game(seed, mode, max_inputs=MAX_INPUTS)
+    cut = min(cut, len(inputs))
+    direct = _states(inputs)[cut - 1]
+    lines = [json.dumps(i) for i in inputs[:cut]]
+    first = replay_lines(lines)
+    again = replay_lines(lines)
+    assert json.dumps(first.state, sort_keys=True) == json.dumps(direct, sort_keys=True)
+    assert json.dumps(again.state, sort_keys=True) == json.dumps(first.state, sort_keys=True)
+
+
+def test_cw_7_every_mode_is_described_for_the_lobby_with_its_options():
+    described = {m["mode"]: m for m in cw.describe()["modes"]}
+    assert set(MODES) <= set(described)
+    assert described["infinite"]["options"]["target"]["default"] == 3
+    assert described["biohazard"]["players"] == [4, 5, 6] and "roles" in described["biohazard"]["options"]
+    assert described["football"]["options"]["minutes"]["default"] is None
+    assert described["football"]["players"] == [2, 3, 4, 5, 6]
+    tk = described["three_kingdoms"]["options"]
+    assert {"identities", "lord_health", "health", "deck"} <= set(tk) and tk["lord_health"]["default"] == 4
