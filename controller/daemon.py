@@ -70,6 +70,9 @@ class Daemon:
         self._published_seats: set[int] = set()
         self._window_timer: tuple[Any, Callable[[], None]] | None = None
         self._window_deadline: float | None = None
+        self._window_paused = False
+        self._window_remaining = 0.0
+        self._game_timer: tuple[Any, Callable[[], None]] | None = None
         self.bridge: MqttBridge | None = None
         self.started = threading.Event()
 
@@ -82,6 +85,7 @@ class Daemon:
                                             "warning": "torn journal tail dropped"})
             log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
             self._arm_window_timer()
+            self._arm_game_timer()
             self._update_lights()
         if connect and self.config.mqtt.host:
             m = self.config.mqtt
@@ -95,6 +99,8 @@ class Daemon:
     def stop(self) -> None:
         with self._lock:
             self._cancel_window_timer()
+            if self._game_timer:
+                self._game_timer[1]()
         if self.bridge:
             self.bridge.stop()
         self.journal.close()
@@ -106,6 +112,8 @@ class Daemon:
     def submit(self, cmd: Any, source: str = "sensor") -> dict[str, Any]:
         """Apply one command; returns the ``cmd/result`` payload. Thread-safe, never raises."""
         with self._lock:
+            if isinstance(cmd, dict) and cmd.get("type") in ("pause", "resume"):
+                return self._pause(cmd)
             result = self.table.submit(cmd)
             if result.ok and not result.duplicate:
                 self._after_accept(result, source)
@@ -139,6 +147,7 @@ class Daemon:
             self.bridge.publish_event({"seq": result.seq, "source": source, "input": shown,
                                        "effects": result.effects, "ts": self.clock.wall()})
         self._arm_window_timer()
+        self._arm_game_timer()
         state = self.public_state()
         self._publish_views(state)
         self._update_lights()
@@ -151,9 +160,15 @@ class Daemon:
     def public_state(self) -> dict[str, Any] | None:
         with self._lock:
             state = self.table.public_view()
-            if state is not None and isinstance(state.get("window"), dict) and self._window_deadline:
-                state["window"] = dict(state["window"], deadline=self._window_deadline)
+            if state is not None and isinstance(state.get("window"), dict):
+                state["window"] = self._window_public(state["window"])
             return state
+
+    def _window_public(self, window: dict[str, Any]) -> dict[str, Any]:
+        """The window as phones see it: with its real deadline, or paused (CP-6)."""
+        if self._window_paused:
+            return dict(window, paused=True, deadline=None, remaining_s=self._window_remaining)
+        return dict(window, deadline=self._window_deadline)
 
     def seat_view(self, seat: int) -> dict[str, Any] | None:
         with self._lock:
@@ -166,8 +181,8 @@ class Daemon:
         seats = set(self.table.seats())
         for seat in sorted(seats):
             view = self.table.seat_view(seat)
-            if view is not None and isinstance(view.get("window"), dict) and self._window_deadline:
-                view["window"] = dict(view["window"], deadline=self._window_deadline)
+            if view is not None and isinstance(view.get("window"), dict):
+                view["window"] = self._window_public(view["window"])
             self.bridge.publish_private(seat, view)
         for seat in sorted(self._published_seats - seats):
             self.bridge.clear_private(seat)
@@ -218,9 +233,12 @@ class Daemon:
         if self._window_timer and self._window_timer[0] == window_id:
             return
         self._cancel_window_timer()
-        if window_id is None or window.get("paused"):
+        self._window_paused = False
+        if window_id is None:
             return
-        timeout_s = float(window.get("timeout_s") or 8)
+        self._start_window_timer(window_id, float(window.get("timeout_s") or 8))
+
+    def _start_window_timer(self, window_id: Any, timeout_s: float) -> None:
         self._window_deadline = self.clock.wall() + timeout_s
 
         def fire() -> None:
@@ -237,6 +255,57 @@ class Daemon:
             self._window_timer[1]()
         self._window_timer = None
         self._window_deadline = None
+
+    def _pause(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """Host ``pause`` / ``resume`` of an open reaction window's countdown (CP-6).
+
+        Only the daemon's timer stops; the game state does not change (the window closes by the
+        ``timeout`` input it would have sent), so there is nothing to journal.
+        """
+        state = self.table.public_view()
+        window = state.get("window") if state else None
+        if not isinstance(window, dict) or window.get("id") is None:
+            return {"id": cmd.get("id"), "ok": False, "error": f"no reaction window is open to {cmd['type']}"}
+        if cmd["type"] == "pause":
+            if self._window_paused:
+                return {"id": cmd.get("id"), "ok": False, "error": "the window is already paused"}
+            self._window_remaining = max(0.0, (self._window_deadline or 0) - self.clock.wall())
+            window_id = window["id"]
+            self._cancel_window_timer()
+            self._window_timer = (window_id, lambda: None)
+            self._window_paused = True
+        else:
+            if not self._window_paused:
+                return {"id": cmd.get("id"), "ok": False, "error": "the window is not paused"}
+            self._window_paused = False
+            self._cancel_window_timer()
+            self._start_window_timer(window["id"], self._window_remaining)
+        self._publish_views(self.public_state())
+        return {"id": cmd.get("id"), "ok": True}
+
+    # --- game clock: Football's time limit (CW-7.3) --------------------------------------------
+    def _arm_game_timer(self) -> None:
+        """Send ``time_up`` when a game with ``minutes`` has run that long (since new_game)."""
+        state = self.table.public_view()
+        minutes = state.get("minutes") if state else None
+        started = self.table.game_started_at
+        key = (started, minutes)
+        if self._game_timer and self._game_timer[0] == key:
+            return
+        if self._game_timer:
+            self._game_timer[1]()
+            self._game_timer = None
+        if not minutes or started is None or state.get("phase") != "playing" or state.get("time_up"):
+            return
+
+        def fire() -> None:
+            with self._lock:
+                if self._game_timer and self._game_timer[0] == key:
+                    self._game_timer = None
+                    self.submit({"type": "time_up", "id": f"time-up-{started}"}, source="timer")
+
+        delay = started + float(minutes) * 60 - self.clock.wall()
+        self._game_timer = (key, self.clock.call_later(max(0.0, delay), fire))
 
 
 # --- `gametable run` ---------------------------------------------------------------------------

@@ -70,6 +70,7 @@ class Table:
         self._results: OrderedDict[str, Result] = OrderedDict()
         self._accepted_ids: set[str] = set()
         self.seq = 0
+        self.game_started_at: float | None = None  # wall time the current game's new_game was accepted
 
     # --- loading -----------------------------------------------------------------------------
     def load(self) -> int:
@@ -86,6 +87,8 @@ class Table:
                 continue
             if record.cmd_id is not None:
                 self._accepted_ids.add(record.cmd_id)
+            if record.input.get("type") == "new_game":
+                self.game_started_at = record.ts
             self.seq = record.seq
             count += 1
         return count
@@ -111,9 +114,12 @@ class Table:
             log.exception("engine failure on %r", cmd)
             return self._remember(key, Result(cid, False, f"internal error: {type(exc).__name__}: {exc}"))
         seq = self.seq + 1
+        now = self.clock.wall()
         if self.journal is not None:
-            seq = self.journal.append(inp, self.clock.wall(), key)
+            seq = self.journal.append(inp, now, key)
         self.seq = seq
+        if inp["type"] == "new_game":
+            self.game_started_at = now
         self._commit(inp, state, game)
         if key is not None:
             self._accepted_ids.add(key)

@@ -1,0 +1,67 @@
+"""The daemon's clocks on a FakeClock: Coup window timeouts (CP-6), pause/resume, Football's
+time limit (CW-7.3). The timeouts are journalled inputs, so replays stay exact."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.config import parse
+from controller.daemon import Daemon
+
+COUP = {"type": "new_game", "game": "coup", "seed": 5,
+        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}],
+        "options": {"timeout_s": 8, "setup": {"first": 1}}}
+TAX = {"type": "move", "seat": 1, "move": "tax", "args": {}}
+
+
+@pytest.fixture
+def daemon(tmp_path, fake_clock):
+    d = Daemon(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), fake_clock)
+    d.start(connect=False)
+    yield d
+    d.stop()
+
+
+def test_cp_6_window_closes_by_a_journalled_timeout_when_time_is_up(daemon, fake_clock):
+    assert daemon.submit(COUP)["ok"]
+    assert daemon.submit(TAX)["ok"]
+    window = daemon.public_state()["window"]
+    assert window is not None and window["deadline"] == pytest.approx(fake_clock.wall() + 8)
+    fake_clock.advance(7.9)
+    assert daemon.public_state()["window"] is not None
+    fake_clock.advance(0.2)
+    assert daemon.public_state()["window"] is None
+    assert [r.input["type"] for r in daemon.journal.records()][-1] == "timeout"
+
+
+def test_cp_6_host_pause_stops_the_countdown_and_resume_continues_it(daemon, fake_clock):
+    daemon.submit(COUP)
+    daemon.submit(TAX)
+    fake_clock.advance(3)
+    assert daemon.submit({"type": "pause", "id": "p"})["ok"]
+    assert daemon.public_state()["window"]["paused"] is True
+    fake_clock.advance(60)
+    assert daemon.public_state()["window"] is not None  # paused: nothing expired
+    assert daemon.submit({"type": "resume", "id": "r"})["ok"]
+    fake_clock.advance(4.9)
+    assert daemon.public_state()["window"] is not None
+    fake_clock.advance(0.2)
+    assert daemon.public_state()["window"] is None
+
+
+def test_pause_without_a_window_is_refused(daemon):
+    daemon.submit(COUP)
+    r = daemon.submit({"type": "pause", "id": "p"})
+    assert r == {"id": "p", "ok": False, "error": "no reaction window is open to pause"}
+
+
+def test_cw_7_3_football_time_limit_sends_time_up(daemon, fake_clock):
+    players = [{"seat": 1, "name": "A", "team": "A"}, {"seat": 2, "name": "B", "team": "B"}]
+    r = daemon.submit({"type": "new_game", "game": "coinwar", "mode": "football", "players": players,
+                       "order": [1, 2], "options": {"minutes": 2}, "seed": 1})
+    assert r["ok"], r
+    fake_clock.advance(119)
+    assert daemon.public_state()["phase"] == "playing"
+    fake_clock.advance(2)
+    types = [rec.input["type"] for rec in daemon.journal.records()]
+    assert "time_up" in types
