@@ -12,6 +12,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from controller.mqtt_bridge import set_nodelay
+
 
 @dataclass
 class Message:
@@ -32,7 +34,11 @@ class Recorder:
         if username:
             self.client.username_pw_set(username, password)
         self._subscribed = threading.Event()
-        self.client.on_connect = lambda c, u, f, r, p: c.subscribe(subscribe, qos=1)
+        def on_connect(c: Any, u: Any, f: Any, r: Any, p: Any) -> None:
+            set_nodelay(c)
+            c.subscribe(subscribe, qos=1)
+
+        self.client.on_connect = on_connect
         self.client.on_subscribe = lambda *a: self._subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect(host, port)

@@ -1,0 +1,71 @@
+"""`gametable run`'s hardware layer end to end: striker frames through a real pty, beams on
+MockFactory pins, LEDs — and the state out on a real Mosquitto."""
+
+from __future__ import annotations
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from controller.clock import SystemClock
+from controller.config import parse
+from controller.daemon import Daemon
+from controller.hardware import Hardware
+from sensors.virtual_base import VirtualBaseStation
+from tests.helpers.mqtt_client import Recorder
+
+NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
+       "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], "order": [1, 2]}
+
+
+@pytest.fixture
+def table(broker, tmp_path):
+    clock = SystemClock()
+    base = VirtualBaseStation(clock, ["s1", "s2"], hb_interval_s=0.2)
+    config = parse({
+        "table_id": "hw", "mqtt": {"host": broker.host, "port": broker.port},
+        "journal": {"path": str(tmp_path / "j.sqlite")},
+        "striker": {"port": base.path}, "strikers": {"s1": 1, "s2": 2},
+        "leds": {"seats": {"1": 12, "2": 13}, "status": [16, 26, 27]},
+        "beams": [{"id": "goal_n", "pin": 17, "kind": "segment", "a": [182.5, 232.5], "b": [242.5, 232.5]}],
+    })
+    daemon = Daemon(config, clock)
+    daemon.start()
+    assert daemon.bridge.wait_connected(10)
+    hardware = Hardware(config, clock, daemon, pin_factory=MockFactory(pin_class=MockPWMPin))
+    hardware.start()
+    base.start()
+    phone = Recorder(broker.host, broker.port, "gametable/hw/#")
+    yield daemon, hardware, base, phone
+    phone.close()
+    hardware.stop()
+    base.close()
+    daemon.stop()
+
+
+def test_a_strike_frame_from_the_active_seat_counts_as_its_strike(table):
+    daemon, hardware, base, phone = table
+    daemon.submit(NEW)
+    start = len(phone.messages)
+    base.strike("s1", g=7.5)
+    state = phone.wait_for("gametable/hw/state", lambda m: (m.json().get("turn") or {}).get("strikes") == 1,
+                           start=start).json()
+    assert state["turn"] == {"seat": 1, "strikes": 1, "extra": False} and state["striking"] is True
+
+
+def test_a_strike_from_another_seat_is_reported_not_applied(table):
+    daemon, hardware, base, phone = table
+    daemon.submit(NEW)
+    start = len(phone.messages)
+    base.strike("s2")
+    report = phone.wait_for("gametable/hw/sensors/striker",
+                            lambda m: m.json().get("event") == "strike_out_of_turn", start=start).json()
+    assert report["seat"] == 2
+    assert daemon.public_state()["turn"]["strikes"] == 0
+
+
+def test_seat_leds_light_the_active_player(table):
+    daemon, hardware, base, phone = table
+    daemon.submit(NEW)
+    plan = phone.wait_for("gametable/hw/leds", lambda m: m.json().get("seats", {}).get("1") == "solid").json()
+    assert plan["seats"]["2"] != "solid"
+    assert hardware.lights.levels()["1"] == pytest.approx(1.0)
