@@ -1,52 +1,76 @@
-# The two commands of the README: `make demo` and `make test`. Both install what is missing first.
+# The two commands of the README: `make demo` and `make test`. Both install what is missing first
+# (Debian packages through apt, Python packages into .venv), so they work on a fresh Debian 12 /
+# Raspberry Pi OS (64-bit) machine.
 SHELL := /bin/bash
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
-APT_PKGS := mosquitto mosquitto-clients python3-venv
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
+NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+LINTED := controller sensors web_panel firmware tests benchmarks
 
-.PHONY: demo test bench soak lint deps system-deps clean
+.PHONY: demo test bench soak lint run-deps test-deps clean
 
-demo: deps
+demo: run-deps
 	$(VENV)/bin/gametable sim --bots 2
 
-test: deps
-	$(PY) -m ruff check controller sensors web_panel firmware tests benchmarks
+test: test-deps
+	$(PY) -m ruff check $(LINTED)
 	$(PY) -m pytest -q
 
-bench: deps
+bench: test-deps
 	$(PY) -m benchmarks
 
-soak: deps
+soak: test-deps
 	$(PY) -m benchmarks.soak
 
-lint: deps
-	$(PY) -m ruff check controller sensors web_panel firmware tests benchmarks
+lint: test-deps
+	$(PY) -m ruff check $(LINTED)
 
-deps: system-deps $(STAMP) firmware/test_runner/node_modules
+# What the table needs to run: Mosquitto and a Python venv.
+run-deps:
+	@$(MAKE) --no-print-directory apt PKGS="mosquitto mosquitto-clients"
+	@$(MAKE) --no-print-directory $(RUN_STAMP)
 
-# Real MicroPython (WebAssembly port) for the firmware tests, pinned by package-lock.json.
-firmware/test_runner/node_modules: firmware/test_runner/package-lock.json
-	npm ci --prefix firmware/test_runner --no-audit --no-fund
-	touch $@
+# What the tests need on top: Chromium (panel tests, via Playwright), Node (real MicroPython).
+test-deps: run-deps
+	@$(MAKE) --no-print-directory apt PKGS="chromium nodejs npm"
+	@$(MAKE) --no-print-directory $(TEST_STAMP) $(NODE_MODULES)
 
-# Debian / Raspberry Pi OS packages: Mosquitto (broker), Chromium (browser tests), venv.
-system-deps:
+# apt-get install only the packages of PKGS that are missing (chromium may be chromium-browser).
+apt:
 	@missing=""; \
-	for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then missing="$$missing chromium"; fi; \
-	if ! command -v node >/dev/null; then missing="$$missing nodejs npm"; fi; \
+	for p in $(PKGS); do \
+	  case $$p in \
+	    chromium) command -v chromium >/dev/null || command -v chromium-browser >/dev/null || missing="$$missing $$p";; \
+	    nodejs) command -v node >/dev/null || missing="$$missing $$p";; \
+	    npm) command -v npm >/dev/null || missing="$$missing $$p";; \
+	    *) dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p";; \
+	  esac; \
+	done; \
+	python3 -c "import venv, ensurepip" 2>/dev/null || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || python3 -m venv $(VENV)
+$(PY):
+	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+
+$(RUN_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml $(RUN_STAMP)
 	$(PY) -m pip install -q -e '.[test]'
-	touch $(STAMP)
+	touch $@
+
+# Real MicroPython (WebAssembly port) for the firmware tests, pinned by package-lock.json.
+$(NODE_MODULES): firmware/test_runner/package-lock.json
+	npm ci --prefix firmware/test_runner --no-audit --no-fund
+	touch $@
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache $(NODE_MODULES)
