@@ -10,7 +10,7 @@ NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LINTED := controller sensors web_panel firmware tests benchmarks
 
-.PHONY: demo test bench soak lint run-deps test-deps clean
+.PHONY: demo test bench soak lint run-deps test-deps apt clean
 
 demo: run-deps
 	$(VENV)/bin/gametable sim --bots 2
