@@ -129,7 +129,7 @@ class TableLink:
         with self._lock:
             players = list((self.state or {}).get("players") or [])
         effects = event.get("effects") or []
-        lines = narrate(effects, players, event.get("input") or {})
+        lines = narrate(effects, players, event.get("input") or {}, mode_titles())
         if not lines:
             return None
         return {"seq": event.get("seq"), "ts": event.get("ts"), "lines": lines}
@@ -183,6 +183,21 @@ class TableLink:
     def private_view(self, seat: int) -> dict[str, Any] | None:
         with self._lock:
             return self.private.get(seat)
+
+
+_TITLES: dict[str, str] = {}
+
+
+def mode_titles() -> dict[str, str]:
+    """Mode name -> title for the log, from the games' static descriptions (read once)."""
+    if not _TITLES:
+        from controller.games import registry
+
+        for game in registry().values():
+            describe = getattr(game, "describe", None)
+            for m in (describe() if describe else {}).get("modes", []):
+                _TITLES.setdefault(m.get("mode"), m.get("title") or m.get("mode"))
+    return _TITLES
 
 
 def _seat_of(rest: str) -> int | None:

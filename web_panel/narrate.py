@@ -27,8 +27,9 @@ def _coins(players: list[dict[str, Any]]) -> dict[str, int]:
     return {p["coin"]: p["seat"] for p in players if isinstance(p, dict) and p.get("coin")}
 
 
-def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, Any] | None = None) -> list[str]:
-    """One short sentence per effect, in order."""
+def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, Any] | None = None,
+            titles: dict[str, str] | None = None) -> list[str]:
+    """One short sentence per effect, in order; ``titles`` names modes ("ffa" -> "Free-for-all")."""
     inp = inp if isinstance(inp, dict) else {}
     names = _names(players, inp)
     coin_owner = _coins(players)
@@ -51,7 +52,8 @@ def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, An
         seat = eff.get("seat")
         rule = f" ({eff['rule']})" if isinstance(eff.get("rule"), str) and kind in ("foul", "attack") else ""
         if kind == "new_game":
-            lines.append(f"New game: {eff.get('mode') or inp.get('game') or ''}".strip())
+            mode = eff.get("mode") or inp.get("game") or ""
+            lines.append(f"New game: {(titles or {}).get(mode, mode)}".strip())
         elif kind == "turn":
             lines.append(f"{who(seat)}'s {'extra ' if eff.get('extra') else ''}turn")
         elif kind == "strike":

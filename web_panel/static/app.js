@@ -239,13 +239,13 @@ function logCard() {
 
 function tableView() {
   const st = S.state;
-  let html = turnBanner(false);
+  let html = turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>`;
   if (st) {
-    html += playersCard(st) + pendingCard(st);
     const q = (st.questions || [])[0];
     if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
+    html += pendingCard(st) + playersCard(st);
   }
-  html += `<div id="board-slot"></div>` + logCard();
+  html += logCard();
   return html;
 }
 
@@ -395,10 +395,10 @@ function go(path) { if (location.pathname !== path) history.pushState(null, "", 
 const Board = {
   canvas: null, ctx: null, target: {}, shown: {}, moving: false, drag: null, raf: 0,
   update(d) {
-    S.table = d; this.target = (d && d.coins) || {}; this.moving = !!(d && d.moving);
+    const fresh = !S.table; S.table = d; this.target = (d && d.coins) || {}; this.moving = !!(d && d.moving);
     for (const k of Object.keys(this.shown)) if (!(k in this.target)) delete this.shown[k];
     for (const [k, v] of Object.entries(this.target)) if (!this.shown[k]) this.shown[k] = v.slice();
-    this.kick();
+    if (fresh) render(); else this.kick();
   },
   mount(slot) {
     if (!slot) return;
@@ -483,10 +483,10 @@ const Board = {
       c.setLineDash([6, 6]); c.strokeStyle = "rgba(255,255,255,.8)"; c.lineWidth = 2;
       c.beginPath(); c.moveTo(pos[0], pos[1]); c.lineTo(this.drag.at[0], this.drag.at[1]); c.stroke(); c.setLineDash([]);
       if (sp > 0) {
-        const ux = vx / sp, uy = vy / sp, ex = pos[0] + ux * len, ey = pos[1] + uy * len;
-        c.strokeStyle = "#ffe45c"; c.lineWidth = 5; c.beginPath(); c.moveTo(pos[0], pos[1]); c.lineTo(ex, ey); c.stroke();
+        const ux = vx / sp, uy = vy / sp, off = COIN_R + 6, ex = pos[0] + ux * (len + off), ey = pos[1] + uy * (len + off);
+        c.strokeStyle = "#ffe45c"; c.lineWidth = 5; c.beginPath(); c.moveTo(pos[0] + ux * off, pos[1] + uy * off); c.lineTo(ex, ey); c.stroke();
         c.beginPath(); c.moveTo(ex, ey); c.lineTo(ex - ux * 14 - uy * 8, ey - uy * 14 + ux * 8); c.lineTo(ex - ux * 14 + uy * 8, ey - uy * 14 - ux * 8); c.closePath(); c.fillStyle = "#ffe45c"; c.fill();
-        c.fillStyle = "#fff"; c.font = "bold 14px system-ui, sans-serif"; c.fillText(`${(sp / 1000).toFixed(1)} m/s`, pos[0], pos[1] - 26);
+        c.fillStyle = "#fff"; c.font = "bold 14px system-ui, sans-serif"; c.fillText(`${(sp / 1000).toFixed(1)} m/s`, pos[0] - uy * 34 - ux * 30, pos[1] + ux * 34 - uy * 30);
       }
     }
   },
