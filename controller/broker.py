@@ -6,6 +6,7 @@ with nothing set up) and by the tests (a real broker, never a mock).
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import socket
 import subprocess
@@ -13,6 +14,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 def free_port() -> int:
@@ -74,3 +76,13 @@ def start_broker(extra_conf: str = "", port: int | None = None) -> Broker:
     body = extra_conf or "allow_anonymous true\n"
     conf.write_text(f"listener {port} 127.0.0.1\npersistence false\n{body}")
     return Broker("127.0.0.1", port, _spawn(conf, port), conf)
+
+
+def ensure_broker(config: Any) -> tuple[Any, Broker | None]:
+    """``gametable sim``: when the config names no broker, start a private one and return a config
+    pointing at it (plus the broker, to stop on exit); otherwise the config as it is and None."""
+    if config.mqtt.host:
+        return config, None
+    broker = start_broker()
+    mqtt = dataclasses.replace(config.mqtt, host=broker.host, port=broker.port)
+    return dataclasses.replace(config, mqtt=mqtt), broker

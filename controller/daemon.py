@@ -247,6 +247,9 @@ def run_daemon(args: Any) -> int:
     daemon.start()
     if hardware is not None:
         hardware.start()
+    from web_panel import serve
+
+    panel = serve(config)  # the phone panel, in a thread; host/port from [panel]
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -254,6 +257,7 @@ def run_daemon(args: Any) -> int:
     interval = 2.0
     while not stop.wait(interval):
         sd_notify("WATCHDOG=1")
+    panel.stop()
     if hardware is not None:
         hardware.stop()
     daemon.stop()

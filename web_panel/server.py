@@ -41,6 +41,7 @@ class PanelServer:
             threads=max_streams + SPARE_THREADS,
             connection_limit=max_streams + 4 * SPARE_THREADS,
             channel_timeout=60,
+            asyncore_loop_timeout=0.25,  # stop() returns quickly; 4 idle wake-ups a second are free
             ident="gametable",
             clear_untrusted_proxy_headers=True,
         )

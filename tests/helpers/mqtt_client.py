@@ -73,5 +73,5 @@ class Recorder:
         return msg.json()
 
     def close(self) -> None:
+        self.client.disconnect()  # first, so the network loop wakes and stops at once
         self.client.loop_stop()
-        self.client.disconnect()
