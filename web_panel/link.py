@@ -31,7 +31,7 @@ class TableLink:
                  username: str | None = None, password: str | None = None, keepalive: int = 15) -> None:
         self.table_id = table_id
         self.base = f"gametable/{table_id}"
-        self.hub = hub or Hub()
+        self.hub = hub if hub is not None else Hub()  # (an empty Hub is falsy)
         self.host, self.port, self.keepalive = host, port, keepalive
         self.state: dict[str, Any] | None = None
         self.private: dict[int, dict[str, Any]] = {}
