@@ -74,7 +74,7 @@ def start_broker(extra_conf: str = "", port: int | None = None) -> Broker:
     workdir = Path(tempfile.mkdtemp(prefix="gametable-mosquitto-"))
     conf = workdir / "mosquitto.conf"
     body = extra_conf or "allow_anonymous true\n"
-    conf.write_text(f"listener {port} 127.0.0.1\npersistence false\n{body}")
+    conf.write_text(f"listener {port} 127.0.0.1\npersistence false\nset_tcp_nodelay true\n{body}")
     return Broker("127.0.0.1", port, _spawn(conf, port), conf)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -43,6 +44,19 @@ def topics(table_id: str) -> dict[str, str]:
 
 def private_topic(table_id: str, seat: int) -> str:
     return f"gametable/{table_id}/seat/{seat}/private"
+
+
+def no_delay(client: mqtt.Client) -> None:
+    """Send each MQTT packet at once (TCP_NODELAY). Without it Nagle's algorithm holds the second
+    small packet of a burst (PUBACK then cmd/result) until the broker's delayed ACK: +40 ms a hop."""
+
+    def opened(c: Any, userdata: Any, sock: Any) -> None:
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except (OSError, AttributeError):  # not a TCP socket (e.g. websockets): nothing to tune
+            pass
+
+    client.on_socket_open = opened
 
 
 def dumps(payload: Any) -> str:
@@ -81,6 +95,7 @@ class MqttBridge:
         self.client.will_set(self.topics["status"], "offline", qos=1, retain=True)
         self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
         self.client.max_queued_messages_set(10000)
+        no_delay(self.client)
         self.client.on_connect = self._handle_connect
         self.client.on_disconnect = self._handle_disconnect
         self.client.on_message = self._handle_message

@@ -90,6 +90,14 @@ class Hub:
                     continue
                 if sub.closed:
                     break
-                yield frame
+                # One write for everything queued meanwhile (state + log + private arrive together):
+                # fewer thread switches and socket writes when 100 streams wake at once.
+                frames = [frame]
+                while len(frames) < 64:
+                    try:
+                        frames.append(sub.queue.get_nowait())
+                    except queue.Empty:
+                        break
+                yield b"".join(frames)
         finally:
             self.remove(sub)

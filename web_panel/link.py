@@ -16,6 +16,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from controller.mqtt_bridge import no_delay
 from web_panel.hub import Hub, sse_frame
 from web_panel.narrate import narrate
 
@@ -47,6 +48,7 @@ class TableLink:
         if username:
             self.client.username_pw_set(username, password)
         self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
+        no_delay(self.client)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -117,8 +119,7 @@ class TableLink:
         elif rest == "cmd/result":
             self._resolve(data)
         elif rest == "leds":
-            self.leds = data
-            self.hub.publish("leds", data)
+            self.leds = data  # kept for the snapshot; phones do not need every LED change live
         elif rest == "sensors/table":
             self.table = data
             self.hub.publish("table", data)

@@ -12,6 +12,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from controller.mqtt_bridge import no_delay
+
 
 @dataclass
 class Message:
@@ -31,6 +33,7 @@ class Recorder:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-{uuid.uuid4().hex[:8]}")
         if username:
             self.client.username_pw_set(username, password)
+        no_delay(self.client)
         self._subscribed = threading.Event()
         self.client.on_connect = lambda c, u, f, r, p: c.subscribe(subscribe, qos=1)
         self.client.on_subscribe = lambda *a: self._subscribed.set()
