@@ -101,7 +101,7 @@ def test_host_game_three_phones_question_undo_and_reload(stack, browser, broker)
     for page in phones:
         page.locator("#turn-banner").filter(has_text="1 strike left").wait_for()
     ann.locator("#question").wait_for()
-    bo.get_by_text("must answer").wait_for()
+    bo.get_by_text("Waiting for an answer").wait_for()
     assert bo.locator("#question").count() == 0
     shot("phone-ann-question.png", ann)
 

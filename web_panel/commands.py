@@ -55,6 +55,8 @@ def _playing(public: dict[str, Any] | None) -> dict[str, Any]:
 
 def _legal(private: dict[str, Any] | None) -> list[dict[str, Any]]:
     moves = (private or {}).get("legal")
+    if isinstance(moves, dict):  # a game may expose legal() as {"seat", "moves"}
+        moves = moves.get("moves")
     return [m for m in moves if isinstance(m, dict)] if isinstance(moves, list) else []
 
 

@@ -107,14 +107,34 @@ function turnBanner(mine) {
   if (st.phase === "aborted") return `<section class="banner"><div class="big">Game aborted</div><div class="sub">Waiting for the host to start a new game.</div></section>`;
   const t = st.turn;
   if (!t) return `<section class="banner"><div class="big">Waiting…</div></section>`;
-  const allowed = st.strikes_allowed ?? 0, left = Math.max(0, allowed - t.strikes);
+  const allowed = st.strikes_allowed ?? 0, left = Math.max(0, allowed - (t.strikes || 0)), hasStrikes = st.strikes_allowed !== undefined;
+  const strikesText = hasStrikes ? `${left} strike${left === 1 ? "" : "s"} left` : "";
   const pips = allowed ? `<div class="pips" aria-hidden="true">${Array.from({ length: allowed }, (_, i) => `<span class="pip ${i < t.strikes ? "used" : ""}"></span>`).join("")}</div>` : "";
   if (mine && t.seat === S.me.seat) {
     return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">YOUR TURN${t.extra ? " (extra)" : ""}</div>
-      <div class="sub" id="strikes-left">${left} strike${left === 1 ? "" : "s"} left</div>${pips}</section>`;
+      <div class="sub" id="strikes-left">${strikesText || "Make your move"}</div>${pips}${lastLine()}</section>`;
   }
   return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(t.seat, { big: true })}<div class="grow">
-    <div class="big" style="font-size:28px">${esc(nameOf(t.seat))}'s turn</div><div class="sub">${left} strike${left === 1 ? "" : "s"} left${t.extra ? " · extra turn" : ""}</div></div></div>${pips}</section>`;
+    <div class="big" style="font-size:28px">${esc(nameOf(t.seat))}'s turn</div><div class="sub">${strikesText}${t.extra ? " · extra turn" : ""}</div></div></div>${pips}${lastLine()}</section>`;
+}
+
+function lastLine() {
+  const e = S.log[0];
+  return e && e.lines.length ? `<div class="last" id="last-event">${esc(e.lines.filter((l) => !/'s (extra )?turn$/.test(l)).slice(-1)[0] || e.lines[e.lines.length - 1])}</div>` : "";
+}
+
+function windowCard(st) {
+  const w = st.window;
+  if (!w || typeof w !== "object") return "";
+  const left = w.deadline ? Math.max(0, Math.round(w.deadline - Date.now() / 1000)) : null;
+  const who = w.claimant !== undefined && w.claimant !== null ? nameOf(w.claimant) : "";
+  return `<section class="card question" id="window"><h2>${esc(String(w.kind || "reaction").replace(/_/g, " "))}${w.claim ? ` — ${esc(who)} claims ${esc(w.claim)}` : ""}</h2>
+    <p>${(w.seats || []).length ? `Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}` : ""}${left !== null ? ` · <b data-deadline="${esc(w.deadline)}">${left}</b> s left` : ""}</p></section>`;
+}
+
+function legalMoves(pv) {
+  const l = pv && pv.legal;
+  return Array.isArray(l) ? l : (l && Array.isArray(l.moves) ? l.moves : []);
 }
 
 function winnerText(w) {
@@ -134,7 +154,7 @@ function joinView() {
   }).join("");
   return `<h1>Join the table</h1><p class="muted">Tap your seat. Your phone keeps it, even after a reload.</p>
     <div class="seats">${cards}</div>
-    <div class="card row" style="margin-top:14px"><a class="btn ghost grow" href="/table">Just watch</a><a class="btn ghost grow" href="/host">I'm the host</a></div>`;
+    <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">Just watch</a><a class="btn ghost grow" href="/host">Host</a></div>`;
 }
 
 function seatView() {
@@ -146,7 +166,7 @@ function seatView() {
     <div class="muted small">Seat ${seat} · your coin is ${esc(me && me.coin ? me.coin : "c" + seat)}, ${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}</div>
     ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
   if (st && st.phase === "playing") {
-    html += questionCard(st, seat, false);
+    html += windowCard(st) + questionCard(st, seat, false);
     html += movesCard(pv, st);
     html += privateCard(pv, st);
   } else if (!st || !me) {
@@ -172,22 +192,24 @@ function questionCard(st, seat, host) {
 }
 
 function movesCard(pv, st) {
-  const legal = (pv && pv.legal) || [];
+  const legal = legalMoves(pv);
   const parts = [];
   for (const m of legal) {
     if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
-    else if (m.type === "end_turn") parts.push(`<button class="btn primary wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
+    else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
     else if (m.move) parts.push(...cardMoveButtons(m));
   }
   const shot = legal.find((m) => m.type === "shot");
-  const hint = shot ? `<p class="board-hint" id="flick-hint">Flick ${shot.coins.length > 1 ? "one of your coins" : "your coin"} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
+  const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${shot.coins.length > 1 ? "one of your coins" : "your coin"} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
   if (!parts.length && !hint) {
     const pend = (st.pending_placements || []).filter((p) => p.by !== S.me.seat);
     if (pend.length) return `<section class="card"><p>Waiting for ${esc(pend.map((p) => nameOf(p.by)).join(", "))} to put ${pend.length > 1 ? "coins" : "a coin"} back.</p></section>`;
     return "";
   }
-  return `<section class="card" id="moves"><h2>Your moves</h2><div class="moves">${parts.join("")}</div>${hint}</section>`;
+  return `<section class="card" id="moves"><h2>Your moves</h2>${hint}<div class="moves">${parts.join("")}</div></section>`;
 }
+
+function shotAvailable(legal) { return legal.some((m) => m.type === "shot"); }
 
 function cardMoveButtons(m) {
   const label = (s) => String(s).replace(/_/g, " ");
@@ -242,6 +264,7 @@ function tableView() {
   let html = turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>`;
   if (st) {
     const q = (st.questions || [])[0];
+    html += windowCard(st);
     if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
     html += pendingCard(st) + playersCard(st);
   }
@@ -418,8 +441,7 @@ const Board = {
     this.scale = (w * dpr) / TABLE_W; this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round((w * TABLE_H / TABLE_W) * dpr);
   },
   flickable() {
-    const legal = (S.priv && S.priv.legal) || [];
-    const shot = legal.find((m) => m.type === "shot");
+    const shot = legalMoves(S.priv).find((m) => m.type === "shot");
     return shot && S.state && S.state.turn && S.state.turn.seat === S.me.seat ? shot.coins : [];
   },
   mm(e) { const r = this.canvas.getBoundingClientRect(); return [(e.clientX - r.left) * TABLE_W / r.width, (e.clientY - r.top) * TABLE_H / r.height]; },
@@ -510,6 +532,7 @@ document.addEventListener("change", (e) => { const el = e.target.closest("[data-
 document.addEventListener("input", (e) => { const el = e.target.closest("[data-lobby=name],[data-lobby=option]"); if (el) lobbyInput(el); });
 document.addEventListener("focusout", () => { setTimeout(() => { if (S.pendingRender) render(); }, 0); });
 window.addEventListener("popstate", render);
+setInterval(() => { for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = Math.max(0, Math.round(+el.dataset.deadline - Date.now() / 1000)); }, 500);
 window.addEventListener("resize", () => { if (Board.canvas) { Board.resize(); Board.kick(); } });
 
 (async function start() {
