@@ -25,6 +25,8 @@ from controller.table import Result, Table
 
 log = logging.getLogger("gametable.daemon")
 
+MAX_COMMAND_BYTES = 64 * 1024  # a command is a small JSON object; anything bigger is a bug or abuse
+
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 
 
@@ -97,15 +99,22 @@ class Daemon:
             return result.to_json()
 
     def _on_mqtt_command(self, payload: bytes) -> None:
+        if len(payload) > MAX_COMMAND_BYTES:
+            self._publish_result({"id": None, "ok": False, "error": f"command of {len(payload)} bytes is over "
+                                  f"the {MAX_COMMAND_BYTES} byte limit"})
+            return
         try:
             cmd = json.loads(payload.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             self._publish_result({"id": None, "ok": False, "error": f"command is not valid JSON: {exc}"})
             return
-        if not isinstance(cmd, dict) or cmd.get("id") is None:
-            cid = cmd.get("id") if isinstance(cmd, dict) else None
-            self._publish_result({"id": cid, "ok": False,
-                                  "error": "a command must be a JSON object with a client-chosen 'id'"})
+        if not isinstance(cmd, dict):
+            self._publish_result({"id": None, "ok": False,
+                                  "error": f"a command must be a JSON object, got {type(cmd).__name__}"})
+            return
+        if cmd.get("id") is None:
+            self._publish_result({"id": None, "ok": False, "error": "a command needs a client-chosen 'id' "
+                                  "(a repeated id is answered again, never applied twice)"})
             return
         self._publish_result(self.submit(cmd, source="mqtt"))
 

@@ -201,5 +201,16 @@ def test_virtual_table_drawing_and_slingshot_flick(stack, browser, broker):
         watcher.wait_for("gametable/t1/sensors/table", lambda m: m.json()["moving"], start=start)
         assert not [m for m in watcher.messages[start:] if m.topic.endswith("/sim/flick")]
         shot("table-board.png", bo)
+        # CW-5.4: ending a turn without a strike asks for confirmation first.
+        ann.goto(stack.url + "/seat")
+        ann.click("#end-turn")
+        ann.locator("#confirm-text").filter(has_text="End your turn without striking?").wait_for()
+        ann.click("#confirm-no")
+        assert stack.daemon.public_state()["turn"]["seat"] == 1
+        ann.click("#end-turn")
+        ann.click("#confirm-yes")
+        ann.locator("#turn-banner").filter(has_text="Bo's turn").wait_for()
+        bo.locator("#turn-banner").filter(has_text="YOUR TURN").wait_for()
+        shot("table-bo-turn.png", bo)
     finally:
         watcher.close()
