@@ -212,5 +212,12 @@ def test_virtual_table_drawing_and_slingshot_flick(stack, browser, broker):
         ann.locator("#turn-banner").filter(has_text="Bo's turn").wait_for()
         bo.locator("#turn-banner").filter(has_text="YOUR TURN").wait_for()
         shot("table-bo-turn.png", bo)
+        # Streams cut (Wi-Fi drop, panel restart): EventSource reconnects by itself and the snapshot
+        # brings what happened meanwhile.
+        stack.panel.link.hub.close_all()
+        assert stack.daemon.submit({"type": "end_turn", "seat": 2, "id": "while-away"})["ok"]
+        for page in (ann, bo):
+            page.locator("#turn-banner").filter(has_text="Cy's turn").wait_for()
+        assert len(stack.panel.link.hub) >= 2
     finally:
         watcher.close()

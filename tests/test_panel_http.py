@@ -192,6 +192,21 @@ def test_host_answers_any_question_and_undoes(stack):
         (409, {"ok": False, "error": "question q7 is not open; the open question is q1"})
 
 
+def test_freeing_a_seat_ends_the_old_phones_private_stream(stack):
+    host = started(stack)
+    bo = seat_phone(stack, 2)
+    conn = http.client.HTTPConnection("127.0.0.1", stack.panel.port, timeout=10)
+    conn.request("GET", "/api/stream", headers={"Cookie": bo._cookie_header()})
+    resp = conn.getresponse()
+    stack.wait(lambda: len(stack.panel.link.hub) == 1, what="the stream")
+    assert host.post("/api/host/release", {"id": "release-bo-01", "seat": 2}) == (200, {"ok": True})
+    body = resp.read()  # returns only because the panel closed the stream (bounded by the timeout)
+    assert body.count(b"event: private") == 1  # the snapshot's, nothing after the release
+    assert len(stack.panel.link.hub) == 0
+    status, out = bo.post("/api/cmd", {"id": "bo-after-free", "type": "end_turn", "confirm": True})
+    assert (status, out["error"]) == (403, "this phone holds no seat; join a seat first")
+
+
 def test_the_stream_resyncs_a_new_client_with_the_full_state(stack):
     started(stack)
     ann = seat_phone(stack, 1)

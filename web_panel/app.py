@@ -199,6 +199,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         if g.seat is None:
             return fail(403, "this phone holds no seat")
         seats.release(g.seat)
+        link.hub.close_seat(g.seat)
         link.hub.publish("taken", seats.taken())
         return cookie(jsonify({"ok": True}), SEAT_COOKIE, None)
 
@@ -224,6 +225,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         seat = g.body.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not seats.release(seat):
             return fail(409, f"seat {seat!r} is not held by any phone")
+        link.hub.close_seat(seat)  # the old phone's stream must not keep receiving this seat's view
         link.hub.publish("taken", seats.taken())
         return jsonify({"ok": True})
 

@@ -61,6 +61,13 @@ class Hub:
         except queue.Full:
             pass
 
+    def close_seat(self, seat: int) -> None:
+        """A seat changed hands: end its open streams so the old phone gets no more private views."""
+        with self._lock:
+            subs = [s for s in self._subs if s.seat == seat]
+        for sub in subs:
+            self.remove(sub)
+
     def close_all(self) -> None:
         with self._lock:
             subs = list(self._subs)
