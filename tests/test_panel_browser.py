@@ -221,3 +221,32 @@ def test_virtual_table_drawing_and_slingshot_flick(stack, browser, broker):
         assert len(stack.panel.link.hub) >= 2
     finally:
         watcher.close()
+
+
+def test_lobby_teams_mode_with_random_teams_and_order(stack, browser):
+    host = browser.new_context(**PHONE).new_page()
+    host.set_default_timeout(10_000)
+    host.goto(stack.url + "/host")
+    host.fill("#pin", PIN)
+    host.click("#unlock")
+    host.locator("#lobby").wait_for()
+    host.click("[data-action=lobby-set][data-key=mode][data-value=teams]")
+    assert host.locator("#start").is_disabled()  # Teams is for 4 or 6 players; 3 are ticked
+    host.get_by_text("This mode is for 4, 6 players.").wait_for()
+    host.check("[data-lobby=include][data-seat='4']")
+    host.locator("#start").filter(has_text="4 players").wait_for()
+    host.fill("#name-4", "Di")
+    host.click("#start")
+    host.locator("#turn-banner").wait_for()
+    state = stack.daemon.public_state()
+    assert state["mode"] == "teams"
+    teams = {p["seat"]: p["team"] for p in state["players"]}
+    assert sorted(teams.values()) == ["A", "A", "B", "B"]
+    assert sorted(state["order"]) == [1, 2, 3, 4]
+    assert [p["name"] for p in state["players"]] == ["Seat 1", "Seat 2", "Seat 3", "Di"]
+    shot("host-teams-started.png", host)
+    # Abort is a host power, behind a confirmation.
+    host.click("#abort")
+    host.click("#confirm-yes")
+    host.locator("#turn-banner").filter(has_text="Game aborted").wait_for()
+    assert stack.daemon.public_state()["phase"] == "aborted"

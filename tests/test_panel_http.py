@@ -14,6 +14,7 @@ import pytest
 from controller.clock import FakeClock
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME, PIN, Http, start_stack
+from web_panel.app import lan_address
 
 pytestmark = pytest.mark.mqtt
 
@@ -233,6 +234,8 @@ def test_qr_code_is_a_local_svg_of_the_join_url(stack):
     status, body = phone.get("/qr.svg")
     assert status == 200 and body.lstrip().startswith(b"<svg")
     status, info = phone.get("/api/info")
-    assert json.loads(info)["join_url"] == f"http://127.0.0.1:{stack.panel.port}/join"
+    # Opened on the Pi itself (127.0.0.1), the QR code carries the Pi's LAN address for the phones.
+    lan = lan_address()
+    assert json.loads(info)["join_url"] == f"http://{lan or '127.0.0.1'}:{stack.panel.port}/join"
     status, page = phone.get("/")
     assert b"/static/app.js" in page and b"http" not in page.split(b"<body>")[0].replace(b"http-equiv", b"")

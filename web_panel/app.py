@@ -12,6 +12,7 @@ import hmac
 import io
 import json
 import secrets
+import socket
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -41,6 +42,17 @@ def link_for(config: Config, hub: Hub | None = None) -> TableLink:
     password = p.mqtt_password if p.mqtt_username else m.password
     return TableLink(config.table_id, m.host or "127.0.0.1", m.port, hub, username=user, password=password,
                      keepalive=m.keepalive)
+
+
+def lan_address() -> str | None:
+    """This machine's address on the LAN (the route to a public address; nothing is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("192.0.2.1", 9))  # TEST-NET-1: no packet leaves, it only picks the route
+            address = sock.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
 def lobby_games() -> dict[str, Any]:
@@ -154,6 +166,12 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
 
     def join_url() -> str:
         base = config.panel.public_url or request.host_url
+        host = urlsplit(base).hostname or ""
+        if not config.panel.public_url and (host == "localhost" or host.startswith("127.")):
+            # The host screen runs on the Pi itself: phones need the Pi's address on the LAN.
+            lan = lan_address()
+            if lan:
+                base = base.replace(host, lan, 1)
         return base.rstrip("/") + "/join"
 
     @app.get("/qr.svg")

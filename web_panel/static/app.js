@@ -102,11 +102,11 @@ function render() {
 
 function turnBanner(mine) {
   const st = S.state;
-  if (!st) return `<section class="banner"><div class="big">No game yet</div><div class="sub">The host starts one from the Host tab.</div></section>`;
-  if (st.phase === "over") return `<section class="banner over"><div class="big">Game over</div><div class="sub">${esc(winnerText(st.winner))}</div></section>`;
-  if (st.phase === "aborted") return `<section class="banner"><div class="big">Game aborted</div><div class="sub">Waiting for the host to start a new game.</div></section>`;
+  if (!st) return `<section class="banner" id="turn-banner"><div class="big">No game yet</div><div class="sub">The host starts one from the Host tab.</div></section>`;
+  if (st.phase === "over") return `<section class="banner over" id="turn-banner"><div class="big">Game over</div><div class="sub">${esc(winnerText(st.winner))}</div></section>`;
+  if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">Game aborted</div><div class="sub">Waiting for the host to start a new game.</div></section>`;
   const t = st.turn;
-  if (!t) return `<section class="banner"><div class="big">Waiting…</div></section>`;
+  if (!t) return `<section class="banner" id="turn-banner"><div class="big">Waiting…</div></section>`;
   const allowed = st.strikes_allowed ?? 0, left = Math.max(0, allowed - (t.strikes || 0)), hasStrikes = st.strikes_allowed !== undefined;
   const strikesText = hasStrikes ? `${left} strike${left === 1 ? "" : "s"} left` : "";
   const pips = allowed ? `<div class="pips" aria-hidden="true">${Array.from({ length: allowed }, (_, i) => `<span class="pip ${i < t.strikes ? "used" : ""}"></span>`).join("")}</div>` : "";
