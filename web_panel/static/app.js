@@ -293,7 +293,9 @@ function hostView() {
   } else if (st) {
     html += turnBanner(false) + `<section class="card"><button class="btn" data-action="undo" id="undo">↶ Undo last input</button></section>`;
   }
-  html += lobbyCard();
+  html += (st && st.phase === "playing" && !S.lobbyOpen)
+    ? `<section class="card"><button class="btn wide" data-action="lobby-open" id="lobby-open">Set up a new game…</button></section>`
+    : lobbyCard();
   html += `<section class="card"><h2>Phones</h2>${S.taken.length ? S.taken.map((s) => `<div class="row" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span><button class="btn ghost" data-action="release" data-seat="${s}">Free seat</button></div>`).join("") : "<p class='muted'>No phone holds a seat yet.</p>"}
     <button class="btn ghost wide" data-action="lock" style="margin-top:10px">Lock host screen</button></section>`;
   return html;
@@ -398,7 +400,10 @@ async function act(el) {
     if (i > 0) { const prev = vis[i - 1], ai = L.order.indexOf(prev), bi = L.order.indexOf(s); [L.order[ai], L.order[bi]] = [L.order[bi], L.order[ai]]; }
     render();
   } else if (a === "start") {
-    const d = await post("/api/host/cmd", newGameBody()); if (d.ok) { toast("Game started", true); S.sel = {}; }
+    const d = await post("/api/host/cmd", newGameBody());
+    if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); }
+  } else if (a === "lobby-open") {
+    S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
   }
 }
 
