@@ -120,7 +120,7 @@ class TableLink:
             self._resolve(data)
         elif rest == "leds":
             self.leds = data  # kept for the snapshot; phones do not need every LED change live
-        elif rest == "sensors/table":
+        elif rest in ("sensors/table", "sensors/coins"):  # (coins: the physics branch's first name)
             self.table = data
             self.hub.publish("table", data)
 
