@@ -7,6 +7,7 @@ the host undoes, and a reload keeps the seat. Screenshots go to test-artifacts/ 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,67 @@ def test_lobby_teams_mode_with_random_teams_and_order(stack, browser):
     host.click("#confirm-yes")
     host.locator("#turn-banner").filter(has_text="Game aborted").wait_for()
     assert stack.daemon.public_state()["phase"] == "aborted"
+
+
+COUP_PUBLIC = {
+    "game": "coup", "mode": "classic", "phase": "playing", "turn": {"seat": 2}, "order": [1, 2],
+    "players": [{"seat": 1, "name": "Ann", "alive": True, "coins": 2, "influence": 2, "revealed": []},
+                {"seat": 2, "name": "Bo", "alive": True, "coins": 3, "influence": 2, "revealed": []}],
+    "window": None, "questions": [], "winner": None, "last": [],
+}
+
+
+def test_card_game_buttons_come_from_the_seats_legal_moves(broker, browser, tmp_path):
+    """Coup (coup.md) through the MQTT contract only: hand, legal moves -> `move` commands."""
+    from tests.helpers.panel import panel_config
+    from web_panel.server import PanelServer
+
+    panel = PanelServer(panel_config(broker, str(tmp_path / "j.sqlite")), port=0).start()
+    table = Recorder(broker.host, broker.port, "gametable/t1/#")
+    try:
+        assert panel.link.connected.wait(10)
+        private = dict(COUP_PUBLIC, seat=2, hand=["duke", "captain"],
+                       legal=[{"move": "income"}, {"move": "steal", "targets": [1]}])
+        table.publish("gametable/t1/state", COUP_PUBLIC)
+        table.publish("gametable/t1/seat/2/private", private)
+        # Play the daemon's part of the contract: answer every command on cmd/result.
+        table.client.on_message = _answering(table)
+        bo = browser.new_context(**PHONE).new_page()
+        bo.set_default_timeout(10_000)
+        bo.goto(panel.url + "/join")
+        bo.click("#seat-2")
+        bo.locator("#private").filter(has_text="captain").wait_for()
+        start = len(table.messages)
+        bo.get_by_role("button", name="Steal → Ann").click()
+        cmd = table.wait_for("gametable/t1/cmd", start=start).json()
+        assert {k: cmd[k] for k in ("type", "seat", "move", "args")} == \
+            {"type": "move", "seat": 2, "move": "steal", "args": {"target": 1}}
+        shot("phone-coup-moves.png", bo)
+        # Exchange (CP-2): pick exactly `count` cards to return.
+        table.publish("gametable/t1/seat/2/private", dict(private, drawn=["duke", "contessa"], legal=[
+            {"move": "exchange_return", "count": 2, "cards": ["duke", "captain", "duke", "contessa"]}]))
+        send = bo.get_by_role("button", name="Exchange return (0/2)")
+        assert send.is_disabled()
+        chips = bo.locator("[data-action=pick-card]")
+        chips.nth(2).click()
+        chips.nth(3).click()
+        start = len(table.messages)
+        bo.get_by_role("button", name="Exchange return (2/2)").click()
+        cmd = table.wait_for("gametable/t1/cmd", start=start).json()
+        assert cmd["move"] == "exchange_return" and cmd["args"] == {"cards": ["duke", "contessa"]}
+        shot("phone-coup-exchange.png", bo)
+    finally:
+        table.close()
+        panel.stop()
+
+
+def _answering(rec: Recorder):
+    record = rec.client.on_message
+
+    def on_message(client, userdata, msg):
+        record(client, userdata, msg)
+        if msg.topic == "gametable/t1/cmd":
+            cid = json.loads(msg.payload)["id"]
+            client.publish("gametable/t1/cmd/result", json.dumps({"id": cid, "ok": True}), qos=1)
+
+    return on_message

@@ -163,7 +163,7 @@ function seatView() {
   let html = turnBanner(true);
   html += `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
     <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
-    <div class="muted small">Seat ${seat} · your coin is ${esc(me && me.coin ? me.coin : "c" + seat)}, ${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}</div>
+    <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && typeof me.coins === "number" ? ` · ${me.coins} coins` : ""}${me && typeof me.influence === "number" ? ` · ${me.influence} influence` : ""}</div>
     ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
   if (st && st.phase === "playing") {
     html += windowCard(st) + questionCard(st, seat, false);
@@ -212,8 +212,16 @@ function movesCard(pv, st) {
 function shotAvailable(legal) { return legal.some((m) => m.type === "shot"); }
 
 function cardMoveButtons(m) {
-  const label = (s) => String(s).replace(/_/g, " ");
+  const label = (s) => { const t = String(s).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); };
   const btn = (text, args) => `<button class="btn wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}">${esc(text)}</button>`;
+  if (typeof m.count === "number" && Array.isArray(m.cards)) {
+    // choose exactly `count` of the cards (e.g. Coup's exchange_return); a pool may hold duplicates
+    const key = "move:" + m.move, sel = S.sel[key] || [];
+    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(label(c))}</button>`).join("");
+    const args = { cards: sel.map((i) => m.cards[i]) };
+    return [`<div><p class="muted small">${esc(label(m.move))}: pick the ${m.count} card${m.count === 1 ? "" : "s"} to give back</p><div class="chips">${chips}</div>
+      <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${esc(label(m.move))} (${sel.length}/${m.count})</button></div>`];
+  }
   if (Array.isArray(m.targets) && m.targets.length) return m.targets.map((t) => btn(`${label(m.move)} → ${nameOf(t)}`, { target: t }));
   if (Array.isArray(m.cards) && m.cards.length) return m.cards.map((c) => btn(`${label(m.move)}: ${label(c)}`, { card: c }));
   if (Array.isArray(m.claims) && m.claims.length) return m.claims.map((c) => btn(`${label(m.move)} as ${label(c)}`, { claim: c }));
@@ -372,6 +380,10 @@ async function act(el) {
     const question = ((S.state && S.state.questions) || []).find((x) => x.id === q);
     if (sel.has(c)) sel.delete(c); else { if (question && question.multi === false) sel.clear(); sel.add(c); }
     S.sel[q] = [...sel]; render();
+  } else if (a === "pick-card") {
+    const key = el.dataset.key, i = +el.dataset.index, sel = new Set(S.sel[key] || []);
+    if (sel.has(i)) sel.delete(i); else sel.add(i);
+    S.sel[key] = [...sel].sort((x, y) => x - y); render();
   } else if (a === "answer") {
     const q = el.dataset.q, host = el.dataset.host === "1";
     const d = await post(host ? "/api/host/cmd" : "/api/cmd", { type: "answer", question: q, value: S.sel[q] || [] });
@@ -382,7 +394,8 @@ async function act(el) {
   } else if (a === "placed") {
     const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast("Thanks!", true);
   } else if (a === "move") {
-    const d = await post("/api/cmd", { type: "move", move: el.dataset.move, args: JSON.parse(el.dataset.args || "{}") }); if (d.ok) toast("Done", true);
+    const d = await post("/api/cmd", { type: "move", move: el.dataset.move, args: JSON.parse(el.dataset.args || "{}") });
+    if (d.ok) { toast("Done", true); delete S.sel["move:" + el.dataset.move]; }
   } else if (a === "host-placed") {
     await post("/api/host/cmd", { type: "placed", coin: el.dataset.coin });
   } else if (a === "undo") {
