@@ -42,6 +42,14 @@ def browser():
         b.close()
 
 
+@pytest.fixture(autouse=True)
+def close_contexts(browser):
+    """Each test's phones close at its end, so their streams do not outlive the panel."""
+    yield
+    for ctx in list(browser.contexts):
+        ctx.close()
+
+
 def shot(path: str, page, full: bool = False) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / path), full_page=full)

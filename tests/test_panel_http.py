@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 
 import pytest
 
@@ -239,3 +240,27 @@ def test_qr_code_is_a_local_svg_of_the_join_url(stack):
     assert json.loads(info)["join_url"] == f"http://{lan or '127.0.0.1'}:{stack.panel.port}/join"
     status, page = phone.get("/")
     assert b"/static/app.js" in page and b"http" not in page.split(b"<body>")[0].replace(b"http-equiv", b"")
+
+
+def test_a_phone_that_goes_away_frees_its_stream_at_the_next_keepalive(broker, tmp_path):
+    s = start_stack(broker, str(tmp_path / "j2.sqlite"), keepalive_s=0.2)
+    try:
+        conns = []
+        for _ in range(3):
+            conn = http.client.HTTPConnection("127.0.0.1", s.panel.port, timeout=10)
+            conn.request("GET", "/api/stream")
+            sock = conn.sock
+            resp = conn.getresponse()
+            assert resp.readline() == b"retry: 1500\n"
+            conns.append((sock, resp))
+        s.wait(lambda: len(s.panel.link.hub) == 3, what="three streams")
+        line = b""
+        while not line.startswith(b": keepalive"):  # an idle stream still gets a comment line
+            line = conns[0][1].readline()
+        for sock, resp in conns[:2]:  # the phone leaves without a word (Wi-Fi off)
+            sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+            resp.close()
+        s.wait(lambda: len(s.panel.link.hub) == 1, what="the closed streams to be dropped")
+    finally:
+        s.stop()
