@@ -334,8 +334,16 @@ function lobbyCard() {
     </div>`).join("");
   const order = L.order.filter((s) => L.include[s]);
   const orderUi = L.orderMode === "manual" ? `<div class="order">${order.map((s, i) => `<button type="button" class="chip" data-action="order-up" data-seat="${s}" aria-label="Move seat ${s} earlier">${i + 1}. ${coinBadge(s)}${i ? " ↑" : ""}</button>`).join("")}</div>` : "";
-  const opts = Object.entries(mode.options || {}).map(([k, o]) => `<label class="field" for="opt-${esc(k)}">${esc(k.replace(/_/g, " "))} <span class="muted small">${esc(o.description || "")}</span></label>
-      <input type="text" id="opt-${esc(k)}" data-lobby="option" data-key="${esc(k)}" value="${esc(L.options[k] ?? JSON.stringify(o.default))}">`).join("");
+  const opts = Object.entries(mode.options || {}).map(([k, o]) => {
+    const id = `opt-${esc(k)}`, value = L.options[k] ?? JSON.stringify(o.default), title = esc(k.replace(/_/g, " "));
+    const desc = `<span class="muted small">${esc(o.description || "")}</span>`;
+    if (typeof o.default === "boolean") {
+      return `<label class="toggle field" for="${id}"><input type="checkbox" id="${id}" data-lobby="option-bool" data-key="${esc(k)}" ${value === "true" ? "checked" : ""}> ${title}</label>${desc}`;
+    }
+    const type = typeof o.default === "number" ? "number" : "text";
+    return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" ? value : (L.options[k] ?? (typeof o.default === "string" ? o.default : JSON.stringify(o.default))))}">`;
+  }).join("");
+  const optsBlock = opts ? `<label class="field">Options</label>${opts}` : "";
   const counts = (mode.players || []).join(", ");
   const okCount = !mode.players || !mode.players.length || mode.players.includes(included.length);
   return `<section class="card" id="lobby"><h2>New game</h2>
@@ -345,7 +353,7 @@ function lobbyCard() {
     <label class="field">Players</label>${seatRows}
     ${mode.teams ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
     <label class="field">Turn order</label><div class="seg">${seg("orderMode", "random", "Random")}${seg("orderMode", "manual", "Manual")}</div>${orderUi}
-    ${opts}
+    ${optsBlock}
     <button class="btn primary wide" data-action="start" id="start" style="margin-top:14px" ${okCount ? "" : "disabled"}>Start ${esc(g.title || L.game)} · ${included.length} players</button>
     ${okCount ? "" : `<p class="small" style="color:var(--bad);font-weight:800">This mode is for ${counts} players.</p>`}</section>`;
 }
@@ -426,6 +434,7 @@ function lobbyInput(el) {
   else if (k === "name") L.names[s] = el.value;
   else if (k === "team") L.teams[s] = el.value;
   else if (k === "option") L.options[el.dataset.key] = el.value;
+  else if (k === "option-bool") L.options[el.dataset.key] = el.checked ? "true" : "false";
   else if (k === "game") { L.game = el.value; L.mode = ((S.info.games[L.game].modes || [])[0] || {}).mode; L.options = {}; }
   if (k !== "name" && k !== "option") { el.blur(); render(); }
 }
