@@ -77,7 +77,12 @@ function connect() {
   on("leds", () => {});
   on("table", (d) => { Board.update(d); });
   es.onopen = () => { S.online = true; conn(); };
-  es.onerror = () => { S.online = false; conn(); };
+  es.onerror = () => {
+    S.online = false; conn();
+    // The browser retries network errors by itself but gives up on an HTTP error (e.g. 503 when
+    // the table is full of screens): then retry ourselves, a little later.
+    if (es.readyState === EventSource.CLOSED) { clearTimeout(connect.timer); connect.timer = setTimeout(connect, 3000); }
+  };
 }
 function conn() {
   const c = $("#conn");
