@@ -264,3 +264,26 @@ def test_a_phone_that_goes_away_frees_its_stream_at_the_next_keepalive(broker, t
         s.wait(lambda: len(s.panel.link.hub) == 1, what="the closed streams to be dropped")
     finally:
         s.stop()
+
+
+def test_phones_keep_their_seats_across_a_panel_restart(broker, tmp_path):
+    """A power cut resumes the game from the journal; the phones' seat cookies still work."""
+    journal = str(tmp_path / "j3.sqlite")
+    s = start_stack(broker, journal)
+    try:
+        started(s)
+        ann = seat_phone(s, 1)
+    finally:
+        s.stop()
+    s = start_stack(broker, journal)
+    try:
+        ann.port = s.panel.port
+        status, info = ann.get("/api/info")
+        assert json.loads(info)["me"] == {"seat": 1, "host": False}
+        assert json.loads(info)["taken"] == [1]
+        s.wait(lambda: s.panel.link.private_view(1), what="the resumed private view")
+        assert ann.post("/api/cmd", {"id": "after-restart", "type": "end_turn", "confirm": True}) == (200, {"ok": True})
+        stored = (tmp_path / "j3.sqlite.panel-seats.json").read_text()
+        assert ann.cookies["gt_seat"] not in stored
+    finally:
+        s.stop()

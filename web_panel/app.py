@@ -55,6 +55,12 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
+def seats_file(config: Config) -> Path:
+    """Where the seat-token hashes live: next to the journal, so they share its lifetime."""
+    journal = Path(config.journal.path)
+    return journal.with_name(journal.name + ".panel-seats.json")
+
+
 def lobby_games() -> dict[str, Any]:
     """The static descriptions of every registered game (modes, player counts, options)."""
     out = {}
@@ -73,7 +79,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     if link is None:
         link = link_for(config)
         link.start()
-    seats, hosts = SeatRegistry(), HostSessions()
+    seats, hosts = SeatRegistry(seats_file(config)), HostSessions()
     pins = PinGuard(config.panel.pin, clock or SystemClock())
     replays = ReplayGuard()
     games = lobby_games()

@@ -10,11 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
+import logging
+import os
 import secrets
 import threading
 from collections import OrderedDict
+from pathlib import Path
 
 from controller.clock import Clock
+
+log = logging.getLogger("gametable.panel")
 
 SEATS = range(1, 7)
 
@@ -24,11 +30,32 @@ def _digest(token: str) -> bytes:
 
 
 class SeatRegistry:
-    """Seat number -> the hash of the token of the phone that holds it."""
+    """Seat number -> the hash of the token of the phone that holds it.
 
-    def __init__(self) -> None:
+    With a ``path`` the hashes survive a restart (a power cut mid-game resumes from the journal;
+    the phones keep their seats too). Only hashes are written, so the file grants nothing.
+    """
+
+    def __init__(self, path: str | Path | None = None) -> None:
         self._holders: dict[int, bytes] = {}
         self._lock = threading.Lock()
+        self.path = Path(path) if path else None
+        if self.path and self.path.exists():
+            try:
+                data = json.loads(self.path.read_text(encoding="utf-8"))
+                self._holders = {int(k): bytes.fromhex(v) for k, v in data.items() if int(k) in SEATS}
+            except (OSError, ValueError, AttributeError):
+                log.warning("ignoring unreadable seat file %s", self.path)
+
+    def _save(self) -> None:
+        if not self.path:
+            return
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps({str(k): v.hex() for k, v in self._holders.items()}), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            log.warning("cannot save seat file %s", self.path, exc_info=True)
 
     def claim(self, seat: int) -> str | None:
         """A new token for a free seat; None if another phone holds it."""
@@ -37,6 +64,7 @@ class SeatRegistry:
                 return None
             token = secrets.token_urlsafe(32)
             self._holders[seat] = _digest(token)
+            self._save()
             return token
 
     def seat_of(self, token: str | None) -> int | None:
@@ -51,7 +79,10 @@ class SeatRegistry:
 
     def release(self, seat: int) -> bool:
         with self._lock:
-            return self._holders.pop(seat, None) is not None
+            held = self._holders.pop(seat, None) is not None
+            if held:
+                self._save()
+            return held
 
     def taken(self) -> list[int]:
         with self._lock:
