@@ -41,7 +41,7 @@ bodies = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(bodies, st.integers(1, 3), st.booleans())
 def test_seat_command_only_ever_acts_for_the_phones_own_seat(body, seat, asked):
     public, private = (ASKED_VIEWS if asked else VIEWS)[seat]
@@ -57,7 +57,7 @@ def test_seat_command_only_ever_acts_for_the_phones_own_seat(body, seat, asked):
     json.dumps(cmd)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(bodies, st.integers(1, 3))
 def test_flicks_are_bounded_and_only_for_the_active_seat(body, seat):
     try:
@@ -69,7 +69,7 @@ def test_flicks_are_bounded_and_only_for_the_active_seat(body, seat):
     assert math.hypot(out["vx"], out["vy"]) <= MAX_SPEED_MM_S + 1
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(bodies)
 def test_host_commands_are_checked_or_refused_in_one_line(body):
     try:
@@ -97,7 +97,7 @@ def test_cw_8_only_the_asked_seat_answers_from_a_phone():
                      coinwar.view(ASKED, 3))
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.lists(json_values | st.fixed_dictionaries({"kind": st.sampled_from(
     ["shot", "out", "foul", "turn", "game_over", "placed", "question", "steal", "end_turn"])},
     optional={"seat": st.integers(1, 6) | json_values, "cause": st.sampled_from(["goal", "execution"]),
