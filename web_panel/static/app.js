@@ -172,8 +172,8 @@ function seatView() {
     ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
   if (st && st.phase === "playing") {
     html += windowCard(st) + questionCard(st, seat, false);
-    html += movesCard(pv, st);
     html += privateCard(pv, st);
+    html += movesCard(pv, st);
   } else if (!st || !me) {
     html += `<section class="card empty"><div class="big">You hold seat ${seat}</div><p class="muted">The game appears here as soon as the host starts it.</p></section>`;
   }
