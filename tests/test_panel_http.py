@@ -92,6 +92,8 @@ def test_a_taken_seat_cannot_be_claimed_and_the_host_can_free_it(stack):
 def test_phone_commands_for_the_wrong_seat_or_token_are_refused_and_nothing_published(stack, wire):
     started(stack)
     ann, bo = seat_phone(stack, 1), seat_phone(stack, 2)
+    wire.publish("gametable/t1/sensors/table", {"coins": {"c1": [100, 500], "c2": [300, 100]}, "moving": False})
+    stack.wait(lambda: stack.panel.link.table, what="the virtual table's positions")
     start = len(wire.messages)
     # Bo acting for Ann's seat.
     assert bo.post("/api/cmd", {"id": "bo-for-ann-1", "type": "end_turn", "seat": 1, "confirm": True}) == \
@@ -130,13 +132,17 @@ def test_a_replayed_request_is_refused_and_not_published_again(stack, wire):
     started(stack)
     ann = seat_phone(stack, 1)
     start = len(wire.messages)
+    assert ann.post("/api/flick", {"id": "flick-no-sim", "coin": "c1", "vx": 0, "vy": -500}) == \
+        (409, {"ok": False, "error": "this table has no virtual table to flick on (flick the real coin)"})
+    wire.publish("gametable/t1/sensors/table", {"coins": {"c1": [100, 500]}, "moving": False})
+    stack.wait(lambda: stack.panel.link.table, what="the virtual table's positions")
     body = {"id": "ann-flick-0001", "coin": "c1", "vx": 10, "vy": -800}
     assert ann.post("/api/flick", body) == (202, {"ok": True, "id": "flick-ann-flick-0001"})
     assert ann.post("/api/flick", body) == (409, {"ok": False, "error": "request ann-flick-0001 was already sent "
                                                   "once (a replayed request is never applied twice)"})
     flick = wire.wait_for("gametable/t1/sim/flick", start=start).json()
     assert flick == {"seat": 1, "coin": "c1", "vx": 10.0, "vy": -800.0, "id": "flick-ann-flick-0001"}
-    assert published(wire, start) == ["gametable/t1/sim/flick"]
+    assert published(wire, start) == ["gametable/t1/sim/flick"]  # once, and not the refused one
 
 
 def test_oversized_bodies_and_cross_site_requests_are_refused(stack, wire):

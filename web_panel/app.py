@@ -278,6 +278,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     def do_flick() -> Response:
         if g.seat is None:
             return fail(403, "this phone holds no seat; join a seat first")
+        if link.table is None:
+            return fail(409, "this table has no virtual table to flick on (flick the real coin)")
         try:
             payload = flick(g.body, g.seat, link.public_state(), link.private_view(g.seat))
         except CommandError as exc:
