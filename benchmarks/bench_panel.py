@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import selectors
+import shutil
 import socket
 import tempfile
 import threading
@@ -180,7 +181,8 @@ def run() -> dict[str, float]:
         pub.loop_stop()
         panel.stop()
         daemon.stop()
-        broker.stop()
+        broker.close()
+        shutil.rmtree(tmp, ignore_errors=True)
     return out
 
 

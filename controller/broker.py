@@ -46,6 +46,11 @@ class Broker:
                 self.process.kill()
                 self.process.wait()
 
+    def close(self) -> None:
+        """Stop for good and remove the broker's private config directory."""
+        self.stop()
+        shutil.rmtree(self.conf.parent, ignore_errors=True)
+
     def restart(self) -> None:
         self.stop()
         self.process = _spawn(self.conf, self.port)

@@ -51,7 +51,7 @@ def secured(tmp_path):
     assert daemon.bridge.wait_connected(10)
     yield broker, daemon
     daemon.stop()
-    broker.stop()
+    broker.close()
     shutil.rmtree(files, ignore_errors=True)
 
 
