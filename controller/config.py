@@ -50,6 +50,8 @@ class PanelConfig:
     port: int = 8080
     pin: str = "0000"
     public_url: str | None = None
+    mqtt_username: str | None = None  # the panel's own broker user (ACL: reads private views)
+    mqtt_password: str | None = None
 
 
 @dataclass(frozen=True)
@@ -266,7 +268,7 @@ def parse(data: dict[str, Any], source: str = "<config>") -> Config:
     j = _table(data, "journal")
     _check_keys(j, {"path"}, "journal.")
     p = _table(data, "panel")
-    _check_keys(p, {"host", "port", "pin", "public_url"}, "panel.")
+    _check_keys(p, {"host", "port", "pin", "public_url", "mqtt_username", "mqtt_password"}, "panel.")
     pin = p.get("pin", "0000")
     if isinstance(pin, int) and not isinstance(pin, bool):
         pin = str(pin)
@@ -288,6 +290,8 @@ def parse(data: dict[str, Any], source: str = "<config>") -> Config:
             port=_int(p, "port", "panel.", 8080, 1, 65535),
             pin=pin,
             public_url=_str(p, "public_url", "panel.", None),
+            mqtt_username=_str(p, "mqtt_username", "panel.", None),
+            mqtt_password=_str(p, "mqtt_password", "panel.", None, nonempty=False),
         ),
         beams=_beams(data.get("beams")),
         leds=_leds(_table(data, "leds")),

@@ -25,6 +25,8 @@ from controller.table import Result, Table
 
 log = logging.getLogger("gametable.daemon")
 
+MAX_COMMAND_BYTES = 64 * 1024  # a command is a small JSON object; anything bigger is a bug or abuse
+
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 
 
@@ -123,15 +125,22 @@ class Daemon:
             return result.to_json()
 
     def _on_mqtt_command(self, payload: bytes) -> None:
+        if len(payload) > MAX_COMMAND_BYTES:
+            self._publish_result({"id": None, "ok": False, "error": f"command of {len(payload)} bytes is over "
+                                  f"the {MAX_COMMAND_BYTES} byte limit"})
+            return
         try:
             cmd = json.loads(payload.decode("utf-8"))
         except (UnicodeDecodeError, ValueError) as exc:
             self._publish_result({"id": None, "ok": False, "error": f"command is not valid JSON: {exc}"})
             return
-        if not isinstance(cmd, dict) or cmd.get("id") is None:
-            cid = cmd.get("id") if isinstance(cmd, dict) else None
-            self._publish_result({"id": cid, "ok": False,
-                                  "error": "a command must be a JSON object with a client-chosen 'id'"})
+        if not isinstance(cmd, dict):
+            self._publish_result({"id": None, "ok": False,
+                                  "error": f"a command must be a JSON object, got {type(cmd).__name__}"})
+            return
+        if cmd.get("id") is None:
+            self._publish_result({"id": None, "ok": False, "error": "a command needs a client-chosen 'id' "
+                                  "(a repeated id is answered again, never applied twice)"})
             return
         self._publish_result(self.submit(cmd, source="mqtt"))
 
@@ -332,6 +341,9 @@ def run_daemon(args: Any) -> int:
     daemon.start()
     if hardware is not None:
         hardware.start()
+    from web_panel import serve
+
+    panel = serve(config)  # the phone panel, in a thread; host/port from [panel]
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -341,6 +353,7 @@ def run_daemon(args: Any) -> int:
     log.info("gametable run: table %s up (broker %s:%s)", config.table_id, config.mqtt.host, config.mqtt.port)
     stop.wait()
     watchdog.stop()
+    panel.stop()
     if hardware is not None:
         hardware.stop()
     daemon.stop()

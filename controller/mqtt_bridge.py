@@ -46,18 +46,17 @@ def private_topic(table_id: str, seat: int) -> str:
     return f"gametable/{table_id}/seat/{seat}/private"
 
 
-def set_nodelay(client: mqtt.Client) -> None:
-    """Turn off Nagle's algorithm on the client's socket.
+def no_delay(client: mqtt.Client) -> None:
+    """Send each MQTT packet at once (TCP_NODELAY). Without it Nagle's algorithm holds the second
+    small packet of a burst (PUBACK then cmd/result) until the broker's delayed ACK: +40 ms a hop."""
 
-    paho does not; without it a QoS 0 message followed by a QoS 1 one waits for the broker's
-    delayed ACK (~40 ms on Linux), which players feel as lag between a strike and their phone.
-    """
-    sock = client.socket()
-    if sock is not None and hasattr(sock, "setsockopt"):
+    def opened(c: Any, userdata: Any, sock: Any) -> None:
         try:
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except OSError:
+        except (OSError, AttributeError):  # not a TCP socket (e.g. websockets): nothing to tune
             pass
+
+    client.on_socket_open = opened
 
 
 def dumps(payload: Any) -> str:
@@ -96,6 +95,7 @@ class MqttBridge:
         self.client.will_set(self.topics["status"], "offline", qos=1, retain=True)
         self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
         self.client.max_queued_messages_set(10000)
+        no_delay(self.client)
         self.client.on_connect = self._handle_connect
         self.client.on_disconnect = self._handle_disconnect
         self.client.on_message = self._handle_message
@@ -123,7 +123,6 @@ class MqttBridge:
             log.error("broker %s:%s refused the connection: %s", self.host, self.port, reason)
             return
         log.info("connected to broker %s:%s", self.host, self.port)
-        set_nodelay(client)
         client.subscribe(self.topics["cmd"], qos=1)
         client.publish(self.topics["status"], "online", qos=1, retain=True)
         self.connected.set()

@@ -52,9 +52,12 @@ def check_command(cmd: Any) -> dict[str, Any]:
     kind = cmd.get("type")
     if not isinstance(kind, str) or not kind:
         raise GameError("a command needs a 'type' (e.g. \"shot\", \"new_game\")")
+    if len(kind) > 40:
+        raise GameError(f"'type' must be a command name, got {kind[:37]!r}...")
     cid = cmd.get("id")
     if cid is not None and (isinstance(cid, bool) or not isinstance(cid, str | int) or len(str(cid)) > 128):
-        raise GameError(f"'id' must be a string or number of at most 128 characters, got {cid!r}")
+        shown = repr(cid) if len(repr(cid)) <= 40 else repr(cid)[:37] + "..."
+        raise GameError(f"'id' must be a string or number of at most 128 characters, got {shown}")
     return cmd
 
 

@@ -16,4 +16,4 @@ def broker() -> Broker:
     """A real Mosquitto on a free port, private to one test."""
     b = start_broker()
     yield b
-    b.stop()
+    b.close()

@@ -12,7 +12,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt_bridge import set_nodelay
+from controller.mqtt_bridge import no_delay
 
 
 @dataclass
@@ -33,12 +33,9 @@ class Recorder:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-{uuid.uuid4().hex[:8]}")
         if username:
             self.client.username_pw_set(username, password)
+        no_delay(self.client)
         self._subscribed = threading.Event()
-        def on_connect(c: Any, u: Any, f: Any, r: Any, p: Any) -> None:
-            set_nodelay(c)
-            c.subscribe(subscribe, qos=1)
-
-        self.client.on_connect = on_connect
+        self.client.on_connect = lambda c, u, f, r, p: c.subscribe(subscribe, qos=1)
         self.client.on_subscribe = lambda *a: self._subscribed.set()
         self.client.on_message = self._on_message
         self.client.connect(host, port)
@@ -79,5 +76,5 @@ class Recorder:
         return msg.json()
 
     def close(self) -> None:
+        self.client.disconnect()  # first, so the network loop wakes and stops at once
         self.client.loop_stop()
-        self.client.disconnect()

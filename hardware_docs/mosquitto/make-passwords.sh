@@ -1,0 +1,18 @@
+#!/bin/sh
+# Create the Mosquitto password file for the game table's two users (daemon, panel).
+# Usage: sudo sh make-passwords.sh [/etc/mosquitto/gametable.passwd]
+# Prints the random passwords once: put them in the table's config.toml
+#   [mqtt]  username = "daemon"  password = "..."
+#   [panel] mqtt_username = "panel"  mqtt_password = "..."
+set -eu
+FILE=${1:-/etc/mosquitto/gametable.passwd}
+gen() { head -c 18 /dev/urandom | base64 | tr -d '/+=' ; }
+DAEMON_PW=$(gen)
+PANEL_PW=$(gen)
+umask 077
+mosquitto_passwd -b -c "$FILE" daemon "$DAEMON_PW"
+mosquitto_passwd -b "$FILE" panel "$PANEL_PW"
+if id mosquitto >/dev/null 2>&1; then chown mosquitto: "$FILE" 2>/dev/null || true; fi
+echo "wrote $FILE"
+echo "[mqtt]  username = \"daemon\"  password = \"$DAEMON_PW\""
+echo "[panel] mqtt_username = \"panel\"  mqtt_password = \"$PANEL_PW\""

@@ -1,0 +1,104 @@
+"""A whole table for panel tests: real Mosquitto, the real daemon in-process, the served panel."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from controller.broker import Broker
+from controller.config import Config, parse
+from controller.daemon import Daemon
+from web_panel.server import PanelServer
+
+PIN = "2468"
+NEW_GAME = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3, "order": [1, 2, 3],
+            "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}]}
+
+
+def panel_config(broker: Broker, journal: str, table_id: str = "t1", **panel: Any) -> Config:
+    return parse({"table_id": table_id, "mqtt": {"host": broker.host, "port": broker.port},
+                  "journal": {"path": journal},
+                  "panel": {"host": "127.0.0.1", "pin": PIN, **panel}})
+
+
+@dataclass
+class Stack:
+    config: Config
+    daemon: Daemon
+    panel: PanelServer
+
+    @property
+    def url(self) -> str:
+        return self.panel.url
+
+    def wait(self, predicate: Any, timeout: float = 10.0, what: str = "condition") -> Any:
+        """Poll the panel's own MQTT cache (real I/O), bounded."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            time.sleep(0.01)
+        raise TimeoutError(f"timed out waiting for {what}")
+
+    def stop(self) -> None:
+        self.panel.stop()
+        self.daemon.stop()
+
+
+def start_stack(broker: Broker, journal: str, **app_kwargs: Any) -> Stack:
+    config = panel_config(broker, journal)
+    daemon = Daemon(config)
+    daemon.start()
+    assert daemon.bridge.wait_connected(10)
+    panel = PanelServer(config, port=0, **app_kwargs).start()
+    assert panel.link.connected.wait(10)
+    return Stack(config, daemon, panel)
+
+
+class Http:
+    """A tiny cookie-keeping HTTP client (one phone) speaking to the real served panel."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.cookies: dict[str, str] = {}
+        self.get("/api/info")
+
+    def _cookie_header(self) -> str:
+        return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    def _keep(self, resp: http.client.HTTPResponse) -> None:
+        for header in resp.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            value = rest.split(";", 1)[0]
+            if value and "Max-Age=0" not in header and "expires=Thu, 01 Jan 1970" not in header:
+                self.cookies[name] = value
+            else:
+                self.cookies.pop(name, None)
+
+    def get(self, path: str) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn.request("GET", path, headers={"Cookie": self._cookie_header()})
+        resp = conn.getresponse()
+        body = resp.read()
+        self._keep(resp)
+        return resp.status, body
+
+    def post(self, path: str, body: Any, *, headers: dict[str, str] | None = None,
+             raw: bytes | None = None) -> tuple[int, dict[str, Any]]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        hdrs = {"Content-Type": "application/json", "X-CSRF-Token": self.cookies.get("gt_csrf", ""),
+                "Cookie": self._cookie_header()}
+        hdrs.update(headers or {})
+        data = raw if raw is not None else json.dumps(body).encode()
+        conn.request("POST", path, data, headers=hdrs)
+        resp = conn.getresponse()
+        payload = resp.read()
+        self._keep(resp)
+        try:
+            return resp.status, json.loads(payload)
+        except ValueError:
+            return resp.status, {"raw": payload.decode(errors="replace")}

@@ -1,0 +1,41 @@
+"""`gametable run` serves the panel next to the daemon (host/port from [panel])."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from controller.broker import free_port
+
+pytestmark = pytest.mark.mqtt
+
+
+def test_gametable_run_serves_the_panel_and_stops_on_sigterm(broker, tmp_path):
+    port = free_port()
+    conf = tmp_path / "table.toml"
+    conf.write_text(f'table_id = "t9"\n[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n'
+                    f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n[panel]\nhost = "127.0.0.1"\nport = {port}\n')
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(conf)], cwd=root,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        info = None
+        deadline = time.monotonic() + 15
+        while info is None and time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=1) as resp:
+                    info = json.loads(resp.read())
+            except OSError:
+                time.sleep(0.05)
+        assert info is not None, "the panel never answered"
+        assert info["table"] == "t9" and "coinwar" in info["games"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0

@@ -1,0 +1,159 @@
+"""The panel's pure parts: request checks, narration, PIN limiter, the SSE hub's privacy."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.clock import FakeClock
+from controller.games import coinwar
+from web_panel.commands import MAX_SPEED_MM_S, CommandError, flick, host_command, seat_command
+from web_panel.hub import Hub
+from web_panel.link import TableLink
+from web_panel.narrate import narrate
+from web_panel.security import PinGuard, SeatRegistry
+
+PLAYERS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}]
+STATE = coinwar.new({}, 3, players=PLAYERS, mode="ffa", order=[1, 2, 3])
+PUBLIC = coinwar.view(STATE, None)
+PRIVATE = {s: coinwar.view(STATE, s) for s in (1, 2, 3)}
+ASKED = coinwar.apply(STATE, {"type": "shot", "seat": 1, "coin": "c1", "dead": None, "flown": [], "contacts": []})
+
+VIEWS = {s: (PUBLIC, PRIVATE[s]) for s in (1, 2, 3)}
+ASKED_VIEWS = {s: (coinwar.view(ASKED, None), coinwar.view(ASKED, s)) for s in (1, 2, 3)}
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+bodies = st.fixed_dictionaries(
+    {"id": st.sampled_from(["req-00000001", "bad id", 7])},
+    optional={"type": st.sampled_from(["answer", "end_turn", "placed", "move", "undo", "new_game", "abort", "x"]),
+              "seat": json_values | st.integers(1, 6), "confirm": json_values, "coin": st.sampled_from(["c1", "c2", "c9"]),
+              "question": st.sampled_from(["q1", "q2"]), "value": json_values | st.lists(st.sampled_from(["c1", "c2"])),
+              "vx": json_values, "vy": json_values, "move": json_values, "args": json_values,
+              "game": st.sampled_from(["coinwar", "chess"]), "players": json_values, "order": json_values},
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(bodies, st.integers(1, 3), st.booleans())
+def test_seat_command_only_ever_acts_for_the_phones_own_seat(body, seat, asked):
+    public, private = (ASKED_VIEWS if asked else VIEWS)[seat]
+    try:
+        cmd = seat_command(body, seat, public, private)
+    except CommandError as exc:
+        assert exc.status in (400, 403, 409) and "\n" not in str(exc) and str(exc)
+        return
+    assert cmd["id"].startswith("panel-")
+    assert cmd.get("seat", seat) == seat
+    if cmd["type"] == "answer":
+        assert seat in public["questions"][0]["seats"]
+    json.dumps(cmd)
+
+
+@settings(max_examples=60, deadline=None)
+@given(bodies, st.integers(1, 3))
+def test_flicks_are_bounded_and_only_for_the_active_seat(body, seat):
+    try:
+        out = flick(body, seat, PUBLIC, PRIVATE[seat])
+    except CommandError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert seat == PUBLIC["turn"]["seat"] and out["coin"] == f"c{seat}"
+    assert math.hypot(out["vx"], out["vy"]) <= MAX_SPEED_MM_S + 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(bodies)
+def test_host_commands_are_checked_or_refused_in_one_line(body):
+    try:
+        cmd = host_command(body, PUBLIC, {"coinwar": {}})
+    except CommandError as exc:
+        assert "\n" not in str(exc)
+        return
+    assert cmd["type"] in ("abort", "answer", "new_game", "placed", "undo") and cmd["id"].startswith("host-")
+
+
+def test_cw_5_4_ending_a_turn_without_a_strike_needs_confirmation():
+    with pytest.raises(CommandError, match="needs confirmation"):
+        seat_command({"id": "req-00000001", "type": "end_turn"}, 1, PUBLIC, PRIVATE[1])
+    cmd = seat_command({"id": "req-00000001", "type": "end_turn", "confirm": True}, 1, PUBLIC, PRIVATE[1])
+    assert cmd == {"type": "end_turn", "id": "panel-req-00000001", "seat": 1}
+
+
+def test_cw_8_only_the_asked_seat_answers_from_a_phone():
+    public = coinwar.view(ASKED, None)
+    ok = seat_command({"id": "req-00000001", "type": "answer", "question": "q1", "value": ["c2"]},
+                      1, public, coinwar.view(ASKED, 1))
+    assert ok["seat"] == 1 and ok["value"] == ["c2"]
+    with pytest.raises(CommandError, match=r"^question q1 is for seat\(s\) 1, not seat 3$"):
+        seat_command({"id": "req-00000002", "type": "answer", "question": "q1", "value": []}, 3, public,
+                     coinwar.view(ASKED, 3))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(json_values | st.fixed_dictionaries({"kind": st.sampled_from(
+    ["shot", "out", "foul", "turn", "game_over", "placed", "question", "steal", "end_turn"])},
+    optional={"seat": st.integers(1, 6) | json_values, "cause": st.sampled_from(["goal", "execution"]),
+              "flown": st.lists(st.sampled_from(["c1", "c2"])), "winner": json_values}), max_size=6))
+def test_narration_never_fails_and_gives_one_line_per_effect(effects):
+    lines = narrate(effects, PUBLIC["players"], {})
+    assert all(isinstance(line, str) and "\n" not in line for line in lines)
+
+
+def test_narration_names_who_knocked_whom_into_the_goal():
+    effects = [{"kind": "shot", "seat": 1, "coin": "c1", "dead": ["c2"], "flown": []},
+               {"kind": "out", "seat": 2, "cause": "goal", "rule": "CW-4.2"},
+               {"kind": "turn", "seat": 3, "extra": False}]
+    assert narrate(effects, PUBLIC["players"]) == ["Ann knocked Bo's coin into the goal", "Cy's turn"]
+    assert narrate([{"kind": "foul", "seat": 1, "flown": ["c3"], "rule": "CW-6.3", "extra_turn": 3}],
+                   PUBLIC["players"]) == ["Foul by Ann: Cy's coin flew (CW-6.3); Cy gets an extra turn"]
+    assert narrate([{"kind": "steal", "seat": 2, "target": 1, "amount": 2}], PUBLIC["players"]) == \
+        ["Bo: steal (target Ann, amount 2)"]
+
+
+def test_wrong_pins_lock_a_client_until_the_clock_moves():
+    clock = FakeClock()
+    guard = PinGuard("2468", clock, max_failures=3, lock_s=60)
+    for _ in range(3):
+        assert guard.check("phone-a", "1111")[0] is False
+    ok, error, retry = guard.check("phone-a", "2468")
+    assert not ok and error == "too many wrong PINs; try again in 60 s" and retry == 60
+    assert guard.check("phone-b", "2468")[0] is True  # another phone is not locked out
+    clock.advance(60)
+    assert guard.check("phone-a", "2468") == (True, None, 0.0)
+
+
+def test_seat_tokens_are_unique_and_only_their_hash_is_kept():
+    reg = SeatRegistry()
+    token = reg.claim(2)
+    assert reg.claim(2) is None and reg.seat_of(token) == 2 and reg.seat_of(token + "x") is None
+    assert token not in repr(reg.__dict__)
+
+
+def test_a_private_view_reaches_only_its_own_seats_streams():
+    hub = Hub()
+    link = TableLink("t1", "127.0.0.1", 1, hub)
+    streams = {seat: hub.add(seat) for seat in (1, 2, None)}
+    link.handle("gametable/t1/seat/2/private", json.dumps(PRIVATE[2]).encode())
+    link.handle("gametable/t1/state", json.dumps(PUBLIC).encode())
+    got = {seat: [sub.queue.get_nowait() for _ in range(sub.queue.qsize())] for seat, sub in streams.items()}
+    assert [f for f in got[2] if f.startswith(b"event: private")]
+    assert not [f for f in got[1] + got[None] if f.startswith(b"event: private")]
+    assert all(any(f.startswith(b"event: state") for f in frames) for frames in got.values())
+    assert link.snapshot(1)[-1] == b"event: private\ndata: null\n\n"
+
+
+def test_a_stuck_stream_is_dropped_instead_of_blocking_the_table():
+    hub = Hub(max_clients=2)
+    a, b = hub.add(None), hub.add(None)
+    assert hub.add(None) is None  # capped: worker threads stay free for ordinary requests
+    for i in range(300):
+        hub.publish("state", {"n": i})
+    assert len(hub) == 0 and a.closed and b.closed

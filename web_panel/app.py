@@ -1,0 +1,290 @@
+"""The phone panel's Flask app: pages, the JSON API and the live stream.
+
+Every POST passes the same gate before anything is published: body size (413), JSON, a CSRF
+double-submit token plus an Origin check, a fresh request id (replays are refused), then the
+seat token or host session, then :mod:`web_panel.commands`. Refusals are one-line JSON errors and
+publish nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import io
+import json
+import secrets
+import socket
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from flask import Flask, Response, g, jsonify, request, send_from_directory
+
+from controller.clock import Clock, SystemClock
+from controller.config import Config
+from controller.games import registry
+from web_panel.commands import CommandError, flick, host_command, request_id, seat_command
+from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
+from web_panel.link import TableLink
+from web_panel.security import SEATS, HostSessions, PinGuard, ReplayGuard, SeatRegistry
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 8 * 1024
+COOKIE_AGE = 24 * 3600
+SEAT_COOKIE, HOST_COOKIE, CSRF_COOKIE, CSRF_HEADER = "gt_seat", "gt_host", "gt_csrf", "X-CSRF-Token"
+RESULT_TIMEOUT_S = 5.0
+
+
+def link_for(config: Config, hub: Hub | None = None) -> TableLink:
+    """The panel's MQTT connection from the config (its own user when ``[panel] mqtt_username``)."""
+    m, p = config.mqtt, config.panel
+    user = p.mqtt_username or m.username
+    password = p.mqtt_password if p.mqtt_username else m.password
+    return TableLink(config.table_id, m.host or "127.0.0.1", m.port, hub, username=user, password=password,
+                     keepalive=m.keepalive)
+
+
+def lan_address() -> str | None:
+    """This machine's address on the LAN (the route to a public address; nothing is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            sock.connect(("192.0.2.1", 9))  # TEST-NET-1: no packet leaves, it only picks the route
+            address = sock.getsockname()[0]
+    except OSError:
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def seats_file(config: Config) -> Path:
+    """Where the seat-token hashes live: next to the journal, so they share its lifetime."""
+    journal = Path(config.journal.path)
+    return journal.with_name(journal.name + ".panel-seats.json")
+
+
+def lobby_games() -> dict[str, Any]:
+    """The static descriptions of every registered game (modes, player counts, options)."""
+    out = {}
+    for name, game in registry().items():
+        describe = getattr(game, "describe", None)
+        out[name] = describe() if describe else {"game": name, "title": name, "modes": []}
+    return out
+
+
+def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | None = None,
+               keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S) -> Flask:
+    """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made)."""
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    link = mqtt
+    if link is None:
+        link = link_for(config)
+        link.start()
+    seats, hosts = SeatRegistry(seats_file(config)), HostSessions()
+    pins = PinGuard(config.panel.pin, clock or SystemClock())
+    replays = ReplayGuard()
+    games = lobby_games()
+    app.extensions["gametable"] = {"link": link, "seats": seats, "hosts": hosts, "pins": pins}
+
+    def fail(status: int, message: str, **extra: Any) -> Response:
+        resp = jsonify({"ok": False, "error": message, **extra})
+        resp.status_code = status
+        return resp
+
+    # --- the gate ----------------------------------------------------------------------------
+    @app.before_request
+    def gate() -> Response | None:
+        g.seat = seats.seat_of(request.cookies.get(SEAT_COOKIE))
+        g.host = hosts.valid(request.cookies.get(HOST_COOKIE))
+        if request.method != "POST":
+            return None
+        length = request.content_length
+        if length is None and request.headers.get("Transfer-Encoding"):
+            return fail(411, "send a Content-Length (chunked bodies are not accepted)")
+        if length is not None and length > MAX_BODY:
+            return fail(413, f"request body of {length} bytes is over the {MAX_BODY} byte limit")
+        origin = request.headers.get("Origin")
+        if origin and urlsplit(origin).netloc != request.host:
+            return fail(403, f"cross-site request from {origin} refused")
+        if request.headers.get("Sec-Fetch-Site") == "cross-site":
+            return fail(403, "cross-site request refused")
+        token = request.cookies.get(CSRF_COOKIE)
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not token or not hmac.compare_digest(token.encode(), sent.encode()):
+            return fail(403, f"missing or wrong {CSRF_HEADER} header (reload the page)")
+        if not request.is_json:
+            return fail(415, "send JSON (Content-Type: application/json)")
+        try:
+            body = json.loads(request.get_data(cache=True) or b"null")
+        except ValueError:
+            return fail(400, "the request body is not valid JSON")
+        try:
+            rid = request_id(body)
+        except CommandError as exc:
+            return fail(exc.status, str(exc))
+        if not replays.first_use(rid):
+            return fail(409, f"request {rid} was already sent once (a replayed request is never applied twice)")
+        g.body = body
+        return None
+
+    @app.errorhandler(413)
+    def too_big(_: Exception) -> Response:
+        return fail(413, f"request body is over the {MAX_BODY} byte limit")
+
+    @app.after_request
+    def headers(resp: Response) -> Response:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Content-Security-Policy",
+                                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'")
+        if not request.cookies.get(CSRF_COOKIE) and not request.path.startswith("/static/"):
+            resp.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), max_age=COOKIE_AGE, samesite="Strict")
+        return resp
+
+    def cookie(resp: Response, name: str, value: str | None) -> Response:
+        if value is None:
+            resp.delete_cookie(name, samesite="Strict", httponly=True)
+        else:
+            resp.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Strict")
+        return resp
+
+    def me() -> dict[str, Any]:
+        return {"seat": g.seat, "host": g.host}
+
+    def publish(cmd: dict[str, Any]) -> Response:
+        result = link.command(cmd, timeout=result_timeout_s)
+        if result is None:
+            return fail(504, f"the table did not answer within {result_timeout_s:g} s (is the daemon running?)")
+        if not result.get("ok"):
+            return fail(409, str(result.get("error")))
+        return jsonify({"ok": True})
+
+    # --- pages -------------------------------------------------------------------------------
+    @app.get("/")
+    @app.get("/join")
+    @app.get("/seat")
+    @app.get("/table")
+    @app.get("/host")
+    def page() -> Response:
+        resp = send_from_directory(STATIC, "index.html")
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    def join_url() -> str:
+        base = config.panel.public_url or request.host_url
+        host = urlsplit(base).hostname or ""
+        if not config.panel.public_url and (host == "localhost" or host.startswith("127.")):
+            # The host screen runs on the Pi itself: phones need the Pi's address on the LAN.
+            lan = lan_address()
+            if lan:
+                base = base.replace(host, lan, 1)
+        return base.rstrip("/") + "/join"
+
+    @app.get("/qr.svg")
+    def qr() -> Response:
+        out = io.BytesIO()
+        segno.make(join_url(), error="m").save(out, kind="svg", scale=8, border=2, dark="#111", light="#fff",
+                                               xmldecl=False, title="Scan to join the table")
+        return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
+
+    # --- reading -----------------------------------------------------------------------------
+    @app.get("/api/info")
+    def info() -> Response:
+        return jsonify({"table": config.table_id, "games": games, "me": me(), "taken": seats.taken(),
+                        "join_url": join_url(), "status": link.status})
+
+    @app.get("/api/stream")
+    def stream() -> Response:
+        sub = link.hub.add(g.seat)
+        if sub is None:
+            return fail(503, "too many open screens on this table; close one and retry")
+        snapshot = [sse_frame("me", me() | {"taken": seats.taken()})] + link.snapshot(g.seat)
+        return Response(link.hub.stream(sub, snapshot, keepalive_s), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    # --- seats and host ----------------------------------------------------------------------
+    @app.post("/api/seat/claim")
+    def claim() -> Response:
+        seat = g.body.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
+            return fail(400, f"'seat' must be a seat number from 1 to 6, got {seat!r}")
+        if g.seat == seat:
+            return jsonify({"ok": True, "seat": seat})
+        if g.seat is not None:
+            return fail(409, f"this phone already holds seat {g.seat}; leave it first")
+        token = seats.claim(seat)
+        if token is None:
+            return fail(409, f"seat {seat} is taken by another phone (the host can free it)")
+        link.hub.publish("taken", seats.taken())
+        return cookie(jsonify({"ok": True, "seat": seat}), SEAT_COOKIE, token)
+
+    @app.post("/api/seat/leave")
+    def leave() -> Response:
+        if g.seat is None:
+            return fail(403, "this phone holds no seat")
+        seats.release(g.seat)
+        link.hub.close_seat(g.seat)
+        link.hub.publish("taken", seats.taken())
+        return cookie(jsonify({"ok": True}), SEAT_COOKIE, None)
+
+    @app.post("/api/host/unlock")
+    def unlock() -> Response:
+        ok, error, retry = pins.check(request.remote_addr or "?", g.body.get("pin"))
+        if not ok:
+            resp = fail(429 if retry else 403, error or "wrong PIN")
+            if retry:
+                resp.headers["Retry-After"] = str(int(retry + 0.999))
+            return resp
+        return cookie(jsonify({"ok": True}), HOST_COOKIE, hosts.open())
+
+    @app.post("/api/host/lock")
+    def lock() -> Response:
+        hosts.close(request.cookies.get(HOST_COOKIE))
+        return cookie(jsonify({"ok": True}), HOST_COOKIE, None)
+
+    @app.post("/api/host/release")
+    def release() -> Response:
+        if not g.host:
+            return fail(403, "freeing a seat needs the host PIN")
+        seat = g.body.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not seats.release(seat):
+            return fail(409, f"seat {seat!r} is not held by any phone")
+        link.hub.close_seat(seat)  # the old phone's stream must not keep receiving this seat's view
+        link.hub.publish("taken", seats.taken())
+        return jsonify({"ok": True})
+
+    # --- commands ----------------------------------------------------------------------------
+    @app.post("/api/cmd")
+    def cmd() -> Response:
+        if g.seat is None:
+            return fail(403, "this phone holds no seat; join a seat first")
+        try:
+            command = seat_command(g.body, g.seat, link.public_state(), link.private_view(g.seat))
+        except CommandError as exc:
+            return fail(exc.status, str(exc))
+        return publish(command)
+
+    @app.post("/api/host/cmd")
+    def host_cmd() -> Response:
+        if not g.host:
+            return fail(403, "this needs the host PIN (unlock the host screen first)")
+        try:
+            command = host_command(g.body, link.public_state(), games)
+        except CommandError as exc:
+            return fail(exc.status, str(exc))
+        return publish(command)
+
+    @app.post("/api/flick")
+    def do_flick() -> Response:
+        if g.seat is None:
+            return fail(403, "this phone holds no seat; join a seat first")
+        if link.table is None:
+            return fail(409, "this table has no virtual table to flick on (flick the real coin)")
+        try:
+            payload = flick(g.body, g.seat, link.public_state(), link.private_view(g.seat))
+        except CommandError as exc:
+            return fail(exc.status, str(exc))
+        link.publish("sim/flick", payload, qos=1)
+        return jsonify({"ok": True, "id": payload["id"]}), 202
+
+    return app

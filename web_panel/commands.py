@@ -1,0 +1,239 @@
+"""Checking what a phone or the host asks for, before anything is published on ``cmd``.
+
+The daemon trusts ``cmd`` (architecture.md), so the panel is the gate: the envelope and schema of
+each request, the seat it acts for (a phone only ever acts for the seat its token holds), and
+whether the move is legal now (from the seat's ``legal`` list in its private view). The rules
+themselves stay in the engine; the daemon still rejects anything the engine does not allow.
+Pure functions: easy to property-test.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+PHONE_TYPES = ("answer", "end_turn", "move", "placed")
+HOST_TYPES = ("abort", "answer", "new_game", "placed", "undo")
+MAX_SPEED_MM_S = 4000.0
+
+
+class CommandError(ValueError):
+    """A refused request: HTTP status and a one-line reason."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _bad(message: str) -> CommandError:
+    return CommandError(400, message)
+
+
+def request_id(body: Any) -> str:
+    if not isinstance(body, dict):
+        raise _bad(f"the request body must be a JSON object, got {type(body).__name__}")
+    rid = body.get("id")
+    if not isinstance(rid, str) or not REQUEST_ID.match(rid):
+        raise _bad("'id' must be a fresh request id of 8-64 letters, digits, '-' or '_'")
+    return rid
+
+
+def _check_seat_field(body: dict[str, Any], seat: int) -> None:
+    if "seat" in body and body["seat"] != seat:
+        raise CommandError(403, f"this phone holds seat {seat}; it cannot act for seat {body['seat']!r}")
+
+
+def _playing(public: dict[str, Any] | None) -> dict[str, Any]:
+    if not public:
+        raise CommandError(409, "no game in progress")
+    if public.get("phase") != "playing":
+        raise CommandError(409, f"the game is {public.get('phase')}; start a new game")
+    return public
+
+
+def _legal(private: dict[str, Any] | None) -> list[dict[str, Any]]:
+    moves = (private or {}).get("legal")
+    if isinstance(moves, dict):  # a game may expose legal() as {"seat", "moves"}
+        moves = moves.get("moves")
+    return [m for m in moves if isinstance(m, dict)] if isinstance(moves, list) else []
+
+
+def _answer_value(body: dict[str, Any], question: dict[str, Any]) -> list[str]:
+    value = body.get("value")
+    options = question.get("options") or []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _bad(f"the answer to {question.get('id')} must be a list of coin ids, got {value!r}")
+    if len(set(value)) != len(value):
+        raise _bad(f"the answer to {question.get('id')} names a coin twice")
+    for v in value:
+        if v not in options:
+            raise _bad(f"{v!r} is not an option of {question.get('id')} (options: {', '.join(options)})")
+    if not question.get("multi", True) and len(value) > 1:
+        raise _bad(f"question {question.get('id')} takes one answer")
+    return value
+
+
+def _open_question(body: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+    qid = body.get("question")
+    questions = [q for q in public.get("questions") or [] if isinstance(q, dict)]
+    if not isinstance(qid, str):
+        raise _bad("'question' must be the id of the open question, e.g. \"q1\"")
+    for q in questions:
+        if q.get("id") == qid:
+            return q
+    if questions:
+        raise CommandError(409, f"question {qid} is not open; the open question is {questions[0].get('id')}")
+    raise CommandError(409, f"question {qid} is not open; there is no open question")
+
+
+def seat_command(body: Any, seat: int, public: dict[str, Any] | None,
+                 private: dict[str, Any] | None) -> dict[str, Any]:
+    """The ``cmd`` a phone holding ``seat`` may publish for ``body``, or :class:`CommandError`."""
+    rid = request_id(body)
+    kind = body.get("type")
+    if kind not in PHONE_TYPES:
+        raise _bad(f"unknown command type {kind!r}; a phone may send: {', '.join(PHONE_TYPES)}")
+    _check_seat_field(body, seat)
+    public = _playing(public)
+    legal = _legal(private)
+    cid = f"panel-{rid}"
+    if kind == "answer":
+        q = _open_question(body, public)
+        if seat not in (q.get("seats") or []):
+            raise CommandError(403, f"question {q.get('id')} is for seat(s) "
+                                    f"{', '.join(map(str, q.get('seats') or []))}, not seat {seat}")
+        return {"type": "answer", "id": cid, "seat": seat, "question": q["id"], "value": _answer_value(body, q)}
+    if kind == "end_turn":
+        move = next((m for m in legal if m.get("type") == "end_turn"), None)
+        if move is None:
+            turn = public.get("turn") or {}
+            if turn.get("seat") != seat:
+                raise CommandError(409, f"it is seat {turn.get('seat')}'s turn, not seat {seat}'s")
+            raise CommandError(409, "you cannot end the turn now (a question or a placement is pending)")
+        if move.get("confirm") and body.get("confirm") is not True:
+            raise _bad("ending the turn without a strike needs confirmation (send \"confirm\": true)")
+        return {"type": "end_turn", "id": cid, "seat": seat}
+    if kind == "placed":
+        coin = body.get("coin")
+        if not isinstance(coin, str):
+            raise _bad("'coin' must be the id of the coin you placed, e.g. \"c3\"")
+        mine = [m.get("coin") for m in legal if m.get("type") == "placed"]
+        if coin not in mine:
+            pending = [p for p in public.get("pending_placements") or [] if p.get("coin") == coin]
+            if pending:
+                raise CommandError(403, f"coin {coin} is placed by seat {pending[0].get('by')}, not seat {seat}")
+            raise CommandError(409, f"coin {coin} is not waiting to be placed")
+        return {"type": "placed", "id": cid, "coin": coin}
+    # kind == "move": card games (CP-…); names come from the seat's legal list.
+    name = body.get("move")
+    if not isinstance(name, str) or not 0 < len(name) <= 40:
+        raise _bad("'move' must be a move name from your legal moves, e.g. \"income\"")
+    args = body.get("args", {})
+    if not isinstance(args, dict):
+        raise _bad(f"'args' must be an object, got {args!r}")
+    names = [m.get("move") for m in legal if isinstance(m.get("move"), str)]
+    if name not in names:
+        raise CommandError(409, f"{name!r} is not one of your moves now"
+                                + (f" (you may: {', '.join(names)})" if names else ""))
+    return {"type": "move", "id": cid, "seat": seat, "move": name, "args": args}
+
+
+def _players(players: Any) -> list[dict[str, Any]]:
+    if not isinstance(players, list) or not 1 <= len(players) <= 6:
+        raise _bad("'players' must be a list of 1 to 6 {seat, name}")
+    out, seats = [], set()
+    for p in players:
+        if not isinstance(p, dict):
+            raise _bad(f"each player must be an object with 'seat' and 'name', got {p!r}")
+        seat, name = p.get("seat"), p.get("name")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 6:
+            raise _bad(f"player seat must be a number from 1 to 6, got {seat!r}")
+        if seat in seats:
+            raise _bad(f"seat {seat} is given twice")
+        if not isinstance(name, str) or not name.strip() or len(name) > 40:
+            raise _bad(f"the name for seat {seat} must be 1-40 characters")
+        entry = {"seat": seat, "name": name.strip()}
+        if p.get("team") is not None:
+            if not isinstance(p["team"], str) or not 0 < len(p["team"]) <= 8:
+                raise _bad(f"the team for seat {seat} must be a short name such as \"A\"")
+            entry["team"] = p["team"]
+        seats.add(seat)
+        out.append(entry)
+    return out
+
+
+def host_command(body: Any, public: dict[str, Any] | None, games: dict[str, Any]) -> dict[str, Any]:
+    """The ``cmd`` the host (PIN unlocked) may publish for ``body``."""
+    rid = request_id(body)
+    kind = body.get("type")
+    if kind not in HOST_TYPES:
+        raise _bad(f"unknown command type {kind!r}; the host may send: {', '.join(HOST_TYPES)}")
+    cid = f"host-{rid}"
+    if kind == "new_game":
+        game = body.get("game")
+        if game not in games:
+            raise _bad(f"unknown game {game!r}; known games: {', '.join(sorted(games))}")
+        cmd: dict[str, Any] = {"type": "new_game", "id": cid, "game": game, "players": _players(body.get("players"))}
+        if body.get("mode") is not None:
+            if not isinstance(body["mode"], str):
+                raise _bad("'mode' must be a mode name")
+            cmd["mode"] = body["mode"]
+        seats = sorted(p["seat"] for p in cmd["players"])
+        order = body.get("order")
+        if order is not None:
+            if not isinstance(order, list) or sorted(o for o in order if isinstance(o, int)) != seats \
+                    or len(order) != len(seats):
+                raise _bad(f"'order' must list every seat once ({', '.join(map(str, seats))})")
+            cmd["order"] = order
+        options = body.get("options", {})
+        if not isinstance(options, dict):
+            raise _bad("'options' must be an object")
+        cmd["options"] = options
+        seed = body.get("seed")
+        if seed is not None:
+            if isinstance(seed, bool) or not isinstance(seed, int):
+                raise _bad("'seed' must be an integer")
+            cmd["seed"] = seed
+        return cmd
+    if kind in ("undo", "abort"):
+        if public is None and kind == "abort":
+            raise CommandError(409, "no game in progress; nothing to abort")
+        return {"type": kind, "id": cid}
+    public = _playing(public)
+    if kind == "answer":
+        q = _open_question(body, public)
+        return {"type": "answer", "id": cid, "question": q["id"], "value": _answer_value(body, q)}
+    coin = body.get("coin")  # placed, on behalf of whoever places it
+    if not any(p.get("coin") == coin for p in public.get("pending_placements") or []):
+        raise CommandError(409, f"coin {coin!r} is not waiting to be placed")
+    return {"type": "placed", "id": cid, "coin": coin}
+
+
+def flick(body: Any, seat: int, public: dict[str, Any] | None, private: dict[str, Any] | None) -> dict[str, Any]:
+    """A slingshot drag on the virtual table -> ``gametable/T/sim/flick`` (only the active seat)."""
+    rid = request_id(body)
+    _check_seat_field(body, seat)
+    public = _playing(public)
+    turn = public.get("turn") or {}
+    if turn.get("seat") != seat:
+        raise CommandError(409, f"it is seat {turn.get('seat')}'s turn, not seat {seat}'s")
+    coin = body.get("coin")
+    coins = [c for m in _legal(private) if m.get("type") == "shot" for c in m.get("coins") or []]
+    if not coins:
+        raise CommandError(409, "you cannot strike now (a question or a placement is pending, or no strikes left)")
+    if coin not in coins:
+        raise CommandError(403, f"coin {coin!r} is not yours to flick (you may flick: {', '.join(coins)})")
+    v = []
+    for key in ("vx", "vy"):
+        value = body.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise _bad(f"'{key}' must be a speed in mm/s")
+        v.append(float(value))
+    speed = math.hypot(*v)
+    if speed > MAX_SPEED_MM_S:
+        raise _bad(f"a flick of {speed:.0f} mm/s is faster than the {MAX_SPEED_MM_S:.0f} mm/s limit")
+    if speed < 1:
+        raise _bad("a flick needs some speed; drag back further")
+    return {"seat": seat, "coin": coin, "vx": round(v[0], 1), "vy": round(v[1], 1), "id": f"flick-{rid}"}

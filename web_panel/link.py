@@ -1,0 +1,208 @@
+"""The panel's own MQTT connection: the only way it talks to the daemon (architecture.md).
+
+It keeps the latest retained payloads (public state, each seat's private view, LEDs, status, the
+virtual table's coin positions) so a phone that (re)connects gets the full picture at once, forwards
+every update to the SSE hub, and publishes commands, waiting for their ``cmd/result``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import uuid
+from collections import deque
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from controller.mqtt_bridge import no_delay
+from web_panel.hub import Hub, sse_frame
+from web_panel.narrate import narrate
+
+log = logging.getLogger("gametable.panel.mqtt")
+
+LOG_SIZE = 60
+
+
+class TableLink:
+    """Subscribes to one table's topics; thread-safe snapshot and command round-trips."""
+
+    def __init__(self, table_id: str, host: str, port: int, hub: Hub | None = None, *,
+                 username: str | None = None, password: str | None = None, keepalive: int = 15) -> None:
+        self.table_id = table_id
+        self.base = f"gametable/{table_id}"
+        self.hub = hub if hub is not None else Hub()  # (an empty Hub is falsy)
+        self.host, self.port, self.keepalive = host, port, keepalive
+        self.state: dict[str, Any] | None = None
+        self.private: dict[int, dict[str, Any]] = {}
+        self.leds: Any = None
+        self.status = "unknown"
+        self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table)
+        self.log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
+        self.connected = threading.Event()
+        self._lock = threading.Lock()
+        self._waiters: dict[str, tuple[threading.Event, list[dict[str, Any]]]] = {}
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                                  client_id=f"gametable-panel-{table_id}-{uuid.uuid4().hex[:6]}")
+        if username:
+            self.client.username_pw_set(username, password)
+        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
+        no_delay(self.client)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    # --- lifecycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        self.client.connect_async(self.host, self.port, keepalive=self.keepalive)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        if reason.is_failure:
+            log.error("broker refused the panel: %s", reason)
+            return
+        b = self.base
+        client.subscribe([(f"{b}/state", 1), (f"{b}/events", 0), (f"{b}/seat/+/private", 1),
+                          (f"{b}/cmd/result", 1), (f"{b}/leds", 1), (f"{b}/status", 1),
+                          (f"{b}/sensors/#", 0)])
+        self.connected.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
+        self.connected.clear()
+
+    # --- incoming ----------------------------------------------------------------------------
+    def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
+        try:
+            self.handle(msg.topic, msg.payload)
+        except Exception:  # one bad payload must not kill the network thread
+            log.exception("bad message on %s", msg.topic)
+
+    def handle(self, topic: str, payload: bytes) -> None:
+        """Route one MQTT message into the cache and the hub."""
+        rest = topic[len(self.base) + 1:] if topic.startswith(self.base + "/") else None
+        if rest is None:
+            return
+        if rest == "status":
+            self.status = payload.decode("utf-8", "replace")
+            self.hub.publish("status", self.status)
+            return
+        if not payload:
+            if rest.startswith("seat/"):
+                seat = _seat_of(rest)
+                if seat is not None:
+                    with self._lock:
+                        self.private.pop(seat, None)
+                    self.hub.publish("private", None, seat=seat)
+            return
+        data = json.loads(payload.decode("utf-8"))
+        if rest == "state":
+            with self._lock:
+                self.state = data if isinstance(data, dict) and data.get("game") else None
+            self.hub.publish("state", self.state)
+        elif rest == "events":
+            entry = self._log_entry(data)
+            if entry:
+                with self._lock:
+                    self.log.append(entry)
+                self.hub.publish("log", entry)
+        elif rest.startswith("seat/"):
+            seat = _seat_of(rest)
+            if seat is not None:
+                with self._lock:
+                    self.private[seat] = data
+                self.hub.publish("private", data, seat=seat)
+        elif rest == "cmd/result":
+            self._resolve(data)
+        elif rest == "leds":
+            self.leds = data  # kept for the snapshot; phones do not need every LED change live
+        elif rest in ("sensors/table", "sensors/coins"):  # (coins: the physics branch's first name)
+            self.table = data
+            self.hub.publish("table", data)
+
+    def _log_entry(self, event: Any) -> dict[str, Any] | None:
+        if not isinstance(event, dict):
+            return None
+        with self._lock:
+            players = list((self.state or {}).get("players") or [])
+        effects = event.get("effects") or []
+        lines = narrate(effects, players, event.get("input") or {}, mode_titles())
+        if not lines:
+            return None
+        return {"seq": event.get("seq"), "ts": event.get("ts"), "lines": lines}
+
+    def _resolve(self, result: Any) -> None:
+        if not isinstance(result, dict):
+            return
+        with self._lock:
+            waiter = self._waiters.get(str(result.get("id")))
+        if waiter:
+            waiter[1].append(result)
+            waiter[0].set()
+
+    # --- outgoing ----------------------------------------------------------------------------
+    def command(self, cmd: dict[str, Any], timeout: float = 5.0) -> dict[str, Any] | None:
+        """Publish a command (QoS 1) and wait for its ``cmd/result``; None if none came in time."""
+        key = str(cmd["id"])
+        done: tuple[threading.Event, list[dict[str, Any]]] = (threading.Event(), [])
+        with self._lock:
+            self._waiters[key] = done
+        try:
+            self.client.publish(f"{self.base}/cmd", json.dumps(cmd, separators=(",", ":")), qos=1)
+            if done[0].wait(timeout):
+                return done[1][0]
+            return None
+        finally:
+            with self._lock:
+                self._waiters.pop(key, None)
+
+    def publish(self, suffix: str, payload: dict[str, Any], qos: int = 1) -> None:
+        self.client.publish(f"{self.base}/{suffix}", json.dumps(payload, separators=(",", ":")), qos=qos)
+
+    # --- snapshot ----------------------------------------------------------------------------
+    def snapshot(self, seat: int | None) -> list[bytes]:
+        """Everything a fresh stream needs to draw the whole screen (resync after a reconnect)."""
+        with self._lock:
+            frames = [sse_frame("status", self.status), sse_frame("state", self.state),
+                      sse_frame("history", list(self.log))]
+            if self.leds is not None:
+                frames.append(sse_frame("leds", self.leds))
+            if self.table is not None:
+                frames.append(sse_frame("table", self.table))
+            if seat is not None:
+                frames.append(sse_frame("private", self.private.get(seat)))
+        return frames
+
+    def public_state(self) -> dict[str, Any] | None:
+        with self._lock:
+            return self.state
+
+    def private_view(self, seat: int) -> dict[str, Any] | None:
+        with self._lock:
+            return self.private.get(seat)
+
+
+_TITLES: dict[str, str] = {}
+
+
+def mode_titles() -> dict[str, str]:
+    """Mode name -> title for the log, from the games' static descriptions (read once)."""
+    if not _TITLES:
+        from controller.games import registry
+
+        for game in registry().values():
+            describe = getattr(game, "describe", None)
+            for m in (describe() if describe else {}).get("modes", []):
+                _TITLES.setdefault(m.get("mode"), m.get("title") or m.get("mode"))
+    return _TITLES
+
+
+def _seat_of(rest: str) -> int | None:
+    parts = rest.split("/")
+    if len(parts) == 3 and parts[2] == "private" and parts[1].isdigit():
+        return int(parts[1])
+    return None

@@ -1,0 +1,117 @@
+"""Readable log lines from an input's effects ("Ann knocked Bo's coin into the goal").
+
+Built on the panel side from the ``events`` topic, so the engines stay free of presentation.
+Unknown effect kinds (a new game such as Coup) still get a sensible generic line: the log never
+drops an event silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+QUESTIONS = {"dead": "which coins ended in the goal", "flown": "which coins flew",
+             "contacts": "which coins were touched"}
+CAUSES = {"goal": "into the goal", "execution": "off by execution (CW-6.4)"}
+
+
+def _names(players: list[dict[str, Any]], inp: dict[str, Any]) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for source in (inp.get("players") if isinstance(inp.get("players"), list) else [], players):
+        for p in source or []:
+            if isinstance(p, dict) and isinstance(p.get("seat"), int):
+                names.setdefault(p["seat"], str(p.get("name") or f"Seat {p['seat']}"))
+    return names
+
+
+def _coins(players: list[dict[str, Any]]) -> dict[str, int]:
+    return {p["coin"]: p["seat"] for p in players if isinstance(p, dict) and p.get("coin")}
+
+
+def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, Any] | None = None,
+            titles: dict[str, str] | None = None) -> list[str]:
+    """One short sentence per effect, in order; ``titles`` names modes ("ffa" -> "Free-for-all")."""
+    inp = inp if isinstance(inp, dict) else {}
+    names = _names(players, inp)
+    coin_owner = _coins(players)
+
+    def who(seat: Any) -> str:
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            return names.get(seat, f"Seat {seat}")
+        return str(seat)
+
+    def coin_name(coin: Any) -> str:
+        owner = coin_owner.get(coin)
+        return f"{who(owner)}'s coin" if owner is not None else f"coin {coin}"
+
+    lines: list[str] = []
+    shooter: Any = None
+    for eff in effects if isinstance(effects, list) else []:
+        if not isinstance(eff, dict):
+            continue
+        kind = eff.get("kind")
+        seat = eff.get("seat")
+        rule = f" ({eff['rule']})" if isinstance(eff.get("rule"), str) and kind in ("foul", "attack") else ""
+        if kind == "new_game":
+            mode = eff.get("mode") or inp.get("game") or ""
+            lines.append(f"New game: {(titles or {}).get(mode, mode)}".strip())
+        elif kind == "turn":
+            lines.append(f"{who(seat)}'s {'extra ' if eff.get('extra') else ''}turn")
+        elif kind == "strike":
+            lines.append(f"{who(seat)} strikes")
+        elif kind == "shot":
+            shooter = seat
+            if not eff.get("dead") and not eff.get("flown"):
+                lines.append(f"{who(seat)} flicked {coin_name(eff.get('coin'))}")
+        elif kind == "out":
+            how = CAUSES.get(eff.get("cause"), f"out ({eff.get('cause')})")
+            if eff.get("cause") == "goal" and shooter is not None and shooter != seat:
+                lines.append(f"{who(shooter)} knocked {who(seat)}'s coin {how}")
+            elif eff.get("cause") == "goal" and shooter == seat:
+                lines.append(f"{who(seat)} knocked their own coin {how}")
+            else:
+                lines.append(f"{who(seat)} is out: {how}")
+        elif kind == "attack":
+            lines.append(f"{who(seat)} hit an enemy coin{rule}")
+        elif kind == "foul":
+            flown = ", ".join(coin_name(c) for c in eff.get("flown") or [])
+            line = f"Foul by {who(seat)}: {flown} flew{rule}"
+            if eff.get("extra_turn") is not None:
+                line += f"; {who(eff['extra_turn'])} gets an extra turn"
+            lines.append(line)
+        elif kind == "end_turn":
+            lines.append(f"{who(seat)} ended the turn")
+        elif kind == "placed":
+            lines.append(f"{coin_name(eff.get('coin'))} is back on the table")
+        elif kind == "question":
+            lines.append(f"{who(seat)} must answer: {QUESTIONS.get(eff.get('about'), eff.get('about'))}?")
+        elif kind == "game_over":
+            lines.append(_winner_line(eff.get("winner"), who))
+        elif kind == "aborted":
+            lines.append("The game was aborted")
+        elif isinstance(kind, str):
+            lines.append(_generic(eff, who))
+    if not lines and inp.get("type") == "undo":
+        lines.append("Undo: the last input was taken back")
+    return lines
+
+
+def _winner_line(winner: Any, who: Any) -> str:
+    if isinstance(winner, dict) and "draw" in winner:
+        return "Game over: a draw between " + ", ".join(who(s) for s in winner["draw"])
+    if isinstance(winner, list) and winner:
+        return "Game over: " + " and ".join(who(s) for s in winner) + (" win" if len(winner) > 1 else " wins")
+    return "Game over"
+
+
+def _generic(eff: dict[str, Any], who: Any) -> str:
+    """Any other effect: ``Ann: steal (target Bo)`` — readable enough for a game we do not know."""
+    kind = str(eff["kind"]).replace("_", " ")
+    subject = who(eff["seat"]) + ": " if "seat" in eff else ""
+    details = []
+    for key, value in eff.items():
+        if key in ("kind", "seat", "rule"):
+            continue
+        if key in ("target", "by", "claimant") and isinstance(value, int):
+            value = who(value)
+        details.append(f"{key.replace('_', ' ')} {value}")
+    return f"{subject}{kind}" + (f" ({', '.join(details)})" if details else "")

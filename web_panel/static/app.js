@@ -1,0 +1,575 @@
+/* Game table phone panel. Vanilla JS, no build step, no external assets.
+ * One EventSource (/api/stream) gives the full picture on connect and every change after it;
+ * EventSource reconnects by itself and the server resends the snapshot, so a phone resyncs alone. */
+"use strict";
+
+const SHAPES = ["●", "■", "▲", "◆", "★", "⬢"];
+const SHAPE_NAMES = ["circle", "square", "triangle", "diamond", "star", "hexagon"];
+const COLOURS = ["#d32f2f", "#1565c0", "#b26a00", "#2e7d32", "#7b1fa2", "#00838f"];
+const COLOUR_NAMES = ["red", "blue", "amber", "green", "purple", "teal"];
+const TABLE_W = 425, TABLE_H = 625, GOAL_W = 60, GOAL_H = 160, COIN_R = 15;
+const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000;
+
+const S = {
+  me: { seat: null, host: false }, taken: [], state: null, priv: null, table: null, log: [], status: "unknown",
+  info: null, sel: {}, lobby: null, online: false, pendingRender: false,
+};
+let es = null;
+
+/* ---------- helpers ---------- */
+const $ = (sel, root = document) => root.querySelector(sel);
+const esc = (v) => String(v ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+const rid = () => { const a = new Uint8Array(12); crypto.getRandomValues(a); return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join(""); };
+const cookie = (name) => (document.cookie.split("; ").find((c) => c.startsWith(name + "=")) || "").slice(name.length + 1);
+const randInt = (n) => { const a = new Uint32Array(1); crypto.getRandomValues(a); return a[0] % n; };
+const shuffle = (xs) => { const a = xs.slice(); for (let i = a.length - 1; i > 0; i--) { const j = randInt(i + 1); [a[i], a[j]] = [a[j], a[i]]; } return a; };
+const route = () => (location.pathname.replace(/^\/+/, "").split("/")[0] || "join");
+
+function players() { return (S.state && S.state.players) || []; }
+function playerBySeat(seat) { return players().find((p) => p.seat === seat); }
+function nameOf(seat) { const p = playerBySeat(seat); return p ? p.name : `Seat ${seat}`; }
+function coinOwner(coin) { const p = players().find((p) => p.coin === coin); if (p) return p.seat; const m = /^c(\d)$/.exec(coin || ""); return m ? +m[1] : null; }
+
+function coinBadge(seat, { big = false, dead = false, label = null } = {}) {
+  const i = (seat || 0) - 1, known = i >= 0 && i < 6;
+  const title = known ? `Seat ${seat}, ${COLOUR_NAMES[i]} ${SHAPE_NAMES[i]}` : String(label || "coin");
+  return `<span class="coin ${known ? "s" + seat : ""} ${big ? "big" : ""} ${dead ? "dead" : ""}" role="img" aria-label="${esc(title)}">${esc(label ?? (known ? seat : "?"))}${known ? `<span class="shape" aria-hidden="true">${SHAPES[i]}</span>` : ""}</span>`;
+}
+function coinChipLabel(coin) {
+  const owner = coinOwner(coin);
+  return owner ? `${coinBadge(owner)}<span>${esc(nameOf(owner))}</span>` : `${coinBadge(null, { label: coin })}<span>${esc(coin)}</span>`;
+}
+
+function toast(msg, ok = false) {
+  const t = $("#toast"); t.textContent = msg; t.className = "toast" + (ok ? " ok" : ""); t.hidden = false;
+  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, ok ? 1800 : 4500);
+}
+
+async function post(path, body = {}) {
+  const payload = Object.assign({ id: rid() }, body);
+  let res, data;
+  try {
+    res = await fetch(path, { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": cookie("gt_csrf") }, body: JSON.stringify(payload) });
+    data = await res.json();
+  } catch (err) { data = { ok: false, error: res ? `the panel answered HTTP ${res.status}` : "no connection to the table" }; }
+  if (!data.ok) toast(data.error || "refused");
+  return data;
+}
+
+function ask(text, yes = "Yes") {
+  const dlg = $("#confirm"); $("#confirm-text").textContent = text; $("#confirm-yes").textContent = yes;
+  return new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue === "yes"); dlg.showModal(); });
+}
+
+/* ---------- live stream ---------- */
+function connect() {
+  if (es) es.close();
+  es = new EventSource("/api/stream");
+  const on = (name, fn) => es.addEventListener(name, (e) => { fn(JSON.parse(e.data)); });
+  on("me", (d) => { S.me = { seat: d.seat, host: d.host }; S.taken = d.taken || []; render(); });
+  on("taken", (d) => { S.taken = d; render(); });
+  on("status", (d) => { S.status = d; conn(); });
+  on("state", (d) => { S.state = d; render(); });
+  on("private", (d) => { S.priv = d; render(); });
+  on("history", (d) => { S.log = d.slice().reverse(); render(); });
+  on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
+  on("leds", () => {});
+  on("table", (d) => { Board.update(d); });
+  es.onopen = () => { S.online = true; conn(); };
+  es.onerror = () => {
+    S.online = false; conn();
+    // The browser retries network errors by itself but gives up on an HTTP error (e.g. 503 when
+    // the table is full of screens): then retry ourselves, a little later.
+    if (es.readyState === EventSource.CLOSED) { clearTimeout(connect.timer); connect.timer = setTimeout(connect, 3000); }
+  };
+}
+function conn() {
+  const c = $("#conn");
+  if (!S.online) { c.textContent = "reconnecting…"; c.className = "conn bad"; return; }
+  if (S.status === "offline") { c.textContent = "table offline"; c.className = "conn bad"; return; }
+  c.textContent = S.me.host ? "host · live" : S.me.seat ? `seat ${S.me.seat} · live` : "live"; c.className = "conn ok";
+}
+
+/* ---------- rendering ---------- */
+function render() {
+  const view = $("#view"), active = document.activeElement;
+  if (active && view.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) { S.pendingRender = true; return; }
+  S.pendingRender = false;
+  const r = route();
+  for (const a of document.querySelectorAll(".tabs a")) a.classList.toggle("on", a.dataset.route === r || (r === "join" && a.dataset.route === "seat"));
+  $("#tab-seat").textContent = S.me.seat ? `Seat ${S.me.seat}` : "Join";
+  const html = r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
+  view.innerHTML = html;
+  if (r === "table") Board.mount($("#board-slot"));
+  conn();
+}
+
+function turnBanner(mine) {
+  const st = S.state;
+  if (!st) return `<section class="banner" id="turn-banner"><div class="big">No game yet</div><div class="sub">The host starts one from the Host tab.</div></section>`;
+  if (st.phase === "over") return `<section class="banner over" id="turn-banner"><div class="big">Game over</div><div class="sub">${esc(winnerText(st.winner))}</div></section>`;
+  if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">Game aborted</div><div class="sub">Waiting for the host to start a new game.</div></section>`;
+  const t = st.turn;
+  if (!t) return `<section class="banner" id="turn-banner"><div class="big">Waiting…</div></section>`;
+  const allowed = st.strikes_allowed ?? 0, left = Math.max(0, allowed - (t.strikes || 0)), hasStrikes = st.strikes_allowed !== undefined;
+  const strikesText = hasStrikes ? `${left} strike${left === 1 ? "" : "s"} left` : "";
+  const pips = allowed ? `<div class="pips" aria-hidden="true">${Array.from({ length: allowed }, (_, i) => `<span class="pip ${i < t.strikes ? "used" : ""}"></span>`).join("")}</div>` : "";
+  if (mine && t.seat === S.me.seat) {
+    return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">YOUR TURN${t.extra ? " (extra)" : ""}</div>
+      <div class="sub" id="strikes-left">${strikesText || "Make your move"}</div>${pips}${lastLine()}</section>`;
+  }
+  return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(t.seat, { big: true })}<div class="grow">
+    <div class="big" style="font-size:28px">${esc(nameOf(t.seat))}'s turn</div><div class="sub">${strikesText}${t.extra ? " · extra turn" : ""}</div></div></div>${pips}${lastLine()}</section>`;
+}
+
+function lastLine() {
+  const e = S.log[0];
+  return e && e.lines.length ? `<div class="last" id="last-event">${esc(e.lines.filter((l) => !/'s (extra )?turn$/.test(l)).slice(-1)[0] || e.lines[e.lines.length - 1])}</div>` : "";
+}
+
+function windowCard(st) {
+  const w = st.window;
+  if (!w || typeof w !== "object") return "";
+  const left = w.deadline ? Math.max(0, Math.round(w.deadline - Date.now() / 1000)) : null;
+  const who = w.claimant !== undefined && w.claimant !== null ? nameOf(w.claimant) : "";
+  return `<section class="card question" id="window"><h2>${esc(String(w.kind || "reaction").replace(/_/g, " "))}${w.claim ? ` — ${esc(who)} claims ${esc(w.claim)}` : ""}</h2>
+    <p>${(w.seats || []).length ? `Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}` : ""}${left !== null ? ` · <b data-deadline="${esc(w.deadline)}">${left}</b> s left` : ""}</p></section>`;
+}
+
+function legalMoves(pv) {
+  const l = pv && pv.legal;
+  return Array.isArray(l) ? l : (l && Array.isArray(l.moves) ? l.moves : []);
+}
+
+function winnerText(w) {
+  if (!w) return "No winner";
+  if (w.draw) return "Draw: " + w.draw.map(nameOf).join(", ");
+  if (Array.isArray(w)) return w.map(nameOf).join(" & ") + (w.length > 1 ? " win!" : " wins!");
+  return String(w);
+}
+
+function joinView() {
+  const cards = [1, 2, 3, 4, 5, 6].map((seat) => {
+    const p = playerBySeat(seat), taken = S.taken.includes(seat), mine = S.me.seat === seat;
+    const inGame = !S.state || !players().length || p;
+    const what = mine ? "Your seat" : taken ? "Taken" : p ? "Tap to join" : S.state && S.state.phase === "playing" ? "Not playing" : "Free";
+    return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${(taken && !mine) || !inGame ? "disabled" : ""}>
+      ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? p.name : `Seat ${seat}`)}</span><span class="what">${what}</span></span></button>`;
+  }).join("");
+  return `<h1>Join the table</h1><p class="muted">Tap your seat. Your phone keeps it, even after a reload.</p>
+    <div class="seats">${cards}</div>
+    <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">Just watch</a><a class="btn ghost grow" href="/host">Host</a></div>`;
+}
+
+function seatView() {
+  const st = S.state, pv = S.priv, seat = S.me.seat, me = playerBySeat(seat);
+  const colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
+  let html = turnBanner(true);
+  html += `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
+    <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
+    <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && typeof me.coins === "number" ? ` · ${me.coins} coins` : ""}${me && typeof me.influence === "number" ? ` · ${me.influence} influence` : ""}</div>
+    ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
+  if (st && st.phase === "playing") {
+    html += windowCard(st) + questionCard(st, seat, false);
+    html += privateCard(pv, st);
+    html += movesCard(pv, st);
+  } else if (!st || !me) {
+    html += `<section class="card empty"><div class="big">You hold seat ${seat}</div><p class="muted">The game appears here as soon as the host starts it.</p></section>`;
+  }
+  html += `<div class="row"><a class="btn ghost grow" href="/table">See the table</a><button class="btn ghost" data-action="leave">Leave seat</button></div>`;
+  return html;
+}
+
+function questionCard(st, seat, host) {
+  const q = (st.questions || [])[0];
+  if (!q) return "";
+  const mine = host || (q.seats || []).includes(seat);
+  if (!mine) {
+    return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${esc(q.text)}</b></p></section>`;
+  }
+  const sel = S.sel[q.id] || [];
+  const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${coinChipLabel(c)}</button>`).join("");
+  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${esc(q.text)}</h2>
+    <p class="muted small">Tap every coin that applies${q.multi === false ? " (one)" : ""}, then send. ${host ? "Answering as the host." : "The table cannot see this by itself."}</p>
+    <div class="chips">${chips}</div>
+    <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${sel.length ? `Send answer (${sel.length})` : "None of them — send"}</button></section>`;
+}
+
+function movesCard(pv, st) {
+  const legal = legalMoves(pv);
+  const parts = [];
+  for (const m of legal) {
+    if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
+    else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
+    else if (m.move) parts.push(...cardMoveButtons(m));
+  }
+  const shot = legal.find((m) => m.type === "shot");
+  const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${shot.coins.length > 1 ? "one of your coins" : "your coin"} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
+  if (!parts.length && !hint) {
+    const pend = (st.pending_placements || []).filter((p) => p.by !== S.me.seat);
+    if (pend.length) return `<section class="card"><p>Waiting for ${esc(pend.map((p) => nameOf(p.by)).join(", "))} to put ${pend.length > 1 ? "coins" : "a coin"} back.</p></section>`;
+    return "";
+  }
+  return `<section class="card" id="moves"><h2>Your moves</h2>${hint}<div class="moves">${parts.join("")}</div></section>`;
+}
+
+function shotAvailable(legal) { return legal.some((m) => m.type === "shot"); }
+
+function cardMoveButtons(m) {
+  const label = (s) => { const t = String(s).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); };
+  const btn = (text, args) => `<button class="btn wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}">${esc(text)}</button>`;
+  if (typeof m.count === "number" && Array.isArray(m.cards)) {
+    // choose exactly `count` of the cards (e.g. Coup's exchange_return); a pool may hold duplicates
+    const key = "move:" + m.move, sel = S.sel[key] || [];
+    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(label(c))}</button>`).join("");
+    const args = { cards: sel.map((i) => m.cards[i]) };
+    return [`<div><p class="muted small">${esc(label(m.move))}: pick the ${m.count} card${m.count === 1 ? "" : "s"} to give back</p><div class="chips">${chips}</div>
+      <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${esc(label(m.move))} (${sel.length}/${m.count})</button></div>`];
+  }
+  if (Array.isArray(m.targets) && m.targets.length) return m.targets.map((t) => btn(`${label(m.move)} → ${nameOf(t)}`, { target: t }));
+  if (Array.isArray(m.cards) && m.cards.length) return m.cards.map((c) => btn(`${label(m.move)}: ${label(c)}`, { card: c }));
+  if (Array.isArray(m.claims) && m.claims.length) return m.claims.map((c) => btn(`${label(m.move)} as ${label(c)}`, { claim: c }));
+  return [btn(label(m.move), {})];
+}
+
+function privateCard(pv, st) {
+  if (!pv) return "";
+  const skip = new Set(["legal", "seat", ...Object.keys(st || {})]);
+  const extra = Object.keys(pv).filter((k) => !skip.has(k));
+  if (!extra.length) return "";
+  const rows = extra.map((k) => {
+    const v = pv[k];
+    if (Array.isArray(v) && v.every((x) => typeof x === "string")) {
+      return `<h2>${esc(k === "hand" ? "Your hand" : k.replace(/_/g, " "))}</h2><div class="hand">${v.map((c) => `<div class="card-face">${esc(c.replace(/_/g, " "))}</div>`).join("") || "<p class='muted'>none</p>"}</div>`;
+    }
+    return `<p><b>${esc(k.replace(/_/g, " "))}:</b> ${esc(typeof v === "object" ? JSON.stringify(v) : v)}</p>`;
+  }).join("");
+  return `<section class="card" id="private"><p class="muted small">Only your phone sees this.</p>${rows}</section>`;
+}
+
+function playersCard(st) {
+  const scores = st.scores ? `<div class="scores">${Object.entries(st.scores).map(([k, v]) => `<div class="score">Team ${esc(k)}<b>${esc(v)}</b></div>`).join("")}</div>` : "";
+  const items = players().map((p) => {
+    const turn = st.turn && st.turn.seat === p.seat;
+    const tags = [turn ? `<span class="tag turn">turn</span>` : "", !p.alive ? `<span class="tag out">out</span>` : "",
+      p.team ? `<span class="tag">team ${esc(p.team)}</span>` : "", (p.influence !== undefined) ? `<span class="tag">${esc(p.influence)} ♥</span>` : "",
+      (p.coins !== undefined && typeof p.coins === "number") ? `<span class="tag">${esc(p.coins)} ¢</span>` : ""].join("");
+    return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(p.name)}</span>${tags}</li>`;
+  }).join("");
+  return `<section class="card" id="players">${scores}<ul class="players">${items}</ul></section>`;
+}
+
+function pendingCard(st) {
+  const pend = st.pending_placements || [];
+  if (!pend.length) return "";
+  return `<section class="card" id="pending"><h2>Coins to put back</h2>${pend.map((p) =>
+    `<p>${coinBadge(coinOwner(p.coin))} <b>${esc(nameOf(p.by))}</b> puts ${esc(p.coin)} back (${p.where === "initial" ? "where it started" : "anywhere outside the goal"})</p>`).join("")}</section>`;
+}
+
+function logCard() {
+  const lines = S.log.flatMap((e) => e.lines.slice().reverse());
+  return `<section class="card"><h2>What happened</h2><ul class="log" id="log">${lines.slice(0, 40).map((l) => `<li>${esc(l)}</li>`).join("") || "<li class='muted'>Nothing yet.</li>"}</ul></section>`;
+}
+
+function tableView() {
+  const st = S.state;
+  let html = turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>`;
+  if (st) {
+    const q = (st.questions || [])[0];
+    html += windowCard(st);
+    if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
+    html += pendingCard(st) + playersCard(st);
+  }
+  html += logCard();
+  return html;
+}
+
+/* ---------- host ---------- */
+function hostView() {
+  const qr = `<section class="card qr"><img src="/qr.svg" alt="QR code to join this table" id="qr"><div><h2>Scan to join</h2>
+    <p class="url" id="join-url">${esc(S.info ? S.info.join_url : location.origin + "/join")}</p></div></section>`;
+  if (!S.me.host) {
+    return qr + `<section class="card"><h2>Host</h2><p class="muted">Enter the table PIN (printed on the table) to start games, undo and answer questions.</p>
+      <form data-form="unlock" class="stack"><input class="pin" type="password" inputmode="numeric" autocomplete="off" maxlength="8" id="pin" aria-label="Table PIN" placeholder="PIN">
+      <button class="btn primary wide" id="unlock">Unlock</button></form></section>`;
+  }
+  const st = S.state;
+  let html = qr;
+  if (st && st.phase === "playing") {
+    html += turnBanner(false) + questionCard(st, null, true);
+    const pend = st.pending_placements || [];
+    html += `<section class="card" id="controls"><h2>Game</h2><div class="moves">
+      ${pend.map((p) => `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join("")}
+      <button class="btn" data-action="undo" id="undo">↶ Undo last input</button>
+      <button class="btn danger" data-action="abort" id="abort">Abort game</button></div></section>`;
+  } else if (st) {
+    html += turnBanner(false) + `<section class="card"><button class="btn" data-action="undo" id="undo">↶ Undo last input</button></section>`;
+  }
+  html += (st && st.phase === "playing" && !S.lobbyOpen)
+    ? `<section class="card"><button class="btn wide" data-action="lobby-open" id="lobby-open">Set up a new game…</button></section>`
+    : lobbyCard();
+  html += `<section class="card"><h2>Phones</h2>${S.taken.length ? S.taken.map((s) => `<div class="row" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span><button class="btn ghost" data-action="release" data-seat="${s}">Free seat</button></div>`).join("") : "<p class='muted'>No phone holds a seat yet.</p>"}
+    <button class="btn ghost wide" data-action="lock" style="margin-top:10px">Lock host screen</button></section>`;
+  return html;
+}
+
+function lobbyState() {
+  if (S.lobby || !S.info) return S.lobby;
+  const gameNames = Object.keys(S.info.games);
+  const game = gameNames[0];
+  const names = {}; players().forEach((p) => { names[p.seat] = p.name; });
+  S.lobby = { game, mode: ((S.info.games[game].modes || [])[0] || {}).mode, include: { 1: true, 2: true, 3: true },
+    names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {} };
+  return S.lobby;
+}
+
+function lobbyCard() {
+  const L = lobbyState();
+  if (!L) return `<section class="card"><p>Loading games…</p></section>`;
+  const games = S.info.games, g = games[L.game] || { modes: [] };
+  const modes = g.modes || [];
+  const mode = modes.find((m) => m.mode === L.mode) || modes[0] || { options: {}, players: [], teams: false };
+  const seg = (key, value, text) => `<button type="button" data-action="lobby-set" data-key="${key}" data-value="${value}" aria-pressed="${L[key] === value}">${text}</button>`;
+  const included = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
+  const seatRows = [1, 2, 3, 4, 5, 6].map((s) => `<div class="lobby-seat">
+      <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="Seat ${s} plays"></label>
+      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="Seat ${s} name" maxlength="40" aria-label="Name for seat ${s}" id="name-${s}">
+      ${mode.teams && L.teamMode === "manual" ? `<select data-lobby="team" data-seat="${s}" aria-label="Team for seat ${s}">${["A", "B"].map((t) => `<option ${L.teams[s] === t ? "selected" : ""}>${t}</option>`).join("")}</select>` : "<span></span>"}
+    </div>`).join("");
+  const order = L.order.filter((s) => L.include[s]);
+  const orderUi = L.orderMode === "manual" ? `<div class="order">${order.map((s, i) => `<button type="button" class="chip" data-action="order-up" data-seat="${s}" aria-label="Move seat ${s} earlier">${i + 1}. ${coinBadge(s)}${i ? " ↑" : ""}</button>`).join("")}</div>` : "";
+  const opts = Object.entries(mode.options || {}).map(([k, o]) => {
+    const id = `opt-${esc(k)}`, value = L.options[k] ?? JSON.stringify(o.default), title = esc(k.replace(/_/g, " "));
+    const desc = `<span class="muted small">${esc(o.description || "")}</span>`;
+    if (typeof o.default === "boolean") {
+      return `<label class="toggle field" for="${id}"><input type="checkbox" id="${id}" data-lobby="option-bool" data-key="${esc(k)}" ${value === "true" ? "checked" : ""}> ${title}</label>${desc}`;
+    }
+    const type = typeof o.default === "number" ? "number" : "text";
+    return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" ? value : (L.options[k] ?? (typeof o.default === "string" ? o.default : JSON.stringify(o.default))))}">`;
+  }).join("");
+  const optsBlock = opts ? `<label class="field">Options</label>${opts}` : "";
+  const counts = (mode.players || []).join(", ");
+  const okCount = !mode.players || !mode.players.length || mode.players.includes(included.length);
+  return `<section class="card" id="lobby"><h2>New game</h2>
+    <label class="field" for="game">Game</label><select id="game" data-lobby="game">${Object.entries(games).map(([k, v]) => `<option value="${esc(k)}" ${k === L.game ? "selected" : ""}>${esc(v.title || k)}</option>`).join("")}</select>
+    ${modes.length ? `<label class="field">Mode</label><div class="seg" role="group" aria-label="Mode">${modes.map((m) => seg("mode", m.mode, esc(m.title || m.mode))).join("")}</div>
+      <p class="muted small">${esc(mode.summary || "")}${counts ? ` · ${counts} players` : ""}</p>` : ""}
+    <label class="field">Players</label>${seatRows}
+    ${mode.teams ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
+    <label class="field">Turn order</label><div class="seg">${seg("orderMode", "random", "Random")}${seg("orderMode", "manual", "Manual")}</div>${orderUi}
+    ${optsBlock}
+    <button class="btn primary wide" data-action="start" id="start" style="margin-top:14px" ${okCount ? "" : "disabled"}>Start ${esc(g.title || L.game)} · ${included.length} players</button>
+    ${okCount ? "" : `<p class="small" style="color:var(--bad);font-weight:800">This mode is for ${counts} players.</p>`}</section>`;
+}
+
+function newGameBody() {
+  const L = S.lobby, g = S.info.games[L.game], mode = (g.modes || []).find((m) => m.mode === L.mode) || {};
+  const seats = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
+  let teams = {};
+  if (mode.teams) {
+    if (L.teamMode === "random") shuffle(seats).forEach((s, i) => { teams[s] = i % 2 ? "B" : "A"; });
+    else seats.forEach((s) => { teams[s] = L.teams[s] || "A"; });
+  }
+  const order = L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
+  const options = {};
+  for (const [k, v] of Object.entries(L.options)) { try { options[k] = JSON.parse(v); } catch { options[k] = v; } }
+  return { type: "new_game", game: L.game, mode: L.mode, order, options,
+    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || `Seat ${s}` }, mode.teams ? { team: teams[s] } : {})) };
+}
+
+/* ---------- actions ---------- */
+async function act(el) {
+  const a = el.dataset.action;
+  if (a === "claim") {
+    const seat = +el.dataset.seat;
+    if (S.me.seat === seat) { go("/seat"); return; }
+    const d = await post("/api/seat/claim", { seat });
+    if (d.ok) { S.me.seat = seat; connect(); go("/seat"); }
+  } else if (a === "leave") {
+    if (await ask("Leave your seat? Another phone may take it.", "Leave")) { const d = await post("/api/seat/leave"); if (d.ok) { S.me.seat = null; S.priv = null; connect(); go("/join"); } }
+  } else if (a === "pick") {
+    const q = el.dataset.q, c = el.dataset.coin, sel = new Set(S.sel[q] || []);
+    const question = ((S.state && S.state.questions) || []).find((x) => x.id === q);
+    if (sel.has(c)) sel.delete(c); else { if (question && question.multi === false) sel.clear(); sel.add(c); }
+    S.sel[q] = [...sel]; render();
+  } else if (a === "pick-card") {
+    const key = el.dataset.key, i = +el.dataset.index, sel = new Set(S.sel[key] || []);
+    if (sel.has(i)) sel.delete(i); else sel.add(i);
+    S.sel[key] = [...sel].sort((x, y) => x - y); render();
+  } else if (a === "answer") {
+    const q = el.dataset.q, host = el.dataset.host === "1";
+    const d = await post(host ? "/api/host/cmd" : "/api/cmd", { type: "answer", question: q, value: S.sel[q] || [] });
+    if (d.ok) { toast("Answer sent", true); delete S.sel[q]; }
+  } else if (a === "end_turn") {
+    if (el.dataset.confirm === "1" && !(await ask("End your turn without striking?", "End turn"))) return;
+    const d = await post("/api/cmd", { type: "end_turn", confirm: true }); if (d.ok) toast("Turn ended", true);
+  } else if (a === "placed") {
+    const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast("Thanks!", true);
+  } else if (a === "move") {
+    const d = await post("/api/cmd", { type: "move", move: el.dataset.move, args: JSON.parse(el.dataset.args || "{}") });
+    if (d.ok) { toast("Done", true); delete S.sel["move:" + el.dataset.move]; }
+  } else if (a === "host-placed") {
+    await post("/api/host/cmd", { type: "placed", coin: el.dataset.coin });
+  } else if (a === "undo") {
+    const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast("Undone", true);
+  } else if (a === "abort") {
+    if (await ask("Abort this game for everyone?", "Abort")) await post("/api/host/cmd", { type: "abort" });
+  } else if (a === "release") {
+    await post("/api/host/release", { seat: +el.dataset.seat });
+  } else if (a === "lock") {
+    await post("/api/host/lock"); S.me.host = false; connect(); render();
+  } else if (a === "lobby-set") {
+    S.lobby[el.dataset.key] = el.dataset.value; if (el.dataset.key === "mode") S.lobby.options = {}; render();
+  } else if (a === "order-up") {
+    const L = S.lobby, s = +el.dataset.seat, vis = L.order.filter((x) => L.include[x]), i = vis.indexOf(s);
+    if (i > 0) { const prev = vis[i - 1], ai = L.order.indexOf(prev), bi = L.order.indexOf(s); [L.order[ai], L.order[bi]] = [L.order[bi], L.order[ai]]; }
+    render();
+  } else if (a === "start") {
+    const d = await post("/api/host/cmd", newGameBody());
+    if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); }
+  } else if (a === "lobby-open") {
+    S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
+  }
+}
+
+function lobbyInput(el) {
+  const L = S.lobby, k = el.dataset.lobby, s = +el.dataset.seat;
+  if (k === "include") L.include[s] = el.checked;
+  else if (k === "name") L.names[s] = el.value;
+  else if (k === "team") L.teams[s] = el.value;
+  else if (k === "option") L.options[el.dataset.key] = el.value;
+  else if (k === "option-bool") L.options[el.dataset.key] = el.checked ? "true" : "false";
+  else if (k === "game") { L.game = el.value; L.mode = ((S.info.games[L.game].modes || [])[0] || {}).mode; L.options = {}; }
+  if (k !== "name" && k !== "option") { el.blur(); render(); }
+}
+
+function go(path) { if (location.pathname !== path) history.pushState(null, "", path); render(); window.scrollTo(0, 0); }
+
+/* ---------- the table drawing (virtual table) ---------- */
+const Board = {
+  canvas: null, ctx: null, target: {}, shown: {}, moving: false, drag: null, raf: 0,
+  update(d) {
+    const fresh = !S.table; S.table = d; this.target = (d && d.coins) || {}; this.moving = !!(d && d.moving);
+    for (const k of Object.keys(this.shown)) if (!(k in this.target)) delete this.shown[k];
+    for (const [k, v] of Object.entries(this.target)) if (!this.shown[k]) this.shown[k] = v.slice();
+    if (fresh) render(); else this.kick();
+  },
+  mount(slot) {
+    if (!slot) return;
+    if (!this.canvas) {
+      const c = document.createElement("canvas"); c.className = "board"; c.id = "board";
+      c.setAttribute("role", "img"); c.setAttribute("aria-label", "Top-down view of the table with the coins");
+      c.addEventListener("pointerdown", (e) => this.down(e)); c.addEventListener("pointermove", (e) => this.move(e));
+      c.addEventListener("pointerup", (e) => this.up(e)); c.addEventListener("pointercancel", () => { this.drag = null; this.kick(); });
+      this.canvas = c; this.ctx = c.getContext("2d");
+      this.wrap = document.createElement("div"); this.wrap.className = "board-wrap"; this.wrap.appendChild(c);
+      this.hint = document.createElement("p"); this.hint.className = "board-hint"; this.wrap.appendChild(this.hint);
+    }
+    slot.appendChild(this.wrap); this.resize(); this.kick();
+  },
+  resize() {
+    const w = this.canvas.clientWidth || 360, dpr = window.devicePixelRatio || 1;
+    this.scale = (w * dpr) / TABLE_W; this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round((w * TABLE_H / TABLE_W) * dpr);
+  },
+  flickable() {
+    const shot = legalMoves(S.priv).find((m) => m.type === "shot");
+    return shot && S.state && S.state.turn && S.state.turn.seat === S.me.seat ? shot.coins : [];
+  },
+  mm(e) { const r = this.canvas.getBoundingClientRect(); return [(e.clientX - r.left) * TABLE_W / r.width, (e.clientY - r.top) * TABLE_H / r.height]; },
+  down(e) {
+    const p = this.mm(e);
+    for (const c of this.flickable()) {
+      const pos = this.shown[c]; if (!pos) continue;
+      if (Math.hypot(pos[0] - p[0], pos[1] - p[1]) < COIN_R * 2.2) { this.drag = { coin: c, at: p }; this.canvas.setPointerCapture(e.pointerId); this.kick(); return; }
+    }
+  },
+  move(e) { if (this.drag) { this.drag.at = this.mm(e); this.kick(); } },
+  velocity() {
+    const pos = this.shown[this.drag.coin]; let vx = (pos[0] - this.drag.at[0]) * MM_PER_S_PER_MM, vy = (pos[1] - this.drag.at[1]) * MM_PER_S_PER_MM;
+    const sp = Math.hypot(vx, vy); if (sp > MAX_FLICK) { vx *= MAX_FLICK / sp; vy *= MAX_FLICK / sp; }
+    return [vx, vy, Math.min(sp, MAX_FLICK)];
+  },
+  async up() {
+    if (!this.drag) return;
+    const [vx, vy, sp] = this.velocity(), coin = this.drag.coin; this.drag = null; this.kick();
+    if (sp < 60) return;
+    const d = await post("/api/flick", { coin, vx: Math.round(vx), vy: Math.round(vy) });
+    if (d.ok) toast(`Flicked at ${(sp / 1000).toFixed(1)} m/s`, true);
+  },
+  kick() { if (!this.raf && this.canvas) this.raf = requestAnimationFrame((t) => this.frame(t)); },
+  frame() {
+    this.raf = 0;
+    if (!this.canvas || !this.canvas.isConnected) return;
+    if (Math.abs(this.canvas.width - (this.canvas.clientWidth * (window.devicePixelRatio || 1))) > 2) this.resize();
+    let again = !!this.drag;
+    for (const [k, t] of Object.entries(this.target)) {
+      const s = this.shown[k]; const dx = t[0] - s[0], dy = t[1] - s[1];
+      if (Math.abs(dx) + Math.abs(dy) > 0.3) { s[0] += dx * 0.35; s[1] += dy * 0.35; again = true; } else { s[0] = t[0]; s[1] = t[1]; }
+    }
+    this.draw();
+    const can = this.flickable();
+    this.hint.textContent = !S.table ? "The live drawing appears when the virtual table runs." : can.length ? "Your turn: drag back from your coin like a slingshot and let go." : this.moving ? "Coins moving…" : "";
+    if (again) this.kick();
+  },
+  draw() {
+    const c = this.ctx, k = this.scale; c.setTransform(k, 0, 0, k, 0, 0);
+    c.fillStyle = "#2f6b3d"; c.fillRect(0, 0, TABLE_W, TABLE_H);
+    c.strokeStyle = "rgba(255,255,255,.12)"; c.lineWidth = 1;
+    for (let x = 25; x < TABLE_W; x += 50) { c.beginPath(); c.moveTo(x, 0); c.lineTo(x, TABLE_H); c.stroke(); }
+    for (let y = 25; y < TABLE_H; y += 50) { c.beginPath(); c.moveTo(0, y); c.lineTo(TABLE_W, y); c.stroke(); }
+    const gx = (TABLE_W - GOAL_W) / 2, gy = (TABLE_H - GOAL_H) / 2;
+    c.fillStyle = "rgba(0,0,0,.28)"; c.fillRect(gx, gy, GOAL_W, GOAL_H);
+    c.strokeStyle = "#fff"; c.lineWidth = 3; c.strokeRect(gx + 1.5, gy + 1.5, GOAL_W - 3, GOAL_H - 3);
+    c.fillStyle = "rgba(255,255,255,.8)"; c.font = "bold 14px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
+    c.save(); c.translate(TABLE_W / 2, TABLE_H / 2); c.rotate(-Math.PI / 2); c.fillText("GOAL", 0, 0); c.restore();
+    const mine = new Set(this.flickable());
+    for (const [coin, pos] of Object.entries(this.shown)) {
+      const seat = coinOwner(coin), col = seat ? COLOURS[seat - 1] : "#9e9e9e";
+      c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, COIN_R, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
+      c.beginPath(); c.arc(pos[0], pos[1], COIN_R, 0, Math.PI * 2); c.fillStyle = col; c.fill();
+      c.lineWidth = 2.5; c.strokeStyle = "#111"; c.stroke();
+      if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], COIN_R + 5, 0, Math.PI * 2); c.lineWidth = 3; c.strokeStyle = "#ffe45c"; c.stroke(); }
+      c.fillStyle = "#fff"; c.font = "900 15px system-ui, sans-serif"; c.fillText(seat ? String(seat) : coin, pos[0], pos[1] + 1);
+    }
+    if (this.drag) {
+      const pos = this.shown[this.drag.coin], [vx, vy, sp] = this.velocity(), len = sp / MM_PER_S_PER_MM;
+      c.setLineDash([6, 6]); c.strokeStyle = "rgba(255,255,255,.8)"; c.lineWidth = 2;
+      c.beginPath(); c.moveTo(pos[0], pos[1]); c.lineTo(this.drag.at[0], this.drag.at[1]); c.stroke(); c.setLineDash([]);
+      if (sp > 0) {
+        const ux = vx / sp, uy = vy / sp, off = COIN_R + 6, ex = pos[0] + ux * (len + off), ey = pos[1] + uy * (len + off);
+        c.strokeStyle = "#ffe45c"; c.lineWidth = 5; c.beginPath(); c.moveTo(pos[0] + ux * off, pos[1] + uy * off); c.lineTo(ex, ey); c.stroke();
+        c.beginPath(); c.moveTo(ex, ey); c.lineTo(ex - ux * 14 - uy * 8, ey - uy * 14 + ux * 8); c.lineTo(ex - ux * 14 + uy * 8, ey - uy * 14 - ux * 8); c.closePath(); c.fillStyle = "#ffe45c"; c.fill();
+        c.fillStyle = "#fff"; c.font = "bold 14px system-ui, sans-serif"; c.fillText(`${(sp / 1000).toFixed(1)} m/s`, pos[0] - uy * 34 - ux * 30, pos[1] + ux * 34 - uy * 30);
+      }
+    }
+  },
+};
+
+/* ---------- wiring ---------- */
+document.addEventListener("click", (e) => {
+  const el = e.target.closest("[data-action]");
+  if (el && !el.disabled) { e.preventDefault(); act(el); return; }
+  const a = e.target.closest("a[href^='/']");
+  if (a && !e.metaKey && !e.ctrlKey) { e.preventDefault(); go(a.getAttribute("href")); }
+});
+document.addEventListener("submit", async (e) => {
+  const f = e.target.closest("[data-form=unlock]"); if (!f) return;
+  e.preventDefault();
+  const pin = $("#pin").value; $("#pin").blur();
+  const d = await post("/api/host/unlock", { pin });
+  if (d.ok) { S.me.host = true; toast("Host unlocked", true); connect(); render(); } else { $("#pin") && ($("#pin").value = ""); }
+});
+document.addEventListener("change", (e) => { const el = e.target.closest("[data-lobby]"); if (el) lobbyInput(el); });
+document.addEventListener("input", (e) => { const el = e.target.closest("[data-lobby=name],[data-lobby=option]"); if (el) lobbyInput(el); });
+document.addEventListener("focusout", () => { setTimeout(() => { if (S.pendingRender) render(); }, 0); });
+window.addEventListener("popstate", render);
+setInterval(() => { for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = Math.max(0, Math.round(+el.dataset.deadline - Date.now() / 1000)); }, 500);
+window.addEventListener("resize", () => { if (Board.canvas) { Board.resize(); Board.kick(); } });
+
+(async function start() {
+  try { S.info = await (await fetch("/api/info", { credentials: "same-origin" })).json(); } catch { S.info = null; }
+  if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = `Table ${S.info.table}`; }
+  if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
+  render(); connect();
+})();
