@@ -31,7 +31,6 @@ from sensors import table_geometry as geo
 from sensors.virtual_beams import beam_distance
 
 
-
 @dataclass
 class ObservedStrike:
     """What the sensors established about one strike (``None`` = not observable)."""
@@ -232,6 +231,11 @@ class Observer:
             m = self.roles.mouths[beam_id]
             s["mouths"][m] = s["mouths"].get(m, 0) + 1
         self._arm()
+
+    def flush(self) -> None:
+        """Report the open strike now (e.g. the virtual table knows the coins are at rest)."""
+        if self._open is not None:
+            self._finish()
 
     def close(self) -> None:
         if self._cancel:

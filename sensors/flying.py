@@ -24,12 +24,12 @@ class FlyModel:
     """Parameters of the flying-coin dice. ``enabled=False`` gives a table where nothing ever flies."""
 
     enabled: bool = True
-    rail_threshold: float = 3600.0  # g·mm/s: below this a rail impact never lifts a coin
-    rail_full: float = 7500.0  # impulse where the rail probability reaches rail_p_max
-    rail_p_max: float = 0.35
-    coin_threshold: float = 2400.0  # coin-on-coin impacts
+    rail_threshold: float = 3000.0  # g·mm/s: below this a rail impact never lifts a coin
+    rail_full: float = 7000.0  # impulse where the rail probability reaches rail_p_max
+    rail_p_max: float = 0.40
+    coin_threshold: float = 2000.0  # coin-on-coin impacts
     coin_full: float = 4500.0
-    coin_p_max: float = 0.20
+    coin_p_max: float = 0.25
     exponent: float = 2.0
     airborne_s: float = 0.25  # how long a coin that leaves the table is seen flying over the rail
 

@@ -62,6 +62,7 @@ class StrikeTruth:
     left_at: dict[str, Point] = field(default_factory=dict)  # flown/exited coin -> where it left
     mouths: dict[str, str] = field(default_factory=dict)  # coin -> "A"/"B" goal mouth it went through
     duration_s: float = 0.0
+    fly_risk: float = 0.0  # sum over impacts of the chance that one made a coin fly
 
     def shot(self, seat: int) -> dict:
         """The ``shot`` input of CW-9 for this truth (a complete strike result)."""
@@ -78,9 +79,13 @@ class StrikeTruth:
 class TablePhysics:
     """One table's coins and rails. Not thread-safe; one strike at a time."""
 
-    def __init__(self, params: PhysicsParams | None = None, fly: FlyModel | None = None, seed: int = 0) -> None:
+    def __init__(
+        self, params: PhysicsParams | None = None, fly: FlyModel | None = None, seed: int = 0, *, dice: bool = True
+    ) -> None:
+        """``dice=False`` never makes a coin fly but still sums the flying risk (for planning bots)."""
         self.params = params or PhysicsParams()
         self.fly = fly or FlyModel()
+        self.dice = dice
         self.rng = random.Random(seed)
         self.dt = 1.0 / self.params.hz
         self.space = pymunk.Space()
@@ -257,6 +262,7 @@ class TablePhysics:
             left_at=dict(log.left_at),
             mouths=dict(log.mouths),
             duration_s=t,
+            fly_risk=log.risk,
         )
 
     def _visible(self, log: _StrikeLog, t: float) -> dict[str, Point]:
@@ -286,7 +292,10 @@ class TablePhysics:
         if log is None or not arb.is_first_contact:
             return
         impulse = arb.total_impulse.length
-        if impulse <= self.fly.coin_threshold or not self.fly.roll(self.rng, impulse, rail=False):
+        if impulse <= self.fly.coin_threshold:
+            return
+        log.risk += self.fly.probability(impulse, rail=False)
+        if not self.dice or not self.fly.roll(self.rng, impulse, rail=False):
             return
         s1, s2 = arb.shapes
         # the faster coin rides up on the slower one and stays tilted on it (CW-6.1)
@@ -301,7 +310,10 @@ class TablePhysics:
         if log is None or not arb.is_first_contact:
             return
         impulse = arb.total_impulse.length
-        if impulse <= self.fly.rail_threshold or not self.fly.roll(self.rng, impulse, rail=True):
+        if impulse <= self.fly.rail_threshold:
+            return
+        log.risk += self.fly.probability(impulse, rail=True)
+        if not self.dice or not self.fly.roll(self.rng, impulse, rail=True):
             return
         shape = arb.shapes[0] if arb.shapes[0].collision_type == COIN_TYPE else arb.shapes[1]
         coin = self._by_shape.get(shape)
@@ -365,3 +377,4 @@ class _StrikeLog:
     airborne: dict[str, tuple[Point, Point, float, float]] = field(default_factory=dict)
     riders: dict[str, Point] = field(default_factory=dict)
     mouths: dict[str, str] = field(default_factory=dict)
+    risk: float = 0.0

@@ -1,0 +1,132 @@
+"""A Coin War bot: plans a flick by simulating candidate flicks on a copy of the table.
+
+Candidates aim the bot's coin at each enemy coin so that the enemy is driven towards the goal
+(the "ghost coin" aim of billiards), at a few speeds, plus seeded jitter and a few gentle repositioning
+moves. Each candidate is simulated with pymunk (no flying dice, but the flying *risk* is summed) and
+scored: enemies killed (CW-5.5) good; suicide, killing a teammate or a likely flying-coin foul
+(CW-6) bad; enemies near the goal and our coin away from it mildly good. Seeded, so the same table,
+state and seed always give the same shot.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from sensors import table_geometry as geo
+from sensors.physics import TablePhysics
+
+Point = tuple[float, float]
+
+
+class BotError(ValueError):
+    """The bot cannot play for this seat now (one line, readable)."""
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    speeds: tuple[float, ...] = (900.0, 1500.0, 2200.0)
+    jitter_candidates: int = 4
+    reposition_candidates: int = 2
+    kill_enemy: float = 100.0
+    suicide: float = -250.0
+    kill_teammate: float = -150.0
+    foul_risk: float = -60.0  # per expected flown coin
+    enemy_near_goal: float = 0.05  # per mm an enemy got closer to the goal centre
+    own_near_goal: float = -0.03  # per mm our coin got closer to the goal centre
+
+
+def _sides(state: dict[str, Any], seat: int) -> tuple[str, set[str], set[str]]:
+    players = state.get("players") or []
+    me = next((p for p in players if p.get("seat") == seat), None)
+    if me is None:
+        raise BotError(f"seat {seat} is not a player of this game")
+    if not me.get("alive", True):
+        raise BotError(f"seat {seat} is out of the game")
+    own = me.get("coin") or f"c{seat}"
+    team = me.get("team")
+    enemies, friends = set(), set()
+    for p in players:
+        if p.get("seat") == seat or not p.get("alive", True):
+            continue
+        coin = p.get("coin") or f"c{p['seat']}"
+        if team is not None and p.get("team") == team:
+            friends.add(coin)
+        else:
+            enemies.add(coin)
+    return own, enemies, friends
+
+
+def _dist(a: Point, b: Point) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+def candidates(positions: dict[str, Point], own: str, enemies: set[str], rng: random.Random, s: BotSettings):
+    """(vx, vy) candidate flicks for ``own``: aimed shots, jittered shots, gentle moves."""
+    here = positions[own]
+    out: list[tuple[float, float]] = []
+    aims: list[float] = []
+    for e in sorted(enemies & positions.keys()):
+        ep = positions[e]
+        to_goal = (geo.CENTRE[0] - ep[0], geo.CENTRE[1] - ep[1])
+        n = math.hypot(*to_goal) or 1.0
+        ghost = (ep[0] - to_goal[0] / n * 2 * geo.COIN_RADIUS_MM, ep[1] - to_goal[1] / n * 2 * geo.COIN_RADIUS_MM)
+        aims.append(math.atan2(ghost[1] - here[1], ghost[0] - here[0]))
+    for a in aims:
+        for v in s.speeds:
+            out.append((v * math.cos(a), v * math.sin(a)))
+    for _ in range(s.jitter_candidates if aims else 0):
+        a = rng.choice(aims) + rng.gauss(0.0, 0.08)
+        v = rng.uniform(s.speeds[0], s.speeds[-1])
+        out.append((v * math.cos(a), v * math.sin(a)))
+    for _ in range(s.reposition_candidates):
+        a = rng.uniform(0, 2 * math.pi)
+        v = rng.uniform(300.0, 700.0)
+        out.append((v * math.cos(a), v * math.sin(a)))
+    return out
+
+
+def score(before: dict[str, Point], truth, own: str, enemies: set[str], friends: set[str], s: BotSettings) -> float:
+    """How good a simulated outcome is for the bot (higher is better)."""
+    total = 0.0
+    dead = set(truth.dead)
+    total += s.kill_enemy * len(dead & enemies)
+    total += s.suicide * (own in dead)
+    total += s.kill_teammate * len(dead & friends)
+    total += s.foul_risk * truth.fly_risk
+    after = truth.positions
+    for e in enemies & after.keys() & before.keys():
+        total += s.enemy_near_goal * (_dist(before[e], geo.CENTRE) - _dist(after[e], geo.CENTRE))
+    if own in after:
+        total += s.own_near_goal * (_dist(before[own], geo.CENTRE) - _dist(after[own], geo.CENTRE))
+    return total
+
+
+def plan(
+    positions: dict[str, Point],
+    state: dict[str, Any],
+    seat: int,
+    *,
+    seed: int = 0,
+    settings: BotSettings | None = None,
+) -> tuple[str, float, float]:
+    """The flick (coin, vx mm/s, vy mm/s) the bot plays for ``seat`` (CW-5.1: its own coin)."""
+    s = settings or BotSettings()
+    own, enemies, friends = _sides(state, seat)
+    if own not in positions:
+        raise BotError(f"coin {own} of seat {seat} is not on the table")
+    key = ";".join(f"{c}:{p[0]:.1f},{p[1]:.1f}" for c, p in sorted(positions.items()))
+    rng = random.Random(f"{seed}|{seat}|{key}")
+    best: tuple[float, int, tuple[float, float]] | None = None
+    for i, (vx, vy) in enumerate(candidates(positions, own, enemies, rng, s)):
+        table = TablePhysics(seed=0, dice=False)
+        for c, p in positions.items():
+            table.place(c, *p)
+        truth = table.flick(own, vx, vy)
+        value = score(positions, truth, own, enemies, friends, s)
+        if best is None or value > best[0]:
+            best = (value, i, (vx, vy))
+    assert best is not None
+    return own, best[2][0], best[2][1]

@@ -1,0 +1,466 @@
+"""`gametable sim`: the daemon on the virtual table (pymunk physics instead of the hardware).
+
+:class:`VirtualTable` is the platform object: on a flick it submits ``strike``, runs the physics,
+drives the beams from coin geometry, then submits the ``shot`` -- the ground truth (``--truth``) or
+what the observer made of the beams (``--ask``, questions then answered from the ground truth, as
+architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
+
+It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
+so tests can use a small fake daemon and the CLI the real one. Beams: by default the virtual beams
+feed the observer directly; pass ``on_blocked`` to drive real pins instead (e.g. hwio's
+``beam_geometry.drive(MockFactory, beams, blocked_ids)`` -> ``BeamBank`` -> ``observer.on_edge``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import logging
+import math
+import random
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from controller.bots.coinwar_bot import BotError, plan
+from controller.clock import Clock
+from controller.config import BeamConfig, Config
+from controller.observer import ObservedStrike, Observer
+from sensors import table_geometry as geo
+from sensors.flying import FlyModel
+from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
+from sensors.random_shots import random_normal_spots
+from sensors.virtual_beams import Edge, VirtualBeams
+
+log = logging.getLogger("gametable.sim")
+Point = tuple[float, float]
+DEFAULT_TABLE = Path(__file__).parent / "data" / "default-table.toml"
+
+# Where each seat's coin starts (CW-2.3: near the rails, in front of the seat); seats go round the table.
+SEAT_SPOTS: dict[int, Point] = {
+    1: (212.5, 45.0),
+    2: (380.0, 160.0),
+    3: (380.0, 465.0),
+    4: (212.5, 580.0),
+    5: (45.0, 465.0),
+    6: (45.0, 160.0),
+}
+
+
+class SimError(ValueError):
+    """A flick or placement the virtual table refuses (one readable line)."""
+
+
+def default_beams() -> tuple[BeamConfig, ...]:
+    """The beam layout of controller/data/default-table.toml."""
+    from controller.config import load
+
+    return load(DEFAULT_TABLE).beams
+
+
+def initial_spot(coin: str, seat: int | None) -> Point:
+    """The initial position (CW-1.6) of a coin: in front of its seat, near the rail."""
+    if seat in SEAT_SPOTS:
+        return SEAT_SPOTS[seat]
+    digits = "".join(ch for ch in coin if ch.isdigit())
+    n = int(digits) if digits else 1
+    return SEAT_SPOTS[(n - 1) % 6 + 1]
+
+
+class VirtualTable:
+    """The virtual table platform for one daemon."""
+
+    def __init__(
+        self,
+        daemon: Any,
+        clock: Clock,
+        *,
+        beams: Sequence[BeamConfig] | None = None,
+        seed: int = 1,
+        ask: bool = False,
+        speed: float = 1.0,
+        bots: Iterable[int] = (),
+        fly: FlyModel | None = None,
+        params: PhysicsParams | None = None,
+        settle_s: float = 1.5,
+        on_blocked: Callable[[frozenset[str]], None] | None = None,
+        bot_seed: int | None = None,
+    ) -> None:
+        if not math.isfinite(speed) or speed <= 0:
+            raise SimError(f"speed must be a positive number, got {speed!r}")
+        self.daemon = daemon
+        self.clock = clock
+        self.ask = ask
+        self.speed = speed
+        self.bots = set(bots)
+        self.seed = seed
+        self.bot_seed = seed if bot_seed is None else bot_seed
+        self.beams = tuple(default_beams() if beams is None else beams)
+        self.physics = TablePhysics(params, fly, seed=seed)
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.initial: dict[str, Point] = {}
+        self._facts: list[ObservedStrike] = []
+        self._facts_ready = threading.Event()
+        self.observer = Observer(self.beams, clock, self._on_facts, settle_s=settle_s)
+        self.on_blocked = on_blocked
+        self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
+        self.game_key: Any = None
+        self.last_truth: StrikeTruth | None = None
+        self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
+        self._ids = itertools.count(1)
+        self._lock = threading.RLock()
+        self._owed = 0.0
+
+    # --- talking to the daemon -------------------------------------------------------------------
+
+    def submit(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        cmd = {**cmd, "id": cmd.get("id") or f"sim-{self.seed}-{next(self._ids)}"}
+        result = self.daemon.submit(cmd, source="sim")
+        self.log.append({"cmd": cmd, "result": result})
+        if not result.get("ok"):
+            log.warning("sim: %s rejected: %s", cmd.get("type"), result.get("error"))
+        return result
+
+    def state(self) -> dict[str, Any] | None:
+        return self.daemon.public_state()
+
+    # --- keeping the coins in line with the game ---------------------------------------------------
+
+    def sync(self) -> None:
+        """Set up a new game's coins, drop coins of players who are out, place pending coins."""
+        with self._lock:
+            st = self.state()
+            if not st or st.get("game") != "coinwar":
+                return
+            key = (st.get("mode"), tuple((p.get("seat"), p.get("name")) for p in st.get("players", [])))
+            fresh = key != self.game_key or (st.get("phase") == "playing" and not self.physics.coins()
+                                             and not self.physics.off_table())
+            if fresh and st.get("phase") == "playing":
+                self._setup(st)
+                self.game_key = key
+            self._drop_out_coins(st)
+            self._place_pending(st)
+
+    def _setup(self, st: dict[str, Any]) -> None:
+        for c in list(self.physics.coins()):
+            self.physics.remove(c)
+        self.physics._off.clear()
+        self.initial.clear()
+        for p in st.get("players", []):
+            coin = p.get("coin") or f"c{p['seat']}"
+            spot = initial_spot(coin, p.get("seat"))
+            self.initial[coin] = spot
+            if p.get("alive", True):
+                self.physics.place(coin, *spot)
+        self._beams_to(self.physics.positions())
+
+    def _drop_out_coins(self, st: dict[str, Any]) -> None:
+        out = {p.get("coin") or f"c{p['seat']}" for p in st.get("players", []) if not p.get("alive", True)}
+        pending = {p["coin"] for p in st.get("pending_placements") or []}
+        for coin in out - pending:
+            if coin in self.physics.coins():
+                self.physics.remove(coin)  # e.g. executed (CW-6.4): leaves the table
+                self._beams_to(self.physics.positions())
+
+    def _place_pending(self, st: dict[str, Any]) -> None:
+        for item in list(st.get("pending_placements") or []):
+            coin = item.get("coin")
+            spot = self.spot_for(coin, item.get("where", "normal"))
+            self.physics.place(coin, *spot)
+            self._beams_to(self.physics.positions())
+            self.submit({"type": "placed", "coin": coin})
+
+    def spot_for(self, coin: str, where: str) -> Point:
+        """Where the physics puts a coin back: its initial position, or a free normal spot
+        close to where it left the table (CW-6.2-6.4, CW-7.4)."""
+        taken = {c: p for c, p in self.physics.positions().items() if c != coin}
+        first = self.initial.get(coin) if where == "initial" else self.physics.off_table().get(coin)
+        if first is not None:
+            r = geo.COIN_RADIUS_MM
+            p = (min(max(first[0], r + 1), geo.WIDTH_MM - r - 1), min(max(first[1], r + 1), geo.LENGTH_MM - r - 1))
+            for ring in range(0, 200, 10):
+                for k in range(12 if ring else 1):
+                    a = k * math.pi / 6
+                    q = (p[0] + ring * math.cos(a), p[1] + ring * math.sin(a))
+                    if geo.is_normal_position(q) and self.physics.can_place(coin, *q) is None:
+                        return q
+        return random_normal_spots(self.rng, 1, taken)[0]
+
+    def _beams_to(self, positions: dict[str, Point]) -> None:
+        """Coins moved by hand (outside a strike): update the beams (edges reach the observer)."""
+        if self.on_blocked:
+            self.vbeams.state = self.vbeams.compute(positions.values())
+            self.on_blocked(self.vbeams.state)
+        else:
+            self.vbeams.update(self.clock.now(), positions)
+
+    # --- a strike ---------------------------------------------------------------------------------
+
+    def flick(self, coin: str, vx: float, vy: float) -> dict[str, Any]:
+        """Play one strike of the seat whose turn it is: strike -> physics -> shot (-> answers)."""
+        with self._lock:
+            self.sync()
+            st = self.state()
+            if not st or st.get("phase") != "playing" or not st.get("turn"):
+                raise SimError("no Coin War game is being played")
+            seat = st["turn"]["seat"]
+            if coin not in self.physics.coins():
+                raise SimError(f"coin {coin!r} is not on the table")
+            result = self.submit({"type": "strike", "seat": seat})
+            if not result.get("ok"):
+                return result
+            self.observer.strike(seat, coin, coins_on_table=self.physics.coins())
+            truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
+            self.last_truth = truth
+            if self.ask:
+                facts = self._await_facts()
+                shot = facts.shot()
+            else:
+                self.observer.flush()  # ground truth: close the observer's strike window now
+                self._facts.clear()
+                self._facts_ready.clear()
+                shot = truth.shot(seat)
+            shot["coin"] = coin
+            result = self.submit(shot)
+            if result.get("ok"):
+                self.answer_questions(truth)
+                self.sync()
+            return result
+
+    def _on_step(self, t: float, positions: dict[str, Point]) -> None:
+        if t > 0:
+            # pace the physics on the injected clock: a fake clock advances at once, a real one sleeps
+            # in slices of >= 10 ms (per-step sleeps of 4 ms would be dominated by overhead)
+            self._owed += self.physics.dt / self.speed
+            if self._owed >= 0.01 or hasattr(self.clock, "advance"):
+                self.clock.sleep(self._owed)
+                self._owed = 0.0
+        if self.on_blocked:
+            new = self.vbeams.compute(positions.values())
+            if new != self.vbeams.state:
+                self.vbeams.state = new
+                self.on_blocked(new)
+        else:
+            self.vbeams.update(self.clock.now(), positions)
+
+    def _on_facts(self, facts: ObservedStrike) -> None:
+        self._facts.append(facts)
+        self._facts_ready.set()
+
+    def _await_facts(self) -> ObservedStrike:
+        """Let the observer see the coins at rest for its settle time, then take its facts."""
+        advance = getattr(self.clock, "advance", None)
+        if advance is not None:
+            advance(self.observer.settle_s + 0.01)
+        else:
+            self._facts_ready.wait(self.observer.settle_s + 2.0)
+        if not self._facts:
+            raise SimError("the observer did not report the strike")
+        self._facts_ready.clear()
+        return self._facts.pop()
+
+    # --- questions (CW-8): in the virtual table the ground truth answers --------------------------
+
+    def answer_questions(self, truth: StrikeTruth) -> None:
+        for _ in range(10):
+            st = self.state() or {}
+            qs = st.get("questions") or []
+            if not qs:
+                return
+            q = qs[0]
+            value = answer_from_truth(q, truth, st)
+            if value is _UNKNOWN:
+                log.warning("sim: cannot answer question %s (%s) from the physics", q.get("id"), q.get("kind"))
+                return
+            if not self.submit({"type": "answer", "question": q["id"], "value": value}).get("ok"):
+                return
+
+    # --- bots -------------------------------------------------------------------------------------
+
+    def play_bots(self, max_moves: int = 1000) -> int:
+        """Play while it is a bot seat's turn; returns how many inputs the bots made."""
+        moves = 0
+        while moves < max_moves:
+            self.sync()
+            st = self.state()
+            if not st or st.get("phase") != "playing" or not st.get("turn"):
+                break
+            seat = st["turn"]["seat"]
+            if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
+                break
+            if st["turn"].get("strikes", 0) >= 2:
+                self.submit({"type": "end_turn", "seat": seat})
+                moves += 1
+                continue
+            try:
+                coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + moves)
+            except BotError as exc:
+                log.warning("sim: bot for seat %s: %s", seat, exc)
+                result = self.submit({"type": "end_turn", "seat": seat})
+                moves += 1
+                if not result.get("ok"):
+                    break
+                continue
+            before = st["turn"].get("strikes", 0)
+            result = self.flick(coin, vx, vy)
+            moves += 1
+            if not result.get("ok"):
+                break
+            after = self.state() or {}
+            turn = after.get("turn") or {}
+            if turn.get("seat") == seat and turn.get("strikes", 0) == before:
+                break  # nothing moved on: do not loop forever
+        return moves
+
+
+_UNKNOWN = object()
+
+
+def answer_from_truth(question: dict[str, Any], truth: StrikeTruth, state: dict[str, Any]) -> Any:
+    """The answer the ground truth gives to an engine question (CW-8), by what it asks about."""
+    kind = f"{question.get('kind', '')} {question.get('text', '')}".lower()
+    options = question.get("options")
+    multi = bool(question.get("multi"))
+    if any(w in kind for w in ("dead", "goal", "died")):
+        facts: list[str] = truth.dead
+    elif any(w in kind for w in ("flown", "fly", "flew", "foul")):
+        facts = truth.flown
+    elif any(w in kind for w in ("contact", "touch", "attack", "hit")):
+        facts = sorted({c for pair in truth.contacts if truth.coin in pair for c in pair} - {truth.coin})
+        if isinstance(options, list) and options and all(isinstance(o, bool) for o in options):
+            players = {p.get("coin") or f"c{p['seat']}": p for p in state.get("players", [])}
+            me = players.get(truth.coin, {})
+            enemy = [c for c in facts if me.get("team") is None or players.get(c, {}).get("team") != me.get("team")]
+            return bool(enemy)
+    else:
+        return _UNKNOWN
+    if isinstance(options, list) and options and all(isinstance(o, str) for o in options):
+        facts = [c for c in facts if c in options]
+    if multi:
+        return list(facts)
+    return facts[0] if facts else None
+
+
+# --- CLI glue ---------------------------------------------------------------------------------------
+
+def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `gametable sim` (skips any the caller's parser already has)."""
+    have = set(getattr(parser, "_option_string_actions", {}))
+
+    def add(*names: str, **kw: Any) -> None:
+        if not have.intersection(names):
+            parser.add_argument(*names, **kw)
+
+    add("--config", default=None, help="TOML config file (default: built-in, with the default beam layout)")
+    add("--bots", type=int, default=0, metavar="N", help="bots to play (headless: a free-for-all of N bots)")
+    add("--headless", action="store_true", help="no panel: run the bots' game to its end and print it")
+    add("--speed", type=float, default=1.0, metavar="X", help="physics speed factor (1 = real time)")
+    if not have.intersection({"--truth", "--ask"}):
+        group = parser.add_mutually_exclusive_group()
+        group.add_argument("--truth", dest="ask", action="store_false", help="report the physics' ground truth (default)")
+        group.add_argument("--ask", dest="ask", action="store_true", help="report only what the beams observe")
+        parser.set_defaults(ask=False)
+    add("--seed", type=int, default=None, help="seed of the physics and the bots")
+
+
+def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:
+    """Run the virtual table with the daemon. Headless with bots: play one game and print the result."""
+    import json
+
+    from controller.clock import SystemClock
+    from controller.config import ConfigError, load
+
+    try:
+        config: Config = load(args.config) if args.config else load(None)
+    except ConfigError as exc:
+        print(exc)
+        return 2
+    if args.bots and not 2 <= args.bots <= 6:
+        print(f"sim error: --bots must be from 2 to 6 for a headless game, got {args.bots}")
+        return 2
+    if not math.isfinite(args.speed) or args.speed <= 0:
+        print(f"sim error: --speed must be a positive number, got {args.speed}")
+        return 2
+    seed = config.sim.seed if args.seed is None else args.seed
+    beams = config.beams or default_beams()
+    if daemon_factory is None:
+        try:
+            from controller.daemon import Daemon  # the lead's daemon (not on the physics branch)
+        except ImportError:
+            print("sim error: controller.daemon is not available in this build")
+            return 2
+        daemon_factory = Daemon
+    clock = SystemClock()
+    broker = None
+    if config.mqtt.host is None:
+        broker = _private_broker()
+        from dataclasses import replace
+
+        config = replace(config, mqtt=replace(config.mqtt, host="127.0.0.1", port=broker[1]))
+    daemon = daemon_factory(config, clock)
+    daemon.start()
+    try:
+        bots = set(range(1, args.bots + 1)) if args.headless else set()
+        table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=args.speed, bots=bots)
+        changed = threading.Event()
+        daemon.add_listener(lambda cmd, state: changed.set())
+        if args.headless:
+            if not args.bots:
+                print("sim error: --headless needs --bots N")
+                return 2
+            players = [{"seat": s, "name": f"Bot {s}"} for s in sorted(bots)]
+            r = table.submit({"type": "new_game", "game": "coinwar", "mode": "ffa", "players": players,
+                              "order": sorted(bots), "options": {}, "seed": seed})
+            if not r.get("ok"):
+                print(f"sim error: new game rejected: {r.get('error')}")
+                return 1
+            for _ in range(2000):
+                if not table.play_bots():
+                    break
+            print(json.dumps(table.state(), sort_keys=True))
+            return 0
+        # with the panel: seats whose player is called "Bot…" are played by the sim
+        print(f"virtual table running (table {config.table_id}); Ctrl-C to stop")
+        while True:
+            changed.wait(1.0)
+            changed.clear()
+            st = table.state() or {}
+            table.bots = {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
+            table.sync()
+            table.play_bots()
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        daemon.stop()
+        if broker is not None:
+            broker[0].terminate()
+
+
+def _private_broker() -> tuple[Any, int]:
+    """Start a Mosquitto on a free loopback port for this sim (architecture.md, "Running it")."""
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    conf = Path(tempfile.mkdtemp(prefix="gametable-sim-")) / "mosquitto.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc, port
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("could not start a private mosquitto for the sim")
+
+
+__all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "answer_from_truth", "default_beams", "Edge"]
