@@ -62,6 +62,7 @@ class StrikeTruth:
     left_at: dict[str, Point] = field(default_factory=dict)  # flown/exited coin -> where it left
     mouths: dict[str, str] = field(default_factory=dict)  # coin -> "A"/"B" goal mouth it went through
     duration_s: float = 0.0
+    left_table: list[str] = field(default_factory=list)  # flown coins that went over a rail (not riders)
     fly_risk: float = 0.0  # sum over impacts of the chance that one made a coin fly
 
     def shot(self, seat: int) -> dict:
@@ -95,7 +96,9 @@ class TablePhysics:
         self._by_shape: dict[pymunk.Shape, str] = {}
         self._off: dict[str, Point] = {}  # flown coins waiting to be placed
         self._build_rails()
-        self.space.on_collision(COIN_TYPE, COIN_TYPE, begin=self._coin_begin, post_solve=self._coin_post)
+        self.space.on_collision(
+            COIN_TYPE, COIN_TYPE, begin=self._coin_begin, pre_solve=self._coin_pre, post_solve=self._coin_post
+        )
         self.space.on_collision(COIN_TYPE, RAIL_TYPE, post_solve=self._rail_post)
         self._strike: _StrikeLog | None = None
 
@@ -180,7 +183,7 @@ class TablePhysics:
 
     def kinetic_energy(self) -> float:
         return sum(
-            0.5 * b.mass * b.velocity.get_length_sqrd() + 0.5 * b.moment * b.angular_velocity**2
+            0.5 * b.mass * b.velocity.length_squared + 0.5 * b.moment * b.angular_velocity**2
             for b in self._bodies.values()
         )
 
@@ -262,6 +265,7 @@ class TablePhysics:
             left_at=dict(log.left_at),
             mouths=dict(log.mouths),
             duration_s=t,
+            left_table=sorted(log.airborne),
             fly_risk=log.risk,
         )
 
@@ -287,6 +291,14 @@ class TablePhysics:
                 log.contact_set.add(pair)
                 log.contacts.append(pair)
 
+    def _coin_pre(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """Remember the speeds just before a first impact (post_solve only sees them after)."""
+        log = self._strike
+        if log is not None and arb.is_first_contact:
+            s1, s2 = arb.shapes
+            log.pre_speed[s1] = s1.body.velocity.length
+            log.pre_speed[s2] = s2.body.velocity.length
+
     def _coin_post(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         log = self._strike
         if log is None or not arb.is_first_contact:
@@ -299,7 +311,9 @@ class TablePhysics:
             return
         s1, s2 = arb.shapes
         # the faster coin rides up on the slower one and stays tilted on it (CW-6.1)
-        rider, base = (s1, s2) if s1.body.velocity.length >= s2.body.velocity.length else (s2, s1)
+        v1 = log.pre_speed.get(s1, s1.body.velocity.length)
+        v2 = log.pre_speed.get(s2, s2.body.velocity.length)
+        rider, base = (s1, s2) if v1 >= v2 else (s2, s1)
         coin = self._by_shape.get(rider)
         if coin and coin not in log.pending and coin not in log.flown_set:
             mid = (rider.body.position + base.body.position) / 2
@@ -378,3 +392,4 @@ class _StrikeLog:
     riders: dict[str, Point] = field(default_factory=dict)
     mouths: dict[str, str] = field(default_factory=dict)
     risk: float = 0.0
+    pre_speed: dict[pymunk.Shape, float] = field(default_factory=dict)
