@@ -222,6 +222,7 @@ class VirtualTable:
                 self._facts_ready.clear()
                 shot = truth.shot(seat)
             shot["coin"] = coin
+            self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
             result = self.submit(shot)
             if result.get("ok"):
                 self.answer_questions(truth)

@@ -27,7 +27,9 @@ class BotError(ValueError):
 
 @dataclass(frozen=True)
 class BotSettings:
-    speeds: tuple[float, ...] = (900.0, 1500.0, 2200.0)
+    speeds: tuple[float, ...] = (900.0, 1600.0)  # for shots the speed formula cannot plan
+    speed_factors: tuple[float, ...] = (0.93, 1.0, 1.07)
+    max_speed: float = 3000.0
     jitter_candidates: int = 4
     reposition_candidates: int = 2
     kill_enemy: float = 100.0
@@ -63,29 +65,54 @@ def _dist(a: Point, b: Point) -> float:
     return math.hypot(a[0] - b[0], a[1] - b[1])
 
 
+def needed_speed(here: Point, ghost: Point, enemy: Point, mu_g: float = 0.30 * 9810.0, e: float = 0.85) -> float | None:
+    """Flick speed that leaves ``enemy`` at rest on the goal centre after a hit from ``ghost``.
+
+    Friction decelerates at mu*g, so a coin needs v = sqrt(2 mu g d) to slide d; an impact at cut
+    angle theta passes on v cos(theta) (1 + e) / 2 to an equal coin. None for too thin a cut.
+    """
+    sx, sy = ghost[0] - here[0], ghost[1] - here[1]
+    ex, ey = enemy[0] - ghost[0], enemy[1] - ghost[1]
+    s, n = math.hypot(sx, sy), math.hypot(ex, ey)
+    if s < 1e-6 or n < 1e-6:
+        return None
+    cos_t = (sx * ex + sy * ey) / (s * n)
+    if cos_t < 0.35:
+        return None
+    d = _dist(enemy, geo.CENTRE)
+    v_hit = math.sqrt(2 * mu_g * d) / (cos_t * (1 + e) / 2)
+    return math.sqrt(v_hit * v_hit + 2 * mu_g * s)
+
+
 def candidates(positions: dict[str, Point], own: str, enemies: set[str], rng: random.Random, s: BotSettings):
     """(vx, vy) candidate flicks for ``own``: aimed shots, jittered shots, gentle moves."""
     here = positions[own]
     out: list[tuple[float, float]] = []
-    aims: list[float] = []
+    aims: list[tuple[float, float]] = []
     for e in sorted(enemies & positions.keys()):
         ep = positions[e]
         to_goal = (geo.CENTRE[0] - ep[0], geo.CENTRE[1] - ep[1])
         n = math.hypot(*to_goal) or 1.0
         ghost = (ep[0] - to_goal[0] / n * 2 * geo.COIN_RADIUS_MM, ep[1] - to_goal[1] / n * 2 * geo.COIN_RADIUS_MM)
-        aims.append(math.atan2(ghost[1] - here[1], ghost[0] - here[0]))
-    for a in aims:
-        for v in s.speeds:
-            out.append((v * math.cos(a), v * math.sin(a)))
+        angle = math.atan2(ghost[1] - here[1], ghost[0] - here[0])
+        v = needed_speed(here, ghost, ep)
+        if v is not None:
+            aims.append((angle, v))
+            for f in s.speed_factors:
+                out.append(_polar(min(v * f, s.max_speed), angle))
+        else:
+            for v in s.speeds:
+                out.append(_polar(v, angle))
     for _ in range(s.jitter_candidates if aims else 0):
-        a = rng.choice(aims) + rng.gauss(0.0, 0.08)
-        v = rng.uniform(s.speeds[0], s.speeds[-1])
-        out.append((v * math.cos(a), v * math.sin(a)))
+        a, v = rng.choice(aims)
+        out.append(_polar(min(v * rng.uniform(0.85, 1.15), s.max_speed), a + rng.gauss(0.0, 0.03)))
     for _ in range(s.reposition_candidates):
-        a = rng.uniform(0, 2 * math.pi)
-        v = rng.uniform(300.0, 700.0)
-        out.append((v * math.cos(a), v * math.sin(a)))
+        out.append(_polar(rng.uniform(300.0, 700.0), rng.uniform(0, 2 * math.pi)))
     return out
+
+
+def _polar(v: float, a: float) -> tuple[float, float]:
+    return (v * math.cos(a), v * math.sin(a))
 
 
 def score(before: dict[str, Point], truth, own: str, enemies: set[str], friends: set[str], s: BotSettings) -> float:
