@@ -91,7 +91,7 @@ class TablePhysics:
         self.rng = random.Random(seed)
         self.dt = 1.0 / self.params.hz
         self.space = pymunk.Space()
-        self.space.iterations = 12
+        self.space.iterations = 6
         self._bodies: dict[str, pymunk.Body] = {}
         self._parts: dict[str, tuple] = {}
         self._by_shape: dict[pymunk.Shape, str] = {}
