@@ -97,10 +97,10 @@ class TablePhysics:
         self._by_shape: dict[pymunk.Shape, str] = {}
         self._off: dict[str, Point] = {}  # flown coins waiting to be placed
         self._build_rails()
-        self.space.on_collision(
-            COIN_TYPE, COIN_TYPE, begin=self._coin_begin, pre_solve=self._coin_pre, post_solve=self._coin_post
-        )
-        self.space.on_collision(COIN_TYPE, RAIL_TYPE, post_solve=self._rail_post)
+        # only `begin` handlers (called once per new contact): per-step Python callbacks would cost
+        # more than the physics itself
+        self.space.on_collision(COIN_TYPE, COIN_TYPE, begin=self._coin_begin)
+        self.space.on_collision(COIN_TYPE, RAIL_TYPE, begin=self._rail_begin)
         self._strike: _StrikeLog | None = None
 
     # --- set-up ------------------------------------------------------------------------------
@@ -285,62 +285,51 @@ class TablePhysics:
     # --- collision handlers -------------------------------------------------------------------
 
     def _coin_begin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """A new coin-coin contact: record the pair; maybe one coin rides up on the other (CW-6.1)."""
         log = self._strike
         if log is None:
             return
-        a, b = (self._by_shape.get(s) for s in arb.shapes)
-        if a and b:
-            pair = tuple(sorted((a, b)))
-            if pair not in log.contact_set:
-                log.contact_set.add(pair)
-                log.contacts.append(pair)
-
-    def _coin_pre(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
-        """Remember the speeds just before a first impact (post_solve only sees them after)."""
-        log = self._strike
-        if log is not None and arb.is_first_contact:
-            s1, s2 = arb.shapes
-            log.pre_speed[s1] = s1.body.velocity.length
-            log.pre_speed[s2] = s2.body.velocity.length
-
-    def _coin_post(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
-        log = self._strike
-        if log is None or not arb.is_first_contact:
+        s1, s2 = arb.shapes
+        a, b = self._by_shape.get(s1), self._by_shape.get(s2)
+        if not (a and b):
             return
-        impulse = arb.total_impulse.length
+        pair = (a, b) if a < b else (b, a)
+        if pair not in log.contact_set:
+            log.contact_set.add(pair)
+            log.contacts.append(pair)
+        # impulse of the coming impact from the pre-impact velocities: J = m/2 (1 + e) |v_rel . n|
+        v1, v2 = s1.body.velocity, s2.body.velocity
+        impulse = 0.5 * self.params.coin_mass_g * (1 + arb.restitution) * abs((v1 - v2).dot(arb.normal))
         if impulse <= self.fly.coin_threshold:
             return
         log.risk += self.fly.probability(impulse, rail=False)
         if not self.dice or not self.fly.roll(self.rng, impulse, rail=False):
             return
-        s1, s2 = arb.shapes
-        # the faster coin rides up on the slower one and stays tilted on it (CW-6.1)
-        v1 = log.pre_speed.get(s1, s1.body.velocity.length)
-        v2 = log.pre_speed.get(s2, s2.body.velocity.length)
-        rider, base = (s1, s2) if v1 >= v2 else (s2, s1)
-        coin = self._by_shape.get(rider)
-        if coin and coin not in log.pending and coin not in log.flown_set:
+        # the faster coin rides up on the slower one and stays tilted on it
+        rider, base = (s1, s2) if v1.length >= v2.length else (s2, s1)
+        coin = self._by_shape[rider]
+        if coin not in log.pending and coin not in log.flown_set:
             mid = (rider.body.position + base.body.position) / 2
             log.pending[coin] = ("ride", (mid.x, mid.y), (0.0, 0.0))
 
-    def _rail_post(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+    def _rail_begin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        """A coin meets a rail: a hard enough impact may make it hop over the rail (CW-6.1)."""
         log = self._strike
-        if log is None or not arb.is_first_contact:
+        if log is None:
             return
-        impulse = arb.total_impulse.length
+        shape = arb.shapes[0] if arb.shapes[0].collision_type == COIN_TYPE else arb.shapes[1]
+        body = shape.body
+        n = _outward(body.position)
+        v = body.velocity
+        impulse = self.params.coin_mass_g * (1 + arb.restitution) * max(0.0, v.dot(n))
         if impulse <= self.fly.rail_threshold:
             return
         log.risk += self.fly.probability(impulse, rail=True)
         if not self.dice or not self.fly.roll(self.rng, impulse, rail=True):
             return
-        shape = arb.shapes[0] if arb.shapes[0].collision_type == COIN_TYPE else arb.shapes[1]
         coin = self._by_shape.get(shape)
         if coin and coin not in log.pending and coin not in log.flown_set:
-            body = shape.body
-            n = _outward(body.position)
-            speed = max(body.velocity.length, 400.0)
-            tang = body.velocity - n * body.velocity.dot(n)
-            vel = tang + n * speed
+            vel = v - n * v.dot(n) + n * max(v.dot(n), 400.0)  # keeps going over the rail
             log.pending[coin] = ("off", (body.position.x, body.position.y), (vel.x, vel.y))
 
     def _apply_flights(self, log: _StrikeLog, t: float) -> None:
@@ -396,4 +385,3 @@ class _StrikeLog:
     riders: dict[str, Point] = field(default_factory=dict)
     mouths: dict[str, str] = field(default_factory=dict)
     risk: float = 0.0
-    pre_speed: dict[pymunk.Shape, float] = field(default_factory=dict)
