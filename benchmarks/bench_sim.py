@@ -50,9 +50,9 @@ def observer_accuracy(shots: int = 10_000, seed: int = 2) -> dict[str, float]:
         coin, vx, vy = random_flick(rng, table.positions())
         observer.strike(int(coin[1:]), coin, coins_on_table=table.coins())
 
-        def step(t: float, positions: dict, clock: FakeClock = clock, vb: VirtualBeams = vb) -> None:
+        def step(t: float, positions: dict, clock: FakeClock = clock, vb: VirtualBeams = vb, dt=table.dt) -> None:
             if t > 0:
-                clock.advance(table.dt)
+                clock.advance(dt)
             vb.update(clock.now(), positions)
 
         truth = table.flick(coin, vx, vy, on_step=step)

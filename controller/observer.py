@@ -271,7 +271,8 @@ class Observer:
             seat=s["seat"],
             coin=s["coin"],
             dead=None if possible else [],
-            flown=None if s["rail"] else [],
+            # a coin through a goal mouth (CW-7.3) is the ball (a goal) or a flown coin: identity unknown
+            flown=None if s["rail"] or s["mouths"] else [],
             contacts=[] if s["alone"] else None,
             goal_possible=possible,
             rail_crossings=s["rail"],

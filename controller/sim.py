@@ -105,12 +105,20 @@ class VirtualTable:
         self.observer = Observer(self.beams, clock, self._on_facts, settle_s=settle_s)
         self.on_blocked = on_blocked
         self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
-        self.game_key: Any = None
+        self._new_game = False
+        self._set_up = False
+        self.on_change: Callable[[dict[str, Point]], None] | None = None  # coins moved (e.g. -> MQTT)
         self.last_truth: StrikeTruth | None = None
         self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
         self._ids = itertools.count(1)
         self._lock = threading.RLock()
         self._owed = 0.0
+        daemon.add_listener(self._on_input)
+
+    def _on_input(self, cmd: dict[str, Any], public_state: dict[str, Any] | None) -> None:
+        """Daemon listener: only notes a new game (no submits from inside a listener)."""
+        if cmd.get("type") == "new_game":
+            self._new_game = True
 
     # --- talking to the daemon -------------------------------------------------------------------
 
@@ -133,12 +141,11 @@ class VirtualTable:
             st = self.state()
             if not st or st.get("game") != "coinwar":
                 return
-            key = (st.get("mode"), tuple((p.get("seat"), p.get("name")) for p in st.get("players", [])))
-            fresh = key != self.game_key or (st.get("phase") == "playing" and not self.physics.coins()
-                                             and not self.physics.off_table())
-            if fresh and st.get("phase") == "playing":
+            if (self._new_game or not self._set_up) and st.get("phase") == "playing":
+                # a new game (or a game resumed from the journal): coins at their initial positions
                 self._setup(st)
-                self.game_key = key
+                self._new_game = False
+                self._set_up = True
             self._drop_out_coins(st)
             self._place_pending(st)
 
@@ -189,6 +196,8 @@ class VirtualTable:
 
     def _beams_to(self, positions: dict[str, Point]) -> None:
         """Coins moved by hand (outside a strike): update the beams (edges reach the observer)."""
+        if self.on_change:
+            self.on_change(dict(positions))
         if self.on_blocked:
             self.vbeams.state = self.vbeams.compute(positions.values())
             self.on_blocked(self.vbeams.state)
@@ -423,19 +432,98 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
             return 0
         # with the panel: seats whose player is called "Bot…" are played by the sim
         print(f"virtual table running (table {config.table_id}); Ctrl-C to stop")
-        while True:
-            changed.wait(1.0)
-            changed.clear()
-            st = table.state() or {}
-            table.bots = {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
-            table.sync()
-            table.play_bots()
+        serve(table, config, threading.Event(), changed)
+        return 0
     except KeyboardInterrupt:
         return 0
     finally:
         daemon.stop()
         if broker is not None:
             broker[0].terminate()
+
+
+def sensor_topics(table_id: str) -> dict[str, str]:
+    """MQTT topics of the virtual table (under the contract's `gametable/T/sensors/…`, QoS 0).
+
+    - ``coins`` (published): ``{"coins": {"c1": [x, y], …}, "off": [...]}`` after every change, and
+      every few seconds, so the panel's table view can draw them;
+    - ``flick`` (subscribed): ``{"coin": "c1", "vx": mm/s, "vy": mm/s}`` from the panel's drag;
+    - ``flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``.
+    """
+    base = f"gametable/{table_id}/sensors"
+    return {"coins": f"{base}/coins", "flick": f"{base}/flick", "result": f"{base}/flick/result"}
+
+
+def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: threading.Event | None = None) -> None:
+    """The interactive loop: flicks from the panel over MQTT, bot seats, placements, until ``stop``."""
+    import json
+    import queue
+
+    import paho.mqtt.client as mqtt
+
+    topics = sensor_topics(config.table_id)
+    flicks: queue.Queue[bytes] = queue.Queue()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gametable-sim-{config.table_id}")
+    if config.mqtt.username:
+        client.username_pw_set(config.mqtt.username, config.mqtt.password)
+    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topics["flick"], qos=0)
+    client.on_message = lambda c, u, msg: flicks.put(msg.payload)
+
+    def publish_coins(positions: dict[str, Point]) -> None:
+        body = {"coins": {c: [round(x, 1), round(y, 1)] for c, (x, y) in positions.items()},
+                "off": sorted(table.physics.off_table())}
+        client.publish(topics["coins"], json.dumps(body, sort_keys=True), qos=0)
+
+    table.on_change = publish_coins
+    client.connect(config.mqtt.host or "127.0.0.1", config.mqtt.port, keepalive=config.mqtt.keepalive)
+    client.loop_start()
+    try:
+        last_pub = 0.0
+        while not stop.is_set():
+            try:
+                payload = flicks.get(timeout=0.2)
+            except queue.Empty:
+                payload = None
+            if payload is not None:
+                client.publish(topics["result"], json.dumps(_flick_from_panel(table, payload)), qos=0)
+            if changed is not None and changed.is_set():
+                changed.clear()
+            st = table.state() or {}
+            table.bots |= {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
+            table.sync()
+            table.play_bots()
+            now = table.clock.now()
+            if now - last_pub > 3.0:
+                publish_coins(table.physics.positions())
+                last_pub = now
+    finally:
+        client.loop_stop()
+        client.disconnect()
+
+
+def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
+    """Validate and play a flick the panel sent; one-line error for anything wrong."""
+    import json
+
+    try:
+        msg = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return {"ok": False, "error": "flick: payload is not JSON"}
+    if not isinstance(msg, dict):
+        return {"ok": False, "error": "flick: expected an object {coin, vx, vy}"}
+    coin, vx, vy = msg.get("coin"), msg.get("vx"), msg.get("vy")
+    if not isinstance(coin, str) or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (vx, vy)):
+        return {"ok": False, "error": "flick: expected coin (string), vx and vy (numbers, mm/s)"}
+    st = table.state() or {}
+    turn = st.get("turn") or {}
+    mine = next((p.get("coin") for p in st.get("players", []) if p.get("seat") == turn.get("seat")), None)
+    if coin != mine:
+        return {"ok": False, "error": f"flick: it is {mine or 'nobody'}'s turn, not {coin}'s (CW-5.1)"}
+    try:
+        result = table.flick(coin, float(vx), float(vy))
+    except (SimError, ValueError) as exc:
+        return {"ok": False, "error": f"flick: {exc}"}
+    return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {})}
 
 
 def _private_broker() -> tuple[Any, int]:

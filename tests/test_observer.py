@@ -174,3 +174,22 @@ def test_bad_observer_input_is_refused_with_one_line_and_changes_nothing():
     assert obs.unknown_edges == 1 and obs.blocked == set()
     with pytest.raises(ValueError, match="settle_s must be a positive number"):
         Observer(BEAMS, clock, facts.append, settle_s=-1)
+
+
+def test_cw_7_3_optional_mouth_beams_are_recognised_from_their_geometry():
+    from controller.config import BeamConfig
+
+    mouths = [
+        BeamConfig("mouth_a", 15, "segment", False, (162.5, -16.0), (262.5, -16.0)),
+        BeamConfig("mouth_b", 3, "segment", False, (162.5, 641.0), (262.5, 641.0)),
+    ]
+    roles = classify(list(BEAMS) + mouths)
+    assert roles.mouths == {"mouth_a": "A", "mouth_b": "B"}
+    clock = FakeClock()
+    facts = []
+    obs = Observer(list(BEAMS) + mouths, clock, facts.append, settle_s=1.0)
+    obs.strike(1)
+    obs.on_edge(Edge("mouth_b", True, clock.now()))
+    obs.on_edge(Edge("mouth_b", False, clock.now()))
+    clock.advance(1.1)
+    assert facts[0].mouth_crossings == {"B": 1} and facts[0].flown is None  # ball or a flown coin?
