@@ -347,6 +347,9 @@ def answer_from_truth(question: dict[str, Any], truth: StrikeTruth, state: dict[
         return _UNKNOWN
     if isinstance(options, list) and options and all(isinstance(o, str) for o in options):
         facts = [c for c in facts if c in options]
+    elif isinstance(options, list) and options and all(isinstance(o, int) and not isinstance(o, bool) for o in options):
+        seat_of = {p.get("coin") or f"c{p['seat']}": p["seat"] for p in state.get("players", [])}
+        facts = [seat_of[c] for c in facts if seat_of.get(c) in options]  # the question names seats
     if multi:
         return list(facts)
     return facts[0] if facts else None
@@ -365,7 +368,7 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
     add("--config", default=None, help="TOML config file (default: built-in, with the default beam layout)")
     add("--bots", type=int, default=0, metavar="N", help="bots to play (headless: a free-for-all of N bots)")
     add("--headless", action="store_true", help="no panel: run the bots' game to its end and print it")
-    add("--speed", type=float, default=1.0, metavar="X", help="physics speed factor (1 = real time)")
+    add("--speed", type=float, default=None, metavar="X", help="physics speed factor (1 = real time; default: [sim] speed)")
     if not have.intersection({"--truth", "--ask"}):
         group = parser.add_mutually_exclusive_group()
         group.add_argument("--truth", dest="ask", action="store_false", help="report the physics' ground truth (default)")
@@ -389,8 +392,9 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     if args.bots and not 2 <= args.bots <= 6:
         print(f"sim error: --bots must be from 2 to 6 for a headless game, got {args.bots}")
         return 2
-    if not math.isfinite(args.speed) or args.speed <= 0:
-        print(f"sim error: --speed must be a positive number, got {args.speed}")
+    speed = config.sim.speed if args.speed is None else args.speed
+    if not math.isfinite(speed) or speed <= 0:
+        print(f"sim error: --speed must be a positive number, got {speed}")
         return 2
     seed = config.sim.seed if args.seed is None else args.seed
     beams = config.beams or default_beams()
@@ -412,7 +416,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     daemon.start()
     try:
         bots = set(range(1, args.bots + 1)) if args.headless else set()
-        table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=args.speed, bots=bots)
+        table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
+                             params=PhysicsParams(hz=config.sim.hz))
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
         if args.headless:

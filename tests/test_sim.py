@@ -9,6 +9,8 @@ import math
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.clock import FakeClock
 from controller.sim import SEAT_SPOTS, SimError, VirtualTable, add_sim_arguments, answer_from_truth, run_sim
@@ -164,3 +166,27 @@ def test_run_sim_reports_a_broken_config(tmp_path, capsys):
     add_sim_arguments(parser)
     assert run_sim(parser.parse_args(["--config", str(cfg)]), daemon_factory=FakeDaemon) == 2
     assert "sim.speed" in capsys.readouterr().out
+
+
+def test_answer_from_truth_names_seats_when_the_question_offers_seats():
+    from sensors.physics import StrikeTruth
+
+    truth = StrikeTruth("c1", dead=["c3"], flown=[], contacts=[], positions={})
+    st = {"players": [{"seat": 1, "coin": "c1"}, {"seat": 3, "coin": "c3"}]}
+    assert answer_from_truth({"kind": "dead", "options": [1, 3], "multi": True}, truth, st) == [3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(payload=st.one_of(st.binary(max_size=60), st.dictionaries(st.text(max_size=5), st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)), max_size=4).map(
+    lambda d: json.dumps(d).encode())))
+def test_any_bad_flick_payload_from_the_panel_gets_one_line_and_changes_nothing(payload):
+    from controller.sim import _flick_from_panel
+
+    daemon, vt = start()
+    before = vt.physics.positions()
+    result = _flick_from_panel(vt, payload)
+    if not result["ok"]:
+        assert result["error"].startswith("flick: ") and "\n" not in result["error"]
+        assert vt.physics.positions() == before
+        assert [c["type"] for c in daemon.inputs] == ["new_game"]
