@@ -150,9 +150,7 @@ class VirtualTable:
             self._place_pending(st)
 
     def _setup(self, st: dict[str, Any]) -> None:
-        for c in list(self.physics.coins()):
-            self.physics.remove(c)
-        self.physics._off.clear()
+        self.physics.clear()
         self.initial.clear()
         for p in st.get("players", []):
             coin = p.get("coin") or f"c{p['seat']}"

@@ -185,6 +185,12 @@ class TablePhysics:
         self._by_shape.pop(parts[1], None)
         del self._bodies[coin]
 
+    def clear(self) -> None:
+        """An empty table (a new game)."""
+        for coin in list(self._bodies):
+            self.remove(coin)
+        self._off.clear()
+
     def kinetic_energy(self) -> float:
         return sum(
             0.5 * b.mass * b.velocity.length_squared + 0.5 * b.moment * b.angular_velocity**2
