@@ -42,6 +42,8 @@ class ObservedStrike:
     contacts: list[list[str]] | None
     goal_possible: bool  # a coin may lie entirely in the goal
     rail_crossings: int  # rail-top beam pulses (coins leaving the table)
+    goal_points: list[str] = field(default_factory=list)  # goal beams blocked at rest
+    goal_min_coins: int = 0  # at least this many coins lie on the goal (points >= 30 mm apart)
     mouth_crossings: dict[str, int] = field(default_factory=dict)  # CW-7.3 mouth beam pulses
     edges: int = 0
     started: float = 0.0
@@ -167,6 +169,20 @@ def uncovered_dead_region(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIU
     return any(not m for m in _dead_masks(tuple(beams), r))
 
 
+def min_coins(points: Sequence[tuple[float, float] | None], r: float = geo.COIN_RADIUS_MM) -> int:
+    """A lower bound on the coins covering these point beams: points 2r or more apart cannot share
+    a coin, so the largest such set of points needs that many coins (few points: brute force)."""
+    pts = [p for p in points if p is not None]
+    best = 0
+    for mask in range(1, 1 << len(pts)):
+        chosen = [pts[i] for i in range(len(pts)) if mask >> i & 1]
+        if len(chosen) > best and all(
+            math.hypot(a[0] - b[0], a[1] - b[1]) >= 2 * r for i, a in enumerate(chosen) for b in chosen[i + 1 :]
+        ):
+            best = len(chosen)
+    return best
+
+
 class Observer:
     """Beam edges + strike starts -> :class:`ObservedStrike` through ``on_facts``."""
 
@@ -191,6 +207,7 @@ class Observer:
         self._open: dict[str, Any] | None = None
         self._cancel: Callable[[], None] | None = None
         self.unknown_edges = 0
+        self._points = {b.id: b.at for b in self.beams if b.kind == "point" and b.id in self.roles.surface}
 
     # --- inputs --------------------------------------------------------------------------------
 
@@ -267,6 +284,7 @@ class Observer:
         assert s is not None
         surface_blocked = self.blocked & set(self.roles.surface)
         possible = dead_possible(self.beams, surface_blocked)
+        goal_points = sorted(b for b in surface_blocked if b in self._points)
         facts = ObservedStrike(
             seat=s["seat"],
             coin=s["coin"],
@@ -275,6 +293,8 @@ class Observer:
             flown=None if s["rail"] or s["mouths"] else [],
             contacts=[] if s["alone"] else None,
             goal_possible=possible,
+            goal_points=goal_points,
+            goal_min_coins=min_coins([self._points[b] for b in goal_points]),
             rail_crossings=s["rail"],
             mouth_crossings=dict(s["mouths"]),
             edges=s["edges"],

@@ -193,3 +193,34 @@ def test_cw_7_3_optional_mouth_beams_are_recognised_from_their_geometry():
     obs.on_edge(Edge("mouth_b", False, clock.now()))
     clock.advance(1.1)
     assert facts[0].mouth_crossings == {"B": 1} and facts[0].flown is None  # ball or a flown coin?
+
+
+def test_goal_occupancy_counts_at_least_the_coins_the_points_prove():
+    clock = FakeClock()
+    facts = []
+    obs = Observer(BEAMS, clock, facts.append, settle_s=1.0)
+    obs.strike(1)
+    for beam in ("goal1", "goal2", "goal9"):  # goal1/goal2 are 16 mm apart (one coin may cover both)
+        obs.on_edge(Edge(beam, True, clock.now()))
+    clock.advance(1.1)
+    assert facts[0].goal_points == ["goal1", "goal2", "goal9"]
+    assert facts[0].goal_min_coins == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(events=st.lists(st.tuples(st.sampled_from([b.id for b in BEAMS] + ["bogus"]), st.booleans(),
+                                 st.floats(0.0, 0.9)), max_size=30))
+def test_any_edge_sequence_gives_exactly_one_fact_per_strike(events):
+    clock = FakeClock()
+    facts = []
+    obs = Observer(BEAMS, clock, facts.append, settle_s=1.0)
+    obs.strike(3)
+    for beam, blocked, gap in events:
+        clock.advance(gap)
+        obs.on_edge(Edge(beam, blocked, clock.now()))
+    clock.advance(1.01)
+    assert len(facts) == 1 and not obs.busy
+    f = facts[0]
+    assert f.seat == 3 and f.coin == "c3"
+    assert f.dead in (None, []) and f.flown in (None, []) and f.contacts is None
+    assert (f.dead is None) == dead_possible(BEAMS, obs.blocked)
