@@ -40,13 +40,14 @@ def observer_accuracy(shots: int = 10_000, seed: int = 2) -> dict[str, float]:
     beams = default_beams()
     rng = random.Random(seed)
     correct = asked = wrong = dead_shots = flown_shots = flown_unseen = 0
+    vb = VirtualBeams(beams)
     for _ in range(shots):
         table = random_table(rng, rng.randint(2, 6))
         clock = FakeClock()
         facts: list = []
-        observer = Observer(beams, clock, facts.append)
-        vb = VirtualBeams(beams, observer.on_edge)
-        vb.update(clock.now(), table.positions())
+        vb.reset(table.positions())
+        observer = Observer(beams, clock, facts.append, initially_blocked=vb.state)
+        vb.on_edge = observer.on_edge
         coin, vx, vy = random_flick(rng, table.positions())
         observer.strike(int(coin[1:]), coin, coins_on_table=table.coins())
 

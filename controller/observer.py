@@ -70,6 +70,11 @@ class BeamRoles:
 
 def classify(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM) -> BeamRoles:
     """Sort beams by what they can see, from geometry alone."""
+    return _classify(tuple(beams), r)
+
+
+@lru_cache(maxsize=16)
+def _classify(beams: tuple[BeamConfig, ...], r: float) -> BeamRoles:
     surface, rail, mouths = [], [], {}
     m0, m1 = geo.mouth_span()
     for b in beams:

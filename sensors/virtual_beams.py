@@ -75,9 +75,9 @@ class VirtualBeams:
                     out.add(beam.id)
         return frozenset(out)
 
-    def reset(self, centres: Iterable[Point]) -> None:
-        """Set the current state without reporting edges (e.g. coins placed by hand)."""
-        self.state = self.compute(centres)
+    def reset(self, positions: dict[str, Point]) -> None:
+        """Set the current state without reporting edges (e.g. a table set up before the sensors start)."""
+        self.state = self.compute(positions.values())
 
     def update(self, t: float, positions: dict[str, Point]) -> list[Edge]:
         """New positions at time ``t``; reports and returns the edges since the last update."""
