@@ -213,14 +213,14 @@ def test_goal_occupancy_counts_at_least_the_coins_the_points_prove():
 def test_any_edge_sequence_gives_exactly_one_fact_per_strike(events):
     clock = FakeClock()
     facts = []
-    obs = Observer(BEAMS, clock, facts.append, settle_s=1.0)
+    obs = Observer(BEAMS, clock, lambda f: facts.append((f, set(obs.blocked))), settle_s=1.0)
     obs.strike(3)
     for beam, blocked, gap in events:
         clock.advance(gap)
         obs.on_edge(Edge(beam, blocked, clock.now()))
     clock.advance(1.01)
     assert len(facts) == 1 and not obs.busy
-    f = facts[0]
+    f, blocked_at_rest = facts[0]
     assert f.seat == 3 and f.coin == "c3"
     assert f.dead in (None, []) and f.flown in (None, []) and f.contacts is None
-    assert (f.dead is None) == dead_possible(BEAMS, obs.blocked)
+    assert (f.dead is None) == dead_possible(BEAMS, blocked_at_rest)
