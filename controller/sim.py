@@ -478,6 +478,7 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
         client.publish(topics["coins"], json.dumps(body, sort_keys=True), qos=0)
 
     table.on_change = publish_coins
+    fixed_bots = set(table.bots)
     client.connect(config.mqtt.host or "127.0.0.1", config.mqtt.port, keepalive=config.mqtt.keepalive)
     client.loop_start()
     try:
@@ -492,7 +493,8 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
             if changed is not None and changed.is_set():
                 changed.clear()
             st = table.state() or {}
-            table.bots |= {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
+            named = {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
+            table.bots = fixed_bots | named
             table.sync()
             table.play_bots()
             now = table.clock.now()

@@ -6,6 +6,8 @@ import math
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import FakeClock
@@ -88,3 +90,16 @@ def test_bot_vs_bot_free_for_all_game_reaches_the_end(ask):
     assert st["phase"] == "over"
     assert isinstance(st["winner"], list) and len(st["winner"]) == 1 or "draw" in st["winner"]
     assert all(e["result"]["ok"] for e in vt.log)  # every input the sim made was legal
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 6), teams=st.booleans())
+def test_bot_always_plans_a_legal_flick_of_its_own_coin(seed, n, teams):
+    rng = random.Random(seed)
+    positions = random_table(rng, n).positions()
+    players = [{"seat": s, "alive": True, "coin": f"c{s}"} | ({"team": "AB"[s % 2]} if teams else {})
+               for s in range(1, n + 1)]
+    seat = rng.randint(1, n)
+    coin, vx, vy = plan(positions, state(players), seat, seed=seed)
+    assert coin == f"c{seat}"
+    assert all(math.isfinite(v) for v in (vx, vy)) and 0 < math.hypot(vx, vy) <= MAX_FLICK_MM_S
