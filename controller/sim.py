@@ -20,6 +20,7 @@ import math
 import random
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,31 @@ SEAT_SPOTS: dict[int, Point] = {
 }
 
 
+BALL = "ball"
+# CW-7.3 kick-off: team A (defends mouth A at y = 0) on its half, team B on the other, ball on the centre
+FOOTBALL_SPOTS: dict[str, Point] = {
+    "A1": (110.0, 170.0), "A2": (212.5, 120.0), "A3": (315.0, 170.0),
+    "B1": (110.0, 455.0), "B2": (212.5, 505.0), "B3": (315.0, 455.0),
+    BALL: geo.CENTRE,
+}
+
+
+def coins_of(st: dict[str, Any]) -> list[tuple[str, int | None, bool]]:
+    """(coin, owner seat, on the table?) for every coin of the game in a public state.
+
+    Uses ``coins_on_table`` when the engine publishes it (football's team coins and ball have no
+    owner); otherwise one coin per player, on the table while the player is alive."""
+    seats = {p.get("coin") or f"c{p['seat']}": p.get("seat") for p in st.get("players", [])}
+    if st.get("mode") == "football":
+        seats = {c: None for c in FOOTBALL_SPOTS}
+    on = st.get("coins_on_table")
+    if on is not None:
+        names = list(dict.fromkeys(list(seats) + list(on)))
+        return [(c, seats.get(c), c in on) for c in names]
+    alive = {p.get("coin") or f"c{p['seat']}": p.get("alive", True) for p in st.get("players", [])}
+    return [(c, seat, bool(alive.get(c, True))) for c, seat in seats.items()]
+
+
 class SimError(ValueError):
     """A flick or placement the virtual table refuses (one readable line)."""
 
@@ -61,6 +87,8 @@ def default_beams() -> tuple[BeamConfig, ...]:
 
 def initial_spot(coin: str, seat: int | None) -> Point:
     """The initial position (CW-1.6) of a coin: in front of its seat, near the rail."""
+    if coin in FOOTBALL_SPOTS:
+        return FOOTBALL_SPOTS[coin]
     if seat in SEAT_SPOTS:
         return SEAT_SPOTS[seat]
     digits = "".join(ch for ch in coin if ch.isdigit())
@@ -107,6 +135,7 @@ class VirtualTable:
         self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
         self._new_game = False
         self._set_up = False
+        self.turn_coin: tuple[int, str] | None = None  # (seat, coin) struck in the current turn
         self.on_change: Callable[[dict[str, Point]], None] | None = None  # coins moved (e.g. -> MQTT)
         self.last_truth: StrikeTruth | None = None
         self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
@@ -150,23 +179,25 @@ class VirtualTable:
             self._place_pending(st)
 
     def _setup(self, st: dict[str, Any]) -> None:
+        football = st.get("mode") == "football"
+        if football != self.physics.params.mouths:  # CW-7.3: football tables have goal mouths
+            self.physics = TablePhysics(replace(self.physics.params, mouths=football), self.physics.fly, seed=self.seed)
         self.physics.clear()
         self.initial.clear()
-        for p in st.get("players", []):
-            coin = p.get("coin") or f"c{p['seat']}"
-            spot = initial_spot(coin, p.get("seat"))
+        for coin, seat, on_table in coins_of(st):
+            spot = initial_spot(coin, seat)
             self.initial[coin] = spot
-            if p.get("alive", True):
+            if on_table:
                 self.physics.place(coin, *spot)
         self._beams_to(self.physics.positions())
 
     def _drop_out_coins(self, st: dict[str, Any]) -> None:
-        out = {p.get("coin") or f"c{p['seat']}" for p in st.get("players", []) if not p.get("alive", True)}
+        """Coins the game no longer has on the table (e.g. executed, CW-6.4) leave the physics too."""
+        keep = {coin for coin, _, on_table in coins_of(st) if on_table}
         pending = {p["coin"] for p in st.get("pending_placements") or []}
-        for coin in out - pending:
-            if coin in self.physics.coins():
-                self.physics.remove(coin)  # e.g. executed (CW-6.4): leaves the table
-                self._beams_to(self.physics.positions())
+        for coin in set(self.physics.coins()) - keep - pending:
+            self.physics.remove(coin)
+            self._beams_to(self.physics.positions())
 
     def _place_pending(self, st: dict[str, Any]) -> None:
         for item in list(st.get("pending_placements") or []):
@@ -220,6 +251,10 @@ class VirtualTable:
             self.observer.strike(seat, coin, coins_on_table=self.physics.coins())
             truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
             self.last_truth = truth
+            football = self.physics.params.mouths
+            if football:
+                # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
+                truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
             if self.ask:
                 facts = self._await_facts()
                 shot = facts.shot()
@@ -229,6 +264,12 @@ class VirtualTable:
                 self._facts_ready.clear()
                 shot = truth.shot(seat)
             shot["coin"] = coin
+            if football:
+                # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
+                shot["mouth"] = truth.mouths.get(BALL)
+                if shot["dead"] is None:
+                    shot["dead"] = []  # nothing dies in football
+            self.turn_coin = (seat, coin)
             self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
             result = self.submit(shot)
             if result.get("ok"):
@@ -297,12 +338,14 @@ class VirtualTable:
             seat = st["turn"]["seat"]
             if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
                 break
-            if st["turn"].get("strikes", 0) >= 2:
+            if st["turn"].get("strikes", 0) >= st.get("strikes_allowed", 2):
                 self.submit({"type": "end_turn", "seat": seat})
                 moves += 1
                 continue
+            same = self.turn_coin[1] if self.turn_coin and self.turn_coin[0] == seat and st["turn"].get("strikes") else None
             try:
-                coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + moves)
+                coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + moves,
+                                    coins=[same] if same else None)
             except BotError as exc:
                 log.warning("sim: bot for seat %s: %s", seat, exc)
                 result = self.submit({"type": "end_turn", "seat": seat})
@@ -326,19 +369,27 @@ _UNKNOWN = object()
 
 
 def answer_from_truth(question: dict[str, Any], truth: StrikeTruth, state: dict[str, Any]) -> Any:
-    """The answer the ground truth gives to an engine question (CW-8), by what it asks about."""
-    kind = f"{question.get('kind', '')} {question.get('text', '')}".lower()
+    """The answer the ground truth gives to an engine question (CW-8), by what it asks about.
+
+    The engine's kinds are ``dead``, ``flown`` and ``contacts`` (about the question's ``subject``
+    coin, default the struck coin); other wordings are matched on keywords."""
+    kind = str(question.get("kind", "")).lower()
+    if kind not in ("dead", "flown", "contacts"):
+        words = f"{kind} {question.get('text', '')}".lower()
+        kind = next((k for k, ws in (("dead", ("dead", "goal", "died")), ("flown", ("flown", "fly", "flew", "foul")),
+                                      ("contacts", ("contact", "touch", "attack", "hit"))) if any(w in words for w in ws)), "")
     options = question.get("options")
     multi = bool(question.get("multi"))
-    if any(w in kind for w in ("dead", "goal", "died")):
-        facts: list[str] = truth.dead
-    elif any(w in kind for w in ("flown", "fly", "flew", "foul")):
-        facts = truth.flown
-    elif any(w in kind for w in ("contact", "touch", "attack", "hit")):
-        facts = sorted({c for pair in truth.contacts if truth.coin in pair for c in pair} - {truth.coin})
+    if kind == "dead":
+        facts: list[Any] = list(truth.dead)
+    elif kind == "flown":
+        facts = list(truth.flown)
+    elif kind == "contacts":
+        subject = question.get("subject") or truth.coin
+        facts = sorted({c for pair in truth.contacts if subject in pair for c in pair} - {subject})
         if isinstance(options, list) and options and all(isinstance(o, bool) for o in options):
             players = {p.get("coin") or f"c{p['seat']}": p for p in state.get("players", [])}
-            me = players.get(truth.coin, {})
+            me = players.get(subject, {})
             enemy = [c for c in facts if me.get("team") is None or players.get(c, {}).get("team") != me.get("team")]
             return bool(enemy)
     else:

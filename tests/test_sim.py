@@ -190,3 +190,13 @@ def test_any_bad_flick_payload_from_the_panel_gets_one_line_and_changes_nothing(
         assert result["error"].startswith("flick: ") and "\n" not in result["error"]
         assert vt.physics.positions() == before
         assert [c["type"] for c in daemon.inputs] == ["new_game"]
+
+
+def test_contact_questions_are_answered_about_their_subject_coin():
+    from sensors.physics import StrikeTruth
+
+    truth = StrikeTruth("c1", dead=[], flown=[], contacts=[("c1", "c2"), ("c2", "c3")], positions={})
+    q = {"kind": "contacts", "subject": "c2", "options": ["c1", "c3"], "multi": True, "text": "Which coins did c2 touch?"}
+    assert answer_from_truth(q, truth, {"players": []}) == ["c1", "c3"]
+    q = {"kind": "contacts", "options": ["c2", "c3"], "multi": True, "text": "Which coins did c1 touch?"}
+    assert answer_from_truth(q, truth, {"players": []}) == ["c2"]

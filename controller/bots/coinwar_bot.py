@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sensors import table_geometry as geo
-from sensors.physics import TablePhysics
+from sensors.physics import PhysicsParams, TablePhysics
 
 Point = tuple[float, float]
 
@@ -138,22 +138,100 @@ def plan(
     *,
     seed: int = 0,
     settings: BotSettings | None = None,
+    coins: list[str] | None = None,
 ) -> tuple[str, float, float]:
-    """The flick (coin, vx mm/s, vy mm/s) the bot plays for ``seat`` (CW-5.1: its own coin)."""
+    """The flick (coin, vx mm/s, vy mm/s) the bot plays for ``seat`` (CW-5.1: its own coin).
+
+    ``coins`` restricts the coins it may strike (e.g. the one already struck this turn)."""
     s = settings or BotSettings()
+    if state.get("mode") == "football":
+        return plan_football(positions, state, seat, seed=seed, settings=s, coins=coins)
     own, enemies, friends = _sides(state, seat)
+    if coins is not None and own not in coins:
+        raise BotError(f"seat {seat} may only strike {', '.join(coins)}, not its coin {own}")
     if own not in positions:
         raise BotError(f"coin {own} of seat {seat} is not on the table")
-    key = ";".join(f"{c}:{p[0]:.1f},{p[1]:.1f}" for c, p in sorted(positions.items()))
-    rng = random.Random(f"{seed}|{seat}|{key}")
-    best: tuple[float, int, tuple[float, float]] | None = None
-    for i, (vx, vy) in enumerate(candidates(positions, own, enemies, rng, s)):
-        table = TablePhysics(seed=0, dice=False)
-        for c, p in positions.items():
-            table.place(c, *p)
-        truth = table.flick(own, vx, vy)
+    rng = _rng(seed, seat, positions)
+    best: tuple[float, tuple[float, float]] | None = None
+    for vx, vy in candidates(positions, own, enemies, rng, s):
+        truth = _simulate(positions, own, vx, vy, mouths=False)
         value = score(positions, truth, own, enemies, friends, s)
         if best is None or value > best[0]:
-            best = (value, i, (vx, vy))
+            best = (value, (vx, vy))
     assert best is not None
-    return own, best[2][0], best[2][1]
+    return own, best[1][0], best[1][1]
+
+
+def _rng(seed: int, seat: int, positions: dict[str, Point]) -> random.Random:
+    key = ";".join(f"{c}:{p[0]:.1f},{p[1]:.1f}" for c, p in sorted(positions.items()))
+    return random.Random(f"{seed}|{seat}|{key}")
+
+
+def _simulate(positions: dict[str, Point], coin: str, vx: float, vy: float, *, mouths: bool):
+    table = TablePhysics(PhysicsParams(mouths=mouths), seed=0, dice=False)
+    for c, p in positions.items():
+        table.place(c, *p)
+    return table.flick(coin, vx, vy)
+
+
+# --- CW-7.3 football ---------------------------------------------------------------------------------
+
+BALL = "ball"
+TEAM_COINS = {"A": ("A1", "A2", "A3"), "B": ("B1", "B2", "B3")}
+
+
+def plan_football(
+    positions: dict[str, Point],
+    state: dict[str, Any],
+    seat: int,
+    *,
+    seed: int = 0,
+    settings: BotSettings | None = None,
+    coins: list[str] | None = None,
+) -> tuple[str, float, float]:
+    """CW-7.3: strike one of the team's coins so the ball goes through the *other* team's mouth
+    (team A defends mouth A at y = 0, so it attacks mouth B at y = 625)."""
+    s = settings or BotSettings()
+    me = next((p for p in state.get("players") or [] if p.get("seat") == seat), None)
+    if me is None or me.get("team") not in TEAM_COINS:
+        raise BotError(f"seat {seat} is not a football player with team A or B")
+    team = me["team"]
+    mine = [c for c in (coins or TEAM_COINS[team]) if c in positions]
+    if not mine:
+        raise BotError(f"none of the coins seat {seat} may strike is on the table")
+    goal_y = geo.LENGTH_MM if team == "A" else 0.0
+    target = (geo.CENTRE[0], goal_y)
+    rng = _rng(seed, seat, positions)
+    options: list[tuple[str, float, float]] = []
+    if BALL in positions:
+        ball = positions[BALL]
+        to_goal = (target[0] - ball[0], target[1] - ball[1])
+        n = math.hypot(*to_goal) or 1.0
+        ghost = (ball[0] - to_goal[0] / n * 2 * geo.COIN_RADIUS_MM, ball[1] - to_goal[1] / n * 2 * geo.COIN_RADIUS_MM)
+        mu_g = 0.30 * 9810.0
+        for c in mine:
+            here = positions[c]
+            a = math.atan2(ghost[1] - here[1], ghost[0] - here[0])
+            d_self = _dist(here, ghost)
+            v_hit = math.sqrt(2 * mu_g * (n + 40.0)) / 0.925  # the ball must get past the rail line
+            v = min(math.sqrt(v_hit * v_hit + 2 * mu_g * d_self), s.max_speed)
+            for f in (0.9, 1.0, 1.15):
+                options.append((c, *_polar(min(v * f, s.max_speed), a + rng.gauss(0.0, 0.01))))
+    for _ in range(s.reposition_candidates):
+        c = rng.choice(mine)
+        options.append((c, *_polar(rng.uniform(300.0, 700.0), rng.uniform(0, 2 * math.pi))))
+    best: tuple[float, tuple[str, float, float]] | None = None
+    for c, vx, vy in options:
+        truth = _simulate(positions, c, vx, vy, mouths=True)
+        value = s.foul_risk * truth.fly_risk
+        mouth = truth.mouths.get(BALL)
+        if mouth is not None:
+            value += s.kill_enemy if mouth != team else s.suicide  # a goal, or an own goal
+        if any(m and k != BALL for k, m in truth.mouths.items()):
+            value += s.foul_risk  # a team coin through a mouth is a flown coin
+        if BALL in truth.positions and BALL in positions:
+            value += s.enemy_near_goal * (_dist(positions[BALL], target) - _dist(truth.positions[BALL], target))
+        if best is None or value > best[0]:
+            best = (value, (c, vx, vy))
+    assert best is not None
+    return best[1]
