@@ -328,9 +328,10 @@ class VirtualTable:
     # --- bots -------------------------------------------------------------------------------------
 
     def play_bots(self, max_moves: int = 1000) -> int:
-        """Play while it is a bot seat's turn; returns how many inputs the bots made."""
-        moves = 0
-        while moves < max_moves:
+        """Play while it is a bot seat's turn; returns how many inputs of the bots were accepted
+        (0 when nothing could be done, e.g. the engine waits for a decision bots do not make)."""
+        done = 0
+        for i in range(max_moves):
             self.sync()
             st = self.state()
             if not st or st.get("phase") != "playing" or not st.get("turn"):
@@ -339,30 +340,28 @@ class VirtualTable:
             if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
                 break
             if st["turn"].get("strikes", 0) >= st.get("strikes_allowed", 2):
-                self.submit({"type": "end_turn", "seat": seat})
-                moves += 1
+                if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
+                    break
+                done += 1
                 continue
             same = self.turn_coin[1] if self.turn_coin and self.turn_coin[0] == seat and st["turn"].get("strikes") else None
             try:
-                coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + moves,
+                coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + i,
                                     coins=[same] if same else None)
             except BotError as exc:
                 log.warning("sim: bot for seat %s: %s", seat, exc)
-                result = self.submit({"type": "end_turn", "seat": seat})
-                moves += 1
-                if not result.get("ok"):
+                if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
                     break
+                done += 1
                 continue
             before = st["turn"].get("strikes", 0)
-            result = self.flick(coin, vx, vy)
-            moves += 1
-            if not result.get("ok"):
+            if not self.flick(coin, vx, vy).get("ok"):
                 break
-            after = self.state() or {}
-            turn = after.get("turn") or {}
+            done += 1
+            turn = (self.state() or {}).get("turn") or {}
             if turn.get("seat") == seat and turn.get("strikes", 0) == before:
                 break  # nothing moved on: do not loop forever
-        return moves
+        return done
 
 
 _UNKNOWN = object()

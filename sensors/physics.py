@@ -141,19 +141,23 @@ class TablePhysics:
         r = self.params.coin_radius_mm - PLACE_SLOP_MM
         if not all(isinstance(v, int | float) and math.isfinite(v) for v in (x, y)):
             return f"position ({x}, {y}) is not a finite number"
-        if not geo.SURFACE.contains_disc((x, y), r):
+        over_mouth = self.params.mouths and _in_mouth(x, self.params.mouth_w_mm) and 0.0 <= y <= geo.LENGTH_MM
+        if not geo.SURFACE.contains_disc((x, y), r) and not (over_mouth and r <= x <= geo.WIDTH_MM - r):
             return f"position ({x:.1f}, {y:.1f}) puts {coin} off the surface"
         for other, body in self._bodies.items():
             if other != coin and math.hypot(body.position.x - x, body.position.y - y) < 2 * r:
                 return f"position ({x:.1f}, {y:.1f}) overlaps coin {other}"
         return None
 
-    def place(self, coin: str, x: float, y: float) -> None:
-        """Put a coin flat and still at (x, y) (a new coin, a move, or a flown coin put back)."""
+    def place(self, coin: str, x: float, y: float, *, as_found: bool = False) -> None:
+        """Put a coin flat and still at (x, y) (a new coin, a move, or a flown coin put back).
+
+        ``as_found=True`` copies a position the physics itself produced (e.g. a bot's planning
+        table): coins pressed into a corner or against each other are taken as they are."""
         if not isinstance(coin, str) or not coin:
             raise ValueError(f"coin id must be a non-empty string, got {coin!r}")
         problem = self.can_place(coin, x, y)
-        if problem:
+        if problem and not (as_found and "finite" not in problem):
             raise ValueError(problem)
         self.remove(coin)
         p = self.params
@@ -365,6 +369,12 @@ class TablePhysics:
                 vel = (body.velocity.x, body.velocity.y)
                 self.remove(coin)
                 log.airborne[coin] = ((body.position.x, y), vel, t, t + self.fly.airborne_s)
+
+
+def _in_mouth(x: float, width: float) -> bool:
+    """Is ``x`` within a goal mouth's gap (CW-7.3)? A coin there may hang over the table's edge."""
+    m0, m1 = geo.mouth_span(width)
+    return m0 <= x <= m1
 
 
 def _outward(p: pymunk.Vec2d) -> pymunk.Vec2d:

@@ -103,3 +103,9 @@ def test_bot_always_plans_a_legal_flick_of_its_own_coin(seed, n, teams):
     coin, vx, vy = plan(positions, state(players), seat, seed=seed)
     assert coin == f"c{seat}"
     assert all(math.isfinite(v) for v in (vx, vy)) and 0 < math.hypot(vx, vy) <= MAX_FLICK_MM_S
+
+
+def test_bot_plans_from_coins_pressed_into_a_corner_and_against_each_other():
+    positions = {"c1": (15.0, 14.4), "c2": (44.5, 15.0), "c3": (300.0, 400.0)}
+    coin, vx, vy = plan(positions, ffa(3), 1, seed=2)
+    assert coin == "c1" and math.hypot(vx, vy) > 0

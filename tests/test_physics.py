@@ -211,3 +211,10 @@ def test_a_bad_placement_is_refused_and_changes_nothing(x, y, message):
     with pytest.raises(ValueError, match=message):
         t.place("c2", x, y)
     assert t.coins() == ["c1"]
+
+
+def test_cw_7_3_a_coin_may_rest_hanging_over_a_mouths_edge_and_be_set_there_again():
+    t = table({"ball": (212.5, 620.0)}, params=PhysicsParams(mouths=True), fly=NO_FLY)
+    assert t.positions()["ball"] == (212.5, 620.0)
+    with pytest.raises(ValueError, match="off the surface"):
+        table({"ball": (60.0, 620.0)}, params=PhysicsParams(mouths=True))  # beside the mouth: a rail

@@ -170,7 +170,7 @@ def _rng(seed: int, seat: int, positions: dict[str, Point]) -> random.Random:
 def _simulate(positions: dict[str, Point], coin: str, vx: float, vy: float, *, mouths: bool):
     table = TablePhysics(PhysicsParams(mouths=mouths), seed=0, dice=False)
     for c, p in positions.items():
-        table.place(c, *p)
+        table.place(c, *p, as_found=True)
     return table.flick(coin, vx, vy)
 
 
