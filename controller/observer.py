@@ -19,6 +19,7 @@ Pure logic apart from the clock: feed it ``strike()`` and ``on_edge()``; it call
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +30,15 @@ from controller.clock import Clock
 from controller.config import BeamConfig
 from sensors import table_geometry as geo
 from sensors.virtual_beams import beam_distance
+
+log = logging.getLogger("gametable.observer")
+
+
+@dataclass(frozen=True)
+class _Edge:
+    beam_id: str
+    blocked: bool
+    t: float
 
 
 @dataclass
@@ -212,7 +222,42 @@ class Observer:
         self._open: dict[str, Any] | None = None
         self._cancel: Callable[[], None] | None = None
         self.unknown_edges = 0
+        self._daemon: Any = None
         self._points = {b.id: b.at for b in self.beams if b.kind == "point" and b.id in self.roles.surface}
+
+    @classmethod
+    def for_daemon(cls, config: Any, clock: Clock, daemon: Any, *, settle_s: float = 1.5) -> Observer:
+        """An observer for ``config.beams`` that submits its ``shot`` facts to ``daemon``
+        (the Daemon API: ``submit``, ``public_state``) -- the wiring ``gametable run`` uses."""
+        counter = iter(range(1, 1 << 62))
+
+        def submit(facts: ObservedStrike) -> None:
+            shot = facts.shot() | {"id": f"obs-{int(clock.wall() * 1000)}-{next(counter)}"}
+            try:
+                result = daemon.submit(shot, source="observer")
+            except Exception as exc:  # e.g. the daemon stopped while a settle timer was pending
+                log.warning("observer: could not submit the shot: %s", exc)
+                return
+            if not result.get("ok"):
+                log.warning("observer: shot rejected: %s", result.get("error"))
+
+        obs = cls(config.beams, clock, submit, settle_s=settle_s)
+        obs._daemon = daemon
+        return obs
+
+    def strike_started(self, seat: int, t: float | None = None) -> None:
+        """A strike input was accepted for ``seat`` (the hardware glue's name for :meth:`strike`):
+        the struck coin and the coins on the table come from the daemon's public state."""
+        coin, on_table = None, None
+        state = self._daemon.public_state() if self._daemon is not None else None
+        if state:
+            coin = next((p.get("coin") for p in state.get("players", []) if p.get("seat") == seat), None)
+            on_table = state.get("coins_on_table")
+        self.strike(seat, coin if coin else f"c{seat}", coins_on_table=on_table)
+
+    def beam_edge(self, beam_id: str, blocked: bool, t: float) -> None:
+        """A debounced beam edge as three values (the hardware glue's form of :meth:`on_edge`)."""
+        self.on_edge(_Edge(beam_id, blocked, t))
 
     # --- inputs --------------------------------------------------------------------------------
 
@@ -260,9 +305,13 @@ class Observer:
             self._finish()
 
     def close(self) -> None:
+        """Cancel the pending settle timer (nothing is reported after this)."""
         if self._cancel:
             self._cancel()
             self._cancel = None
+        self._open = None
+
+    stop = close  # the hardware glue stops its parts with stop()
 
     @property
     def busy(self) -> bool:

@@ -224,3 +224,50 @@ def test_any_edge_sequence_gives_exactly_one_fact_per_strike(events):
     assert f.seat == 3 and f.coin == "c3"
     assert f.dead in (None, []) and f.flown in (None, []) and f.contacts is None
     assert (f.dead is None) == dead_possible(BEAMS, blocked_at_rest)
+
+
+class _RecordingDaemon:
+    def __init__(self, fail=False):
+        self.inputs, self.fail = [], fail
+
+    def public_state(self):
+        return {"players": [{"seat": 2, "coin": "c2"}, {"seat": 3, "coin": "c3"}], "coins_on_table": ["c2", "c3"]}
+
+    def submit(self, cmd, source="sensor"):
+        if self.fail:
+            raise RuntimeError("journal closed")
+        self.inputs.append((cmd, source))
+        return {"id": cmd["id"], "ok": True}
+
+
+def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
+    from controller.config import Config
+
+    clock = FakeClock()
+    daemon = _RecordingDaemon()
+    obs = Observer.for_daemon(Config(beams=BEAMS), clock, daemon)
+    for _ in range(2):
+        obs.strike_started(2, clock.now())
+        obs.beam_edge("goal3", True, clock.now())
+        obs.beam_edge("goal3", False, clock.now() + 0.01)
+        clock.advance(2.0)
+    (first, source), (second, _) = daemon.inputs
+    assert source == "observer" and first["id"] != second["id"]
+    assert {k: first[k] for k in ("type", "seat", "coin", "dead", "flown", "contacts")} == {
+        "type": "shot", "seat": 2, "coin": "c2", "dead": [], "flown": [], "contacts": None}
+
+
+def test_a_stopped_observer_reports_nothing_and_a_failing_daemon_does_not_crash_it():
+    from controller.config import Config
+
+    clock = FakeClock()
+    daemon = _RecordingDaemon()
+    obs = Observer.for_daemon(Config(beams=BEAMS), clock, daemon)
+    obs.strike_started(3)
+    obs.stop()
+    clock.advance(5.0)
+    assert daemon.inputs == []
+    broken = Observer.for_daemon(Config(beams=BEAMS), clock, _RecordingDaemon(fail=True))
+    broken.strike_started(3)
+    clock.advance(5.0)  # the submit fails inside the timer: logged, not raised
+    assert not broken.busy
