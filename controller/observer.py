@@ -1,0 +1,358 @@
+"""The observer: beam edges + strike starts -> per-strike facts (a CW-9 ``shot`` input).
+
+It knows only what the sensors show (architecture.md "Observer", CW-8):
+
+- *which* strike: a strike start (striker -> seat) opens a strike; the struck coin is that seat's;
+- *coins at rest*: no beam edge for ``settle_s`` seconds (timer on the injected clock);
+- *goal*: from the beams blocked at rest it tries to **prove** that no coin lies entirely inside the
+  goal (CW-4.1). Every dead-coin centre must lie in the goal shrunk by the coin radius; if each such
+  centre would block at least one beam that is clear now, no coin can be dead -> ``dead: []``.
+  Otherwise a coin may be dead, and since beams cannot say *which* coin, ``dead`` is ``null``
+  (the engine asks, CW-8). It never guesses an identity.
+- *rails*: beams running over the rail tops (outside the surface, unreachable by a flat coin) pulse
+  when a coin leaves the table -> ``flown`` is ``null`` (someone flew, identity unknown), else ``[]``.
+  A coin tilted on another coin is invisible to beams (documented limitation).
+- *contacts*: beams cannot see them -> ``null`` unless the struck coin is alone on the table.
+
+Pure logic apart from the clock: feed it ``strike()`` and ``on_edge()``; it calls ``on_facts``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from controller.clock import Clock
+from controller.config import BeamConfig
+from sensors import table_geometry as geo
+from sensors.virtual_beams import beam_distance
+
+log = logging.getLogger("gametable.observer")
+
+
+@dataclass(frozen=True)
+class _Edge:
+    beam_id: str
+    blocked: bool
+    t: float
+
+
+@dataclass
+class ObservedStrike:
+    """What the sensors established about one strike (``None`` = not observable)."""
+
+    seat: int
+    coin: str | None
+    dead: list[str] | None
+    flown: list[str] | None
+    contacts: list[list[str]] | None
+    goal_possible: bool  # a coin may lie entirely in the goal
+    rail_crossings: int  # rail-top beam pulses (coins leaving the table)
+    goal_points: list[str] = field(default_factory=list)  # goal beams blocked at rest
+    goal_min_coins: int = 0  # at least this many coins lie on the goal (points >= 30 mm apart)
+    mouth_crossings: dict[str, int] = field(default_factory=dict)  # CW-7.3 mouth beam pulses
+    edges: int = 0
+    started: float = 0.0
+    settled: float = 0.0
+
+    def shot(self) -> dict[str, Any]:
+        """The CW-9 ``shot`` input (null where the sensors cannot tell)."""
+        return {
+            "type": "shot",
+            "seat": self.seat,
+            "coin": self.coin,
+            "dead": self.dead,
+            "flown": self.flown,
+            "contacts": self.contacts,
+        }
+
+
+@dataclass(frozen=True)
+class BeamRoles:
+    surface: tuple[str, ...]  # beams a flat coin can block (goal proof)
+    rail: tuple[str, ...]  # over-rail beams: only a coin leaving the table crosses them
+    mouths: dict[str, str]  # beam id -> "A"/"B": across a goal mouth (CW-7.3)
+
+
+def classify(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM) -> BeamRoles:
+    """Sort beams by what they can see, from geometry alone."""
+    return _classify(tuple(beams), r)
+
+
+@lru_cache(maxsize=16)
+def _classify(beams: tuple[BeamConfig, ...], r: float) -> BeamRoles:
+    surface, rail, mouths = [], [], {}
+    m0, m1 = geo.mouth_span()
+    for b in beams:
+        if _reachable_by_flat_coin(b, r):
+            surface.append(b.id)
+            continue
+        pts = [b.at] if b.kind == "point" else [b.a, b.b]
+        ys = [p[1] for p in pts if p is not None]
+        xs = [p[0] for p in pts if p is not None]
+        in_mouth = min(xs) >= m0 - 1e-6 and max(xs) <= m1 + 1e-6
+        if in_mouth and all(y < 0 for y in ys):
+            mouths[b.id] = "A"
+        elif in_mouth and all(y > geo.LENGTH_MM for y in ys):
+            mouths[b.id] = "B"
+        else:
+            rail.append(b.id)
+    return BeamRoles(tuple(surface), tuple(rail), mouths)
+
+
+def _reachable_by_flat_coin(beam: BeamConfig, r: float) -> bool:
+    """Can a coin lying flat on the surface (centre inside the surface shrunk by r) block it?"""
+    lo_x, hi_x, lo_y, hi_y = r, geo.WIDTH_MM - r, r, geo.LENGTH_MM - r
+    if beam.kind == "point":
+        assert beam.at is not None
+        cx = min(max(beam.at[0], lo_x), hi_x)
+        cy = min(max(beam.at[1], lo_y), hi_y)
+        return math.hypot(cx - beam.at[0], cy - beam.at[1]) < r
+    steps = 200
+    assert beam.a is not None and beam.b is not None
+    for i in range(steps + 1):
+        x = beam.a[0] + (beam.b[0] - beam.a[0]) * i / steps
+        y = beam.a[1] + (beam.b[1] - beam.a[1]) * i / steps
+        cx, cy = min(max(x, lo_x), hi_x), min(max(y, lo_y), hi_y)
+        if math.hypot(cx - x, cy - y) < r:
+            return True
+    return False
+
+
+LEAF_MM = 0.05  # smallest cell of the proof's quadtree
+
+
+@lru_cache(maxsize=16)
+def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str], ...]:
+    """Beams a dead coin surely blocks, for every cell of a quadtree over the dead-centre region.
+
+    Every dead coin's centre lies in the goal shrunk by ``r`` (CW-4.1). For a square cell with
+    centre q and half-diagonal h, a beam at distance d from q is blocked by *every* centre in the
+    cell if d + h < r, by none if d - h >= r; otherwise the cell is split (down to ``LEAF_MM``) and a
+    leaf keeps only the sure beams. So the proof is sound: a real dead coin blocks all beams of the
+    mask of the cell holding its centre, and "no mask is fully blocked" means "no coin is dead".
+    """
+    g = geo.GOAL
+    x0, y0, x1, y1 = g.x0 + r, g.y0 + r, g.x1 - r, g.y1 - r
+    masks: set[frozenset[str]] = set()
+    side = 10.0
+    stack = []
+    ny, nx = math.ceil((y1 - y0) / side), math.ceil((x1 - x0) / side)
+    for i in range(nx):
+        for j in range(ny):
+            stack.append((x0 + (i + 0.5) * side, y0 + (j + 0.5) * side, side, frozenset(), beams))
+    while stack:
+        cx, cy, s, sure, undecided = stack.pop()
+        if cx - s / 2 > x1 or cy - s / 2 > y1:
+            continue  # the start grid overshoots the region
+        h = s * math.sqrt(2) / 2
+        still = []
+        for b in undecided:
+            d = beam_distance(b, (cx, cy))
+            if d + h < r:
+                sure = sure | {b.id}
+            elif d - h < r:
+                still.append(b)
+        if not still or s <= LEAF_MM:
+            masks.add(sure)
+            continue
+        q = s / 4
+        for dx in (-q, q):
+            for dy in (-q, q):
+                stack.append((cx + dx, cy + dy, s / 2, sure, tuple(still)))
+    # a mask that contains another is redundant for "is some mask fully blocked?"
+    ordered = sorted(masks, key=len)
+    minimal: list[frozenset[str]] = []
+    for m in ordered:
+        if not any(k <= m for k in minimal):
+            minimal.append(m)
+    return tuple(minimal)
+
+
+def dead_possible(beams: Sequence[BeamConfig], blocked: Iterable[str], r: float = geo.COIN_RADIUS_MM) -> bool:
+    """CW-4.1 proof at rest: could some coin lie entirely inside the goal, given these beams?"""
+    blocked = frozenset(blocked)
+    return any(mask <= blocked for mask in _dead_masks(tuple(beams), r))
+
+
+def uncovered_dead_region(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM) -> bool:
+    """True if the layout has dead-coin positions that block no beam at all (it can never prove a miss)."""
+    return any(not m for m in _dead_masks(tuple(beams), r))
+
+
+def min_coins(points: Sequence[tuple[float, float] | None], r: float = geo.COIN_RADIUS_MM) -> int:
+    """A lower bound on the coins covering these point beams: points 2r or more apart cannot share
+    a coin, so the largest such set of points needs that many coins (few points: brute force)."""
+    pts = [p for p in points if p is not None]
+    best = 0
+    for mask in range(1, 1 << len(pts)):
+        chosen = [pts[i] for i in range(len(pts)) if mask >> i & 1]
+        if len(chosen) > best and all(
+            math.hypot(a[0] - b[0], a[1] - b[1]) >= 2 * r for i, a in enumerate(chosen) for b in chosen[i + 1 :]
+        ):
+            best = len(chosen)
+    return best
+
+
+class Observer:
+    """Beam edges + strike starts -> :class:`ObservedStrike` through ``on_facts``."""
+
+    def __init__(
+        self,
+        beams: Sequence[BeamConfig],
+        clock: Clock,
+        on_facts: Callable[[ObservedStrike], None],
+        *,
+        settle_s: float = 1.5,
+        initially_blocked: Iterable[str] = (),
+    ) -> None:
+        if not math.isfinite(settle_s) or settle_s <= 0:
+            raise ValueError(f"settle_s must be a positive number of seconds, got {settle_s!r}")
+        self.beams = tuple(beams)
+        self._ids = {b.id for b in self.beams}
+        self.roles = classify(self.beams)
+        self.clock = clock
+        self.on_facts = on_facts
+        self.settle_s = settle_s
+        self.blocked: set[str] = set(initially_blocked) & self._ids
+        self._open: dict[str, Any] | None = None
+        self._cancel: Callable[[], None] | None = None
+        self.unknown_edges = 0
+        self._daemon: Any = None
+        self._points = {b.id: b.at for b in self.beams if b.kind == "point" and b.id in self.roles.surface}
+
+    @classmethod
+    def for_daemon(cls, config: Any, clock: Clock, daemon: Any, *, settle_s: float = 1.5) -> Observer:
+        """An observer for ``config.beams`` that submits its ``shot`` facts to ``daemon``
+        (the Daemon API: ``submit``, ``public_state``) -- the wiring ``gametable run`` uses."""
+        counter = iter(range(1, 1 << 62))
+
+        def submit(facts: ObservedStrike) -> None:
+            shot = facts.shot() | {"id": f"obs-{int(clock.wall() * 1000)}-{next(counter)}"}
+            try:
+                result = daemon.submit(shot, source="observer")
+            except Exception as exc:  # e.g. the daemon stopped while a settle timer was pending
+                log.warning("observer: could not submit the shot: %s", exc)
+                return
+            if not result.get("ok"):
+                log.warning("observer: shot rejected: %s", result.get("error"))
+
+        obs = cls(config.beams, clock, submit, settle_s=settle_s)
+        obs._daemon = daemon
+        return obs
+
+    def strike_started(self, seat: int, t: float | None = None) -> None:
+        """A strike input was accepted for ``seat`` (the hardware glue's name for :meth:`strike`):
+        the struck coin and the coins on the table come from the daemon's public state."""
+        coin, on_table = None, None
+        state = self._daemon.public_state() if self._daemon is not None else None
+        if state:
+            coin = next((p.get("coin") for p in state.get("players", []) if p.get("seat") == seat), None)
+            on_table = state.get("coins_on_table")
+        self.strike(seat, coin if coin else f"c{seat}", coins_on_table=on_table)
+
+    def beam_edge(self, beam_id: str, blocked: bool, t: float) -> None:
+        """A debounced beam edge as three values (the hardware glue's form of :meth:`on_edge`)."""
+        self.on_edge(_Edge(beam_id, blocked, t))
+
+    # --- inputs --------------------------------------------------------------------------------
+
+    def strike(self, seat: int, coin: str | None = None, *, coins_on_table: Sequence[str] | None = None) -> None:
+        """A strike started (striker -> seat). A strike still open is closed first."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
+            raise ValueError(f"seat must be a positive integer, got {seat!r}")
+        if self._open is not None:
+            self._finish()
+        self._open = {
+            "seat": seat,
+            "coin": coin if coin is not None else f"c{seat}",
+            "alone": coins_on_table is not None and list(coins_on_table) == [coin or f"c{seat}"],
+            "started": self.clock.now(),
+            "rail": 0,
+            "mouths": {},
+            "edges": 0,
+        }
+        self._arm()
+
+    def on_edge(self, edge: Any) -> None:
+        """A debounced beam edge (anything with ``beam_id``, ``blocked``, ``t``)."""
+        beam_id, blocked = edge.beam_id, bool(edge.blocked)
+        if beam_id not in self._ids:
+            self.unknown_edges += 1  # not in the layout: ignore, count for diagnostics
+            return
+        if blocked:
+            self.blocked.add(beam_id)
+        else:
+            self.blocked.discard(beam_id)
+        s = self._open
+        if s is None:
+            return
+        s["edges"] += 1
+        if blocked and beam_id in self.roles.rail:
+            s["rail"] += 1
+        if blocked and beam_id in self.roles.mouths:
+            m = self.roles.mouths[beam_id]
+            s["mouths"][m] = s["mouths"].get(m, 0) + 1
+        self._arm()
+
+    def flush(self) -> None:
+        """Report the open strike now (e.g. the virtual table knows the coins are at rest)."""
+        if self._open is not None:
+            self._finish()
+
+    def close(self) -> None:
+        """Cancel the pending settle timer (nothing is reported after this)."""
+        if self._cancel:
+            self._cancel()
+            self._cancel = None
+        self._open = None
+
+    stop = close  # the hardware glue stops its parts with stop()
+
+    @property
+    def busy(self) -> bool:
+        """A strike is open (coins not yet known to be at rest)."""
+        return self._open is not None
+
+    # --- internals -----------------------------------------------------------------------------
+
+    def _arm(self) -> None:
+        if self._cancel:
+            self._cancel()
+        self._cancel = self.clock.call_later(self.settle_s, self._settled)
+
+    def _settled(self) -> None:
+        self._cancel = None
+        if self._open is not None:
+            self._finish()
+
+    def _finish(self) -> None:
+        s, self._open = self._open, None
+        if self._cancel:
+            self._cancel()
+            self._cancel = None
+        assert s is not None
+        surface_blocked = self.blocked & set(self.roles.surface)
+        possible = dead_possible(self.beams, surface_blocked)
+        goal_points = sorted(b for b in surface_blocked if b in self._points)
+        facts = ObservedStrike(
+            seat=s["seat"],
+            coin=s["coin"],
+            dead=None if possible else [],
+            # a coin through a goal mouth (CW-7.3) is the ball (a goal) or a flown coin: identity unknown
+            flown=None if s["rail"] or s["mouths"] else [],
+            contacts=[] if s["alone"] else None,
+            goal_possible=possible,
+            goal_points=goal_points,
+            goal_min_coins=min_coins([self._points[b] for b in goal_points]),
+            rail_crossings=s["rail"],
+            mouth_crossings=dict(s["mouths"]),
+            edges=s["edges"],
+            started=s["started"],
+            settled=self.clock.now(),
+        )
+        self.on_facts(facts)

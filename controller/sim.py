@@ -1,0 +1,610 @@
+"""`gametable sim`: the daemon on the virtual table (pymunk physics instead of the hardware).
+
+:class:`VirtualTable` is the platform object: on a flick it submits ``strike``, runs the physics,
+drives the beams from coin geometry, then submits the ``shot`` -- the ground truth (``--truth``) or
+what the observer made of the beams (``--ask``, questions then answered from the ground truth, as
+architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
+
+It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
+so tests can use a small fake daemon and the CLI the real one. Beams: by default the virtual beams
+feed the observer directly; pass ``on_blocked`` to drive real pins instead (e.g. hwio's
+``beam_geometry.drive(MockFactory, beams, blocked_ids)`` -> ``BeamBank`` -> ``observer.on_edge``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import logging
+import math
+import random
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from controller.bots.coinwar_bot import BotError, plan
+from controller.clock import Clock
+from controller.config import BeamConfig, Config
+from controller.observer import ObservedStrike, Observer
+from sensors import table_geometry as geo
+from sensors.flying import FlyModel
+from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
+from sensors.random_shots import random_normal_spots
+from sensors.virtual_beams import Edge, VirtualBeams
+
+log = logging.getLogger("gametable.sim")
+Point = tuple[float, float]
+DEFAULT_TABLE = Path(__file__).parent / "data" / "default-table.toml"
+
+# Where each seat's coin starts (CW-2.3: near the rails, in front of the seat); seats go round the table.
+SEAT_SPOTS: dict[int, Point] = {
+    1: (212.5, 45.0),
+    2: (380.0, 160.0),
+    3: (380.0, 465.0),
+    4: (212.5, 580.0),
+    5: (45.0, 465.0),
+    6: (45.0, 160.0),
+}
+
+
+BALL = "ball"
+# CW-7.3 kick-off: team A (defends mouth A at y = 0) on its half, team B on the other, ball on the centre
+FOOTBALL_SPOTS: dict[str, Point] = {
+    "A1": (110.0, 170.0), "A2": (212.5, 120.0), "A3": (315.0, 170.0),
+    "B1": (110.0, 455.0), "B2": (212.5, 505.0), "B3": (315.0, 455.0),
+    BALL: geo.CENTRE,
+}
+
+
+def coins_of(st: dict[str, Any]) -> list[tuple[str, int | None, bool]]:
+    """(coin, owner seat, on the table?) for every coin of the game in a public state.
+
+    Uses ``coins_on_table`` when the engine publishes it (football's team coins and ball have no
+    owner); otherwise one coin per player, on the table while the player is alive."""
+    seats = {p.get("coin") or f"c{p['seat']}": p.get("seat") for p in st.get("players", [])}
+    if st.get("mode") == "football":
+        seats = {c: None for c in FOOTBALL_SPOTS}
+    on = st.get("coins_on_table")
+    if on is not None:
+        names = list(dict.fromkeys(list(seats) + list(on)))
+        return [(c, seats.get(c), c in on) for c in names]
+    alive = {p.get("coin") or f"c{p['seat']}": p.get("alive", True) for p in st.get("players", [])}
+    return [(c, seat, bool(alive.get(c, True))) for c, seat in seats.items()]
+
+
+class SimError(ValueError):
+    """A flick or placement the virtual table refuses (one readable line)."""
+
+
+def default_beams() -> tuple[BeamConfig, ...]:
+    """The beam layout of controller/data/default-table.toml."""
+    from controller.config import load
+
+    return load(DEFAULT_TABLE).beams
+
+
+def initial_spot(coin: str, seat: int | None) -> Point:
+    """The initial position (CW-1.6) of a coin: in front of its seat, near the rail."""
+    if coin in FOOTBALL_SPOTS:
+        return FOOTBALL_SPOTS[coin]
+    if seat in SEAT_SPOTS:
+        return SEAT_SPOTS[seat]
+    digits = "".join(ch for ch in coin if ch.isdigit())
+    n = int(digits) if digits else 1
+    return SEAT_SPOTS[(n - 1) % 6 + 1]
+
+
+class VirtualTable:
+    """The virtual table platform for one daemon."""
+
+    def __init__(
+        self,
+        daemon: Any,
+        clock: Clock,
+        *,
+        beams: Sequence[BeamConfig] | None = None,
+        seed: int = 1,
+        ask: bool = False,
+        speed: float = 1.0,
+        bots: Iterable[int] = (),
+        fly: FlyModel | None = None,
+        params: PhysicsParams | None = None,
+        settle_s: float = 1.5,
+        on_blocked: Callable[[frozenset[str]], None] | None = None,
+        bot_seed: int | None = None,
+    ) -> None:
+        if not math.isfinite(speed) or speed <= 0:
+            raise SimError(f"speed must be a positive number, got {speed!r}")
+        self.daemon = daemon
+        self.clock = clock
+        self.ask = ask
+        self.speed = speed
+        self.bots = set(bots)
+        self.seed = seed
+        self.bot_seed = seed if bot_seed is None else bot_seed
+        self.beams = tuple(default_beams() if beams is None else beams)
+        self.physics = TablePhysics(params, fly, seed=seed)
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.initial: dict[str, Point] = {}
+        self._facts: list[ObservedStrike] = []
+        self._facts_ready = threading.Event()
+        self.observer = Observer(self.beams, clock, self._on_facts, settle_s=settle_s)
+        self.on_blocked = on_blocked
+        self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
+        self._new_game = False
+        self._set_up = False
+        self.turn_coin: tuple[int, str] | None = None  # (seat, coin) struck in the current turn
+        self.on_change: Callable[[dict[str, Point]], None] | None = None  # coins moved (e.g. -> MQTT)
+        self.last_truth: StrikeTruth | None = None
+        self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
+        self._ids = itertools.count(1)
+        self._lock = threading.RLock()
+        self._owed = 0.0
+        daemon.add_listener(self._on_input)
+
+    def _on_input(self, cmd: dict[str, Any], public_state: dict[str, Any] | None) -> None:
+        """Daemon listener: only notes a new game (no submits from inside a listener)."""
+        if cmd.get("type") == "new_game":
+            self._new_game = True
+
+    # --- talking to the daemon -------------------------------------------------------------------
+
+    def submit(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        cmd = {**cmd, "id": cmd.get("id") or f"sim-{self.seed}-{next(self._ids)}"}
+        result = self.daemon.submit(cmd, source="sim")
+        self.log.append({"cmd": cmd, "result": result})
+        if not result.get("ok"):
+            log.warning("sim: %s rejected: %s", cmd.get("type"), result.get("error"))
+        return result
+
+    def state(self) -> dict[str, Any] | None:
+        return self.daemon.public_state()
+
+    # --- keeping the coins in line with the game ---------------------------------------------------
+
+    def sync(self) -> None:
+        """Set up a new game's coins, drop coins of players who are out, place pending coins."""
+        with self._lock:
+            st = self.state()
+            if not st or st.get("game") != "coinwar":
+                return
+            if (self._new_game or not self._set_up) and st.get("phase") == "playing":
+                # a new game (or a game resumed from the journal): coins at their initial positions
+                self._setup(st)
+                self._new_game = False
+                self._set_up = True
+            self._drop_out_coins(st)
+            self._place_pending(st)
+
+    def _setup(self, st: dict[str, Any]) -> None:
+        football = st.get("mode") == "football"
+        if football != self.physics.params.mouths:  # CW-7.3: football tables have goal mouths
+            self.physics = TablePhysics(replace(self.physics.params, mouths=football), self.physics.fly, seed=self.seed)
+        self.physics.clear()
+        self.initial.clear()
+        for coin, seat, on_table in coins_of(st):
+            spot = initial_spot(coin, seat)
+            self.initial[coin] = spot
+            if on_table:
+                self.physics.place(coin, *spot)
+        self._beams_to(self.physics.positions())
+
+    def _drop_out_coins(self, st: dict[str, Any]) -> None:
+        """Coins the game no longer has on the table (e.g. executed, CW-6.4) leave the physics too."""
+        keep = {coin for coin, _, on_table in coins_of(st) if on_table}
+        pending = {p["coin"] for p in st.get("pending_placements") or []}
+        for coin in set(self.physics.coins()) - keep - pending:
+            self.physics.remove(coin)
+            self._beams_to(self.physics.positions())
+
+    def _place_pending(self, st: dict[str, Any]) -> None:
+        for item in list(st.get("pending_placements") or []):
+            coin = item.get("coin")
+            spot = self.spot_for(coin, item.get("where", "normal"))
+            self.physics.place(coin, *spot)
+            self._beams_to(self.physics.positions())
+            self.submit({"type": "placed", "coin": coin})
+
+    def spot_for(self, coin: str, where: str) -> Point:
+        """Where the physics puts a coin back: its initial position, or a free normal spot
+        close to where it left the table (CW-6.2-6.4, CW-7.4)."""
+        taken = {c: p for c, p in self.physics.positions().items() if c != coin}
+        first = self.initial.get(coin) if where == "initial" else self.physics.off_table().get(coin)
+        if first is not None:
+            r = geo.COIN_RADIUS_MM
+            p = (min(max(first[0], r + 1), geo.WIDTH_MM - r - 1), min(max(first[1], r + 1), geo.LENGTH_MM - r - 1))
+            for ring in range(0, 200, 10):
+                for k in range(12 if ring else 1):
+                    a = k * math.pi / 6
+                    q = (p[0] + ring * math.cos(a), p[1] + ring * math.sin(a))
+                    if geo.is_normal_position(q) and self.physics.can_place(coin, *q) is None:
+                        return q
+        return random_normal_spots(self.rng, 1, taken)[0]
+
+    def _beams_to(self, positions: dict[str, Point]) -> None:
+        """Coins moved by hand (outside a strike): update the beams (edges reach the observer)."""
+        if self.on_change:
+            self.on_change(dict(positions))
+        if self.on_blocked:
+            self.vbeams.state = self.vbeams.compute(positions.values())
+            self.on_blocked(self.vbeams.state)
+        else:
+            self.vbeams.update(self.clock.now(), positions)
+
+    # --- a strike ---------------------------------------------------------------------------------
+
+    def flick(self, coin: str, vx: float, vy: float) -> dict[str, Any]:
+        """Play one strike of the seat whose turn it is: strike -> physics -> shot (-> answers)."""
+        with self._lock:
+            self.sync()
+            st = self.state()
+            if not st or st.get("phase") != "playing" or not st.get("turn"):
+                raise SimError("no Coin War game is being played")
+            seat = st["turn"]["seat"]
+            if coin not in self.physics.coins():
+                raise SimError(f"coin {coin!r} is not on the table")
+            result = self.submit({"type": "strike", "seat": seat})
+            if not result.get("ok"):
+                return result
+            self.observer.strike(seat, coin, coins_on_table=self.physics.coins())
+            truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
+            self.last_truth = truth
+            football = self.physics.params.mouths
+            if football:
+                # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
+                truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
+            if self.ask:
+                facts = self._await_facts()
+                shot = facts.shot()
+            else:
+                self.observer.flush()  # ground truth: close the observer's strike window now
+                self._facts.clear()
+                self._facts_ready.clear()
+                shot = truth.shot(seat)
+            shot["coin"] = coin
+            if football:
+                # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
+                shot["mouth"] = truth.mouths.get(BALL)
+                if shot["dead"] is None:
+                    shot["dead"] = []  # nothing dies in football
+            self.turn_coin = (seat, coin)
+            self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
+            result = self.submit(shot)
+            if result.get("ok"):
+                self.answer_questions(truth)
+                self.sync()
+            return result
+
+    def _on_step(self, t: float, positions: dict[str, Point]) -> None:
+        if t > 0:
+            # pace the physics on the injected clock: a fake clock advances at once, a real one sleeps
+            # in slices of >= 10 ms (per-step sleeps of 4 ms would be dominated by overhead)
+            self._owed += self.physics.dt / self.speed
+            if self._owed >= 0.01 or hasattr(self.clock, "advance"):
+                self.clock.sleep(self._owed)
+                self._owed = 0.0
+        if self.on_blocked:
+            new = self.vbeams.compute(positions.values())
+            if new != self.vbeams.state:
+                self.vbeams.state = new
+                self.on_blocked(new)
+        else:
+            self.vbeams.update(self.clock.now(), positions)
+
+    def _on_facts(self, facts: ObservedStrike) -> None:
+        self._facts.append(facts)
+        self._facts_ready.set()
+
+    def _await_facts(self) -> ObservedStrike:
+        """Let the observer see the coins at rest for its settle time, then take its facts."""
+        advance = getattr(self.clock, "advance", None)
+        if advance is not None:
+            advance(self.observer.settle_s + 0.01)
+        else:
+            self._facts_ready.wait(self.observer.settle_s + 2.0)
+        if not self._facts:
+            raise SimError("the observer did not report the strike")
+        self._facts_ready.clear()
+        return self._facts.pop()
+
+    # --- questions (CW-8): in the virtual table the ground truth answers --------------------------
+
+    def answer_questions(self, truth: StrikeTruth) -> None:
+        for _ in range(10):
+            st = self.state() or {}
+            qs = st.get("questions") or []
+            if not qs:
+                return
+            q = qs[0]
+            value = answer_from_truth(q, truth, st)
+            if value is _UNKNOWN:
+                log.warning("sim: cannot answer question %s (%s) from the physics", q.get("id"), q.get("kind"))
+                return
+            if not self.submit({"type": "answer", "question": q["id"], "value": value}).get("ok"):
+                return
+
+    # --- bots -------------------------------------------------------------------------------------
+
+    def play_bots(self, max_moves: int = 1000) -> int:
+        """Play while it is a bot seat's turn; returns how many inputs of the bots were accepted
+        (0 when nothing could be done, e.g. the engine waits for a decision bots do not make)."""
+        done = 0
+        for i in range(max_moves):
+            self.sync()
+            st = self.state()
+            if not st or st.get("phase") != "playing" or not st.get("turn"):
+                break
+            seat = st["turn"]["seat"]
+            if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
+                break
+            if st["turn"].get("strikes", 0) >= st.get("strikes_allowed", 2):
+                if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
+                    break
+                done += 1
+                continue
+            same = self.turn_coin[1] if self.turn_coin and self.turn_coin[0] == seat and st["turn"].get("strikes") else None
+            try:
+                coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + i,
+                                    coins=[same] if same else None)
+            except BotError as exc:
+                log.warning("sim: bot for seat %s: %s", seat, exc)
+                if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
+                    break
+                done += 1
+                continue
+            before = st["turn"].get("strikes", 0)
+            if not self.flick(coin, vx, vy).get("ok"):
+                break
+            done += 1
+            turn = (self.state() or {}).get("turn") or {}
+            if turn.get("seat") == seat and turn.get("strikes", 0) == before:
+                break  # nothing moved on: do not loop forever
+        return done
+
+
+_UNKNOWN = object()
+
+
+def answer_from_truth(question: dict[str, Any], truth: StrikeTruth, state: dict[str, Any]) -> Any:
+    """The answer the ground truth gives to an engine question (CW-8), by what it asks about.
+
+    The engine's kinds are ``dead``, ``flown`` and ``contacts`` (about the question's ``subject``
+    coin, default the struck coin); other wordings are matched on keywords."""
+    kind = str(question.get("kind", "")).lower()
+    if kind not in ("dead", "flown", "contacts"):
+        words = f"{kind} {question.get('text', '')}".lower()
+        kind = next((k for k, ws in (("dead", ("dead", "goal", "died")), ("flown", ("flown", "fly", "flew", "foul")),
+                                      ("contacts", ("contact", "touch", "attack", "hit"))) if any(w in words for w in ws)), "")
+    options = question.get("options")
+    multi = bool(question.get("multi"))
+    if kind == "dead":
+        facts: list[Any] = list(truth.dead)
+    elif kind == "flown":
+        facts = list(truth.flown)
+    elif kind == "contacts":
+        subject = question.get("subject") or truth.coin
+        facts = sorted({c for pair in truth.contacts if subject in pair for c in pair} - {subject})
+        if isinstance(options, list) and options and all(isinstance(o, bool) for o in options):
+            players = {p.get("coin") or f"c{p['seat']}": p for p in state.get("players", [])}
+            me = players.get(subject, {})
+            enemy = [c for c in facts if me.get("team") is None or players.get(c, {}).get("team") != me.get("team")]
+            return bool(enemy)
+    else:
+        return _UNKNOWN
+    if isinstance(options, list) and options and all(isinstance(o, str) for o in options):
+        facts = [c for c in facts if c in options]
+    elif isinstance(options, list) and options and all(isinstance(o, int) and not isinstance(o, bool) for o in options):
+        seat_of = {p.get("coin") or f"c{p['seat']}": p["seat"] for p in state.get("players", [])}
+        facts = [seat_of[c] for c in facts if seat_of.get(c) in options]  # the question names seats
+    if multi:
+        return list(facts)
+    return facts[0] if facts else None
+
+
+# --- CLI glue ---------------------------------------------------------------------------------------
+
+def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `gametable sim` (skips any the caller's parser already has)."""
+    have = set(getattr(parser, "_option_string_actions", {}))
+
+    def add(*names: str, **kw: Any) -> None:
+        if not have.intersection(names):
+            parser.add_argument(*names, **kw)
+
+    add("--config", default=None, help="TOML config file (default: built-in, with the default beam layout)")
+    add("--bots", type=int, default=0, metavar="N", help="bots to play (headless: a free-for-all of N bots)")
+    add("--headless", action="store_true", help="no panel: run the bots' game to its end and print it")
+    add("--speed", type=float, default=None, metavar="X", help="physics speed factor (1 = real time; default: [sim] speed)")
+    if not have.intersection({"--truth", "--ask"}):
+        group = parser.add_mutually_exclusive_group()
+        group.add_argument("--truth", dest="ask", action="store_false", help="report the physics' ground truth (default)")
+        group.add_argument("--ask", dest="ask", action="store_true", help="report only what the beams observe")
+        parser.set_defaults(ask=False)
+    add("--seed", type=int, default=None, help="seed of the physics and the bots")
+
+
+def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:
+    """Run the virtual table with the daemon. Headless with bots: play one game and print the result."""
+    import json
+
+    from controller.clock import SystemClock
+    from controller.config import ConfigError, load
+
+    try:
+        config: Config = load(args.config) if args.config else load(None)
+    except ConfigError as exc:
+        print(exc)
+        return 2
+    if args.bots and not 2 <= args.bots <= 6:
+        print(f"sim error: --bots must be from 2 to 6 for a headless game, got {args.bots}")
+        return 2
+    speed = config.sim.speed if args.speed is None else args.speed
+    if not math.isfinite(speed) or speed <= 0:
+        print(f"sim error: --speed must be a positive number, got {speed}")
+        return 2
+    seed = config.sim.seed if args.seed is None else args.seed
+    beams = config.beams or default_beams()
+    if daemon_factory is None:
+        try:
+            from controller.daemon import Daemon  # the lead's daemon (not on the physics branch)
+        except ImportError:
+            print("sim error: controller.daemon is not available in this build")
+            return 2
+        daemon_factory = Daemon
+    clock = SystemClock()
+    broker = None
+    if config.mqtt.host is None:
+        broker = _private_broker()
+        from dataclasses import replace
+
+        config = replace(config, mqtt=replace(config.mqtt, host="127.0.0.1", port=broker[1]))
+    daemon = daemon_factory(config, clock)
+    daemon.start()
+    try:
+        bots = set(range(1, args.bots + 1)) if args.headless else set()
+        table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
+                             params=PhysicsParams(hz=config.sim.hz))
+        changed = threading.Event()
+        daemon.add_listener(lambda cmd, state: changed.set())
+        if args.headless:
+            if not args.bots:
+                print("sim error: --headless needs --bots N")
+                return 2
+            players = [{"seat": s, "name": f"Bot {s}"} for s in sorted(bots)]
+            r = table.submit({"type": "new_game", "game": "coinwar", "mode": "ffa", "players": players,
+                              "order": sorted(bots), "options": {}, "seed": seed})
+            if not r.get("ok"):
+                print(f"sim error: new game rejected: {r.get('error')}")
+                return 1
+            for _ in range(2000):
+                if not table.play_bots():
+                    break
+            print(json.dumps(table.state(), sort_keys=True))
+            return 0
+        # with the panel: seats whose player is called "Bot…" are played by the sim
+        print(f"virtual table running (table {config.table_id}); Ctrl-C to stop")
+        serve(table, config, threading.Event(), changed)
+        return 0
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        daemon.stop()
+        if broker is not None:
+            broker[0].terminate()
+
+
+def sensor_topics(table_id: str) -> dict[str, str]:
+    """MQTT topics of the virtual table (under the contract's `gametable/T/sensors/…`, QoS 0).
+
+    - ``coins`` (published): ``{"coins": {"c1": [x, y], …}, "off": [...]}`` after every change, and
+      every few seconds, so the panel's table view can draw them;
+    - ``flick`` (subscribed): ``{"coin": "c1", "vx": mm/s, "vy": mm/s}`` from the panel's drag;
+    - ``flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``.
+    """
+    base = f"gametable/{table_id}/sensors"
+    return {"coins": f"{base}/coins", "flick": f"{base}/flick", "result": f"{base}/flick/result"}
+
+
+def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: threading.Event | None = None) -> None:
+    """The interactive loop: flicks from the panel over MQTT, bot seats, placements, until ``stop``."""
+    import json
+    import queue
+
+    import paho.mqtt.client as mqtt
+
+    topics = sensor_topics(config.table_id)
+    flicks: queue.Queue[bytes] = queue.Queue()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gametable-sim-{config.table_id}")
+    if config.mqtt.username:
+        client.username_pw_set(config.mqtt.username, config.mqtt.password)
+    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topics["flick"], qos=0)
+    client.on_message = lambda c, u, msg: flicks.put(msg.payload)
+
+    def publish_coins(positions: dict[str, Point]) -> None:
+        body = {"coins": {c: [round(x, 1), round(y, 1)] for c, (x, y) in positions.items()},
+                "off": sorted(table.physics.off_table())}
+        client.publish(topics["coins"], json.dumps(body, sort_keys=True), qos=0)
+
+    table.on_change = publish_coins
+    fixed_bots = set(table.bots)
+    client.connect(config.mqtt.host or "127.0.0.1", config.mqtt.port, keepalive=config.mqtt.keepalive)
+    client.loop_start()
+    try:
+        last_pub = 0.0
+        while not stop.is_set():
+            try:
+                payload = flicks.get(timeout=0.2)
+            except queue.Empty:
+                payload = None
+            if payload is not None:
+                client.publish(topics["result"], json.dumps(_flick_from_panel(table, payload)), qos=0)
+            if changed is not None and changed.is_set():
+                changed.clear()
+            st = table.state() or {}
+            named = {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
+            table.bots = fixed_bots | named
+            table.sync()
+            table.play_bots()
+            now = table.clock.now()
+            if now - last_pub > 3.0:
+                publish_coins(table.physics.positions())
+                last_pub = now
+    finally:
+        client.loop_stop()
+        client.disconnect()
+
+
+def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
+    """Validate and play a flick the panel sent; one-line error for anything wrong."""
+    import json
+
+    try:
+        msg = json.loads(payload)
+    except (ValueError, UnicodeDecodeError):
+        return {"ok": False, "error": "flick: payload is not JSON"}
+    if not isinstance(msg, dict):
+        return {"ok": False, "error": "flick: expected an object {coin, vx, vy}"}
+    coin, vx, vy = msg.get("coin"), msg.get("vx"), msg.get("vy")
+    if not isinstance(coin, str) or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (vx, vy)):
+        return {"ok": False, "error": "flick: expected coin (string), vx and vy (numbers, mm/s)"}
+    st = table.state() or {}
+    turn = st.get("turn") or {}
+    mine = next((p.get("coin") for p in st.get("players", []) if p.get("seat") == turn.get("seat")), None)
+    if coin != mine:
+        return {"ok": False, "error": f"flick: it is {mine or 'nobody'}'s turn, not {coin}'s (CW-5.1)"}
+    try:
+        result = table.flick(coin, float(vx), float(vy))
+    except (SimError, ValueError) as exc:
+        return {"ok": False, "error": f"flick: {exc}"}
+    return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {})}
+
+
+def _private_broker() -> tuple[Any, int]:
+    """Start a Mosquitto on a free loopback port for this sim (architecture.md, "Running it")."""
+    import shutil
+    import socket
+    import subprocess
+    import tempfile
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    conf = Path(tempfile.mkdtemp(prefix="gametable-sim-")) / "mosquitto.conf"
+    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+    exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return proc, port
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("could not start a private mosquitto for the sim")
+
+
+__all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "answer_from_truth", "default_beams", "Edge"]

@@ -1,0 +1,102 @@
+"""Which beams the coins block, and the edges that follow as they move (the virtual table's eyes).
+
+``blocked_by(beam, centre)`` is the rule of architecture.md: a segment beam is blocked by a coin whose
+centre is closer than the coin radius to the segment; a point beam by a coin covering the point.
+(A small private twin of ``sensors/beam_geometry.py`` on the hwio branch; the lead may dedupe.)
+
+:class:`VirtualBeams` turns a stream of coin positions (the physics step hook) into beam edges
+``(beam_id, blocked, t)``. A coarse spatial index keeps it cheap enough to run at 240 Hz.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from controller.config import BeamConfig
+from sensors import table_geometry as geo
+
+Point = tuple[float, float]
+_CELL = 20.0
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A beam changed state at time ``t`` (same fields as the hwio branch's ``BeamEdge``)."""
+
+    beam_id: str
+    blocked: bool
+    t: float
+
+
+def beam_distance(beam: BeamConfig, p: Point) -> float:
+    if beam.kind == "point":
+        assert beam.at is not None
+        return math.hypot(p[0] - beam.at[0], p[1] - beam.at[1])
+    assert beam.a is not None and beam.b is not None
+    return geo.segment_distance(p, beam.a, beam.b)
+
+
+def blocked_by(beam: BeamConfig, p: Point, r: float = geo.COIN_RADIUS_MM) -> bool:
+    """True if a flat coin centred at ``p`` blocks ``beam`` (strictly closer than ``r``)."""
+    return beam_distance(beam, p) < r
+
+
+def blocked_set(beams: Iterable[BeamConfig], centres: Iterable[Point], r: float = geo.COIN_RADIUS_MM) -> frozenset[str]:
+    centres = list(centres)
+    return frozenset(b.id for b in beams if any(blocked_by(b, c, r) for c in centres))
+
+
+class VirtualBeams:
+    """Follows coin positions and reports every beam edge through ``on_edge``."""
+
+    def __init__(
+        self, beams: Sequence[BeamConfig], on_edge: Callable[[Edge], None] | None = None, r: float = geo.COIN_RADIUS_MM
+    ) -> None:
+        self.beams = tuple(beams)
+        self.r = r
+        self.on_edge = on_edge
+        self.state: frozenset[str] = frozenset()
+        self._index: dict[tuple[int, int], tuple[BeamConfig, ...]] = {}
+        for beam in self.beams:
+            x0, y0, x1, y1 = _bbox(beam)
+            for i in range(math.floor((x0 - r) / _CELL), math.floor((x1 + r) / _CELL) + 1):
+                for j in range(math.floor((y0 - r) / _CELL), math.floor((y1 + r) / _CELL) + 1):
+                    self._index[(i, j)] = self._index.get((i, j), ()) + (beam,)
+
+    def compute(self, centres: Iterable[Point]) -> frozenset[str]:
+        """The set of beam ids blocked by coins at these centres."""
+        out: set[str] = set()
+        r = self.r
+        for p in centres:
+            for beam in self._index.get((math.floor(p[0] / _CELL), math.floor(p[1] / _CELL)), ()):
+                if beam.id not in out and beam_distance(beam, p) < r:
+                    out.add(beam.id)
+        return frozenset(out)
+
+    def reset(self, positions: dict[str, Point]) -> None:
+        """Set the current state without reporting edges (e.g. a table set up before the sensors start)."""
+        self.state = self.compute(positions.values())
+
+    def update(self, t: float, positions: dict[str, Point]) -> list[Edge]:
+        """New positions at time ``t``; reports and returns the edges since the last update."""
+        new = self.compute(positions.values())
+        if new == self.state:
+            return []
+        edges = [Edge(b, True, t) for b in sorted(new - self.state)] + [
+            Edge(b, False, t) for b in sorted(self.state - new)
+        ]
+        self.state = new
+        if self.on_edge:
+            for e in edges:
+                self.on_edge(e)
+        return edges
+
+
+def _bbox(beam: BeamConfig) -> tuple[float, float, float, float]:
+    if beam.kind == "point":
+        assert beam.at is not None
+        return (beam.at[0], beam.at[1], beam.at[0], beam.at[1])
+    assert beam.a is not None and beam.b is not None
+    return (min(beam.a[0], beam.b[0]), min(beam.a[1], beam.b[1]), max(beam.a[0], beam.b[0]), max(beam.a[1], beam.b[1]))
