@@ -60,7 +60,7 @@ class Hardware:
             self.link.start()
 
     def stop(self) -> None:
-        for part in (self.link, self.beams, self.lights):
+        for part in (self.link, self.beams, self.observer, self.lights):
             if part is None:
                 continue
             try:

@@ -137,6 +137,8 @@ class VirtualTable:
         self._set_up = False
         self.turn_coin: tuple[int, str] | None = None  # (seat, coin) struck in the current turn
         self.on_change: Callable[[dict[str, Point]], None] | None = None  # coins moved (e.g. -> MQTT)
+        self.moving = False  # a strike is being played out (the panel animates the coins)
+        self._last_frame = 0.0
         self.last_truth: StrikeTruth | None = None
         self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
         self._ids = itertools.count(1)
@@ -249,7 +251,11 @@ class VirtualTable:
             if not result.get("ok"):
                 return result
             self.observer.strike(seat, coin, coins_on_table=self.physics.coins())
-            truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
+            self.moving = True
+            try:
+                truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
+            finally:
+                self.moving = False
             self.last_truth = truth
             football = self.physics.params.mouths
             if football:
@@ -278,6 +284,10 @@ class VirtualTable:
             return result
 
     def _on_step(self, t: float, positions: dict[str, Point]) -> None:
+        now = self.clock.now()
+        if self.on_change and now - self._last_frame >= 0.05:  # ~20 frames a second for the panel
+            self._last_frame = now
+            self.on_change(dict(positions))
         if t > 0:
             # pace the physics on the injected clock: a fake clock advances at once, a real one sleeps
             # in slices of >= 10 ms (per-step sleeps of 4 ms would be dominated by overhead)
@@ -415,7 +425,11 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
 
     add("--config", default=None, help="TOML config file (default: built-in, with the default beam layout)")
     add("--bots", type=int, default=0, metavar="N", help="bots to play (headless: a free-for-all of N bots)")
-    add("--headless", action="store_true", help="no panel: run the bots' game to its end and print it")
+    add("--headless", action="store_true",
+        help="for tests: no browser; play --games bot games to their end, print each, exit")
+    add("--games", type=int, default=1, metavar="K", help="headless: how many bot games to play (default 1)")
+    add("--mode", default="ffa", help="Coin War mode of the bots' game (default ffa)")
+    add("--no-browser", action="store_true", help="do not open the host page in a browser")
     add("--speed", type=float, default=None, metavar="X", help="physics speed factor (1 = real time; default: [sim] speed)")
     if not have.intersection({"--truth", "--ask"}):
         group = parser.add_mutually_exclusive_group()
@@ -426,9 +440,18 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:
-    """Run the virtual table with the daemon. Headless with bots: play one game and print the result."""
-    import json
+    """`gametable sim`: the daemon on the virtual table, with MQTT (a private Mosquitto when the config
+    names none) and the phone panel.
 
+    ``--headless --bots N`` plays ``--games`` bot games (default 1) to their end, prints each final
+    state and exits (for tests: no browser, nothing asked on the terminal; MQTT and the panel serve
+    meanwhile). Otherwise it serves until Ctrl-C; ``--bots N`` starts a game of N bots to watch, and
+    seats named "Bot …" in any game the lobby starts are played by the simulator.
+    """
+    import json
+    import signal
+
+    from controller.broker import ensure_broker
     from controller.clock import SystemClock
     from controller.config import ConfigError, load
 
@@ -438,7 +461,10 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         print(exc)
         return 2
     if args.bots and not 2 <= args.bots <= 6:
-        print(f"sim error: --bots must be from 2 to 6 for a headless game, got {args.bots}")
+        print(f"sim error: --bots must be from 2 to 6, got {args.bots}")
+        return 2
+    if args.headless and not args.bots:
+        print("sim error: --headless needs --bots N (who else would play?)")
         return 2
     speed = config.sim.speed if args.speed is None else args.speed
     if not math.isfinite(speed) or speed <= 0:
@@ -447,64 +473,91 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     seed = config.sim.seed if args.seed is None else args.seed
     beams = config.beams or default_beams()
     if daemon_factory is None:
-        try:
-            from controller.daemon import Daemon  # the lead's daemon (not on the physics branch)
-        except ImportError:
-            print("sim error: controller.daemon is not available in this build")
-            return 2
+        from controller.daemon import Daemon
+
         daemon_factory = Daemon
     clock = SystemClock()
-    broker = None
-    if config.mqtt.host is None:
-        broker = _private_broker()
-        from dataclasses import replace
-
-        config = replace(config, mqtt=replace(config.mqtt, host="127.0.0.1", port=broker[1]))
+    config, broker = ensure_broker(config)
     daemon = daemon_factory(config, clock)
     daemon.start()
+    panel = None
+    stop = threading.Event()
     try:
-        bots = set(range(1, args.bots + 1)) if args.headless else set()
+        from web_panel import serve as serve_panel
+
+        panel = serve_panel(config)
+        bots = set(range(1, args.bots + 1))
         table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
                              params=PhysicsParams(hz=config.sim.hz))
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
+        print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
+        print(f"phone panel: {panel.url}  (host page: {panel.url}/host, table PIN {config.panel.pin})", flush=True)
         if args.headless:
-            if not args.bots:
-                print("sim error: --headless needs --bots N")
-                return 2
-            players = [{"seat": s, "name": f"Bot {s}"} for s in sorted(bots)]
-            r = table.submit({"type": "new_game", "game": "coinwar", "mode": "ffa", "players": players,
-                              "order": sorted(bots), "options": {}, "seed": seed})
-            if not r.get("ok"):
-                print(f"sim error: new game rejected: {r.get('error')}")
-                return 1
-            for _ in range(2000):
-                if not table.play_bots():
-                    break
-            print(json.dumps(table.state(), sort_keys=True))
+            for game in range(max(1, args.games)):
+                if not _start_bot_game(table, sorted(bots), args.mode, seed + game):
+                    return 1
+                for _ in range(5000):
+                    if not table.play_bots():
+                        break
+                print(json.dumps(table.state(), sort_keys=True), flush=True)
             return 0
-        # with the panel: seats whose player is called "Bot…" are played by the sim
-        print(f"virtual table running (table {config.table_id}); Ctrl-C to stop")
-        serve(table, config, threading.Event(), changed)
+        if bots:
+            _start_bot_game(table, sorted(bots), args.mode, seed)
+        if not args.no_browser:
+            _open_browser(f"{panel.url}/host")
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stop.set())
+        print("virtual table running; Ctrl-C to stop", flush=True)
+        serve(table, config, stop, changed)
         return 0
     except KeyboardInterrupt:
         return 0
     finally:
+        stop.set()
+        if panel is not None:
+            panel.stop()
         daemon.stop()
         if broker is not None:
-            broker[0].terminate()
+            broker.close()
+
+
+def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int) -> bool:
+    players = [{"seat": s, "name": f"Bot {s}"} for s in seats]
+    if mode in ("teams", "infinite"):
+        for i, p in enumerate(players):
+            p["team"] = "AB"[i % 2]
+    r = table.submit({"type": "new_game", "game": "coinwar", "mode": mode, "players": players,
+                      "order": seats, "options": {}, "seed": seed, "id": f"sim-new-game-{seed}"})
+    if not r.get("ok"):
+        print(f"sim error: new game rejected: {r.get('error')}")
+        return False
+    table.sync()
+    return True
+
+
+def _open_browser(url: str) -> None:
+    """Best effort: a desktop opens the host page; a headless Pi simply prints the address."""
+    import webbrowser
+
+    try:
+        webbrowser.open(url)
+    except Exception:  # no browser is fine: the address is printed
+        pass
 
 
 def sensor_topics(table_id: str) -> dict[str, str]:
     """MQTT topics of the virtual table (under the contract's `gametable/T/sensors/…`, QoS 0).
 
-    - ``coins`` (published): ``{"coins": {"c1": [x, y], …}, "off": [...]}`` after every change, and
-      every few seconds, so the panel's table view can draw them;
-    - ``flick`` (subscribed): ``{"coin": "c1", "vx": mm/s, "vy": mm/s}`` from the panel's drag;
-    - ``flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``.
+    - ``sensors/table`` (published, retained): ``{"coins": {"c1": [x, y], …}, "off": [...],
+      "moving": bool}`` during a strike (about 20 times a second) and after every change, so the
+      panel's table view can draw and animate them;
+    - ``sim/flick`` (subscribed, QoS 1): ``{"seat": S, "coin": "c1", "vx": mm/s, "vy": mm/s}`` from the
+      panel's drag (the panel has checked the seat's token);
+    - ``sim/flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``.
     """
-    base = f"gametable/{table_id}/sensors"
-    return {"coins": f"{base}/coins", "flick": f"{base}/flick", "result": f"{base}/flick/result"}
+    base = f"gametable/{table_id}"
+    return {"coins": f"{base}/sensors/table", "flick": f"{base}/sim/flick", "result": f"{base}/sim/flick/result"}
 
 
 def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: threading.Event | None = None) -> None:
@@ -514,18 +567,21 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
 
     import paho.mqtt.client as mqtt
 
+    from controller.mqtt_bridge import no_delay
+
     topics = sensor_topics(config.table_id)
     flicks: queue.Queue[bytes] = queue.Queue()
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gametable-sim-{config.table_id}")
     if config.mqtt.username:
         client.username_pw_set(config.mqtt.username, config.mqtt.password)
-    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topics["flick"], qos=0)
+    no_delay(client)
+    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topics["flick"], qos=1)
     client.on_message = lambda c, u, msg: flicks.put(msg.payload)
 
     def publish_coins(positions: dict[str, Point]) -> None:
         body = {"coins": {c: [round(x, 1), round(y, 1)] for c, (x, y) in positions.items()},
-                "off": sorted(table.physics.off_table())}
-        client.publish(topics["coins"], json.dumps(body, sort_keys=True), qos=0)
+                "off": sorted(table.physics.off_table()), "moving": table.moving}
+        client.publish(topics["coins"], json.dumps(body, sort_keys=True), qos=0, retain=True)
 
     table.on_change = publish_coins
     fixed_bots = set(table.bots)

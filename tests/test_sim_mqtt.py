@@ -63,7 +63,7 @@ def test_a_flick_from_the_panel_is_played_and_the_coins_are_published(broker):
         sub.publish(topics["flick"], b"not json")
         assert wait_for(got, lambda t, b: t == topics["result"])["error"] == "flick: payload is not JSON"
         sub.publish(topics["flick"], json.dumps({"coin": "c1", "vx": 0, "vy": 400}))
-        moved = wait_for(got, lambda t, b: t == topics["coins"] and b["coins"]["c1"][1] > 60.0)
+        moved = wait_for(got, lambda t, b: t == topics["coins"] and not b["moving"] and b["coins"]["c1"][1] > 60.0)
         assert wait_for(got, lambda t, b: t == topics["result"]) == {"ok": True}
         assert moved["coins"]["c1"][1] == pytest.approx(45.0 + 400.0**2 / (2 * 0.30 * 9810.0), abs=1.0)
         assert [c["type"] for c in daemon.inputs] == ["new_game", "strike", "shot"]
