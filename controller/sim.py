@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from controller.bot_runner import coin_choices
 from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
 from controller.config import BeamConfig, Config
@@ -144,6 +145,7 @@ class VirtualTable:
         self._ids = itertools.count(1)
         self._lock = threading.RLock()
         self._owed = 0.0
+        self.act: Callable[[], int] | None = None  # e.g. BotRunner.poll: bots' non-shot decisions first
         daemon.add_listener(self._on_input)
 
     def _on_input(self, cmd: dict[str, Any], public_state: dict[str, Any] | None) -> None:
@@ -346,9 +348,16 @@ class VirtualTable:
             st = self.state()
             if not st or st.get("phase") != "playing" or not st.get("turn"):
                 break
+            if self.act is not None and self.act():
+                done += 1  # the bot runner made a card move, answer or end_turn (not a shot)
+                continue
             seat = st["turn"]["seat"]
             if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
                 break
+            seat_view = getattr(self.daemon, "seat_view", None)
+            legal_coins = coin_choices(seat_view(seat)) if seat_view else None
+            if seat_view and legal_coins is None and self.act is not None:
+                break  # no shot is legal now (e.g. a Three Kingdoms pause) and the runner had nothing
             if st["turn"].get("strikes", 0) >= st.get("strikes_allowed", 2):
                 if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
                     break
@@ -357,7 +366,7 @@ class VirtualTable:
             same = self.turn_coin[1] if self.turn_coin and self.turn_coin[0] == seat and st["turn"].get("strikes") else None
             try:
                 coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + i,
-                                    coins=[same] if same else None)
+                                    coins=[same] if same else legal_coins)
             except BotError as exc:
                 log.warning("sim: bot for seat %s: %s", seat, exc)
                 if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
