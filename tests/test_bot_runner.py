@@ -204,3 +204,33 @@ def test_bad_runner_settings_are_refused_with_one_line(tmp_path, seats, coup, er
         assert "\n" not in str(exc.value)
     finally:
         daemon.stop()
+
+
+def test_three_kingdoms_bots_drink_the_elixir_when_low_and_discard_the_least_useful_cards(tmp_path):
+    """CW-7.5 through the daemon: a rebel at 2 health drinks its Elixir (keeping its identity hidden);
+    the Lord over its hand limit keeps the Elixir and discards Combo and Burning Camps."""
+    daemon = _coup_daemon(tmp_path / "j.sqlite")
+    deck = ([{"kind": "combo", "points": 1}, {"kind": "elixir", "points": 2}, {"kind": "elixir", "points": 3},
+             {"kind": "combo", "points": 1}, {"kind": "burning_camps", "points": 2}]
+            + [{"kind": "combo", "points": 1}] * 3 + [{"kind": "elixir", "points": 3}] + [{"kind": "combo", "points": 1}] * 9)
+    try:
+        runner = BotRunner(daemon, [1, 3], seed=1)
+        assert daemon.submit({"id": "n", "type": "new_game", "game": "coinwar", "mode": "three_kingdoms", "seed": 1,
+                              "players": [{"seat": s, "name": f"Bot {s}"} for s in (1, 2, 3, 4)], "order": [1, 2, 3, 4],
+                              "options": {"identities": {"1": "lord", "2": "loyalist", "3": "rebel", "4": "traitor"},
+                                          "deck": deck, "lord_health": 1, "health": 2}})["ok"]
+        assert [c["kind"] for c in daemon.seat_view(1)["hand"]] == ["combo", "burning_camps", "elixir"]
+        assert daemon.submit({"id": "s", "type": "strike", "seat": 1})["ok"]
+        assert daemon.submit({"id": "h", "type": "shot", "seat": 1, "coin": "c1", "dead": ["c3"], "flown": [],
+                              "contacts": [["c1", "c3"]]})["ok"]
+        assert daemon.public_state()["reaction"] == {"seat": 3, "cause": "goal"}
+        runner.poll()  # the attack ended the Lord's turn (CW-5.5), so the Lord must discard down to 1 too
+        rebel = next(p for p in daemon.public_state()["players"] if p["seat"] == 3)
+        assert rebel["health"] == 2 and "identity" not in rebel  # saved, still hidden
+        assert [c["kind"] for c in daemon.seat_view(1)["hand"]] == ["elixir"]
+        state = daemon.public_state()
+        assert state["turn"]["seat"] == 2 and state["discard_due"] is None and state["discard_pile"] == 3
+        assert [e["cmd"].get("move") for e in runner.log][:2] == ["elixir", "discard"]
+        assert all(e["result"]["ok"] for e in runner.log)
+    finally:
+        daemon.stop()
