@@ -108,10 +108,11 @@ class BotRunner:
     def _step(self) -> bool:
         """One accepted input from some bot seat, or False when none has one."""
         state = self.daemon.public_state()
-        if not state or state.get("phase") != "playing":
+        seat_view = getattr(self.daemon, "seat_view", None)  # a bare test double may have none
+        if not state or state.get("phase") != "playing" or seat_view is None:
             return False
         for seat in sorted(self.seats):
-            view = self.daemon.seat_view(seat)
+            view = seat_view(seat)
             if not view or not view.get("legal"):
                 continue
             inp = self.decide(seat, view)
