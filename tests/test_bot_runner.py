@@ -234,3 +234,25 @@ def test_three_kingdoms_bots_drink_the_elixir_when_low_and_discard_the_least_use
         assert all(e["result"]["ok"] for e in runner.log)
     finally:
         daemon.stop()
+
+
+@pytest.mark.parametrize("confirm", [True, False])
+def test_a_bot_confirms_the_coin_it_must_put_back_unless_the_platform_places_it(tmp_path, confirm):
+    """CW-6.3: a flown coin goes back, placed by the fouled player; a bot confirms it (the virtual
+    table, which places coins in its physics, turns this off and confirms them itself)."""
+    daemon = _coup_daemon(tmp_path / "j.sqlite")
+    try:
+        runner = BotRunner(daemon, [1, 2, 3], seed=1, confirm_placements=confirm)
+        assert daemon.submit({"id": "n", "type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 1,
+                              "players": [{"seat": s, "name": f"Bot {s}"} for s in (1, 2, 3)], "order": [1, 2, 3]})["ok"]
+        assert daemon.submit({"id": "s", "type": "strike", "seat": 1})["ok"]
+        assert daemon.submit({"id": "h", "type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": ["c2"],
+                              "contacts": [["c1", "c2"]]})["ok"]
+        assert daemon.public_state()["pending_placements"] == [{"coin": "c2", "by": 2, "where": "normal"}]
+        runner.poll()
+        state = daemon.public_state()
+        assert state["pending_placements"] == ([] if confirm else [{"coin": "c2", "by": 2, "where": "normal"}])
+        assert state["turn"] == {"seat": 2, "strikes": 0, "extra": True}  # the extra turn is a shot: not the runner's
+        assert [e["cmd"]["type"] for e in runner.log] == (["placed"] if confirm else [])
+    finally:
+        daemon.stop()
