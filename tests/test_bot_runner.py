@@ -24,11 +24,11 @@ from controller.sim import VirtualTable
 from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast
-MODES = [("ffa", 3, 7), ("teams", 4, 3), ("infinite", 4, 1), ("biohazard", 4, 2), ("football", 2, 7),
-         ("three_kingdoms", 4, 4)]
+MODES = [("ffa", 3, 7, {}), ("teams", 4, 3, {}), ("infinite", 4, 4, {"target": 2}), ("biohazard", 4, 2, {}),
+         ("football", 2, 7, {}), ("three_kingdoms", 4, 4, {})]
 
 
-def _coinwar_game(daemon: Daemon, clock: FakeClock, mode: str, seats: int, seed: int):
+def _coinwar_game(daemon: Daemon, clock: FakeClock, mode: str, seats: int, seed: int, options: dict):
     table = VirtualTable(daemon, clock, seed=seed, bots=set(range(1, seats + 1)))
     runner = BotRunner(daemon, range(1, seats + 1), seed, confirm_placements=False)
     table.act = runner.poll
@@ -36,7 +36,7 @@ def _coinwar_game(daemon: Daemon, clock: FakeClock, mode: str, seats: int, seed:
     players = [{"seat": s, "name": f"Bot {s}"} | ({"team": "AB"[(s - 1) % 2]} if teams else {})
                for s in range(1, seats + 1)]
     assert table.submit({"type": "new_game", "game": "coinwar", "mode": mode, "players": players,
-                         "order": list(range(1, seats + 1)), "options": {}, "seed": seed})["ok"]
+                         "order": list(range(1, seats + 1)), "options": options, "seed": seed})["ok"]
     for _ in range(3000):
         if not runner.poll() + table.play_bots():
             break
@@ -44,15 +44,15 @@ def _coinwar_game(daemon: Daemon, clock: FakeClock, mode: str, seats: int, seed:
 
 
 @pytest.mark.mqtt
-@pytest.mark.parametrize("mode,seats,seed", MODES)
-def test_bots_finish_every_coin_war_mode_through_the_daemon_and_mqtt(broker, tmp_path, mode, seats, seed):
+@pytest.mark.parametrize("mode,seats,seed,options", MODES)
+def test_bots_finish_every_coin_war_mode_through_the_daemon_and_mqtt(broker, tmp_path, mode, seats, seed, options):
     config = parse({"mqtt": {"host": broker.host, "port": broker.port}})
     clock = FakeClock()
     daemon = Daemon(config, clock, journal_path=str(tmp_path / "journal.sqlite"))
     daemon.start()
     phone = Recorder(broker.host, broker.port, f"gametable/{config.table_id}/state")
     try:
-        table, runner = _coinwar_game(daemon, clock, mode, seats, seed)
+        table, runner = _coinwar_game(daemon, clock, mode, seats, seed, options)
         final = phone.wait_for(f"gametable/{config.table_id}/state",
                                lambda m: m.json() is not None and m.json().get("phase") == "over").json()
         assert final["mode"] == mode and final["winner"]
