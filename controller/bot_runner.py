@@ -9,7 +9,10 @@ ending a turn that has no strike left. Flicks stay with the platform (``VirtualT
 
 Why a poll instead of acting inside the daemon listener: a listener runs under the daemon's lock in
 the middle of an accepted input, so it only notes that something changed; :meth:`poll` (called by
-the sim loops, or by the runner's own thread after :meth:`start`) does the submitting.
+the sim loops, or by the runner's own thread after :meth:`start`) does the submitting. With a
+virtual table, poll from the table's own loop (``table.act = runner.poll``), not from the thread: the
+table answers its strike's questions from the physics right after the shot, and a runner thread
+could answer them first with "nothing seen".
 """
 
 from __future__ import annotations
