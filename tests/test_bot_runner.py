@@ -256,3 +256,30 @@ def test_a_bot_confirms_the_coin_it_must_put_back_unless_the_platform_places_it(
         assert [e["cmd"]["type"] for e in runner.log] == (["placed"] if confirm else [])
     finally:
         daemon.stop()
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 100_000), mode=st.sampled_from(["ffa", "teams", "infinite", "biohazard", "football",
+                                                         "three_kingdoms"]))
+def test_property_every_coin_war_decision_of_a_bot_is_accepted_by_the_engine(seed, mode):
+    """Along random legal games, whatever the runner decides for any seat from that seat's view
+    alone (cards, answers, placements, end_turn) is an input the engine accepts; never a shot."""
+    from controller.games import coinwar as cw
+    from controller.games.coinwar.randomplay import random_game
+
+    with tempfile.TemporaryDirectory() as tmp:
+        daemon = _coup_daemon(Path(tmp) / "j.sqlite")
+        try:
+            runner = BotRunner(daemon, [], seed=seed)
+            inputs = random_game(seed, mode, max_inputs=150)
+            first = inputs[0]
+            state = cw.new(first["options"], first["seed"], players=first["players"], mode=mode, order=first["order"])
+            for inp in inputs[1:]:
+                for p in state["players"]:
+                    decision = runner.decide(p["seat"], cw.view(state, p["seat"]))
+                    if decision is not None:
+                        assert decision["type"] not in ("strike", "shot")
+                        cw.apply(state, decision)  # raises GameError if the bot chose something illegal
+                state = cw.apply(state, inp)
+        finally:
+            daemon.stop()
