@@ -130,6 +130,7 @@ def test_coup_runner_plays_only_its_seats_and_waits_for_the_human(tmp_path):
         daemon.stop()
 
 
+@pytest.mark.mqtt
 def test_runner_thread_answers_a_phone_move_made_over_mqtt(broker, tmp_path):
     """After start() the runner acts on the daemon listener: a human plays over MQTT, bots reply."""
     config = parse({"mqtt": {"host": broker.host, "port": broker.port}})
