@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from controller.bot_runner import BotRunner, coin_choices
 from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
 from controller.config import BeamConfig, Config
@@ -144,6 +145,7 @@ class VirtualTable:
         self._ids = itertools.count(1)
         self._lock = threading.RLock()
         self._owed = 0.0
+        self.act: Callable[[], int] | None = None  # e.g. BotRunner.poll: bots' non-shot decisions first
         daemon.add_listener(self._on_input)
 
     def _on_input(self, cmd: dict[str, Any], public_state: dict[str, Any] | None) -> None:
@@ -346,9 +348,16 @@ class VirtualTable:
             st = self.state()
             if not st or st.get("phase") != "playing" or not st.get("turn"):
                 break
+            if self.act is not None and self.act():
+                done += 1  # the bot runner made a card move, answer or end_turn (not a shot)
+                continue
             seat = st["turn"]["seat"]
             if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
                 break
+            seat_view = getattr(self.daemon, "seat_view", None)
+            legal_coins = coin_choices(seat_view(seat)) if seat_view else None
+            if seat_view and legal_coins is None and self.act is not None:
+                break  # no shot is legal now (e.g. a Three Kingdoms pause) and the runner had nothing
             if st["turn"].get("strikes", 0) >= st.get("strikes_allowed", 2):
                 if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
                     break
@@ -357,7 +366,7 @@ class VirtualTable:
             same = self.turn_coin[1] if self.turn_coin and self.turn_coin[0] == seat and st["turn"].get("strikes") else None
             try:
                 coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + i,
-                                    coins=[same] if same else None)
+                                    coins=[same] if same else legal_coins)
             except BotError as exc:
                 log.warning("sim: bot for seat %s: %s", seat, exc)
                 if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
@@ -429,6 +438,7 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
         help="for tests: no browser; play --games bot games to their end, print each, exit")
     add("--games", type=int, default=1, metavar="K", help="headless: how many bot games to play (default 1)")
     add("--mode", default="ffa", help="Coin War mode of the bots' game (default ffa)")
+    add("--game", default="coinwar", choices=("coinwar", "coup"), help="game of the bots' game (default coinwar)")
     add("--no-browser", action="store_true", help="do not open the host page in a browser")
     add("--speed", type=float, default=None, metavar="X", help="physics speed factor (1 = real time; default: [sim] speed)")
     if not have.intersection({"--truth", "--ask"}):
@@ -489,27 +499,29 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         bots = set(range(1, args.bots + 1))
         table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
                              params=PhysicsParams(hz=config.sim.hz))
+        runner = BotRunner(daemon, bots, seed, confirm_placements=False)  # cards, windows, answers
+        table.act = runner.poll
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
         print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
         print(f"phone panel: {panel.url}  (host page: {panel.url}/host, table PIN {config.panel.pin})", flush=True)
         if args.headless:
             for game in range(max(1, args.games)):
-                if not _start_bot_game(table, sorted(bots), args.mode, seed + game):
+                if not _start_bot_game(table, sorted(bots), args.mode, seed + game, getattr(args, "game", "coinwar")):
                     return 1
                 for _ in range(5000):
-                    if not table.play_bots():
+                    if not runner.poll() + table.play_bots():
                         break
                 print(json.dumps(table.state(), sort_keys=True), flush=True)
             return 0
         if bots:
-            _start_bot_game(table, sorted(bots), args.mode, seed)
+            _start_bot_game(table, sorted(bots), args.mode, seed, getattr(args, "game", "coinwar"))
         if not args.no_browser:
             _open_browser(f"{panel.url}/host")
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
         print("virtual table running; Ctrl-C to stop", flush=True)
-        serve(table, config, stop, changed)
+        serve(table, config, stop, changed, runner)
         return 0
     except KeyboardInterrupt:
         return 0
@@ -522,8 +534,14 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
             broker.close()
 
 
-def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int) -> bool:
+def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int, game: str = "coinwar") -> bool:
     players = [{"seat": s, "name": f"Bot {s}"} for s in seats]
+    if game == "coup":
+        r = table.submit({"type": "new_game", "game": "coup", "players": players, "options": {}, "seed": seed,
+                          "id": f"sim-new-game-{seed}"})
+        if not r.get("ok"):
+            print(f"sim error: new game rejected: {r.get('error')}")
+        return bool(r.get("ok"))
     if mode in ("teams", "infinite"):
         for i, p in enumerate(players):
             p["team"] = "AB"[i % 2]
@@ -560,7 +578,8 @@ def sensor_topics(table_id: str) -> dict[str, str]:
     return {"coins": f"{base}/sensors/table", "flick": f"{base}/sim/flick", "result": f"{base}/sim/flick/result"}
 
 
-def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: threading.Event | None = None) -> None:
+def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: threading.Event | None = None,
+          runner: BotRunner | None = None) -> None:
     """The interactive loop: flicks from the panel over MQTT, bot seats, placements, until ``stop``."""
     import json
     import queue
@@ -602,6 +621,9 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
             named = {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
             table.bots = fixed_bots | named
             table.sync()
+            if runner is not None:
+                runner.seats = set(table.bots)
+                runner.poll()
             table.play_bots()
             now = table.clock.now()
             if now - last_pub > 3.0:

@@ -55,3 +55,16 @@ def test_demo_mode_serves_the_panel_and_a_bot_game_until_stopped(tmp_path):
         proc.terminate()
         proc.wait(timeout=30)
     assert proc.returncode == 0
+
+
+def test_headless_coup_bots_print_a_finished_game(tmp_path):
+    """`gametable sim --headless --bots 3 --game coup`: the bot runner plays Coup to its winner (CP-5.4)."""
+    cfg, _ = _config(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--headless",
+                        "--bots", "3", "--game", "coup", "--seed", "4"],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-2000:]
+    final = json.loads(r.stdout.strip().splitlines()[-1])
+    assert final["game"] == "coup" and final["phase"] == "over" and len(final["winner"]) == 1
+    assert "hand" not in final  # the printed state is the public one: no hidden card
+

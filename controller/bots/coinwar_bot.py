@@ -147,19 +147,24 @@ def plan(
     if state.get("mode") == "football":
         return plan_football(positions, state, seat, seed=seed, settings=s, coins=coins)
     own, enemies, friends = _sides(state, seat)
-    if coins is not None and own not in coins:
-        raise BotError(f"seat {seat} may only strike {', '.join(coins)}, not its coin {own}")
-    if own not in positions:
-        raise BotError(f"coin {own} of seat {seat} is not on the table")
+    # CW-7.2: a Biohazard mother may strike another mother's coin (legal lists it); else own coin only
+    choices = [c for c in (coins if coins is not None else [own]) if c not in enemies]
+    if not choices:
+        raise BotError(f"seat {seat} may strike none of {', '.join(coins or [])}")
+    on_table = [c for c in choices if c in positions]
+    if not on_table:
+        raise BotError(f"coin {' / '.join(choices)} of seat {seat} is not on the table")
     rng = _rng(seed, seat, positions)
-    best: tuple[float, tuple[float, float]] | None = None
-    for vx, vy in candidates(positions, own, enemies, rng, s):
-        truth = _simulate(positions, own, vx, vy, mouths=False)
-        value = score(positions, truth, own, enemies, friends, s)
-        if best is None or value > best[0]:
-            best = (value, (vx, vy))
+    best: tuple[float, tuple[str, float, float]] | None = None
+    for coin in on_table:
+        side = (friends | {own}) - {coin}  # the struck coin plays "own"; the rest of our side are friends
+        for vx, vy in candidates(positions, coin, enemies, rng, s):
+            truth = _simulate(positions, coin, vx, vy, mouths=False)
+            value = score(positions, truth, coin, enemies, side, s)
+            if best is None or value > best[0]:
+                best = (value, (coin, vx, vy))
     assert best is not None
-    return own, best[1][0], best[1][1]
+    return best[1]
 
 
 def _rng(seed: int, seat: int, positions: dict[str, Point]) -> random.Random:
