@@ -22,7 +22,9 @@ FACT_FIELDS = ("dead", "flown", "contacts")
 # --- input checks ------------------------------------------------------------------------------
 
 def check_playing(state: State) -> None:
-    require(state["phase"] == "playing", f"the game is {state['phase']}; start a new game")
+    # every input passes here: build the message only when it is needed (not via require)
+    if state["phase"] != "playing":
+        raise GameError(f"the game is {state['phase']}; start a new game")
 
 
 def check_no_question(state: State) -> None:
@@ -106,7 +108,8 @@ def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     check_no_question(state)
     check_not_blocked(mode, state)
     seat = check_active(state, inp)
-    require(not state["striking"], f"seat {seat}'s previous strike is still being observed")
+    if state["striking"]:
+        raise GameError(f"seat {seat}'s previous strike is still being observed")
     check_strikes_left(mode, state, seat)
     confirm_own_placements(state, seat)
     state["turn"]["strikes"] += 1
@@ -168,7 +171,8 @@ def end_turn(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     check_no_question(state)
     check_not_blocked(mode, state)
     seat = check_active(state, inp)
-    require(not state["striking"], f"seat {seat}'s strike is still being observed")
+    if state["striking"]:
+        raise GameError(f"seat {seat}'s strike is still being observed")
     if state["pending_placements"]:
         p = state["pending_placements"][0]
         raise GameError(f"coin {p['coin']} must be placed by seat {p['by']} first (CW-9)")
