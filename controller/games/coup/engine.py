@@ -72,13 +72,18 @@ LAYOUT: dict[str, Callable[[Any], Any]] = {
     "losses": list,
     "log": list,
     "options": dict,  # timeout_s, exchange_to_bottom
+    "action": dict,  # move, seat, target, claim, step, blocker, block_claim
+    "last_challenge": dict,  # n, challenger, claimant, claim, had
+    "winner": list,  # seats
 }
 
 
 def copy_state(state: State) -> State:
     """A deep copy equal to ``clone(state)`` but for ``last``, which every input starts afresh
     (so the last input's effects are not copied only to be dropped)."""
-    return copy_with_layout({**state, "last": []}, LAYOUT)
+    new = copy_with_layout({**state, "last": None}, LAYOUT)
+    new["last"] = []
+    return new
 
 
 def apply(state: State, inp: Input) -> State:
