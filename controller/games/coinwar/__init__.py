@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import rng
-from controller.games.base import GameError, clone, require
+from controller.games.base import GameError, require
 from controller.games.coinwar import referee, turns
 from controller.games.coinwar.classic import FreeForAll, Teams
 from controller.games.coinwar.modes import Mode, ShotContext, State
+from controller.games.coinwar.state_copy import copy_state
 
 NAME = "coinwar"
 TITLE = "Coin War (币战)"
@@ -143,7 +144,7 @@ _HANDLERS = {
 
 def apply(state: State, inp: dict[str, Any]) -> State:
     """``state' = apply(state, input)``; raises GameError (state unchanged) for an illegal input."""
-    return _apply(clone(state), inp)
+    return _apply(copy_state(state), inp)
 
 
 def apply_in_place(state: State, inp: dict[str, Any]) -> State:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games.base import GameError
+from controller.games.coinwar.turns import player
 
 State = dict[str, Any]
 
@@ -124,8 +125,6 @@ class Mode:
         self.kill(state, seat, ctx, cause="execution")
 
     def kill(self, state: State, seat: int, ctx: ShotContext, cause: str) -> None:
-        from controller.games.coinwar.turns import player
-
         p = player(state, seat)
         if not p["alive"]:
             return

@@ -11,9 +11,10 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from controller.games.base import GameError, clone, require, seat_of
+from controller.games.base import GameError, require, seat_of
 from controller.games.coinwar import turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
+from controller.games.coinwar.state_copy import copy_state
 
 FACT_FIELDS = ("dead", "flown", "contacts")
 
@@ -21,7 +22,9 @@ FACT_FIELDS = ("dead", "flown", "contacts")
 # --- input checks ------------------------------------------------------------------------------
 
 def check_playing(state: State) -> None:
-    require(state["phase"] == "playing", f"the game is {state['phase']}; start a new game")
+    # every input passes here: build the message only when it is needed (not via require)
+    if state["phase"] != "playing":
+        raise GameError(f"the game is {state['phase']}; start a new game")
 
 
 def check_no_question(state: State) -> None:
@@ -58,12 +61,16 @@ def confirm_own_placements(state: State, seat: int) -> None:
     state["pending_placements"] = []
 
 
-def check_coin_list(mode: Mode, state: State, value: Any, key: str) -> list[str] | None:
+def check_coin_list(mode: Mode, state: State, value: Any, key: str,
+                    on_table: list[str] | None = None) -> list[str] | None:
+    """``on_table``: ``mode.coins_on_table(state)`` when the caller already has it (a shot checks
+    three facts against the same table)."""
     if value is None:
         return None
     if not isinstance(value, list) or any(not isinstance(c, str) for c in value):
         raise GameError(f"'{key}' must be a list of coin ids or null, got {value!r}")
-    on_table = mode.coins_on_table(state)
+    if on_table is None:
+        on_table = mode.coins_on_table(state)
     for coin in value:
         if coin not in on_table:
             raise GameError(f"'{key}' names coin {coin!r}, which is not on the table (coins: {', '.join(on_table)})")
@@ -72,12 +79,14 @@ def check_coin_list(mode: Mode, state: State, value: Any, key: str) -> list[str]
     return list(value)
 
 
-def check_contacts(mode: Mode, state: State, value: Any) -> list[list[str]] | None:
+def check_contacts(mode: Mode, state: State, value: Any,
+                   on_table: list[str] | None = None) -> list[list[str]] | None:
     if value is None:
         return None
     if not isinstance(value, list):
         raise GameError(f"'contacts' must be a list of coin pairs or null, got {value!r}")
-    on_table = mode.coins_on_table(state)
+    if on_table is None:
+        on_table = mode.coins_on_table(state)
     pairs: list[list[str]] = []
     for pair in value:
         if not isinstance(pair, list) or len(pair) != 2 or any(not isinstance(c, str) for c in pair):
@@ -99,7 +108,8 @@ def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     check_no_question(state)
     check_not_blocked(mode, state)
     seat = check_active(state, inp)
-    require(not state["striking"], f"seat {seat}'s previous strike is still being observed")
+    if state["striking"]:
+        raise GameError(f"seat {seat}'s previous strike is still being observed")
     check_strikes_left(mode, state, seat)
     confirm_own_placements(state, seat)
     state["turn"]["strikes"] += 1
@@ -131,10 +141,11 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     if state.get("turn_coin") not in (None, coin):
         raise GameError(f"seat {seat} already struck {state['turn_coin']} this turn; one coin per turn")
     confirm_own_placements(state, seat)
+    on_table = mode.coins_on_table(state)
     facts = {
-        "dead": check_coin_list(mode, state, inp.get("dead"), "dead"),
-        "flown": check_coin_list(mode, state, inp.get("flown"), "flown"),
-        "contacts": check_contacts(mode, state, inp.get("contacts")),
+        "dead": check_coin_list(mode, state, inp.get("dead"), "dead", on_table),
+        "flown": check_coin_list(mode, state, inp.get("flown"), "flown", on_table),
+        "contacts": check_contacts(mode, state, inp.get("contacts"), on_table),
     }
     for key in FACT_FIELDS:
         if key not in inp:
@@ -160,7 +171,8 @@ def end_turn(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     check_no_question(state)
     check_not_blocked(mode, state)
     seat = check_active(state, inp)
-    require(not state["striking"], f"seat {seat}'s strike is still being observed")
+    if state["striking"]:
+        raise GameError(f"seat {seat}'s strike is still being observed")
     if state["pending_placements"]:
         p = state["pending_placements"][0]
         raise GameError(f"coin {p['coin']} must be placed by seat {p['by']} first (CW-9)")
@@ -308,8 +320,9 @@ def open_contact_question(mode: Mode, state: State) -> dict[str, Any] | None:
 
 
 def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> dict[str, Any]:
-    """The state a set of facts leads to, minus the narration of what happened."""
-    trial = clone(state)
+    """The state a set of facts leads to, minus the narration of what happened. The trial copy
+    leaves the narration (``last``) out: it is dropped here and never read while resolving."""
+    trial = copy_state({**state, "last": None})
     trial["pending_shot"] = pending
     resolve_pending(mode, trial)
     trial.pop("last", None)
@@ -372,7 +385,10 @@ def resolve(mode: Mode, state: State, seat: int, coin: str, dead: list[str], flo
     for c in dead:
         mode.on_dead_coin(state, c, ctx)
     judge = getattr(mode, "judge_foul", None)
-    (judge or (lambda st, cx: foul(mode, st, cx)))(state, ctx)
+    if judge:
+        judge(state, ctx)
+    else:
+        foul(mode, state, ctx)
     mode_after_foul(mode, state, ctx, shot)
     winner = mode.victory(state, ctx)
     if winner is not None:

@@ -1,0 +1,121 @@
+"""The speed-ups of the engines and the journal change nothing a player or the daemon can see:
+each fast path gives exactly what the plain one it replaces gives (property tests)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.bots.coup_bots import RandomBot
+from controller.games import coinwar as cw
+from controller.games import coup
+from controller.games.base import clone
+from controller.games.coinwar.randomplay import random_game
+from controller.games.coinwar.state_copy import LAYOUT, copy_state
+from controller.games.coup.engine import LAYOUT as COUP_LAYOUT
+from controller.games.coup.engine import copy_state as coup_copy_state
+from controller.journal import parse_body
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+def _outcome(fn, text):
+    try:
+        return "ok", json.dumps(fn(text))
+    except ValueError as exc:
+        return "error", type(exc).__name__, str(exc)
+
+
+@settings(max_examples=80, deadline=None)
+@given(value=json_values, before=st.sampled_from(["", " ", "\n", "\ufeff"]),
+       after=st.sampled_from(["", " ", "\n", "x", "{}", "]"]), cut=st.integers(0, 40))
+def test_journal_body_parser_gives_exactly_what_json_loads_gives(value, before, after, cut):
+    body = json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+    for text in (body, before + body + after, body[:cut], body[cut:]):
+        assert _outcome(parse_body, text) == _outcome(json.loads, text)
+
+
+def _containers(value, found: list) -> None:
+    if type(value) in (dict, list):
+        found.append(value)
+        for item in value.values() if type(value) is dict else value:
+            _containers(item, found)
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), mode=st.sampled_from(sorted(cw.MODES)))
+def test_coinwar_state_copy_is_a_deep_copy_of_every_state_random_play_reaches(seed, mode):
+    """copy_state (used by every apply and CW-8 trial) equals the state key for key and type for
+    type, shares no container with it, and the parts it copies by hand are referenced only once
+    in the state (so copying them apart from the rest loses no shared reference)."""
+    inputs = random_game(seed, mode, max_inputs=150)
+    first = inputs[0]
+    state = cw.new(first["options"], first["seed"], players=first["players"], mode=mode, order=first["order"])
+    for inp in [None, *inputs[1:]]:
+        if inp is not None:
+            state = cw.apply(state, inp)
+        copy = copy_state(state)
+        assert repr(copy) == repr(state)
+        originals: list = []
+        _containers(state, originals)
+        copies: list = []
+        _containers(copy, copies)
+        assert not {id(c) for c in copies} & {id(c) for c in originals}
+        laid_out: list = []
+        for key in LAYOUT:
+            _containers(state.get(key), laid_out)
+        assert sum(1 for c in originals if any(c is x for x in laid_out)) == len(laid_out)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), mode=st.sampled_from(sorted(cw.MODES)))
+def test_coinwar_apply_leaves_its_argument_untouched_and_matches_replay_in_place(seed, mode):
+    inputs = random_game(seed, mode, max_inputs=150)
+    first = inputs[0]
+    state = cw.new(first["options"], first["seed"], players=first["players"], mode=mode, order=first["order"])
+    in_place = clone(state)
+    for inp in inputs[1:]:
+        before = repr(state)
+        after = cw.apply(state, inp)
+        assert repr(state) == before
+        in_place = cw.apply_in_place(in_place, inp)
+        assert repr(in_place) == repr(after)
+        state = after
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6))
+def test_coup_state_copy_is_a_deep_copy_of_every_state_bots_reach(seed, players):
+    """coup.apply's copy equals the state (but for ``last``, which each input starts empty) and
+    shares no container with it; the hand-copied parts are referenced only once in the state."""
+    seats = list(range(1, players + 1))
+    state = coup.new({}, seed, players=[{"seat": s, "name": f"P{s}"} for s in seats])
+    bots = {s: RandomBot(seed * 10 + s) for s in seats}
+    while True:
+        copy = coup_copy_state(state)
+        assert repr(copy) == repr({**state, "last": []})
+        originals: list = []
+        _containers(state, originals)
+        copies: list = []
+        _containers(copy, copies)
+        assert not {id(c) for c in copies} & {id(c) for c in originals}
+        laid_out: list = []
+        for key in COUP_LAYOUT:
+            _containers(state.get(key), laid_out)
+        assert sum(1 for c in originals if any(c is x for x in laid_out)) == len(laid_out)
+        if coup.winner(state) is not None:
+            break
+        seat = state["pending"]["seat"] if state["pending"] else (
+            state["window"]["seats"][0] if state["window"] else state["turn"])
+        inp = bots[seat].choose({}, coup.legal(state, seat))
+        before = repr(state)
+        after = coup.apply(state, inp)
+        assert repr(state) == before
+        assert repr(coup.apply_in_place(clone(state), inp)) == repr(after)
+        state = after
