@@ -114,8 +114,10 @@ def test_narration_names_who_knocked_whom_into_the_goal():
     assert narrate(effects, PUBLIC["players"]) == ["Ann knocked Bo's coin into the goal", "Cy's turn"]
     assert narrate([{"kind": "foul", "seat": 1, "flown": ["c3"], "rule": "CW-6.3", "extra_turn": 3}],
                    PUBLIC["players"]) == ["Foul by Ann: Cy's coin flew (CW-6.3); Cy gets an extra turn"]
-    assert narrate([{"kind": "steal", "seat": 2, "target": 1, "amount": 2}], PUBLIC["players"]) == \
-        ["Bo: steal (target Ann, amount 2)"]
+    assert narrate([{"kind": "steal", "seat": 2, "target": 1, "coins": 2}], PUBLIC["players"]) == \
+        ["Bo steals 2 from Ann"]  # Coup's own words (web_panel.coup_words)
+    assert narrate([{"kind": "bang", "seat": 2, "target": 1, "amount": 2}], PUBLIC["players"]) == \
+        ["Bo: bang (target Ann, amount 2)"]  # a game the panel does not know: generic but readable
 
 
 def test_wrong_pins_lock_a_client_until_the_clock_moves():

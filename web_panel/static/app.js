@@ -131,7 +131,7 @@ function lastLine() {
 function windowCard(st) {
   const w = st.window;
   if (!w || typeof w !== "object") return "";
-  const left = w.deadline ? Math.max(0, Math.round(w.deadline - Date.now() / 1000)) : null;
+  const left = w.deadline ? Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0))) : null;
   const who = w.claimant !== undefined && w.claimant !== null ? nameOf(w.claimant) : "";
   return `<section class="card question" id="window"><h2>${esc(String(w.kind || "reaction").replace(/_/g, " "))}${w.claim ? ` — ${esc(who)} claims ${esc(w.claim)}` : ""}</h2>
     <p>${(w.seats || []).length ? `Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}` : ""}${left !== null ? ` · <b data-deadline="${esc(w.deadline)}">${left}</b> s left` : ""}</p></section>`;
@@ -170,7 +170,9 @@ function seatView() {
     <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
     <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && typeof me.coins === "number" ? ` · ${me.coins} coins` : ""}${me && typeof me.influence === "number" ? ` · ${me.influence} influence` : ""}</div>
     ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
-  if (st && st.phase === "playing") {
+  if (st && st.phase === "playing" && Coup.is(st)) {
+    html += Coup.seatView(st, pv, seat);
+  } else if (st && st.phase === "playing") {
     html += windowCard(st) + questionCard(st, seat, false);
     html += privateCard(pv, st);
     html += movesCard(pv, st);
@@ -277,6 +279,7 @@ function tableView() {
   let html = turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>`;
   if (st) {
     const q = (st.questions || [])[0];
+    if (Coup.is(st)) return html + Coup.tableView(st, false) + logCard();
     html += windowCard(st);
     if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
     html += pendingCard(st) + playersCard(st);
@@ -297,7 +300,7 @@ function hostView() {
   const st = S.state;
   let html = qr;
   if (st && st.phase === "playing") {
-    html += turnBanner(false) + questionCard(st, null, true);
+    html += turnBanner(false) + questionCard(st, null, true) + (Coup.is(st) ? Coup.windowCard(st, { host: true }) : "");
     const pend = st.pending_placements || [];
     html += `<section class="card" id="controls"><h2>Game</h2><div class="moves">
       ${pend.map((p) => `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join("")}
@@ -411,6 +414,8 @@ async function act(el) {
     if (d.ok) { toast("Done", true); delete S.sel["move:" + el.dataset.move]; }
   } else if (a === "host-placed") {
     await post("/api/host/cmd", { type: "placed", coin: el.dataset.coin });
+  } else if (a === "host-window") {
+    const d = await post("/api/host/cmd", { type: el.dataset.type }); if (d.ok) toast(el.dataset.type === "pause" ? "Countdown paused" : "Countdown resumed", true);
   } else if (a === "undo") {
     const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast("Undone", true);
   } else if (a === "abort") {
@@ -564,11 +569,17 @@ document.addEventListener("change", (e) => { const el = e.target.closest("[data-
 document.addEventListener("input", (e) => { const el = e.target.closest("[data-lobby=name],[data-lobby=option]"); if (el) lobbyInput(el); });
 document.addEventListener("focusout", () => { setTimeout(() => { if (S.pendingRender) render(); }, 0); });
 window.addEventListener("popstate", render);
-setInterval(() => { for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = Math.max(0, Math.round(+el.dataset.deadline - Date.now() / 1000)); }, 500);
+// Countdowns tick locally from the daemon's deadline, corrected by the panel's clock (S.skew).
+setInterval(() => {
+  const now = Date.now() / 1000 + (S.skew || 0);
+  for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = Math.max(0, Math.ceil(+el.dataset.deadline - now));
+  Coup.tick();
+}, 250);
 window.addEventListener("resize", () => { if (Board.canvas) { Board.resize(); Board.kick(); } });
 
 (async function start() {
   try { S.info = await (await fetch("/api/info", { credentials: "same-origin" })).json(); } catch { S.info = null; }
+  if (S.info && typeof S.info.now === "number") S.skew = S.info.now - Date.now() / 1000;
   if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = `Table ${S.info.table}`; }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
   render(); connect();
