@@ -165,14 +165,15 @@ function joinView() {
 function seatView() {
   const st = S.state, pv = S.priv, seat = S.me.seat, me = playerBySeat(seat);
   const colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
+  if (st && st.phase === "playing" && Coup.is(st)) {
+    return Coup.seatView(st, pv, seat) + `<div class="row"><a class="btn ghost grow" href="/table">See the table</a><button class="btn ghost" data-action="leave">Leave seat</button></div>`;
+  }
   let html = turnBanner(true);
   html += `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
     <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
     <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && typeof me.coins === "number" ? ` · ${me.coins} coins` : ""}${me && typeof me.influence === "number" ? ` · ${me.influence} influence` : ""}</div>
     ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
-  if (st && st.phase === "playing" && Coup.is(st)) {
-    html += Coup.seatView(st, pv, seat);
-  } else if (st && st.phase === "playing") {
+  if (st && st.phase === "playing") {
     html += windowCard(st) + questionCard(st, seat, false);
     html += privateCard(pv, st);
     html += movesCard(pv, st);

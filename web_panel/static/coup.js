@@ -22,7 +22,7 @@ const Coup = {
     const r = this.rank(card);
     return `<div class="cp-card r-${esc(card)} ${small ? "small" : ""} ${lost ? "lost" : ""}" role="img" aria-label="${esc(this.named(card))}${lost ? ", face up (lost)" : ""}">
       <span class="corner tl">${esc(r)}</span><span class="role">${esc(this.title(card))}</span>
-      ${small ? "" : `<span class="power">${esc(this.POWER[card] || "")}</span>`}<span class="corner br">${esc(r)}</span></div>`;
+      ${small ? "" : `<span class="power">${esc(this.POWER[card] || "")}</span><span class="corner br">${esc(r)}</span>`}</div>`;
   },
   back(n) { return Array.from({ length: n }, () => `<span class="cp-back" aria-hidden="true"></span>`).join(""); },
 
@@ -71,8 +71,8 @@ const Coup = {
     const count = w.paused
       ? `<div class="cp-count paused" id="countdown"><b>Paused</b> · ${left} s left when the host resumes</div>`
       : left !== null
-        ? `<div class="cp-count" id="countdown"><b data-deadline="${esc(w.deadline)}" data-total="${esc(total)}" id="seconds-left">${left}</b> s to answer</div>
-           <div class="cp-bar" aria-hidden="true"><span data-bar-deadline="${esc(w.deadline)}" data-total="${esc(total)}" style="width:${pct}%"></span></div>`
+        ? `<div class="cp-count" id="countdown"><b data-deadline="${esc(w.deadline)}" data-total="${esc(total)}" id="seconds-left">${left}</b><span>s</span>
+           <div class="cp-bar" aria-hidden="true"><span data-bar-deadline="${esc(w.deadline)}" data-total="${esc(total)}" style="width:${pct}%"></span></div></div>`
         : "";
     const waiting = (w.seats || []).length ? `Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}` : "";
     const hostBtns = host ? `<div class="row" style="margin-top:10px">${w.paused
@@ -115,15 +115,6 @@ const Coup = {
     return `<section class="card" id="players">${deck}<ul class="players">${items}</ul></section>`;
   },
 
-  /** Your two cards (never anyone else's: the private view is only ever this seat's). */
-  handCard(pv) {
-    if (!pv || !Array.isArray(pv.hand)) return "";
-    const drawn = Array.isArray(pv.drawn) && pv.drawn.length
-      ? `<h2 style="margin-top:12px">Drawn from the deck</h2><div class="cp-hand big">${pv.drawn.map((c) => this.face(c)).join("")}</div>` : "";
-    return `<section class="card" id="private"><div class="row"><h2 class="grow" style="margin:0">Your cards</h2><span class="muted small">only your phone sees these</span></div>
-      <div class="cp-hand big" id="my-cards">${pv.hand.map((c) => this.face(c)).join("") || "<p class='muted'>No cards left.</p>"}</div>${drawn}</section>`;
-  },
-
   /** Big buttons for exactly the legal moves (legal.py), worded for people. */
   movesCard(pv, st) {
     const legal = legalMoves(pv), buttons = [];
@@ -148,11 +139,40 @@ const Coup = {
     if (!buttons.length) return "";
     const lose = legal.some((m) => m.move === "lose_influence");
     const head = lose ? "Choose a card to lose" : w ? "Your answer" : "Your move";
-    return `<section class="card ${lose ? "cp-window mine" : ""}" id="moves"><h2>${head}</h2><div class="moves cp-moves">${buttons.join("")}</div></section>`;
+    const pair = !lose && !!w;  // Challenge | Pass (or Block | Pass) side by side
+    return `<section class="card ${lose ? "cp-window mine" : ""}" id="moves"><h2>${head}</h2><div class="moves cp-moves ${pair ? "pair" : ""}">${buttons.join("")}</div></section>`;
+  },
+
+  /** A compact turn line, so the window, your cards and your buttons fit one phone screen. */
+  banner(st, seat) {
+    const t = st.turn;
+    if (!t) return turnBanner(true);
+    const mine = t.seat === seat;
+    return `<section class="banner cp-banner ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite"><div class="row">
+      ${coinBadge(t.seat)}<div class="grow"><div class="big">${mine ? "YOUR TURN" : `${esc(nameOf(t.seat))}'s turn`}</div></div></div>${st.window ? "" : lastLine()}</section>`;
+  },
+
+  /** You: name, coins, and your two cards (never anyone else's: the private view is only ever this seat's). */
+  meCard(st, pv, seat) {
+    const me = playerBySeat(seat) || {};
+    const hand = pv && Array.isArray(pv.hand) ? pv.hand : [];
+    const drawn = pv && Array.isArray(pv.drawn) && pv.drawn.length
+      ? `<p class="small" style="margin-top:10px"><b>Drawn from the deck:</b></p><div class="cp-hand big">${pv.drawn.map((c) => this.face(c)).join("")}</div>` : "";
+    const lost = (me.revealed || []).map((c) => this.face(c, { small: true, lost: true })).join("");
+    return `<section class="card cp-me" id="my-coin"><div class="row">${coinBadge(seat, { dead: me.alive === false })}<div class="grow">
+        <div class="cp-name">${esc(me.name || `Seat ${seat}`)}</div><div class="muted small">Seat ${seat} · ${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}</div></div>
+        <div class="cp-coins" id="my-coins" aria-label="${esc(me.coins)} coins"><b>${esc(me.coins)}</b><span>coins</span></div></div>
+      ${me.alive === false ? `<div class="cp-out">You are out</div>` : ""}
+      <div id="private"><div class="cp-hand big" id="my-cards">${hand.map((c) => this.face(c)).join("")}${lost}</div>
+      <p class="muted small cp-only">Only your phone sees your cards.</p>${drawn}</div></section>`;
   },
 
   seatView(st, pv, seat) {
-    return this.windowCard(st, { seat }) + this.movesCard(pv || {}, st) + this.handCard(pv) + this.lastChallenge(st) + this.playersCard(st, seat);
+    // A reaction or a choice: the question and its buttons first. Your own turn: your cards first.
+    const me = this.meCard(st, pv, seat), moves = this.movesCard(pv || {}, st);
+    const asked = !!(st.window || (st.pending && st.pending.seat === seat));
+    return this.banner(st, seat) + this.windowCard(st, { seat }) + (asked ? moves + me : me + moves)
+      + this.lastChallenge(st) + this.playersCard(st, seat);
   },
 
   tableView(st, host = false) {
