@@ -132,7 +132,7 @@ def test_cp_3_2_coup_game_through_a_challenge_on_three_phones(stack, browser, br
         page.locator("#countdown").filter(has_text="Paused").wait_for()
     remaining = stack.daemon.public_state()["window"]["remaining_s"]
     cy.reload()
-    cy.locator("#countdown").filter(has_text=f"Paused · {int(-(-remaining // 1))} s left").wait_for()
+    cy.locator("#countdown").filter(has_text=f"{int(-(-remaining // 1))} s left when the host resumes").wait_for()
     shot("coup-host-paused.png", host)
     shot("coup-cy-paused.png", cy)
     host.click("#resume")

@@ -225,7 +225,7 @@ function cardMoveButtons(m) {
   if (typeof m.count === "number" && Array.isArray(m.cards)) {
     // choose exactly `count` of the cards (e.g. Coup's exchange_return); a pool may hold duplicates
     const key = "move:" + m.move, sel = S.sel[key] || [];
-    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(label(c))}</button>`).join("");
+    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(Coup.is(S.state) && Coup.RANK[c] ? Coup.named(c) : label(c))}</button>`).join("");
     const args = { cards: sel.map((i) => m.cards[i]) };
     return [`<div><p class="muted small">${esc(label(m.move))}: pick the ${m.count} card${m.count === 1 ? "" : "s"} to give back</p><div class="chips">${chips}</div>
       <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${esc(label(m.move))} (${sel.length}/${m.count})</button></div>`];
@@ -280,7 +280,10 @@ function tableView() {
   let html = turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>`;
   if (st) {
     const q = (st.questions || [])[0];
-    if (Coup.is(st)) return html + Coup.tableView(st, false) + logCard();
+    if (Coup.is(st)) {  // coins, face-up cards, face-down counts, deck size (CP-6); no board
+      const body = st.phase === "playing" ? Coup.tableView(st, false) : turnBanner(true) + Coup.playersCard(st);
+      return `<div id="board-slot" hidden></div>` + body + logCard();
+    }
     html += windowCard(st);
     if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
     html += pendingCard(st) + playersCard(st);
@@ -301,7 +304,7 @@ function hostView() {
   const st = S.state;
   let html = qr;
   if (st && st.phase === "playing") {
-    html += turnBanner(false) + questionCard(st, null, true) + (Coup.is(st) ? Coup.windowCard(st, { host: true }) : "");
+    html += Coup.is(st) ? Coup.tableView(st, true) : turnBanner(false) + questionCard(st, null, true);
     const pend = st.pending_placements || [];
     html += `<section class="card" id="controls"><h2>Game</h2><div class="moves">
       ${pend.map((p) => `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join("")}

@@ -7,8 +7,8 @@
 const Coup = {
   ROLES: ["duke", "assassin", "ambassador", "captain", "contessa"],
   RANK: { duke: "K", assassin: "Q", ambassador: "J", captain: "10", contessa: "9" },
-  POWER: { duke: "Tax +3 · blocks foreign aid", assassin: "Assassinate for 3", ambassador: "Exchange · blocks stealing",
-    captain: "Steal 2 · blocks stealing", contessa: "Blocks assassination" },
+  POWER: { duke: "Tax · blocks aid", assassin: "Assassinate", ambassador: "Exchange · blocks steal",
+    captain: "Steal · blocks steal", contessa: "Blocks assassin" },
   BLOCKS: { foreign_aid: ["duke"], assassinate: ["contessa"], steal: ["captain", "ambassador"] },
 
   is(st) { return !!(st && st.game === "coup"); },
@@ -69,7 +69,7 @@ const Coup = {
     const left = this.secondsLeft(w), total = +w.timeout_s || 8, mine = seat != null && (w.seats || []).includes(seat);
     const pct = left === null ? 100 : Math.max(0, Math.min(100, (100 * left) / total));
     const count = w.paused
-      ? `<div class="cp-count paused" id="countdown"><b>Paused</b> · ${left} s left when the host resumes</div>`
+      ? `<div class="cp-count paused" id="countdown"><b>Paused</b><span>· ${left} s left when the host resumes</span></div>`
       : left !== null
         ? `<div class="cp-count" id="countdown"><b data-deadline="${esc(w.deadline)}" data-total="${esc(total)}" id="seconds-left">${left}</b><span>s</span>
            <div class="cp-bar" aria-hidden="true"><span data-bar-deadline="${esc(w.deadline)}" data-total="${esc(total)}" style="width:${pct}%"></span></div></div>`
@@ -77,7 +77,7 @@ const Coup = {
     const waiting = (w.seats || []).length ? `Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}` : "";
     const hostBtns = host ? `<div class="row" style="margin-top:10px">${w.paused
       ? `<button class="btn good grow" data-action="host-window" data-type="resume" id="resume">▶ Resume countdown</button>`
-      : `<button class="btn grow" data-action="host-window" data-type="pause" id="pause">⏸ Pause countdown</button>`}</div>` : "";
+      : `<button class="btn grow" data-action="host-window" data-type="pause" id="pause">❚❚ Pause countdown</button>`}</div>` : "";
     return `<section class="card cp-window ${mine ? "mine" : ""}" id="window" data-kind="${esc(w.kind)}">
       ${mine ? `<div class="cp-your-call">Your call</div>` : ""}
       <h2 id="claim-text">${esc(this.sentence(w))}</h2>${count}<p class="muted small">${waiting}</p>${hostBtns}</section>`;
@@ -139,8 +139,8 @@ const Coup = {
     if (!buttons.length) return "";
     const lose = legal.some((m) => m.move === "lose_influence");
     const head = lose ? "Choose a card to lose" : w ? "Your answer" : "Your move";
-    const pair = !lose && !!w;  // Challenge | Pass (or Block | Pass) side by side
-    return `<section class="card ${lose ? "cp-window mine" : ""}" id="moves"><h2>${head}</h2><div class="moves cp-moves ${pair ? "pair" : ""}">${buttons.join("")}</div></section>`;
+    const pair = !lose;  // two columns: Challenge | Pass, and all six actions on one screen
+    return `<section class="card ${lose ? "cp-window mine" : ""}" id="moves"><h2>${head}</h2><div class="moves cp-moves ${pair ? "pair" : ""} ${w ? "answer" : ""}">${buttons.join("")}</div></section>`;
   },
 
   /** A compact turn line, so the window, your cards and your buttons fit one phone screen. */
@@ -171,12 +171,13 @@ const Coup = {
     // A reaction or a choice: the question and its buttons first. Your own turn: your cards first.
     const me = this.meCard(st, pv, seat), moves = this.movesCard(pv || {}, st);
     const asked = !!(st.window || (st.pending && st.pending.seat === seat));
-    return this.banner(st, seat) + this.windowCard(st, { seat }) + (asked ? moves + me : me + moves)
-      + this.lastChallenge(st) + this.playersCard(st, seat);
+    const why = st.pending ? this.lastChallenge(st) : "";  // why someone must lose a card, right above it
+    return this.banner(st, seat) + this.windowCard(st, { seat }) + why + (asked ? moves + me : me + moves)
+      + (why ? "" : this.lastChallenge(st)) + this.playersCard(st, seat);
   },
 
   tableView(st, host = false) {
-    return this.windowCard(st, { host }) + this.lastChallenge(st) + this.playersCard(st);
+    return this.banner(st, null) + this.windowCard(st, { host }) + this.lastChallenge(st) + this.playersCard(st);
   },
 
   /** Called every 250 ms: tick the countdown numbers and bars without a re-render. */
