@@ -28,10 +28,11 @@ def coup_line(eff: dict[str, Any], who: Callable[[Any], str]) -> str | None:
         target = f" {who(eff['target'])}" if eff.get("target") is not None else ""
         claim = f", claiming {card(eff['claim'])}" if eff.get("claim") else ""
         paid = f" (pays {eff['paid']})" if eff.get("paid") else ""
-        return f"{who(seat)} {MOVES.get(eff.get('move'), eff.get('move'))}{target}{claim}{paid}"
+        return f"{who(seat)} {MOVES.get(str(eff.get('move')), eff.get('move'))}{target}{claim}{paid}"
     if kind == "window":
-        seats = ", ".join(who(s) for s in eff.get("seats") or [])
-        return f"{seats} may {WINDOWS.get(eff.get('window'), eff.get('window'))}"
+        listed = eff.get("seats")
+        seats = ", ".join(who(s) for s in listed) if isinstance(listed, list) and listed else "others"
+        return f"{seats} may {WINDOWS.get(str(eff.get('window')), eff.get('window'))}"
     if kind == "pass":
         return f"{who(seat)} passes"
     if kind == "timeout":

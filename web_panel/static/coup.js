@@ -69,7 +69,7 @@ const Coup = {
     const left = this.secondsLeft(w), total = +w.timeout_s || 8, mine = seat != null && (w.seats || []).includes(seat);
     const pct = left === null ? 100 : Math.max(0, Math.min(100, (100 * left) / total));
     const count = w.paused
-      ? `<div class="cp-count paused" id="countdown"><b>Paused</b><span>· ${left} s left when the host resumes</span></div>`
+      ? `<div class="cp-count paused" id="countdown"><b>Paused</b><span>${left} s left when the host resumes</span></div>`
       : left !== null
         ? `<div class="cp-count" id="countdown"><b data-deadline="${esc(w.deadline)}" data-total="${esc(total)}" id="seconds-left">${left}</b><span>s</span>
            <div class="cp-bar" aria-hidden="true"><span data-bar-deadline="${esc(w.deadline)}" data-total="${esc(total)}" style="width:${pct}%"></span></div></div>`
@@ -138,8 +138,9 @@ const Coup = {
     }
     if (!buttons.length) return "";
     const lose = legal.some((m) => m.move === "lose_influence");
-    const head = lose ? "Choose a card to lose" : w ? "Your answer" : "Your move";
-    const pair = !lose;  // two columns: Challenge | Pass, and all six actions on one screen
+    const head = lose ? "Choose a card to lose" : picking ? "Exchange: keep your best cards" : w ? "Your answer" : "Your move";
+    const picking = legal.some((m) => m.move === "exchange_return");
+    const pair = !lose && !picking;  // two columns: Challenge | Pass, and all six actions on one screen
     return `<section class="card ${lose ? "cp-window mine" : ""}" id="moves"><h2>${head}</h2><div class="moves cp-moves ${pair ? "pair" : ""} ${w ? "answer" : ""}">${buttons.join("")}</div></section>`;
   },
 
