@@ -66,13 +66,14 @@ class SseStream:
         except (OSError, ValueError):
             return
 
-    def wait(self, predicate: Any, timeout: float = 10.0, what: str = "frame") -> tuple[str, Any]:
+    def wait(self, predicate: Any, timeout: float = 10.0, what: str = "frame", start: int = 0) -> tuple[str, Any]:
+        """The first frame from index ``start`` on for which ``predicate(event, data)`` holds."""
         import time
 
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self._lock:
-                for frame in self.frames:
+                for frame in self.frames[start:]:
                     if predicate(*frame):
                         return frame
             time.sleep(0.01)
