@@ -138,8 +138,8 @@ const Coup = {
     }
     if (!buttons.length) return "";
     const lose = legal.some((m) => m.move === "lose_influence");
-    const head = lose ? "Choose a card to lose" : picking ? "Exchange: keep your best cards" : w ? "Your answer" : "Your move";
     const picking = legal.some((m) => m.move === "exchange_return");
+    const head = lose ? "Choose a card to lose" : picking ? "Exchange: keep your best cards" : w ? "Your answer" : "Your move";
     const pair = !lose && !picking;  // two columns: Challenge | Pass, and all six actions on one screen
     return `<section class="card ${lose ? "cp-window mine" : ""}" id="moves"><h2>${head}</h2><div class="moves cp-moves ${pair ? "pair" : ""} ${w ? "answer" : ""}">${buttons.join("")}</div></section>`;
   },
