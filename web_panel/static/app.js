@@ -99,7 +99,13 @@ function render() {
   const r = route();
   for (const a of document.querySelectorAll(".tabs a")) a.classList.toggle("on", a.dataset.route === r || (r === "join" && a.dataset.route === "seat"));
   $("#tab-seat").textContent = S.me.seat ? `Seat ${S.me.seat}` : "Join";
-  const html = r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
+  let html;
+  try {
+    html = r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
+  } catch (err) {  // a drawing bug must not blank the phone: say so, and keep the stream alive
+    console.error(err);
+    html = `<section class="card question" id="render-error"><h2>This screen could not be drawn</h2><p class="small">${esc(err && err.message)}</p></section>`;
+  }
   view.innerHTML = html;
   if (r === "table") Board.mount($("#board-slot"));
   conn();
