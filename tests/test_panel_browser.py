@@ -265,7 +265,7 @@ COUP_PUBLIC = {
     "game": "coup", "mode": "classic", "phase": "playing", "turn": {"seat": 2}, "order": [1, 2],
     "players": [{"seat": 1, "name": "Ann", "alive": True, "coins": 2, "influence": 2, "revealed": []},
                 {"seat": 2, "name": "Bo", "alive": True, "coins": 3, "influence": 2, "revealed": []}],
-    "window": None, "questions": [], "winner": None, "last": [],
+    "window": None, "questions": [], "winner": None, "last": [], "deck_size": 11, "treasury": 45,
 }
 
 
@@ -290,7 +290,7 @@ def test_card_game_buttons_come_from_the_seats_legal_moves(broker, browser, tmp_
         bo.click("#seat-2")
         bo.locator("#private").filter(has_text="captain").wait_for()
         start = len(table.messages)
-        bo.get_by_role("button", name="Steal → Ann").click()
+        bo.get_by_role("button", name="Steal from Ann").click()
         cmd = table.wait_for("gametable/t1/cmd", start=start).json()
         assert {k: cmd[k] for k in ("type", "seat", "move", "args")} == \
             {"type": "move", "seat": 2, "move": "steal", "args": {"target": 1}}

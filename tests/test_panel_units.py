@@ -114,8 +114,10 @@ def test_narration_names_who_knocked_whom_into_the_goal():
     assert narrate(effects, PUBLIC["players"]) == ["Ann knocked Bo's coin into the goal", "Cy's turn"]
     assert narrate([{"kind": "foul", "seat": 1, "flown": ["c3"], "rule": "CW-6.3", "extra_turn": 3}],
                    PUBLIC["players"]) == ["Foul by Ann: Cy's coin flew (CW-6.3); Cy gets an extra turn"]
-    assert narrate([{"kind": "steal", "seat": 2, "target": 1, "amount": 2}], PUBLIC["players"]) == \
-        ["Bo: steal (target Ann, amount 2)"]
+    assert narrate([{"kind": "steal", "seat": 2, "target": 1, "coins": 2}], PUBLIC["players"]) == \
+        ["Bo steals 2 from Ann"]  # Coup's own words (web_panel.coup_words)
+    assert narrate([{"kind": "bang", "seat": 2, "target": 1, "amount": 2}], PUBLIC["players"]) == \
+        ["Bo: bang (target Ann, amount 2)"]  # a game the panel does not know: generic but readable
 
 
 def test_wrong_pins_lock_a_client_until_the_clock_moves():
@@ -157,3 +159,56 @@ def test_a_stuck_stream_is_dropped_instead_of_blocking_the_table():
     for i in range(300):
         hub.publish("state", {"n": i})
     assert len(hub) == 0 and a.closed and b.closed
+
+
+# --- Coup on the phones: host pause/resume (CP-6) and Coup's log words --------------------------
+COUP_WINDOW = {"game": "coup", "phase": "playing", "turn": {"seat": 1}, "players": PUBLIC["players"], "questions": [],
+               "window": {"id": 1, "kind": "challenge_action", "claim": "duke", "claimant": 1, "seats": [2, 3],
+                          "timeout_s": 8, "deadline": 100.0}}
+
+
+def test_cp_6_host_pause_and_resume_need_an_open_window_in_the_right_state():
+    from web_panel.commands import host_command
+
+    assert host_command({"id": "pause-00001", "type": "pause"}, COUP_WINDOW, {}) == \
+        {"type": "pause", "id": "host-pause-00001"}
+    paused = dict(COUP_WINDOW, window=dict(COUP_WINDOW["window"], paused=True, deadline=None, remaining_s=5.0))
+    assert host_command({"id": "resume-0001", "type": "resume"}, paused, {})["type"] == "resume"
+    with pytest.raises(CommandError, match=r"^the window is already paused$"):
+        host_command({"id": "pause-00002", "type": "pause"}, paused, {})
+    with pytest.raises(CommandError, match=r"^the window is not paused$"):
+        host_command({"id": "resume-0002", "type": "resume"}, COUP_WINDOW, {})
+    with pytest.raises(CommandError, match=r"^no reaction window is open to pause$"):
+        host_command({"id": "pause-00003", "type": "pause"}, dict(COUP_WINDOW, window=None), {})
+    # A phone may not pause: the type is not among a seat's commands.
+    with pytest.raises(CommandError, match=r"^unknown command type 'pause'"):
+        seat_command({"id": "pause-00004", "type": "pause"}, 2, COUP_WINDOW, {"legal": []})
+
+
+COUP_KINDS = ["declare", "window", "pass", "timeout", "challenge", "show", "bluff", "block", "blocked", "choose",
+              "reveal", "lose_influence", "coins", "steal", "assassinate", "coup", "refund", "exchange_draw",
+              "exchange_return", "out"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(json_values | st.fixed_dictionaries({"kind": st.sampled_from(COUP_KINDS)},
+    optional={"seat": st.integers(1, 6) | json_values, "target": st.integers(1, 6) | json_values,
+              "claimant": st.integers(1, 6), "claim": st.sampled_from(["duke", "captain"]) | json_values,
+              "card": st.sampled_from(["contessa", "assassin"]) | json_values, "move": json_values,
+              "coins": json_values, "count": json_values, "seats": st.lists(st.integers(1, 6))}), max_size=6))
+def test_coup_narration_never_fails_and_gives_one_line_per_coup_effect(effects):
+    lines = narrate(effects, PUBLIC["players"], {})
+    assert len(lines) == sum(1 for e in effects if isinstance(e, dict) and e.get("kind") in COUP_KINDS)
+    assert all(isinstance(line, str) and line and "\n" not in line for line in lines)
+
+
+def test_coup_narration_names_roles_with_their_poker_rank():
+    effects = [{"kind": "declare", "seat": 2, "move": "steal", "target": 1, "claim": "captain", "paid": 0},
+               {"kind": "challenge", "seat": 3, "claimant": 2, "claim": "captain", "had": False},
+               {"kind": "bluff", "seat": 2, "claim": "captain", "rule": "CP-3.3"},
+               {"kind": "reveal", "seat": 2, "card": "contessa", "rule": "CP-5.1"},
+               {"kind": "exchange_return", "seat": 3, "count": 2, "rule": "CP-2.4"}]
+    assert narrate(effects, PUBLIC["players"]) == [
+        "Bo steals from Ann, claiming Captain (10)", "Cy challenges Bo's Captain (10)",
+        "Bo had no Captain (10): the claim fails (CP-3.3)", "Bo turns Contessa (9) face up",
+        "Cy returns 2 cards to the deck"]

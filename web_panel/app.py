@@ -80,7 +80,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         link = link_for(config)
         link.start()
     seats, hosts = SeatRegistry(seats_file(config)), HostSessions()
-    pins = PinGuard(config.panel.pin, clock or SystemClock())
+    clock = clock or SystemClock()
+    pins = PinGuard(config.panel.pin, clock)
     replays = ReplayGuard()
     games = lobby_games()
     app.extensions["gametable"] = {"link": link, "seats": seats, "hosts": hosts, "pins": pins}
@@ -191,7 +192,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     @app.get("/api/info")
     def info() -> Response:
         return jsonify({"table": config.table_id, "games": games, "me": me(), "taken": seats.taken(),
-                        "join_url": join_url(), "status": link.status})
+                        "join_url": join_url(), "status": link.status,
+                        "now": clock.wall()})  # phones correct their clock for window countdowns (CP-6)
 
     @app.get("/api/stream")
     def stream() -> Response:

@@ -15,7 +15,7 @@ from typing import Any
 
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 PHONE_TYPES = ("answer", "end_turn", "move", "placed")
-HOST_TYPES = ("abort", "answer", "new_game", "placed", "undo")
+HOST_TYPES = ("abort", "answer", "new_game", "pause", "placed", "resume", "undo")
 MAX_SPEED_MM_S = 4000.0
 
 
@@ -202,6 +202,8 @@ def host_command(body: Any, public: dict[str, Any] | None, games: dict[str, Any]
             raise CommandError(409, "no game in progress; nothing to abort")
         return {"type": kind, "id": cid}
     public = _playing(public)
+    if kind in ("pause", "resume"):
+        return _pause(kind, cid, public)
     if kind == "answer":
         q = _open_question(body, public)
         return {"type": "answer", "id": cid, "question": q["id"], "value": _answer_value(body, q)}
@@ -209,6 +211,18 @@ def host_command(body: Any, public: dict[str, Any] | None, games: dict[str, Any]
     if not any(p.get("coin") == coin for p in public.get("pending_placements") or []):
         raise CommandError(409, f"coin {coin!r} is not waiting to be placed")
     return {"type": "placed", "id": cid, "coin": coin}
+
+
+def _pause(kind: str, cid: str, public: dict[str, Any]) -> dict[str, Any]:
+    """Host ``pause``/``resume`` of a reaction window's countdown (CP-6); the daemon owns the timer."""
+    window = public.get("window")
+    if not isinstance(window, dict):
+        raise CommandError(409, f"no reaction window is open to {kind}")
+    if kind == "pause" and window.get("paused"):
+        raise CommandError(409, "the window is already paused")
+    if kind == "resume" and not window.get("paused"):
+        raise CommandError(409, "the window is not paused")
+    return {"type": kind, "id": cid}
 
 
 def flick(body: Any, seat: int, public: dict[str, Any] | None, private: dict[str, Any] | None) -> dict[str, Any]:

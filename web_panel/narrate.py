@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from web_panel.coup_words import coup_line
+
 QUESTIONS = {"dead": "which coins ended in the goal", "flown": "which coins flew",
              "contacts": "which coins were touched"}
 CAUSES = {"goal": "into the goal", "execution": "off by execution (CW-6.4)"}
@@ -62,6 +64,8 @@ def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, An
             shooter = seat
             if not eff.get("dead") and not eff.get("flown"):
                 lines.append(f"{who(seat)} flicked {coin_name(eff.get('coin'))}")
+        elif kind == "out" and eff.get("cause") is None:
+            lines.append(f"{who(seat)} is out of the game")
         elif kind == "out":
             how = CAUSES.get(eff.get("cause"), f"out ({eff.get('cause')})")
             if eff.get("cause") == "goal" and shooter is not None and shooter != seat:
@@ -89,7 +93,7 @@ def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, An
         elif kind == "aborted":
             lines.append("The game was aborted")
         elif isinstance(kind, str):
-            lines.append(_generic(eff, who))
+            lines.append(coup_line(eff, who) or _generic(eff, who))
     if not lines and inp.get("type") == "undo":
         lines.append("Undo: the last input was taken back")
     return lines

@@ -99,7 +99,13 @@ function render() {
   const r = route();
   for (const a of document.querySelectorAll(".tabs a")) a.classList.toggle("on", a.dataset.route === r || (r === "join" && a.dataset.route === "seat"));
   $("#tab-seat").textContent = S.me.seat ? `Seat ${S.me.seat}` : "Join";
-  const html = r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
+  let html;
+  try {
+    html = r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
+  } catch (err) {  // a drawing bug must not blank the phone: say so, and keep the stream alive
+    console.error(err);
+    html = `<section class="card question" id="render-error"><h2>This screen could not be drawn</h2><p class="small">${esc(err && err.message)}</p></section>`;
+  }
   view.innerHTML = html;
   if (r === "table") Board.mount($("#board-slot"));
   conn();
@@ -131,7 +137,7 @@ function lastLine() {
 function windowCard(st) {
   const w = st.window;
   if (!w || typeof w !== "object") return "";
-  const left = w.deadline ? Math.max(0, Math.round(w.deadline - Date.now() / 1000)) : null;
+  const left = w.deadline ? Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0))) : null;
   const who = w.claimant !== undefined && w.claimant !== null ? nameOf(w.claimant) : "";
   return `<section class="card question" id="window"><h2>${esc(String(w.kind || "reaction").replace(/_/g, " "))}${w.claim ? ` — ${esc(who)} claims ${esc(w.claim)}` : ""}</h2>
     <p>${(w.seats || []).length ? `Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}` : ""}${left !== null ? ` · <b data-deadline="${esc(w.deadline)}">${left}</b> s left` : ""}</p></section>`;
@@ -165,6 +171,9 @@ function joinView() {
 function seatView() {
   const st = S.state, pv = S.priv, seat = S.me.seat, me = playerBySeat(seat);
   const colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
+  if (st && st.phase === "playing" && Coup.is(st)) {
+    return Coup.seatView(st, pv, seat) + `<div class="row"><a class="btn ghost grow" href="/table">See the table</a><button class="btn ghost" data-action="leave">Leave seat</button></div>`;
+  }
   let html = turnBanner(true);
   html += `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
     <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
@@ -222,7 +231,7 @@ function cardMoveButtons(m) {
   if (typeof m.count === "number" && Array.isArray(m.cards)) {
     // choose exactly `count` of the cards (e.g. Coup's exchange_return); a pool may hold duplicates
     const key = "move:" + m.move, sel = S.sel[key] || [];
-    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(label(c))}</button>`).join("");
+    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(Coup.is(S.state) && Coup.RANK[c] ? Coup.named(c) : label(c))}</button>`).join("");
     const args = { cards: sel.map((i) => m.cards[i]) };
     return [`<div><p class="muted small">${esc(label(m.move))}: pick the ${m.count} card${m.count === 1 ? "" : "s"} to give back</p><div class="chips">${chips}</div>
       <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${esc(label(m.move))} (${sel.length}/${m.count})</button></div>`];
@@ -277,6 +286,10 @@ function tableView() {
   let html = turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>`;
   if (st) {
     const q = (st.questions || [])[0];
+    if (Coup.is(st)) {  // coins, face-up cards, face-down counts, deck size (CP-6); no board
+      const body = st.phase === "playing" ? Coup.tableView(st, false) : turnBanner(true) + Coup.playersCard(st);
+      return `<div id="board-slot" hidden></div>` + body + logCard();
+    }
     html += windowCard(st);
     if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
     html += pendingCard(st) + playersCard(st);
@@ -297,7 +310,7 @@ function hostView() {
   const st = S.state;
   let html = qr;
   if (st && st.phase === "playing") {
-    html += turnBanner(false) + questionCard(st, null, true);
+    html += Coup.is(st) ? Coup.tableView(st, true) : turnBanner(false) + questionCard(st, null, true);
     const pend = st.pending_placements || [];
     html += `<section class="card" id="controls"><h2>Game</h2><div class="moves">
       ${pend.map((p) => `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join("")}
@@ -411,6 +424,8 @@ async function act(el) {
     if (d.ok) { toast("Done", true); delete S.sel["move:" + el.dataset.move]; }
   } else if (a === "host-placed") {
     await post("/api/host/cmd", { type: "placed", coin: el.dataset.coin });
+  } else if (a === "host-window") {
+    const d = await post("/api/host/cmd", { type: el.dataset.type }); if (d.ok) toast(el.dataset.type === "pause" ? "Countdown paused" : "Countdown resumed", true);
   } else if (a === "undo") {
     const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast("Undone", true);
   } else if (a === "abort") {
@@ -564,11 +579,17 @@ document.addEventListener("change", (e) => { const el = e.target.closest("[data-
 document.addEventListener("input", (e) => { const el = e.target.closest("[data-lobby=name],[data-lobby=option]"); if (el) lobbyInput(el); });
 document.addEventListener("focusout", () => { setTimeout(() => { if (S.pendingRender) render(); }, 0); });
 window.addEventListener("popstate", render);
-setInterval(() => { for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = Math.max(0, Math.round(+el.dataset.deadline - Date.now() / 1000)); }, 500);
+// Countdowns tick locally from the daemon's deadline, corrected by the panel's clock (S.skew).
+setInterval(() => {
+  const now = Date.now() / 1000 + (S.skew || 0);
+  for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = Math.max(0, Math.ceil(+el.dataset.deadline - now));
+  Coup.tick();
+}, 250);
 window.addEventListener("resize", () => { if (Board.canvas) { Board.resize(); Board.kick(); } });
 
 (async function start() {
   try { S.info = await (await fetch("/api/info", { credentials: "same-origin" })).json(); } catch { S.info = null; }
+  if (S.info && typeof S.info.now === "number") S.skew = S.info.now - Date.now() / 1000;
   if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = `Table ${S.info.table}`; }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
   render(); connect();
