@@ -333,9 +333,11 @@ def run_daemon(args: Any) -> int:
     daemon = Daemon(config, clock)
     hardware = None
     try:
+        if getattr(args, "no_hardware", False):
+            raise ImportError("--no-hardware")
         from controller.hardware import Hardware
     except ImportError:
-        log.warning("no hardware layer available; running with MQTT inputs only")
+        log.warning("no hardware layer (or --no-hardware); running with MQTT inputs only")
     else:
         hardware = Hardware(config, clock, daemon)
     daemon.start()
