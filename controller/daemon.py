@@ -76,6 +76,7 @@ class Daemon:
         self._window_remaining = 0.0
         self._game_timer: tuple[Any, Callable[[], None]] | None = None
         self.bridge: MqttBridge | None = None
+        self._pending_diagnostics: list[tuple[str, Any]] = []
         self.started = threading.Event()
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -203,6 +204,10 @@ class Daemon:
             self._publish_views(self.public_state())
             if self.bridge:
                 self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting))
+                # warnings from before the first connection (a torn journal tail at start)
+                for kind, payload in self._pending_diagnostics:
+                    self.bridge.publish_sensor(kind, payload)
+                self._pending_diagnostics.clear()
 
     def _update_lights(self) -> None:
         plan = led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting)
@@ -231,8 +236,12 @@ class Daemon:
                                     qos=1, retain=True)
 
     def diagnostic(self, kind: str, payload: Any) -> None:
-        if self.bridge:
-            self.bridge.publish_sensor(kind, payload)
+        """A ``sensors/<kind>`` message; kept until the first connection if not connected yet."""
+        with self._lock:
+            if self.bridge and self.bridge.connected.is_set():
+                self.bridge.publish_sensor(kind, payload)
+            elif len(self._pending_diagnostics) < 100:  # a long outage must not grow memory
+                self._pending_diagnostics.append((kind, payload))
 
     # --- reaction windows (Coup CP-6): the table emits `timeout` when time is up ----------------
     def _arm_window_timer(self) -> None:
