@@ -21,13 +21,18 @@ from controller.config import Config, ConfigError, load
 from controller.journal import Journal
 from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
-from controller.table import Result, Table
+from controller.table import Result, Table, short_error
 
 log = logging.getLogger("gametable.daemon")
 
 MAX_COMMAND_BYTES = 64 * 1024  # a command is a small JSON object; anything bigger is a bug or abuse
 
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
+
+
+def _reject_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON; Python accepts them, browsers and the journal must not."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def led_plan_for(state: dict[str, Any] | None, fault: str | None = None, seats: Any = (),
@@ -126,14 +131,22 @@ class Daemon:
             return result.to_json()
 
     def _on_mqtt_command(self, payload: bytes) -> None:
+        """One ``cmd`` message: always answered on ``cmd/result``, whatever arrives."""
         if len(payload) > MAX_COMMAND_BYTES:
             self._publish_result({"id": None, "ok": False, "error": f"command of {len(payload)} bytes is over "
                                   f"the {MAX_COMMAND_BYTES} byte limit"})
             return
         try:
-            cmd = json.loads(payload.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            self._publish_result({"id": None, "ok": False, "error": f"command is not valid JSON: {exc}"})
+            cmd = json.loads(payload.decode("utf-8"), parse_constant=_reject_constant)
+        except UnicodeDecodeError as exc:
+            self._publish_result({"id": None, "ok": False, "error": f"command is not UTF-8 text: {exc.reason}"})
+            return
+        except RecursionError:
+            self._publish_result({"id": None, "ok": False, "error": "command is not valid JSON: nested too deeply"})
+            return
+        except ValueError as exc:
+            self._publish_result({"id": None, "ok": False,
+                                  "error": short_error(f"command is not valid JSON: {exc}")})
             return
         if not isinstance(cmd, dict):
             self._publish_result({"id": None, "ok": False,
@@ -146,6 +159,9 @@ class Daemon:
         self._publish_result(self.submit(cmd, source="mqtt"))
 
     def _publish_result(self, result: dict[str, Any]) -> None:
+        cid = result.get("id")
+        if cid is not None and (isinstance(cid, bool) or not isinstance(cid, str | int) or len(str(cid)) > 128):
+            result = dict(result, id=None)  # not an id a client can match; don't echo junk back
         if self.bridge:
             self.bridge.publish_result(result)
 

@@ -40,12 +40,15 @@ class Rig:
             raise AssertionError("daemon did not come online; its log:\n" + self.daemon.log_text()[-3000:]) from None
 
     def play(self, n: int) -> None:
-        """``n`` random legal commands, each acknowledged ok."""
+        """``n`` random legal commands, each acknowledged ok; returns once the phone saw them all."""
+        cmd = None
         for _ in range(n):
             cmd = self.bot.next_command()
             result = self.cc.send(cmd)
             assert result["ok"], result
             self.bot.accepted(cmd)
+        if cmd is not None:  # the result is the daemon's last message for a command: all effects are in
+            self.phone.wait_for(f"{T}/cmd/result", lambda m: m.json().get("id") == cmd["id"])
 
     def journal_state(self) -> dict[str, Any] | None:
         """The public state a replay of the daemon's journal gives (controller.replay)."""
