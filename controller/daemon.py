@@ -18,7 +18,7 @@ from typing import Any
 from controller import sd_notify
 from controller.clock import Clock, SystemClock
 from controller.config import Config, ConfigError, load
-from controller.journal import Journal
+from controller.journal import Journal, JournalError
 from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error
@@ -355,7 +355,11 @@ def run_daemon(args: Any) -> int:
         print("config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing")
         return 2
     clock = SystemClock()
-    daemon = Daemon(config, clock)
+    try:
+        daemon = Daemon(config, clock)
+    except JournalError as exc:  # not a database (or unreadable): never overwrite it, say so
+        print(f"gametable run: {exc}; move the file away to start a new journal")
+        return 2
     hardware = None
     try:
         if getattr(args, "no_hardware", False):

@@ -17,7 +17,7 @@ from typing import Any
 
 from controller.clock import Clock, SystemClock
 from controller.games import GameError, get_game
-from controller.journal import Journal
+from controller.journal import Journal, JournalError
 
 log = logging.getLogger("gametable.table")
 
@@ -158,7 +158,12 @@ class Table:
         seq = self.seq + 1
         now = self.clock.wall()
         if self.journal is not None:
-            seq = self.journal.append(inp, now, key)
+            try:
+                seq = self.journal.append(inp, now, key)
+            except JournalError as exc:  # disk full, card gone: refuse loudly, and let a retry work
+                log.error("%s", exc)
+                return Result(cid, False, short_error(
+                    f"the table could not record this input, so it was not applied ({exc}); try again"))
         self.seq = seq
         if inp["type"] == "new_game":
             self.game_started_at = now
