@@ -88,13 +88,13 @@ class DaemonProcess:
     def log_text(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
-    def journal_rows(self) -> list[tuple[int, str | None, str]]:
-        """(seq, cmd_id, body) of every record, read-only (safe while the daemon writes)."""
+    def journal_rows(self, after: int = 0) -> list[tuple[int, str | None, str]]:
+        """(seq, cmd_id, body) of every record after ``after``, read-only (safe while the daemon writes)."""
         if not self.journal.exists():
             return []
         db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
         try:
-            return list(db.execute("SELECT seq, cmd_id, body FROM inputs ORDER BY seq"))
+            return list(db.execute("SELECT seq, cmd_id, body FROM inputs WHERE seq > ? ORDER BY seq", (after,)))
         finally:
             db.close()
 

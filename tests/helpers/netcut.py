@@ -41,6 +41,8 @@ class NetCut:
             except OSError:
                 client.close()
                 continue
+            for s in (client, upstream):  # a proxy must not add Nagle delays of its own
+                s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             with self._lock:
                 self._conns += [client, upstream]
             for a, b in ((client, upstream), (upstream, client)):
