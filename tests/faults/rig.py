@@ -12,7 +12,7 @@ from controller.replay import replay_lines
 from tests.helpers.broker import Broker
 from tests.helpers.daemon_proc import DaemonProcess
 from tests.helpers.mqtt_client import Recorder
-from tests.helpers.play import Bot
+from tests.helpers.play import Bot, comparable
 
 TABLE = "t1"
 T = f"gametable/{TABLE}"
@@ -50,16 +50,20 @@ class Rig:
         if cmd is not None:  # the result is the daemon's last message for a command: all effects are in
             self.phone.wait_for(f"{T}/cmd/result", lambda m: m.json().get("id") == cmd["id"])
 
+    def expected(self) -> dict[str, Any] | None:
+        """The public state the bot's mirror says the table must have."""
+        return comparable(self.bot.mirror.public_view())
+
     def journal_state(self) -> dict[str, Any] | None:
         """The public state a replay of the daemon's journal gives (controller.replay)."""
         rows = self.daemon.journal_rows()
-        return replay_lines([body for _s, _c, body in rows]).public_view()
+        return comparable(replay_lines([body for _s, _c, body in rows]).public_view())
 
     def journal_ids(self) -> list[str | None]:
         return [cid for _s, cid, _b in self.daemon.journal_rows()]
 
     def state_after(self, mark: int, timeout: float = 10.0) -> dict[str, Any]:
-        return self.phone.wait_for(f"{T}/state", start=mark, timeout=timeout).json()
+        return comparable(self.phone.wait_for(f"{T}/state", start=mark, timeout=timeout).json())
 
     def leds_after(self, mark: int, timeout: float = 10.0) -> Any:
         return self.phone.wait_for(f"{T}/leds", start=mark, timeout=timeout).json()
@@ -74,6 +78,8 @@ def retained(broker: Broker, topic: str, timeout: float = 10.0) -> Any:
     late = Recorder(broker.host, broker.port, topic)
     try:
         msg = late.wait_for(topic, lambda m: m.retain, timeout)
-        return msg.payload.decode() if topic.endswith("/status") else msg.json()
+        if topic.endswith("/status"):
+            return msg.payload.decode()
+        return comparable(msg.json()) if topic.endswith("/state") else msg.json()
     finally:
         late.close()

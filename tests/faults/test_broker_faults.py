@@ -57,7 +57,7 @@ def test_broker_restart_mid_game_loses_no_command_and_applies_none_twice(rig):
     assert retained(rig.broker, f"{T}/state") == rig.journal_state()
     _resync_bot(rig)
     rig.play(3)
-    assert retained(rig.broker, f"{T}/state") == rig.bot.mirror.public_view()
+    assert retained(rig.broker, f"{T}/state") == rig.expected()
 
 
 def test_network_cut_goes_offline_by_the_last_will_and_queued_commands_apply_once(net_rig):
@@ -80,5 +80,5 @@ def test_network_cut_goes_offline_by_the_last_will_and_queued_commands_apply_onc
         assert rig.cc.send(cmd)["ok"]
     assert rig.journal_ids() == before_ids + [c["id"] for c in batch]
     assert rig.daemon.pid == pid
-    assert retained(rig.broker, f"{T}/state") == rig.bot.mirror.public_view()
+    assert retained(rig.broker, f"{T}/state") == rig.expected()
     assert retained(rig.broker, f"{T}/status") == "online"

@@ -91,4 +91,4 @@ def test_hypothesis_hostile_commands_over_mqtt(rig):
     check()
     assert rig.daemon.alive()
     rig.play(3)
-    assert retained(rig.broker, f"{T}/state") == rig.bot.mirror.public_view() == rig.journal_state()
+    assert retained(rig.broker, f"{T}/state") == rig.expected() == rig.journal_state()

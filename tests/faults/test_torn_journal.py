@@ -35,7 +35,7 @@ def test_a_corrupted_last_record_is_dropped_with_a_warning_and_the_game_continue
     assert rig.state_after(mark) == kept == rig.journal_state()
     _resync_bot(rig)
     rig.play(5)  # the game continues on the kept journal
-    assert retained(rig.broker, f"{T}/state") == rig.bot.mirror.public_view() == rig.journal_state()
+    assert retained(rig.broker, f"{T}/state") == rig.expected() == rig.journal_state()
 
 
 def test_a_wal_cut_mid_frame_keeps_every_complete_record(rig):
@@ -53,7 +53,7 @@ def test_a_wal_cut_mid_frame_keeps_every_complete_record(rig):
     assert rig.state_after(mark) == rig.journal_state()
     _resync_bot(rig)
     rig.play(5)
-    assert retained(rig.broker, f"{T}/state") == rig.bot.mirror.public_view()
+    assert retained(rig.broker, f"{T}/state") == rig.expected()
 
 
 def test_garbage_after_the_last_wal_frame_changes_nothing(rig):
@@ -65,6 +65,6 @@ def test_garbage_after_the_last_wal_frame_changes_nothing(rig):
         fh.write(b"\xde\xad\xbe\xef" * 700)  # half-written junk from a dying SD card
     mark = rig.start_daemon()
     assert rig.daemon.journal_rows() == rows
-    assert rig.state_after(mark) == rig.bot.mirror.public_view()
+    assert rig.state_after(mark) == rig.expected()
     rig.play(3)
-    assert rig.journal_state() == rig.bot.mirror.public_view()
+    assert rig.journal_state() == rig.expected()

@@ -75,3 +75,12 @@ class Bot:
         result = self.mirror.submit(cmd)
         assert result.ok, f"mirror refused what the daemon accepted: {result.error}"
         self.in_game += 1
+
+
+def comparable(state: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A published state without what only the live daemon knows: a reaction window's wall-clock
+    ``deadline`` / ``remaining_s`` (CP-6), which a replay of the journal cannot reproduce."""
+    if not state or not isinstance(state.get("window"), dict):
+        return state
+    window = {k: v for k, v in state["window"].items() if k not in ("deadline", "remaining_s")}
+    return {**state, "window": window}
