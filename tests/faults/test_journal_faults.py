@@ -1,12 +1,16 @@
-"""The SD card fills up mid-game: the input is refused with a clear error, not silently lost,
-and the same command (same id) goes through once there is room again."""
+"""Journal faults: a full SD card refuses the input with a clear error (a retry with the same id
+works once there is room); a journal that is not a database, or one another daemon is writing,
+stops `gametable run` with a one-line error and is never touched."""
 
 from __future__ import annotations
 
 import json
 
-from controller.journal import Journal
+import pytest
+
+from controller.journal import Journal, JournalError
 from controller.table import Table
+from tests.helpers.daemon_proc import DaemonProcess
 from tests.helpers.play import Bot
 
 
@@ -54,3 +58,19 @@ def test_run_refuses_a_journal_that_is_not_a_database_without_touching_it(tmp_pa
     lines = proc.stdout.strip().splitlines()
     assert len(lines) == 1 and "cannot open journal" in lines[0] and str(journal) in lines[0], proc.stdout
     assert journal.read_bytes() == junk
+
+
+def test_a_second_daemon_on_the_same_journal_is_refused_and_the_first_plays_on(rig):
+    rig.play(3)
+    second = DaemonProcess(rig.daemon.workdir, rig.broker.host, rig.broker.port, rig.daemon.table_id)
+    second.log = rig.daemon.workdir / "second.log"
+    second.start()
+    assert second.proc.wait(timeout=30) == 2
+    assert "is in use by another gametable process" in second.log_text()
+    rig.play(3)  # the first daemon never noticed
+    assert rig.daemon.alive() and rig.journal_state() == rig.expected()
+
+
+def test_journal_path_that_is_a_directory_gives_a_clear_error(tmp_path):
+    with pytest.raises(JournalError, match="cannot open journal .*: Is a directory"):
+        Journal(tmp_path)
