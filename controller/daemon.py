@@ -12,6 +12,7 @@ import json
 import logging
 import signal
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -82,6 +83,7 @@ class Daemon:
         self._game_timer: tuple[Any, Callable[[], None]] | None = None
         self.bridge: MqttBridge | None = None
         self._pending_diagnostics: list[tuple[str, Any]] = []
+        self._control_results: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.started = threading.Event()
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -121,7 +123,7 @@ class Daemon:
         """Apply one command; returns the ``cmd/result`` payload. Thread-safe, never raises."""
         with self._lock:
             if isinstance(cmd, dict) and cmd.get("type") in ("pause", "resume"):
-                return self._pause(cmd)
+                return self._pause_once(cmd)
             result = self.table.submit(cmd)
             if result.ok and not result.duplicate:
                 self._after_accept(result, source)
@@ -289,6 +291,21 @@ class Daemon:
             self._window_timer[1]()
         self._window_timer = None
         self._window_deadline = None
+
+    def _pause_once(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """``pause`` / ``resume`` are not journalled, so their duplicate ids are remembered here:
+        a client that retries (same id) gets the first answer, and a late retry of an old
+        ``pause`` never pauses the window again after a ``resume``."""
+        cid = cmd.get("id")
+        key = str(cid) if isinstance(cid, str | int) and not isinstance(cid, bool) else None
+        if key is not None and key in self._control_results:
+            return dict(self._control_results[key], duplicate=True)
+        result = self._pause(cmd)
+        if key is not None:
+            self._control_results[key] = result
+            while len(self._control_results) > 256:
+                self._control_results.popitem(last=False)
+        return result
 
     def _pause(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """Host ``pause`` / ``resume`` of an open reaction window's countdown (CP-6).
