@@ -106,5 +106,5 @@ class CommandClient:
                 raise CommandTimeout(f"no result for command {key!r} after {timeout:g} s")
 
     def close(self) -> None:
+        self.client.disconnect()  # first, so the network thread wakes and loop_stop is quick
         self.client.loop_stop()
-        self.client.disconnect()

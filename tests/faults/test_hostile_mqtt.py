@@ -68,7 +68,7 @@ def test_hypothesis_hostile_commands_over_mqtt(rig):
     rig.play(6)
     counter = iter(range(10**9))
 
-    @settings(max_examples=120, deadline=None, database=None,
+    @settings(max_examples=80, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(cmd=hostile_commands(), with_id=st.booleans())
     def check(cmd, with_id):

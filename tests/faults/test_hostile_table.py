@@ -14,7 +14,7 @@ from controller.table import Table
 from tests.helpers.hostile import hostile_commands
 from tests.helpers.play import Bot
 
-SETTINGS = settings(max_examples=200, deadline=None,
+SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -50,7 +50,7 @@ def test_hostile_command_gets_a_specific_error_and_changes_nothing(cmd, seed, mo
     assert _snapshot(table) == before
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(seed=st.integers(0, 10_000), data=st.data())
 def test_junk_between_legal_inputs_leaves_the_game_as_if_it_never_came(seed, data):
     """Interleave junk with a real game: the journal and state equal the real game alone."""

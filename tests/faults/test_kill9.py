@@ -14,7 +14,7 @@ from tests.helpers.play import comparable
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 
-ROUNDS = 10
+ROUNDS = 8
 
 
 def test_kill9_at_random_points_resumes_at_the_last_acknowledged_input(rig):
