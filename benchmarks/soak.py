@@ -4,12 +4,13 @@ The real daemon process (``gametable run --no-hardware``) behind a real Mosquitt
 a network that can be cut; a bot plays every registered game (Coup joins by itself) through a
 retrying :class:`~controller.command_client.CommandClient`. At random moments the soak
 ``kill -9``s the daemon (sometimes with a command in flight), restarts Mosquitto, or cuts the
-daemon's network. Time is compressed: a "simulated minute" is ``60 / pace_s`` inputs, and faults
+daemon's network; meanwhile a hostile client now and then publishes junk on ``cmd``. Time is compressed: a "simulated minute" is ``60 / pace_s`` inputs, and faults
 arrive on that simulated clock, so 30 simulated minutes take about a minute of real time.
 
 At the end it checks, from the journal itself:
   inputs lost        commands acknowledged ok that are not in the journal, or never answered (must be 0)
   duplicates applied command ids applied more than once (must be 0)
+  hostile commands applied  junk that got into the journal (must be 0)
 and that the state the broker holds (retained) equals a replay of the journal. Exit status 1 if
 any of that fails or the daemon's memory grew by 10 % or more. Memory is sampled after a warm-up
 and at the end; after a ``kill -9`` the new process has replayed the whole journal, so the end
@@ -34,6 +35,7 @@ from controller.command_client import CommandClient, CommandTimeout
 from controller.replay import replay_lines
 from tests.helpers.broker import Broker, start_broker
 from tests.helpers.daemon_proc import DaemonProcess
+from tests.helpers.hostile import random_junk
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.netcut import NetCut
 from tests.helpers.play import Bot, comparable
@@ -58,6 +60,7 @@ class Soak:
         self.sent: list[str] = []
         self.unanswered: list[str] = []
         self.faults: Counter[str] = Counter()
+        self.junk_sent = 0
 
     # --- the daemon ---------------------------------------------------------------------------
     def start_daemon(self) -> None:
@@ -90,6 +93,9 @@ class Soak:
 
     def play_one(self) -> None:
         self.resolve(self.next_command())
+        if self.rnd.random() < 0.1:  # a buggy or hostile client shouts junk at the table meanwhile
+            self.junk_sent += 1
+            self.cc.client.publish(self.cc.cmd_topic, random_junk(self.rnd), qos=1)
 
     # --- faults -------------------------------------------------------------------------------
     def fault(self) -> None:
@@ -151,6 +157,7 @@ def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_ev
         ok_ids = [i for i, r in soak.results.items() if r.get("ok")]
         lost = sum(1 for i in ok_ids if i not in ids) + len(soak.unanswered)
         duplicates = sum(n - 1 for n in ids.values() if n > 1)
+        junk_applied = sum(1 for i in ids if str(i).startswith("junk"))
         refused = [(i, r.get("error")) for i, r in soak.results.items() if not r.get("ok")]
         expected = replay_lines([b for _s, _c, b in rows]).public_view()
         late = Recorder(soak.broker.host, soak.broker.port, f"{T}/state")
@@ -173,6 +180,8 @@ def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_ev
         "inputs lost": float(lost),
         "duplicates applied": float(duplicates),
         "commands refused": float(len(refused)),
+        "hostile commands sent": float(soak.junk_sent),
+        "hostile commands applied": float(junk_applied),
         "retained state equals journal replay": float(state_ok),
         "daemon RSS start (KiB)": float(rss_start),
         "daemon RSS end (KiB)": float(rss_end),
@@ -189,6 +198,7 @@ def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_ev
 
 def passed(figures: dict[str, float]) -> bool:
     return (figures["inputs lost"] == 0 and figures["duplicates applied"] == 0
+            and figures["hostile commands applied"] == 0
             and figures["retained state equals journal replay"] == 1.0 and figures["daemon RSS growth %"] < 10)
 
 
