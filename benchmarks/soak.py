@@ -46,8 +46,9 @@ FAULTS = ("kill -9", "broker restart", "network cut")
 
 
 class Soak:
-    def __init__(self, workdir: Path, seed: int) -> None:
+    def __init__(self, workdir: Path, seed: int, faults: tuple[str, ...] = FAULTS) -> None:
         self.rnd = random.Random(seed)
+        self.kinds = faults
         self.broker: Broker = start_broker()
         self.net = NetCut(self.broker.host, self.broker.port)
         self.daemon = DaemonProcess(workdir, self.broker.host, self.net.port, TABLE)
@@ -99,7 +100,7 @@ class Soak:
 
     # --- faults -------------------------------------------------------------------------------
     def fault(self) -> None:
-        kind = self.rnd.choice(FAULTS)
+        kind = self.rnd.choice(self.kinds)
         self.faults[kind] += 1
         cmd = self.next_command()  # one command is always caught by the fault
         if kind == "kill -9":
@@ -132,10 +133,10 @@ class Soak:
 
 
 def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_every_s: float = 60.0,
-             workdir: Path | None = None, out: Any = sys.stdout) -> dict[str, float]:
+             workdir: Path | None = None, out: Any = sys.stdout, faults: tuple[str, ...] = FAULTS) -> dict[str, float]:
     """Run the soak; returns the figures it prints."""
     workdir = workdir or Path(tempfile.mkdtemp(prefix="gametable-soak-"))
-    soak = Soak(workdir, seed)
+    soak = Soak(workdir, seed, faults)
     started = time.monotonic()
     try:
         soak.start_daemon()
@@ -209,8 +210,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace-s", type=float, default=2.0, help="simulated seconds between inputs (mean)")
     parser.add_argument("--fault-every-s", type=float, default=60.0, help="simulated seconds between faults (mean)")
     parser.add_argument("--workdir", type=Path, help="keep the journal and daemon log here")
+    parser.add_argument("--faults", default=",".join(FAULTS),
+                        help=f"comma-separated kinds (default all: {','.join(FAULTS)}); leave out "
+                             "'kill -9' to watch one daemon process's memory over a long run")
     args = parser.parse_args(argv)
-    figures = run_soak(args.minutes, args.seed, args.pace_s, args.fault_every_s, args.workdir)
+    kinds = tuple(k.strip() for k in args.faults.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in FAULTS]
+    if unknown or not kinds:
+        parser.error(f"--faults: unknown kind(s) {unknown}; choose from {', '.join(FAULTS)}")
+    figures = run_soak(args.minutes, args.seed, args.pace_s, args.fault_every_s, args.workdir, faults=kinds)
     ok = passed(figures)
     print("soak: PASS" if ok else "soak: FAIL")
     return 0 if ok else 1

@@ -171,7 +171,9 @@ class Table:
         if key is not None:
             self._accepted_ids.add(key)
         effects = list(state.get("last", [])) if state else []
-        return self._remember(key, Result(cid, True, input=inp, seq=seq, effects=effects))
+        # not _remember'ed: `_accepted_ids` answers its duplicates, so the bounded memory of
+        # results holds only refusals (a long-running daemon grew ~1 KiB per input otherwise)
+        return Result(cid, True, input=inp, seq=seq, effects=effects)
 
     def _remember(self, key: str | None, result: Result) -> Result:
         if key is not None:
