@@ -13,6 +13,7 @@ Figures:
 
 from __future__ import annotations
 
+import shutil
 import statistics
 import tempfile
 import time
@@ -70,11 +71,12 @@ def run() -> dict[str, float]:
     finally:
         daemon.kill()
         phone.close()
-        broker.stop()
+        broker.close()
+        shutil.rmtree(workdir, ignore_errors=True)
     return {
         "recovery_s": round(statistics.median(times), 3),
         "recovery_replay_ms": round(statistics.median(replays), 1),
-        "recovery_inputs": float(len(daemon.journal_rows())),
+        "recovery_inputs": float(INPUTS),
     }
 
 

@@ -129,7 +129,7 @@ class Soak:
         self.cc.close()
         self.phone.close()
         self.net.close()
-        self.broker.stop()
+        self.broker.close()
 
 
 def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_every_s: float = 60.0,

@@ -19,7 +19,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt_bridge import set_nodelay
+from controller.mqtt_bridge import no_delay
 
 
 class CommandTimeout(TimeoutError):
@@ -42,6 +42,7 @@ class CommandClient:
                                   client_id=client_id or f"cmd-{uuid.uuid4().hex[:10]}")
         if username:
             self.client.username_pw_set(username, password)
+        no_delay(self.client)
         self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.5)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self._subscribed.clear()
@@ -52,7 +53,6 @@ class CommandClient:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not reason.is_failure:
-            set_nodelay(client)
             client.subscribe(self.result_topic, qos=1)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:

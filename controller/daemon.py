@@ -141,7 +141,8 @@ class Daemon:
         try:
             cmd = json.loads(payload.decode("utf-8"), parse_constant=_reject_constant)
         except UnicodeDecodeError as exc:
-            self._publish_result({"id": None, "ok": False, "error": f"command is not UTF-8 text: {exc.reason}"})
+            self._publish_result({"id": None, "ok": False,
+                                  "error": f"command is not valid JSON: not UTF-8 text ({exc.reason})"})
             return
         except RecursionError:
             self._publish_result({"id": None, "ok": False, "error": "command is not valid JSON: nested too deeply"})
@@ -161,9 +162,6 @@ class Daemon:
         self._publish_result(self.submit(cmd, source="mqtt"))
 
     def _publish_result(self, result: dict[str, Any]) -> None:
-        cid = result.get("id")
-        if cid is not None and (isinstance(cid, bool) or not isinstance(cid, str | int) or len(str(cid)) > 128):
-            result = dict(result, id=None)  # not an id a client can match; don't echo junk back
         if self.bridge:
             self.bridge.publish_result(result)
 

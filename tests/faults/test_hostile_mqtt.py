@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 RAW_PAYLOADS = [  # (bytes on cmd, what the error must say, the id the result carries)
     (b"", "not valid JSON", None),
     (b"{nope", "not valid JSON", None),
-    (b"\xff\xfe\x00garbage", "not UTF-8", None),
+    (b"\xff\xfe\x00garbage", "command is not valid JSON: not UTF-8 text", None),
     (b'{"type":"strike","seat":NaN,"id":"n1"}', "NaN is not a JSON value", None),
     (b'{"type":"strike","seat":1,"id":Infinity}', "Infinity is not a JSON value", None),
     (b"[" * 100_000 + b"]" * 100_000, "byte limit", None),
@@ -31,8 +31,8 @@ RAW_PAYLOADS = [  # (bytes on cmd, what the error must say, the id the result ca
     (b'"just a string"', "must be a JSON object, got str", None),
     (b'{"type":"strike","seat":1}', "client-chosen 'id'", None),
     (b"null", "JSON object", None),
-    (b'{"type":"strike","seat":1,"id":["x"]}', "'id' must be a string or number", None),
-    (json.dumps({"type": "strike", "seat": 1, "id": "y" * 500}).encode(), "at most 128 characters", None),
+    (b'{"type":"strike","seat":1,"id":["x"]}', "'id' must be a string or number", ["x"]),  # echoed as sent
+    (json.dumps({"type": "strike", "seat": 1, "id": "y" * 500}).encode(), "at most 128 characters", "y" * 500),
 ]
 
 
