@@ -26,14 +26,14 @@ class Rig:
     cc: CommandClient
     bot: Bot
 
-    def start_daemon(self, timeout: float = 20.0) -> int:
+    def start_daemon(self, timeout: float = 40.0) -> int:
         """Start the daemon process; wait for ``online``; returns the phone's message index before."""
         mark = len(self.phone.messages)
         self.daemon.start()
         self.wait_online(mark, timeout)
         return mark
 
-    def wait_online(self, mark: int, timeout: float = 20.0) -> None:
+    def wait_online(self, mark: int, timeout: float = 40.0) -> None:
         try:
             self.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", timeout, start=mark)
         except TimeoutError:
@@ -48,7 +48,7 @@ class Rig:
             assert result["ok"], result
             self.bot.accepted(cmd)
         if cmd is not None:  # the result is the daemon's last message for a command: all effects are in
-            self.phone.wait_for(f"{T}/cmd/result", lambda m: m.json().get("id") == cmd["id"])
+            self.phone.wait_for(f"{T}/cmd/result", lambda m: m.json().get("id") == cmd["id"], timeout=30)
 
     def expected(self) -> dict[str, Any] | None:
         """The public state the bot's mirror says the table must have."""
@@ -62,10 +62,10 @@ class Rig:
     def journal_ids(self) -> list[str | None]:
         return [cid for _s, cid, _b in self.daemon.journal_rows()]
 
-    def state_after(self, mark: int, timeout: float = 10.0) -> dict[str, Any]:
+    def state_after(self, mark: int, timeout: float = 30.0) -> dict[str, Any]:
         return comparable(self.phone.wait_for(f"{T}/state", start=mark, timeout=timeout).json())
 
-    def leds_after(self, mark: int, timeout: float = 10.0) -> Any:
+    def leds_after(self, mark: int, timeout: float = 30.0) -> Any:
         return self.phone.wait_for(f"{T}/leds", start=mark, timeout=timeout).json()
 
 
@@ -73,7 +73,7 @@ def expected_leds(state: dict[str, Any] | None) -> Any:
     return json.loads(json.dumps(led_plan_for(state, None)))
 
 
-def retained(broker: Broker, topic: str, timeout: float = 10.0) -> Any:
+def retained(broker: Broker, topic: str, timeout: float = 30.0) -> Any:
     """What a phone that connects now is given for ``topic`` (the retained message)."""
     late = Recorder(broker.host, broker.port, topic)
     try:

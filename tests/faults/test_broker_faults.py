@@ -29,7 +29,7 @@ def _outage_batch(rig, n: int) -> list[dict]:
     return batch
 
 
-def _wait_journal_has(rig, ids: list[str], timeout: float = 10.0) -> None:
+def _wait_journal_has(rig, ids: list[str], timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not set(ids) <= set(rig.journal_ids()):
         assert time.monotonic() < deadline, f"not journalled: {set(ids) - set(rig.journal_ids())}"

@@ -40,7 +40,7 @@ def _answer(rig, payload: bytes, cid=None) -> dict:
     """Publish raw bytes on cmd and wait for the daemon's answer (id ``cid``; None if it has none)."""
     mark = len(rig.phone.messages)
     rig.phone.publish(f"{T}/cmd", payload)
-    return rig.phone.wait_for(f"{T}/cmd/result", lambda m: m.json().get("id") == cid, timeout=5, start=mark).json()
+    return rig.phone.wait_for(f"{T}/cmd/result", lambda m: m.json().get("id") == cid, timeout=20, start=mark).json()
 
 
 def _published_since(rig, mark: int) -> set[str]:

@@ -38,7 +38,7 @@ def test_kill9_at_random_points_resumes_at_the_last_acknowledged_input(rig):
             rig.daemon.kill()
             rig.cc.publish(cmd)
             how = "while down"
-        assert rig.phone.wait_for(f"{T}/status", start=mark).payload == b"offline"  # the last will
+        assert rig.phone.wait_for(f"{T}/status", start=mark, timeout=30).payload == b"offline"  # the last will
 
         journalled = rig.journal_state()
         assert journalled in (before, after)  # nothing acknowledged lost, nothing invented
