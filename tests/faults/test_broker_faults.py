@@ -52,7 +52,7 @@ def test_broker_restart_mid_game_loses_no_command_and_applies_none_twice(rig):
     new_ids = rig.journal_ids()[len(before_ids):]
     assert sorted(new_ids) == sorted(ok_ids) and len(set(new_ids)) == len(new_ids)  # exactly once
     assert rig.daemon.alive() and rig.daemon.pid == pid  # it reconnected by itself
-    rig.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", start=mark)
+    rig.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", timeout=30, start=mark)
     assert retained(rig.broker, f"{T}/status") == "online"
     assert retained(rig.broker, f"{T}/state") == rig.journal_state()
     _resync_bot(rig)
@@ -68,12 +68,12 @@ def test_network_cut_goes_offline_by_the_last_will_and_queued_commands_apply_onc
     mark = len(rig.phone.messages)
     rig.net.cut()
     # the broker sees the daemon's connection die without a goodbye: it publishes the last will
-    rig.phone.wait_for(f"{T}/status", lambda m: m.payload == b"offline", start=mark)
+    rig.phone.wait_for(f"{T}/status", lambda m: m.payload == b"offline", timeout=30, start=mark)
     assert retained(rig.broker, f"{T}/status") == "offline"
     batch = _outage_batch(rig, 3)  # published once each; the broker queues them in the daemon's session
     mark = len(rig.phone.messages)
     rig.net.restore()
-    rig.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", start=mark)
+    rig.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", timeout=30, start=mark)
     _wait_journal_has(rig, [c["id"] for c in batch])
     assert rig.journal_ids() == before_ids + [c["id"] for c in batch]  # in order, once each
     for cmd in batch:  # a phone that retries anyway is answered ok, never applied twice
