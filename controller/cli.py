@@ -32,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="the daemon on a Raspberry Pi: beams, strikers, LEDs, MQTT")
     run.add_argument("--config", help="TOML config file")
+    run.add_argument("--no-hardware", action="store_true",
+                     help="MQTT inputs only, no GPIO/serial (fault tests, a table driven from elsewhere)")
 
     sim = sub.add_parser("sim", help="the daemon on the virtual table (pymunk), with the panel")
     sim.add_argument("--config", help="TOML config file")

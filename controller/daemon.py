@@ -12,22 +12,28 @@ import json
 import logging
 import signal
 import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
 from controller import sd_notify
 from controller.clock import Clock, SystemClock
 from controller.config import Config, ConfigError, load
-from controller.journal import Journal
+from controller.journal import Journal, JournalError
 from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
-from controller.table import Result, Table
+from controller.table import Result, Table, short_error
 
 log = logging.getLogger("gametable.daemon")
 
 MAX_COMMAND_BYTES = 64 * 1024  # a command is a small JSON object; anything bigger is a bug or abuse
 
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
+
+
+def _reject_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON; Python accepts them, browsers and the journal must not."""
+    raise ValueError(f"{name} is not a JSON value")
 
 
 def led_plan_for(state: dict[str, Any] | None, fault: str | None = None, seats: Any = (),
@@ -76,6 +82,8 @@ class Daemon:
         self._window_remaining = 0.0
         self._game_timer: tuple[Any, Callable[[], None]] | None = None
         self.bridge: MqttBridge | None = None
+        self._pending_diagnostics: list[tuple[str, Any]] = []
+        self._control_results: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.started = threading.Event()
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -115,7 +123,7 @@ class Daemon:
         """Apply one command; returns the ``cmd/result`` payload. Thread-safe, never raises."""
         with self._lock:
             if isinstance(cmd, dict) and cmd.get("type") in ("pause", "resume"):
-                return self._pause(cmd)
+                return self._pause_once(cmd)
             result = self.table.submit(cmd)
             if result.ok and not result.duplicate:
                 self._after_accept(result, source)
@@ -125,14 +133,23 @@ class Daemon:
             return result.to_json()
 
     def _on_mqtt_command(self, payload: bytes) -> None:
+        """One ``cmd`` message: always answered on ``cmd/result``, whatever arrives."""
         if len(payload) > MAX_COMMAND_BYTES:
             self._publish_result({"id": None, "ok": False, "error": f"command of {len(payload)} bytes is over "
                                   f"the {MAX_COMMAND_BYTES} byte limit"})
             return
         try:
-            cmd = json.loads(payload.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            self._publish_result({"id": None, "ok": False, "error": f"command is not valid JSON: {exc}"})
+            cmd = json.loads(payload.decode("utf-8"), parse_constant=_reject_constant)
+        except UnicodeDecodeError as exc:
+            self._publish_result({"id": None, "ok": False,
+                                  "error": f"command is not valid JSON: not UTF-8 text ({exc.reason})"})
+            return
+        except RecursionError:
+            self._publish_result({"id": None, "ok": False, "error": "command is not valid JSON: nested too deeply"})
+            return
+        except ValueError as exc:
+            self._publish_result({"id": None, "ok": False,
+                                  "error": short_error(f"command is not valid JSON: {exc}")})
             return
         if not isinstance(cmd, dict):
             self._publish_result({"id": None, "ok": False,
@@ -203,6 +220,10 @@ class Daemon:
             self._publish_views(self.public_state())
             if self.bridge:
                 self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting))
+                # warnings from before the first connection (a torn journal tail at start)
+                for kind, payload in self._pending_diagnostics:
+                    self.bridge.publish_sensor(kind, payload)
+                self._pending_diagnostics.clear()
 
     def _update_lights(self) -> None:
         plan = led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting)
@@ -231,8 +252,12 @@ class Daemon:
                                     qos=1, retain=True)
 
     def diagnostic(self, kind: str, payload: Any) -> None:
-        if self.bridge:
-            self.bridge.publish_sensor(kind, payload)
+        """A ``sensors/<kind>`` message; kept until the first connection if not connected yet."""
+        with self._lock:
+            if self.bridge and self.bridge.connected.is_set():
+                self.bridge.publish_sensor(kind, payload)
+            elif len(self._pending_diagnostics) < 100:  # a long outage must not grow memory
+                self._pending_diagnostics.append((kind, payload))
 
     # --- reaction windows (Coup CP-6): the table emits `timeout` when time is up ----------------
     def _arm_window_timer(self) -> None:
@@ -264,6 +289,21 @@ class Daemon:
             self._window_timer[1]()
         self._window_timer = None
         self._window_deadline = None
+
+    def _pause_once(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """``pause`` / ``resume`` are not journalled, so their duplicate ids are remembered here:
+        a client that retries (same id) gets the first answer, and a late retry of an old
+        ``pause`` never pauses the window again after a ``resume``."""
+        cid = cmd.get("id")
+        key = str(cid) if isinstance(cid, str | int) and not isinstance(cid, bool) else None
+        if key is not None and key in self._control_results:
+            return dict(self._control_results[key], duplicate=True)
+        result = self._pause(cmd)
+        if key is not None:
+            self._control_results[key] = result
+            while len(self._control_results) > 256:
+                self._control_results.popitem(last=False)
+        return result
 
     def _pause(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """Host ``pause`` / ``resume`` of an open reaction window's countdown (CP-6).
@@ -330,14 +370,21 @@ def run_daemon(args: Any) -> int:
         print("config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing")
         return 2
     clock = SystemClock()
-    daemon = Daemon(config, clock)
+    try:
+        daemon = Daemon(config, clock)
+    except JournalError as exc:  # not a database (or unreadable): never overwrite it, say so
+        print(f"gametable run: {exc}; move the file away to start a new journal")
+        return 2
     hardware = None
     try:
         from controller.hardware import Hardware
     except ImportError:
         log.warning("no hardware layer available; running with MQTT inputs only")
     else:
-        hardware = Hardware(config, clock, daemon)
+        if getattr(args, "no_hardware", False):  # fault tests, a table driven from elsewhere
+            log.info("--no-hardware: running with MQTT inputs only")
+        else:
+            hardware = Hardware(config, clock, daemon)
     daemon.start()
     if hardware is not None:
         hardware.start()

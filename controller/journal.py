@@ -8,9 +8,11 @@ is detected, dropped with a warning, and everything before it is kept.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import json.scanner
 import logging
+import os
 import sqlite3
 import zlib
 from collections.abc import Iterator
@@ -70,15 +72,22 @@ class Journal:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self._lock_fd: int | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._lock_fd = _lock(self.path)
+        db = None
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as exc:
+            if db is not None:
+                db.close()
+            self._unlock()
             raise JournalError(f"cannot open journal {self.path}: {exc}") from exc
+        self._db = db
         self.dropped: list[int] = []
         self._drop_bad_tail()
         row = self._db.execute("SELECT COALESCE(MAX(seq), 0) FROM inputs").fetchone()
@@ -137,3 +146,26 @@ class Journal:
 
     def close(self) -> None:
         self._db.close()
+        self._unlock()  # after SQLite is closed: closing an fd of the file drops SQLite's own locks
+
+    def _unlock(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+
+def _lock(path: str) -> int:
+    """One writer per journal: a second daemon on the same file (systemd plus a manual
+    ``gametable run``) would fight the first over MQTT and fork the game. The kernel releases
+    the lock when the process dies, so a restart after ``kill -9`` or a power cut just works."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise JournalError(f"cannot open journal {path}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise JournalError(f"journal {path} is in use by another gametable process "
+                           "(only one daemon may write a journal)") from None
+    return fd

@@ -85,10 +85,16 @@ class MqttBridge:
         self._on_command = on_command
         self._on_connected = on_connected
         self.connected = threading.Event()
+        # A persistent session (clean_session=False, fixed client id): while the daemon is down
+        # (crash, restart, Wi-Fi drop) the broker keeps its `cmd` subscription and queues QoS 1
+        # commands for it, delivered when it reconnects. Commands are acknowledged (PUBACK) only
+        # after they are journalled, so one that is in flight at a crash is delivered again, and
+        # duplicate ids make that harmless. Clients still retry (controller.command_client):
+        # a broker restart without persistence forgets the session.
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
             client_id=client_id or f"gametable-daemon-{table_id}",
-            clean_session=True,
+            clean_session=False,
         )
         if username:
             self.client.username_pw_set(username, password)

@@ -7,6 +7,7 @@ caller may publish its effects knowing nothing can be lost.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from collections import OrderedDict
@@ -16,12 +17,40 @@ from typing import Any
 
 from controller.clock import Clock, SystemClock
 from controller.games import GameError, get_game
-from controller.journal import Journal
+from controller.journal import Journal, JournalError
 
 log = logging.getLogger("gametable.table")
 
 CONTROL_TYPES = {"new_game", "undo", "abort"}
 MAX_REMEMBERED_RESULTS = 4096
+# No legal input comes near this (a Coup `setup` stacking every card is < 2 KiB); a bigger one
+# is a bug or an attack, and would otherwise sit in the journal and every event forever. (The
+# daemon refuses MQTT payloads over its own, larger MAX_COMMAND_BYTES without parsing them.)
+MAX_INPUT_BYTES = 16 * 1024
+MAX_ERROR_CHARS = 240
+MAX_COMMAND_DEPTH = 16  # the deepest legal command (a Coup setup) is 4 levels
+
+
+def nesting_depth(value: Any, limit: int) -> int:
+    """How deeply lists/objects nest, counted without recursion (junk may be 100 000 deep)."""
+    depth, level = 0, [value]
+    while level and depth <= limit:
+        nxt: list[Any] = []
+        for v in level:
+            if isinstance(v, dict):
+                nxt.extend(v.values())
+            elif isinstance(v, list | tuple):
+                nxt.extend(v)
+        if nxt:
+            depth += 1
+        level = nxt
+    return depth
+
+
+def short_error(message: str) -> str:
+    """One readable line: engines echo the bad value (``got 'xxxx…'``), which may be huge."""
+    line = " ".join(message.split())
+    return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"
 
 
 @dataclass
@@ -58,6 +87,16 @@ def check_command(cmd: Any) -> dict[str, Any]:
     if cid is not None and (isinstance(cid, bool) or not isinstance(cid, str | int) or len(str(cid)) > 128):
         shown = repr(cid) if len(repr(cid)) <= 40 else repr(cid)[:37] + "..."
         raise GameError(f"'id' must be a string or number of at most 128 characters, got {shown}")
+    if nesting_depth(cmd, MAX_COMMAND_DEPTH) > MAX_COMMAND_DEPTH:
+        raise GameError(f"a command must not nest lists or objects more than {MAX_COMMAND_DEPTH} deep")
+    try:
+        size = len(json.dumps(cmd, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+    except RecursionError:
+        raise GameError("a command must not be nested this deeply") from None
+    except (TypeError, ValueError) as exc:  # not JSON data (only possible from Python callers)
+        raise GameError(f"a command must be plain JSON data: {exc}") from None
+    if size > MAX_INPUT_BYTES:
+        raise GameError(f"the command is {size} bytes; the limit is {MAX_INPUT_BYTES}")
     return cmd
 
 
@@ -112,14 +151,19 @@ class Table:
             inp = self._normalise(cmd)
             state, game = self._preview(inp)
         except GameError as exc:
-            return self._remember(key, Result(cid, False, str(exc)))
+            return self._remember(key, Result(cid, False, short_error(str(exc))))
         except Exception as exc:  # a bug must not take the table down; report it precisely
-            log.exception("engine failure on %r", cmd)
-            return self._remember(key, Result(cid, False, f"internal error: {type(exc).__name__}: {exc}"))
+            log.exception("engine failure on %s", short_error(repr(cmd)))
+            return self._remember(key, Result(cid, False, short_error(f"internal error: {type(exc).__name__}: {exc}")))
         seq = self.seq + 1
         now = self.clock.wall()
         if self.journal is not None:
-            seq = self.journal.append(inp, now, key)
+            try:
+                seq = self.journal.append(inp, now, key)
+            except JournalError as exc:  # disk full, card gone: refuse loudly, and let a retry work
+                log.error("%s", exc)
+                return Result(cid, False, short_error(
+                    f"the table could not record this input, so it was not applied ({exc}); try again"))
         self.seq = seq
         if inp["type"] == "new_game":
             self.game_started_at = now
@@ -127,7 +171,9 @@ class Table:
         if key is not None:
             self._accepted_ids.add(key)
         effects = list(state.get("last", [])) if state else []
-        return self._remember(key, Result(cid, True, input=inp, seq=seq, effects=effects))
+        # not _remember'ed: `_accepted_ids` answers its duplicates, so the bounded memory of
+        # results holds only refusals (a long-running daemon grew ~1 KiB per input otherwise)
+        return Result(cid, True, input=inp, seq=seq, effects=effects)
 
     def _remember(self, key: str | None, result: Result) -> Result:
         if key is not None:

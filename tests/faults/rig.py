@@ -1,0 +1,85 @@
+"""The fault rig: a real Mosquitto, the real daemon process, a recording phone and a bot."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from controller.command_client import CommandClient
+from controller.daemon import led_plan_for
+from controller.replay import replay_lines
+from tests.helpers.broker import Broker
+from tests.helpers.daemon_proc import DaemonProcess
+from tests.helpers.mqtt_client import Recorder
+from tests.helpers.play import Bot, comparable
+
+TABLE = "t1"
+T = f"gametable/{TABLE}"
+
+
+@dataclass
+class Rig:
+    broker: Broker
+    daemon: DaemonProcess
+    phone: Recorder
+    cc: CommandClient
+    bot: Bot
+
+    def start_daemon(self, timeout: float = 40.0) -> int:
+        """Start the daemon process; wait for ``online``; returns the phone's message index before."""
+        mark = len(self.phone.messages)
+        self.daemon.start()
+        self.wait_online(mark, timeout)
+        return mark
+
+    def wait_online(self, mark: int, timeout: float = 40.0) -> None:
+        try:
+            self.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", timeout, start=mark)
+        except TimeoutError:
+            raise AssertionError("daemon did not come online; its log:\n" + self.daemon.log_text()[-3000:]) from None
+
+    def play(self, n: int) -> None:
+        """``n`` random legal commands, each acknowledged ok; returns once the phone saw them all."""
+        cmd = None
+        for _ in range(n):
+            cmd = self.bot.next_command()
+            result = self.cc.send(cmd)
+            assert result["ok"], result
+            self.bot.accepted(cmd)
+        if cmd is not None:  # the result is the daemon's last message for a command: all effects are in
+            self.phone.wait_for(f"{T}/cmd/result", lambda m: m.json().get("id") == cmd["id"], timeout=30)
+
+    def expected(self) -> dict[str, Any] | None:
+        """The public state the bot's mirror says the table must have."""
+        return comparable(self.bot.mirror.public_view())
+
+    def journal_state(self) -> dict[str, Any] | None:
+        """The public state a replay of the daemon's journal gives (controller.replay)."""
+        rows = self.daemon.journal_rows()
+        return comparable(replay_lines([body for _s, _c, body in rows]).public_view())
+
+    def journal_ids(self) -> list[str | None]:
+        return [cid for _s, cid, _b in self.daemon.journal_rows()]
+
+    def state_after(self, mark: int, timeout: float = 30.0) -> dict[str, Any]:
+        return comparable(self.phone.wait_for(f"{T}/state", start=mark, timeout=timeout).json())
+
+    def leds_after(self, mark: int, timeout: float = 30.0) -> Any:
+        return self.phone.wait_for(f"{T}/leds", start=mark, timeout=timeout).json()
+
+
+def expected_leds(state: dict[str, Any] | None) -> Any:
+    return json.loads(json.dumps(led_plan_for(state, None)))
+
+
+def retained(broker: Broker, topic: str, timeout: float = 30.0) -> Any:
+    """What a phone that connects now is given for ``topic`` (the retained message)."""
+    late = Recorder(broker.host, broker.port, topic)
+    try:
+        msg = late.wait_for(topic, lambda m: m.retain, timeout)
+        if topic.endswith("/status"):
+            return msg.payload.decode()
+        return comparable(msg.json()) if topic.endswith("/state") else msg.json()
+    finally:
+        late.close()

@@ -1,0 +1,105 @@
+"""Run the REAL daemon (``python -m controller.cli run --no-hardware``) as a subprocess.
+
+Fault tests and the soak kill it with SIGKILL at random points, restart it on the same journal,
+and measure its memory, exactly as systemd would on the Pi.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write_config(path: Path, table_id: str, host: str, port: int, journal: Path) -> Path:
+    path.write_text(
+        f'table_id = "{table_id}"\n'
+        f'[mqtt]\nhost = "{host}"\nport = {port}\nkeepalive = 5\n'
+        f'[journal]\npath = "{journal}"\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+class DaemonProcess:
+    """One table daemon process; ``start`` / ``kill`` / ``terminate`` as often as a test likes."""
+
+    def __init__(self, workdir: Path, host: str, port: int, table_id: str = "t1") -> None:
+        self.workdir = Path(workdir)
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.table_id = table_id
+        self.journal = self.workdir / "journal.sqlite"
+        self.config = write_config(self.workdir / "gametable.toml", table_id, host, port, self.journal)
+        self.log = self.workdir / "daemon.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.starts = 0
+
+    def start(self) -> None:
+        assert self.proc is None or self.proc.poll() is not None, "daemon already running"
+        env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "controller.cli", "--log-level", "INFO", "run",
+                 "--config", str(self.config), "--no-hardware"],
+                cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+            )
+        self.starts += 1
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def kill(self) -> None:
+        """``kill -9``: no cleanup, no goodbye, exactly like a power cut for the process."""
+        if self.alive():
+            assert self.proc is not None
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def terminate(self, timeout: float = 10.0) -> int | None:
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        return self.proc.returncode
+
+    def rss_kb(self) -> int:
+        """Resident memory of the daemon process (Linux /proc)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise RuntimeError("no VmRSS for the daemon process")
+
+    def log_text(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+    def journal_rows(self, after: int = 0) -> list[tuple[int, str | None, str]]:
+        """(seq, cmd_id, body) of every record after ``after``, read-only (safe while the daemon writes)."""
+        if not self.journal.exists():
+            return []
+        db = sqlite3.connect(f"file:{self.journal}?mode=ro", uri=True)
+        try:
+            return list(db.execute("SELECT seq, cmd_id, body FROM inputs WHERE seq > ? ORDER BY seq", (after,)))
+        finally:
+            db.close()
+
+
+def journal_inputs(rows: list[tuple[int, str | None, str]]) -> list[dict[str, Any]]:
+    import json
+
+    return [json.loads(body) for _seq, _cid, body in rows]
