@@ -145,16 +145,26 @@ class TableLink:
             waiter[0].set()
 
     # --- outgoing ----------------------------------------------------------------------------
-    def command(self, cmd: dict[str, Any], timeout: float = 5.0) -> dict[str, Any] | None:
-        """Publish a command (QoS 1) and wait for its ``cmd/result``; None if none came in time."""
+    def command(self, cmd: dict[str, Any], timeout: float = 5.0, retry_s: float = 1.0) -> dict[str, Any] | None:
+        """Publish a command (QoS 1) and wait for its ``cmd/result``; None if none came in time.
+
+        The same command (same ``id``) is published again every ``retry_s`` until answered: a
+        command sent just as the broker restarts can be dropped before the daemon re-subscribes,
+        and the daemon answers a repeated id again without applying it twice.
+        """
         key = str(cmd["id"])
         done: tuple[threading.Event, list[dict[str, Any]]] = (threading.Event(), [])
         with self._lock:
             self._waiters[key] = done
+        payload = json.dumps(cmd, separators=(",", ":"))
         try:
-            self.client.publish(f"{self.base}/cmd", json.dumps(cmd, separators=(",", ":")), qos=1)
-            if done[0].wait(timeout):
-                return done[1][0]
+            remaining = timeout
+            while remaining > 0:
+                self.client.publish(f"{self.base}/cmd", payload, qos=1)
+                wait = min(retry_s, remaining)
+                if done[0].wait(wait):
+                    return done[1][0]
+                remaining -= wait
             return None
         finally:
             with self._lock:
