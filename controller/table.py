@@ -127,8 +127,6 @@ class Table:
                 log.warning("journal record %d no longer applies (%s); skipped", record.seq, exc)
                 self.state, self.game = self._rebuild(self.inputs)
                 continue
-            if record.cmd_id is not None:
-                self._accepted_ids.add(record.cmd_id)
             if record.input.get("type") == "new_game":
                 self.game_started_at = record.ts
             self.seq = record.seq
@@ -144,7 +142,7 @@ class Table:
             if key in self._results:
                 old = self._results[key]
                 return Result(old.id, old.ok, old.error, duplicate=True, input=old.input, seq=old.seq)
-            if key in self._accepted_ids:
+            if key in self._accepted_ids or (self.journal is not None and self.journal.has_id(key)):
                 return Result(cid, True, duplicate=True)
         try:
             check_command(cmd)
@@ -168,7 +166,7 @@ class Table:
         if inp["type"] == "new_game":
             self.game_started_at = now
         self._commit(inp, state, game)
-        if key is not None:
+        if key is not None and self.journal is None:  # with a journal, its index answers duplicates
             self._accepted_ids.add(key)
         effects = list(state.get("last", [])) if state else []
         # not _remember'ed: `_accepted_ids` answers its duplicates, so the bounded memory of
@@ -234,8 +232,20 @@ class Table:
         if inp["type"] == "undo":
             self.inputs.pop()
         else:
+            if inp["type"] == "new_game":
+                self._forget_old_games()
             self.inputs.append(inp)
         self.state, self.game = state, game
+
+    def _forget_old_games(self) -> None:
+        """Keep the inputs of the current game and the one before it only.
+
+        Undo may step back over a ``new_game`` into the previous game, but not further: a table
+        that runs for weeks must not hold every input it ever saw in memory (the journal has them).
+        """
+        starts = [i for i, inp in enumerate(self.inputs) if inp["type"] == "new_game"]
+        if len(starts) >= 2:
+            del self.inputs[: starts[-1]]
 
     def _apply(self, inp: dict[str, Any], fast: bool = False) -> None:
         """Apply an already-accepted input (journal replay): in place where the game allows it."""

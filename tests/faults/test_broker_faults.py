@@ -3,6 +3,7 @@ command is applied exactly once or refused with a clear error - never silently l
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -14,8 +15,10 @@ pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 
 
 def _resync_bot(rig) -> None:
-    rig.bot.mirror = replay_lines([b for _s, _c, b in rig.daemon.journal_rows()])
-    rig.bot.in_game = len(rig.bot.mirror.inputs)
+    rows = [b for _s, _c, b in rig.daemon.journal_rows()]
+    rig.bot.mirror = replay_lines(rows)
+    rig.bot.history = [json.loads(b) for b in rows]
+    rig.bot.in_game = len(rig.bot.history)
 
 
 def _outage_batch(rig, n: int) -> list[dict]:

@@ -68,4 +68,4 @@ def test_junk_between_legal_inputs_leaves_the_game_as_if_it_never_came(seed, dat
         assert table.submit(cmd).ok
         bot.accepted(cmd)
     assert json.dumps(table.state, sort_keys=True) == json.dumps(bot.mirror.state, sort_keys=True)
-    assert [r.input for r in table.journal.records()] == bot.mirror.inputs
+    assert [r.input for r in table.journal.records()] == bot.history

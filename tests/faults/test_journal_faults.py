@@ -39,7 +39,7 @@ def test_a_full_journal_refuses_the_input_and_a_retry_succeeds_later(tmp_path):
     again = table.submit(cmd)  # the phone retries with the same id
     assert again.ok and not again.duplicate
     bot.accepted(cmd)
-    assert [r.input for r in journal.records()] == bot.mirror.inputs
+    assert [r.input for r in journal.records()] == bot.history
 
 
 def test_run_refuses_a_journal_that_is_not_a_database_without_touching_it(tmp_path):

@@ -20,14 +20,14 @@ ROUNDS = 8
 def test_kill9_at_random_points_resumes_at_the_last_acknowledged_input(rig):
     rnd = random.Random(2024)
     rig.play(3)
-    sent: list[str] = [c["id"] for c in rig.bot.mirror.inputs]
+    sent: list[str] = [c["id"] for c in rig.bot.history]
     outcomes: Counter = Counter()
     for _ in range(ROUNDS):
         rig.play(rnd.randint(1, 4))
         # a command in flight when the process dies: it may or may not have reached the journal
         cmd = rig.bot.next_command()
         before = rig.expected()
-        after = comparable(replay_lines([*map(_line, rig.bot.mirror.inputs), _line(cmd)]).public_view())
+        after = comparable(replay_lines([*map(_line, rig.bot.history), _line(cmd)]).public_view())
         mark = len(rig.phone.messages)
         if rnd.random() < 0.5:  # in flight: kill at a random point of the daemon's handling
             rig.cc.publish(cmd)
@@ -54,7 +54,7 @@ def test_kill9_at_random_points_resumes_at_the_last_acknowledged_input(rig):
         result = rig.cc.send(cmd)
         assert result["ok"], result
         rig.bot.accepted(cmd)
-        sent += [c["id"] for c in rig.bot.mirror.inputs[len(sent):]]
+        sent += [c["id"] for c in rig.bot.history[len(sent):]]
     ids = rig.journal_ids()
     assert ids == sent and len(set(ids)) == len(ids)
     assert rig.journal_state() == rig.expected()

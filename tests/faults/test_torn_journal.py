@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
@@ -14,8 +15,10 @@ pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 
 def _resync_bot(rig) -> None:
     """The players saw the table lose its last input: the bot's mirror follows the journal."""
-    rig.bot.mirror = replay_lines([b for _s, _c, b in rig.daemon.journal_rows()])
-    rig.bot.in_game = len(rig.bot.mirror.inputs)
+    rows = [b for _s, _c, b in rig.daemon.journal_rows()]
+    rig.bot.mirror = replay_lines(rows)
+    rig.bot.history = [json.loads(b) for b in rows]
+    rig.bot.in_game = len(rig.bot.history)
 
 
 def test_a_corrupted_last_record_is_dropped_with_a_warning_and_the_game_continues(rig):

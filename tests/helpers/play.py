@@ -54,6 +54,7 @@ class Bot:
     def __init__(self, seed: int, prefix: str = "b", max_inputs_per_game: int = 300) -> None:
         self.rnd = random.Random(seed)
         self.mirror = Table()
+        self.history: list[dict[str, Any]] = []  # every input the mirror accepted, in order
         self.prefix = prefix
         self.games = sorted(registry())
         self.count = 0
@@ -74,6 +75,8 @@ class Bot:
         """The daemon accepted ``cmd`` (first time or as a duplicate): the mirror applies it once."""
         result = self.mirror.submit(cmd)
         assert result.ok, f"mirror refused what the daemon accepted: {result.error}"
+        if not result.duplicate:
+            self.history.append(result.input)
         self.in_game += 1
 
 
