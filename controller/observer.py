@@ -29,7 +29,7 @@ from typing import Any
 from controller.clock import Clock
 from controller.config import BeamConfig
 from sensors import table_geometry as geo
-from sensors.virtual_beams import beam_distance
+from sensors.beam_geometry import beam_distance
 
 log = logging.getLogger("gametable.observer")
 
