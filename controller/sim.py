@@ -34,7 +34,7 @@ from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
 from controller.config import BeamConfig, Config
 from controller.observer import ObservedStrike, Observer
-from controller.sim_hardware import SimHardware
+from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
 from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
@@ -522,6 +522,9 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument("--ask", dest="ask", action="store_true", help="report only what the beams observe")
         parser.set_defaults(ask=False)
     add("--seed", type=int, default=None, help="seed of the physics and the bots")
+    add("--direct", action="store_true",
+        help="submit strikes and shots directly instead of through the sensor code (pty striker frames, "
+             f"MockFactory beams); automatic above --speed {MAX_SPEED:g}, where real-time debounce cannot keep up")
 
 
 def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:
@@ -562,6 +565,10 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
 
         daemon_factory = Daemon
     clock = SystemClock()
+    rig: SimHardware | None = None
+    if speed <= MAX_SPEED and not getattr(args, "direct", False):
+        rig = SimHardware(config, clock, beams=beams)  # its pty path and mock pins go into the config
+        config = rig.config
     config, broker = ensure_broker(config)
     daemon = daemon_factory(config, clock)
     daemon.start()
@@ -570,14 +577,24 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     try:
         from web_panel import serve as serve_panel
 
-        panel = serve_panel(config)
         bots = set(range(1, args.bots + 1))
-        table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
-                             params=PhysicsParams(hz=config.sim.hz))
+        try:
+            table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
+                                 params=PhysicsParams(hz=config.sim.hz), rig=rig)
+        except SimHardwareError as exc:
+            print(f"sim error: {exc}")
+            return 2
+        panel = serve_panel(config)
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
         print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
         print(f"phone panel: {panel.url}  (host page: {panel.url}/host, table PIN {config.panel.pin})", flush=True)
+        if rig is not None:
+            print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
+                  f"MockFactory pins ({'questions to the phones' if args.ask else 'ground truth reported'})", flush=True)
+        else:
+            why = "--direct" if speed <= MAX_SPEED else f"--speed {speed:g} > {MAX_SPEED:g}: real-time debounce cannot keep up"
+            print(f"sensors: direct ({why}); the simulator submits strikes and shots itself", flush=True)
         if args.headless:
             for game in range(max(1, args.games)):
                 if not _start_bot_game(table, sorted(bots), args.mode, seed + game):
@@ -602,6 +619,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         stop.set()
         if panel is not None:
             panel.stop()
+        if rig is not None:
+            rig.stop()
         daemon.stop()
         if broker is not None:
             broker.close()
@@ -687,7 +706,7 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
             named = {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
             table.bots = fixed_bots | named
             table.sync()
-            table.play_bots()
+            table.play_bots(max_moves=1)  # one move a pass: Ctrl-C and the panel's flicks are not kept waiting
             now = table.clock.now()
             if now - last_pub > 3.0:
                 publish_coins(table.physics.positions())
