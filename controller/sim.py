@@ -34,7 +34,7 @@ from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
 from controller.config import BeamConfig, Config
 from controller.observer import ObservedStrike, Observer
-from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError
+from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
 from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
@@ -566,7 +566,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         daemon_factory = Daemon
     clock = SystemClock()
     rig: SimHardware | None = None
-    if speed <= MAX_SPEED and not getattr(args, "direct", False):
+    why_direct = direct_reason(speed, getattr(args, "direct", False))
+    if why_direct is None:
         rig = SimHardware(config, clock, beams=beams)  # its pty path and mock pins go into the config
         config = rig.config
     config, broker = ensure_broker(config)
@@ -593,8 +594,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
             print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
                   f"MockFactory pins ({'questions to the phones' if args.ask else 'ground truth reported'})", flush=True)
         else:
-            why = "--direct" if speed <= MAX_SPEED else f"--speed {speed:g} > {MAX_SPEED:g}: real-time debounce cannot keep up"
-            print(f"sensors: direct ({why}); the simulator submits strikes and shots itself", flush=True)
+            print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself", flush=True)
         if args.headless:
             for game in range(max(1, args.games)):
                 if not _start_bot_game(table, sorted(bots), args.mode, seed + game):

@@ -38,6 +38,15 @@ DEFAULT_STRIKERS = {f"s{n}": n for n in range(1, 7)}
 WAIT_S = 3.0  # bound on waiting for real I/O (the pty, the reader thread, the debounce timer)
 
 
+def direct_reason(speed: float, direct: bool = False) -> str | None:
+    """Why ``gametable sim`` bypasses the sensor code (``None``: it uses it, the default)."""
+    if direct:
+        return "--direct"
+    if speed > MAX_SPEED:
+        return f"--speed {speed:g} > {MAX_SPEED:g}: real-time debounce cannot keep up"
+    return None
+
+
 class SimHardwareError(RuntimeError):
     """The virtual sensors cannot be set up or did not respond; one line saying why."""
 

@@ -19,7 +19,7 @@ from controller.config import parse
 from controller.daemon import Daemon
 from controller.observer import ObservedStrike
 from controller.sim import SimError, VirtualTable
-from controller.sim_hardware import SimHardware, SimHardwareError
+from controller.sim_hardware import SimHardware, SimHardwareError, direct_reason
 from tests.helpers.broker import free_port
 from tests.helpers.mqtt_client import Recorder
 
@@ -172,7 +172,7 @@ def test_gametable_sim_in_real_time_plays_the_bots_strikes_through_the_striker_l
                    f'[panel]\nhost = "127.0.0.1"\nport = {port}\n')
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--bots", "2",
                              "--no-browser", "--speed", "1", "--seed", "5"], stdout=subprocess.PIPE,
-                            stderr=open(tmp_path / "err", "w"), text=True, cwd=ROOT)
+                            stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
     phone = None
     try:
         deadline = time.monotonic() + 60
@@ -189,17 +189,24 @@ def test_gametable_sim_in_real_time_plays_the_bots_strikes_through_the_striker_l
     assert proc.returncode == 0
 
 
-@pytest.mark.parametrize("argv, path", [(["--speed", "50"], "sensors: direct (--speed 50 > 2"),
-                                        (["--speed", "1", "--direct"], "sensors: direct (--direct)")])
-def test_gametable_sim_says_when_it_takes_the_direct_path(tmp_path, argv, path):
+def test_gametable_sim_says_when_it_takes_the_direct_path(tmp_path):
     port = free_port()
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "fast"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
                    f'[panel]\nhost = "127.0.0.1"\nport = {port}\n')
     proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--no-browser",
-                             *argv], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
+                             "--speed", "50"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
     try:
-        assert _line(proc, "sensors:", time.monotonic() + 60).startswith(path)
+        line = _line(proc, "sensors:", time.monotonic() + 60)
+        assert line.startswith("sensors: direct (--speed 50 > 2: real-time debounce cannot keep up)")
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+@pytest.mark.parametrize("speed, direct, reason", [
+    (1.0, False, None), (2.0, False, None), (0.5, True, "--direct"),
+    (2.5, False, "--speed 2.5 > 2: real-time debounce cannot keep up"),
+])
+def test_the_sensor_path_is_the_default_in_real_time_only(speed, direct, reason):
+    assert direct_reason(speed, direct) == reason
