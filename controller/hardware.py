@@ -9,6 +9,7 @@ seat whose turn it is (a strike from another seat is reported, not applied); the
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from controller.clock import Clock
@@ -25,8 +26,11 @@ CLEARING_EVENTS = {"port_reopened", "port_opened", "back", "battery_ok"}
 class Hardware:
     """Owns the beam bank, the striker link, the observer and the LEDs of one table."""
 
-    def __init__(self, config: Config, clock: Clock, daemon: Any, *, pin_factory: Any = None) -> None:
+    def __init__(self, config: Config, clock: Clock, daemon: Any, *, pin_factory: Any = None,
+                 on_facts: Callable[[Any], None] | None = None, settle_s: float = 1.5) -> None:
         self.config = config
+        self._on_facts = on_facts  # None: the observer submits its shot facts to the daemon
+        self._settle_s = settle_s
         self.clock = clock
         self.daemon = daemon
         self._pin_factory = pin_factory
@@ -45,7 +49,8 @@ class Hardware:
             self.lights = GpioSeatLights.from_config(self.config.leds, self.clock, pin_factory=factory)
             self.daemon.lights = self.lights
             self.daemon.set_fault(None)
-        self.observer = make_observer(self.config, self.clock, self.daemon)
+        self.observer = make_observer(self.config, self.clock, self.daemon, on_facts=self._on_facts,
+                                      settle_s=self._settle_s)
         if self.config.beams:
             from sensors.beams import BeamBank
 
@@ -112,10 +117,11 @@ class Hardware:
         self.daemon.set_waiting("; ".join(self._waiting.values()) or None)
 
 
-def make_observer(config: Config, clock: Clock, daemon: Any) -> Any:
+def make_observer(config: Config, clock: Clock, daemon: Any, *, on_facts: Callable[[Any], None] | None = None,
+                  settle_s: float = 1.5) -> Any:
     """The observer turning beam edges into shot facts, when the observer module is present."""
     try:
         from controller.observer import Observer
     except ImportError:
         return None
-    return Observer.for_daemon(config, clock, daemon)
+    return Observer.for_daemon(config, clock, daemon, settle_s=settle_s, on_facts=on_facts)

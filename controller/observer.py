@@ -29,7 +29,7 @@ from typing import Any
 from controller.clock import Clock
 from controller.config import BeamConfig
 from sensors import table_geometry as geo
-from sensors.virtual_beams import beam_distance
+from sensors.beam_geometry import beam_distance
 
 log = logging.getLogger("gametable.observer")
 
@@ -226,9 +226,13 @@ class Observer:
         self._points = {b.id: b.at for b in self.beams if b.kind == "point" and b.id in self.roles.surface}
 
     @classmethod
-    def for_daemon(cls, config: Any, clock: Clock, daemon: Any, *, settle_s: float = 1.5) -> Observer:
+    def for_daemon(cls, config: Any, clock: Clock, daemon: Any, *, settle_s: float = 1.5,
+                   on_facts: Callable[[ObservedStrike], None] | None = None) -> Observer:
         """An observer for ``config.beams`` that submits its ``shot`` facts to ``daemon``
-        (the Daemon API: ``submit``, ``public_state``) -- the wiring ``gametable run`` uses."""
+        (the Daemon API: ``submit``, ``public_state``) -- the wiring ``gametable run`` uses.
+
+        ``on_facts`` replaces the submit: the virtual table takes the facts itself, to submit them
+        (``--ask``) or only compare them with the ground truth it submits (``--truth``)."""
         counter = iter(range(1, 1 << 62))
 
         def submit(facts: ObservedStrike) -> None:
@@ -241,7 +245,7 @@ class Observer:
             if not result.get("ok"):
                 log.warning("observer: shot rejected: %s", result.get("error"))
 
-        obs = cls(config.beams, clock, submit, settle_s=settle_s)
+        obs = cls(config.beams, clock, on_facts or submit, settle_s=settle_s)
         obs._daemon = daemon
         return obs
 

@@ -6,9 +6,14 @@ what the observer made of the beams (``--ask``, questions then answered from the
 architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
 
 It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
-so tests can use a small fake daemon and the CLI the real one. Beams: by default the virtual beams
-feed the observer directly; pass ``on_blocked`` to drive real pins instead (e.g. hwio's
-``beam_geometry.drive(MockFactory, beams, blocked_ids)`` -> ``BeamBank`` -> ``observer.on_edge``).
+so tests can use a small fake daemon and the CLI the real one. Two sensor paths:
+
+- *real* (``rig``, a :class:`controller.sim_hardware.SimHardware`; the default of ``gametable sim``
+  at ``--speed`` <= 2): the flick is a striker frame through a pty and the beams are MockFactory
+  pins read by the Pi's own ``BeamBank``/``Hardware``/observer, so the strike and (``--ask``) the
+  observed facts reach the daemon exactly as on a real table;
+- *direct* (fast headless runs, where real-time debounce cannot keep up): the simulator submits
+  ``strike`` itself and the virtual beams feed its own observer on the injected clock.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import logging
 import math
 import random
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +35,7 @@ from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
 from controller.config import BeamConfig, Config
 from controller.observer import ObservedStrike, Observer
+from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
 from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
@@ -115,6 +122,7 @@ class VirtualTable:
         settle_s: float = 1.5,
         on_blocked: Callable[[frozenset[str]], None] | None = None,
         bot_seed: int | None = None,
+        rig: SimHardware | None = None,
     ) -> None:
         if not math.isfinite(speed) or speed <= 0:
             raise SimError(f"speed must be a positive number, got {speed!r}")
@@ -131,7 +139,17 @@ class VirtualTable:
         self.initial: dict[str, Point] = {}
         self._facts: list[ObservedStrike] = []
         self._facts_ready = threading.Event()
-        self.observer = Observer(self.beams, clock, self._on_facts, settle_s=settle_s)
+        self.rig = rig
+        self.last_observed: ObservedStrike | None = None  # --truth on the real path: what the beams saw
+        self._strikes: list[dict[str, Any]] = []  # strike inputs the daemon accepted (from any source)
+        self._strike_seen = threading.Condition()
+        if rig is not None:
+            self.beams = tuple(rig.config.beams)
+            rig.start(daemon, self._on_facts, settle_s=settle_s)
+            self.observer = rig.observer
+            on_blocked = rig.drive
+        else:
+            self.observer = Observer(self.beams, clock, self._on_facts, settle_s=settle_s)
         self.on_blocked = on_blocked
         self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
         self._new_game = False
@@ -149,9 +167,13 @@ class VirtualTable:
         daemon.add_listener(self._on_input)
 
     def _on_input(self, cmd: dict[str, Any], public_state: dict[str, Any] | None) -> None:
-        """Daemon listener: only notes a new game (no submits from inside a listener)."""
+        """Daemon listener: only notes a new game and strikes (no submits from inside a listener)."""
         if cmd.get("type") == "new_game":
             self._new_game = True
+        elif cmd.get("type") == "strike":
+            with self._strike_seen:
+                self._strikes.append(dict(cmd))
+                self._strike_seen.notify_all()
 
     # --- talking to the daemon -------------------------------------------------------------------
 
@@ -249,10 +271,16 @@ class VirtualTable:
             seat = st["turn"]["seat"]
             if coin not in self.physics.coins():
                 raise SimError(f"coin {coin!r} is not on the table")
-            result = self.submit({"type": "strike", "seat": seat})
+            if self.rig is not None:
+                result = self._strike_by_frame(seat, math.hypot(vx, vy), st)
+            else:
+                result = self.submit({"type": "strike", "seat": seat})
             if not result.get("ok"):
                 return result
-            self.observer.strike(seat, coin, coins_on_table=self.physics.coins())
+            if self.rig is None:
+                self.observer.strike(seat, coin, coins_on_table=self.physics.coins())
+            self._facts.clear()  # a strike still open was closed by this one: its facts are stale
+            self._facts_ready.clear()
             self.moving = True
             try:
                 truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
@@ -263,11 +291,16 @@ class VirtualTable:
             if football:
                 # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
                 truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
+            if self.rig is not None and not self.rig.wait_beams(self.vbeams.state):
+                log.warning("sim: the debounced beams did not catch up with the coins")
             if self.ask:
                 facts = self._await_facts()
-                shot = facts.shot()
+                shot = facts.shot()  # the struck coin is the one the player dragged (not a beam fact)
             else:
                 self.observer.flush()  # ground truth: close the observer's strike window now
+                if self.rig is not None and self._facts:
+                    self.last_observed = self._facts[-1]
+                    compare_with_truth(self.last_observed, truth)
                 self._facts.clear()
                 self._facts_ready.clear()
                 shot = truth.shot(seat)
@@ -281,25 +314,58 @@ class VirtualTable:
             self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
             result = self.submit(shot)
             if result.get("ok"):
-                self.answer_questions(truth)
+                # on the real path with --ask the questions go to the phones as on a real table:
+                # only bot seats answer (from the truth); the direct path answers them all
+                self.answer_questions(truth, seats=self.bots if self.rig is not None and self.ask else None)
                 self.sync()
             return result
+
+    def _strike_by_frame(self, seat: int, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
+        """The seat's striker hits: frame -> pty -> StrikerLink -> Hardware -> daemon ``strike``.
+
+        Waits (bounded: real I/O and threads) until the daemon accepted it and the observer opened
+        the strike, so no beam edge of this strike can reach the observer before it."""
+        assert self.rig is not None
+        if st.get("questions"):
+            raise SimError("answer the open question first (CW-8): the table does not take a strike now")
+        if st.get("pending_placements"):
+            raise SimError("a coin waits to be placed (CW-6.2): the table does not take a strike now")
+        with self._strike_seen:
+            before = len(self._strikes)
+        g = min(1000.0, 2.0 + speed_mm_s / 250.0)  # a harder flick, a higher peak on the accelerometer
+        frame = self.rig.strike(seat, g=g)
+        deadline = time.monotonic() + WAIT_STRIKE_S  # bounded wait for real I/O, not game logic
+        with self._strike_seen:
+            while len(self._strikes) == before:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return {"id": None, "ok": False, "error": f"the strike frame of striker {frame['id']} (seat {seat}) "
+                            f"was not accepted by the daemon within {WAIT_STRIKE_S:.0f} s"}
+                self._strike_seen.wait(min(left, 0.1))
+            accepted = self._strikes[-1]
+        self.log.append({"cmd": {**accepted, "via": f"striker {frame['id']}"}, "result": {"ok": True}})
+        while not self.observer.busy and time.monotonic() < deadline:  # Hardware opens it after submit
+            time.sleep(0.001)
+        return {"id": accepted.get("id"), "ok": True}
 
     def _on_step(self, t: float, positions: dict[str, Point]) -> None:
         now = self.clock.now()
         if self.on_change and now - self._last_frame >= 0.05:  # ~20 frames a second for the panel
             self._last_frame = now
             self.on_change(dict(positions))
+        new = self.vbeams.compute(positions.values()) if self.on_blocked else None
+        changed = new is not None and new != self.vbeams.state
         if t > 0:
             # pace the physics on the injected clock: a fake clock advances at once, a real one sleeps
-            # in slices of >= 10 ms (per-step sleeps of 4 ms would be dominated by overhead)
+            # in slices of >= 10 ms (per-step sleeps of 4 ms would be dominated by overhead) -- but
+            # before a pin changes it catches up, so every beam level lasts its real (scaled) time
+            # and a short pulse is not squeezed below the bank's debounce
             self._owed += self.physics.dt / self.speed
-            if self._owed >= 0.01 or hasattr(self.clock, "advance"):
+            if self._owed >= 0.01 or changed or hasattr(self.clock, "advance"):
                 self.clock.sleep(self._owed)
                 self._owed = 0.0
-        if self.on_blocked:
-            new = self.vbeams.compute(positions.values())
-            if new != self.vbeams.state:
+        if new is not None:
+            if changed:
                 self.vbeams.state = new
                 self.on_blocked(new)
         else:
@@ -323,10 +389,12 @@ class VirtualTable:
 
     # --- questions (CW-8): in the virtual table the ground truth answers --------------------------
 
-    def answer_questions(self, truth: StrikeTruth) -> None:
+    def answer_questions(self, truth: StrikeTruth, seats: Iterable[int] | None = None) -> None:
+        """Answer the engine's questions from the truth; with ``seats`` only those addressed to them."""
+        allowed = None if seats is None else set(seats)
         for _ in range(10):
             st = self.state() or {}
-            qs = st.get("questions") or []
+            qs = [q for q in st.get("questions") or [] if allowed is None or set(q.get("seats") or ()) <= allowed]
             if not qs:
                 return
             q = qs[0]
@@ -384,6 +452,23 @@ class VirtualTable:
 
 
 _UNKNOWN = object()
+WAIT_STRIKE_S = 3.0  # bound on a strike frame's trip through the pty, the link thread and the daemon
+
+
+def compare_with_truth(facts: ObservedStrike, truth: StrikeTruth) -> dict[str, bool]:
+    """Does what the beams saw agree with the physics (``--truth`` on the real path logs it)?
+
+    ``None`` (not observable) agrees with anything; ``[]`` must match the truth exactly."""
+    agree = {
+        "dead": facts.dead is None or sorted(facts.dead) == sorted(truth.dead),
+        "flown": facts.flown is None or sorted(facts.flown) == sorted(truth.flown),
+    }
+    if all(agree.values()):
+        log.debug("sim: observer agrees with the truth (dead %s, flown %s)", facts.dead, facts.flown)
+    else:
+        log.info("sim: observer saw dead=%s flown=%s, truth dead=%s flown=%s", facts.dead, facts.flown,
+                 truth.dead, truth.flown)
+    return agree
 
 
 def answer_from_truth(question: dict[str, Any], truth: StrikeTruth, state: dict[str, Any]) -> Any:
@@ -447,6 +532,9 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument("--ask", dest="ask", action="store_true", help="report only what the beams observe")
         parser.set_defaults(ask=False)
     add("--seed", type=int, default=None, help="seed of the physics and the bots")
+    add("--direct", action="store_true",
+        help="submit strikes and shots directly instead of through the sensor code (pty striker frames, "
+             f"MockFactory beams); automatic above --speed {MAX_SPEED:g}, where real-time debounce cannot keep up")
 
 
 def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:
@@ -487,6 +575,11 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
 
         daemon_factory = Daemon
     clock = SystemClock()
+    rig: SimHardware | None = None
+    why_direct = direct_reason(speed, getattr(args, "direct", False))
+    if why_direct is None:
+        rig = SimHardware(config, clock, beams=beams)  # its pty path and mock pins go into the config
+        config = rig.config
     config, broker = ensure_broker(config)
     daemon = daemon_factory(config, clock)
     daemon.start()
@@ -495,16 +588,25 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     try:
         from web_panel import serve as serve_panel
 
-        panel = serve_panel(config)
         bots = set(range(1, args.bots + 1))
-        table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
-                             params=PhysicsParams(hz=config.sim.hz))
+        try:
+            table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
+                                 params=PhysicsParams(hz=config.sim.hz), rig=rig)
+        except SimHardwareError as exc:
+            print(f"sim error: {exc}")
+            return 2
         runner = BotRunner(daemon, bots, seed, confirm_placements=False)  # cards, windows, answers
         table.act = runner.poll
+        panel = serve_panel(config)
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
         print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
         print(f"phone panel: {panel.url}  (host page: {panel.url}/host, table PIN {config.panel.pin})", flush=True)
+        if rig is not None:
+            print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
+                  f"MockFactory pins ({'questions to the phones' if args.ask else 'ground truth reported'})", flush=True)
+        else:
+            print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself", flush=True)
         if args.headless:
             for game in range(max(1, args.games)):
                 if not _start_bot_game(table, sorted(bots), args.mode, seed + game, getattr(args, "game", "coinwar")):
@@ -529,6 +631,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         stop.set()
         if panel is not None:
             panel.stop()
+        if rig is not None:
+            rig.stop()
         daemon.stop()
         if broker is not None:
             broker.close()
@@ -624,7 +728,7 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
             if runner is not None:
                 runner.seats = set(table.bots)
                 runner.poll()
-            table.play_bots()
+            table.play_bots(max_moves=1)  # one move a pass: Ctrl-C and the panel's flicks are not kept waiting
             now = table.clock.now()
             if now - last_pub > 3.0:
                 publish_coins(table.physics.positions())

@@ -2,7 +2,9 @@
 
 Pure geometry (table millimetres) so the virtual table produces *the same observations as the
 hardware*: it computes the blocked set from coin centres and drives the real :class:`BeamBank`
-through gpiozero ``MockFactory`` pins with :func:`drive`.
+through gpiozero ``MockFactory`` pins with :func:`drive`. This is the one place the blocking rule
+lives: the virtual table's edge tracker (``sensors/virtual_beams.py``) and the observer's goal
+proof (``controller/observer.py``) call :func:`beam_distance` from here.
 
 A ``segment`` beam is blocked when the distance from a coin's centre to the segment is less than
 the coin radius; a ``point`` beam when the distance to the point is less than the radius (strict:
@@ -16,8 +18,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from controller.config import BeamConfig
-
-COIN_RADIUS_MM = 15.0
+from sensors.table_geometry import COIN_RADIUS_MM
 
 Point = tuple[float, float]
 

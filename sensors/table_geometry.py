@@ -2,10 +2,8 @@
 
 Coordinates: origin at one corner of the playing surface, ``x`` along the short side (0…425),
 ``y`` along the long side (0…625). The goal (CW-1.4) is centred. Pure functions, no pymunk,
-so the observer can use them on the Pi without the simulator.
-
-(The segment-distance helper is a small private twin of ``sensors/beam_geometry.py`` on the
-hwio branch; the lead may dedupe.)
+so the observer can use them on the Pi without the simulator. Which beams a coin blocks is
+``sensors/beam_geometry.py`` (one rule for the physics, the observer and the hardware tests).
 """
 
 from __future__ import annotations
@@ -65,18 +63,6 @@ def _touches_rect(c: Point, r: float) -> bool:
     dx = max(GOAL.x0 - c[0], 0.0, c[0] - GOAL.x1)
     dy = max(GOAL.y0 - c[1], 0.0, c[1] - GOAL.y1)
     return math.hypot(dx, dy) <= r
-
-
-def segment_distance(p: Point, a: Point, b: Point) -> float:
-    """Distance from point ``p`` to the segment a–b."""
-    ax, ay = a
-    bx, by = b
-    dx, dy = bx - ax, by - ay
-    length2 = dx * dx + dy * dy
-    if length2 == 0.0:
-        return math.hypot(p[0] - ax, p[1] - ay)
-    t = max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / length2))
-    return math.hypot(p[0] - (ax + t * dx), p[1] - (ay + t * dy))
 
 
 def mouth_span(width: float = MOUTH_W_MM) -> tuple[float, float]:

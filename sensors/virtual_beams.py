@@ -1,8 +1,8 @@
 """Which beams the coins block, and the edges that follow as they move (the virtual table's eyes).
 
-``blocked_by(beam, centre)`` is the rule of architecture.md: a segment beam is blocked by a coin whose
-centre is closer than the coin radius to the segment; a point beam by a coin covering the point.
-(A small private twin of ``sensors/beam_geometry.py`` on the hwio branch; the lead may dedupe.)
+The blocking rule itself (architecture.md: a segment beam is blocked by a coin whose centre is
+closer than the coin radius to the segment; a point beam by a coin covering the point) is
+``sensors/beam_geometry.py``'s, shared with the hardware path that drives MockFactory pins.
 
 :class:`VirtualBeams` turns a stream of coin positions (the physics step hook) into beam edges
 ``(beam_id, blocked, t)``. A coarse spatial index keeps it cheap enough to run at 240 Hz.
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from controller.config import BeamConfig
 from sensors import table_geometry as geo
+from sensors.beam_geometry import beam_distance, blocked_beams
 
 Point = tuple[float, float]
 _CELL = 20.0
@@ -30,22 +31,14 @@ class Edge:
     t: float
 
 
-def beam_distance(beam: BeamConfig, p: Point) -> float:
-    if beam.kind == "point":
-        assert beam.at is not None
-        return math.hypot(p[0] - beam.at[0], p[1] - beam.at[1])
-    assert beam.a is not None and beam.b is not None
-    return geo.segment_distance(p, beam.a, beam.b)
-
-
 def blocked_by(beam: BeamConfig, p: Point, r: float = geo.COIN_RADIUS_MM) -> bool:
     """True if a flat coin centred at ``p`` blocks ``beam`` (strictly closer than ``r``)."""
     return beam_distance(beam, p) < r
 
 
 def blocked_set(beams: Iterable[BeamConfig], centres: Iterable[Point], r: float = geo.COIN_RADIUS_MM) -> frozenset[str]:
-    centres = list(centres)
-    return frozenset(b.id for b in beams if any(blocked_by(b, c, r) for c in centres))
+    """The ids of the beams blocked by coins at ``centres`` (``beam_geometry.blocked_beams``)."""
+    return blocked_beams(beams, list(centres), r)
 
 
 class VirtualBeams:
@@ -100,3 +93,6 @@ def _bbox(beam: BeamConfig) -> tuple[float, float, float, float]:
         return (beam.at[0], beam.at[1], beam.at[0], beam.at[1])
     assert beam.a is not None and beam.b is not None
     return (min(beam.a[0], beam.b[0]), min(beam.a[1], beam.b[1]), max(beam.a[0], beam.b[0]), max(beam.a[1], beam.b[1]))
+
+
+__all__ = ["Edge", "VirtualBeams", "beam_distance", "blocked_by", "blocked_set"]

@@ -1,0 +1,166 @@
+"""The virtual table's sensors on the *real* sensor code (issue "The virtual table").
+
+Why: ``gametable sim`` should exercise what ``gametable run`` runs on the Pi, not a shortcut
+(architecture.md: the virtual table "drives the beam pins through gpiozero's MockFactory from coin
+geometry and feeds striker frames through a pty"). :class:`SimHardware` builds exactly the
+:class:`~controller.hardware.Hardware` of the Pi, on
+
+- a :class:`~sensors.virtual_base.VirtualBaseStation` pty as ``[striker] port`` (strikers
+  ``s1``..``s6`` for seats 1..6 unless the config maps its own): a flick sends a protocol 1
+  ``strike`` frame -> ``StrikerLink`` -> ``Hardware`` -> the daemon's ``strike`` input and
+  ``observer.strike_started``;
+- one gpiozero ``MockFactory(pin_class=MockPWMPin)`` for beams and LEDs: physics steps drive the
+  beam pins with :func:`sensors.beam_geometry.drive` -> ``BeamBank`` (debounce on the clock) ->
+  ``Hardware`` -> ``observer.beam_edge``; the daemon's LED plan lights ``MockPWMPin`` seat LEDs
+  (the default table's LED pins when the config has none).
+
+Real time only: the bank debounces on the clock (1 ms) and a 240 Hz physics step lasts 4.2 ms, so a
+one-step pulse survives only while ``speed`` stays low; :data:`MAX_SPEED` (2: such a pulse lasts
+2.1 ms, twice the debounce, with room for sleep jitter) is where ``gametable sim`` switches to the
+direct path (strike and shot inputs submitted by the simulator itself).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+from typing import Any
+
+from controller.clock import Clock
+from controller.config import BeamConfig, Config, GpioConfig, LedConfig
+
+log = logging.getLogger("gametable.sim")
+
+MAX_SPEED = 2.0  # above this the debounced beams cannot follow the physics in real time
+DEFAULT_STRIKERS = {f"s{n}": n for n in range(1, 7)}
+WAIT_S = 3.0  # bound on waiting for real I/O (the pty, the reader thread, the debounce timer)
+
+
+def direct_reason(speed: float, direct: bool = False) -> str | None:
+    """Why ``gametable sim`` bypasses the sensor code (``None``: it uses it, the default)."""
+    if direct:
+        return "--direct"
+    if speed > MAX_SPEED:
+        return f"--speed {speed:g} > {MAX_SPEED:g}: real-time debounce cannot keep up"
+    return None
+
+
+class SimHardwareError(RuntimeError):
+    """The virtual sensors cannot be set up or did not respond; one line saying why."""
+
+
+def _default_leds() -> LedConfig:
+    from controller.config import load
+    from controller.sim import DEFAULT_TABLE
+
+    return load(DEFAULT_TABLE).leds
+
+
+def sim_config(config: Config, beams: Iterable[BeamConfig], port: str) -> Config:
+    """The config the daemon and the hardware glue share on the virtual table."""
+    leds = config.leds if (config.leds.seats or config.leds.status) else _default_leds()
+    return replace(
+        config,
+        striker=replace(config.striker, port=port),
+        strikers=dict(config.strikers) or dict(DEFAULT_STRIKERS),
+        beams=tuple(beams),
+        leds=leds,
+        gpio=GpioConfig("mock"),
+    )
+
+
+def _wait(predicate: Callable[[], bool], timeout: float) -> bool:
+    """Bounded poll for real I/O (a reader thread, a timer thread); never for game logic."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.001)
+    return True
+
+
+class SimHardware:
+    """A pty base station + MockFactory pins + the real ``Hardware`` glue, for one daemon."""
+
+    def __init__(self, config: Config, clock: Clock, *, beams: Iterable[BeamConfig] | None = None,
+                 hb_interval_s: float = 0.5) -> None:
+        from controller.sim import default_beams
+        from sensors.virtual_base import VirtualBaseStation
+
+        self.clock = clock
+        layout = tuple(beams) if beams is not None else (config.beams or default_beams())
+        strikers = dict(config.strikers) or dict(DEFAULT_STRIKERS)
+        self.base = VirtualBaseStation(clock, sorted(strikers), hb_interval_s=hb_interval_s)
+        self.config = sim_config(config, layout, self.base.path)
+        self.striker_of: dict[int, str] = {}
+        for sid, seat in sorted(strikers.items()):
+            self.striker_of.setdefault(seat, sid)  # a seat with two strikers uses its first
+        self.factory: Any = None
+        self.hardware: Any = None
+
+    @property
+    def observer(self) -> Any:
+        return self.hardware.observer if self.hardware is not None else None
+
+    @property
+    def lights(self) -> Any:
+        return self.hardware.lights if self.hardware is not None else None
+
+    @property
+    def bank(self) -> Any:
+        return self.hardware.beams if self.hardware is not None else None
+
+    def start(self, daemon: Any, on_facts: Callable[[Any], None], *, settle_s: float = 1.5) -> None:
+        """Start the Pi's hardware layer on the virtual parts; facts go to ``on_facts``."""
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        from controller.hardware import Hardware
+
+        if self.hardware is not None:
+            raise SimHardwareError("the virtual sensors are already started")
+        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.hardware = Hardware(self.config, self.clock, daemon, pin_factory=self.factory,
+                                 on_facts=on_facts, settle_s=settle_s)
+        try:
+            self.hardware.start()
+        except Exception as exc:
+            self.stop()
+            raise SimHardwareError(f"virtual sensors: {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+        # pyserial flushes the input when it opens the port: say hello only once the link listens
+        if not _wait(lambda: self.hardware.link.is_open, WAIT_S):
+            self.stop()
+            raise SimHardwareError(f"virtual sensors: the striker link did not open {self.base.path}")
+        self.base.start()
+        self.drive(frozenset())
+
+    def drive(self, blocked_ids: Iterable[str]) -> None:
+        """Coin geometry -> beam pin levels (the :class:`BeamBank` reads them like real receivers)."""
+        from sensors.beam_geometry import drive
+
+        if self.factory is not None:
+            drive(self.factory, self.config.beams, blocked_ids)
+
+    def strike(self, seat: int, g: float = 6.0) -> dict[str, Any]:
+        """The seat's striker hits: a ``strike`` frame goes down the pty; returns its payload."""
+        sid = self.striker_of.get(seat)
+        if sid is None:
+            raise SimHardwareError(f"no striker belongs to seat {seat} (config [strikers])")
+        return self.base.strike(sid, g)
+
+    def wait_beams(self, blocked: Iterable[str], timeout: float = WAIT_S) -> bool:
+        """Wait until the debounced beams show ``blocked`` (the bank's 1 ms timer has run)."""
+        want = frozenset(blocked)
+        return self.bank is None or _wait(lambda: self.bank.blocked_ids() == want, timeout)
+
+    def stop(self) -> None:
+        """Stop the hardware layer and remove the pty; idempotent."""
+        if self.hardware is not None:
+            self.hardware.stop()
+        self.base.close()
+        if self.factory is not None:
+            try:
+                self.factory.close()
+            except Exception:  # pins may already be released by the parts that held them
+                log.debug("mock pin factory close failed", exc_info=True)
