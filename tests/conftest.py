@@ -5,6 +5,8 @@ import pytest
 from controller.clock import FakeClock
 from tests.helpers.broker import Broker, start_broker
 
+pytest_plugins = ["tests.helpers.browser"]  # the panel's browser fixtures
+
 
 @pytest.fixture
 def fake_clock() -> FakeClock:

@@ -8,52 +8,14 @@ the host undoes, and a reload keeps the seat. Screenshots go to test-artifacts/ 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
+from tests.helpers.browser import PHONE, shot
 from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME, PIN, start_stack
+from tests.helpers.panel import NEW_GAME, PIN
 
-pytestmark = [pytest.mark.browser, pytest.mark.mqtt]
-
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-
-
-@pytest.fixture
-def stack(broker, tmp_path):
-    s = start_stack(broker, str(tmp_path / "journal.sqlite"))
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip("Debian chromium is not installed")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture(autouse=True)
-def close_contexts(browser):
-    """Each test's phones close at its end, so their streams do not outlive the panel."""
-    yield
-    for ctx in list(browser.contexts):
-        ctx.close()
-
-
-def shot(path: str, page, full: bool = False) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / path), full_page=full)
-
+pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
 def test_host_game_three_phones_question_undo_and_reload(stack, browser, broker):
     base = stack.url

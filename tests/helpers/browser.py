@@ -1,0 +1,53 @@
+"""Shared Playwright fixtures for the panel's browser tests: Debian's Chromium, phone-sized pages.
+
+A pytest plugin (see tests/conftest.py): browser test modules ask for ``browser`` and ``stack`` and
+mark themselves ``pytest.mark.usefixtures("close_contexts")``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.panel import start_stack
+
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture
+def stack(broker, tmp_path):
+    """Daemon + panel in-process against the test's real Mosquitto."""
+    s = start_stack(broker, str(tmp_path / "journal.sqlite"))
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through Playwright (no browser download)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian chromium is not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def close_contexts(browser):
+    """Each test's phones close at its end, so their streams do not outlive the panel."""
+    yield
+    for ctx in list(browser.contexts):
+        ctx.close()
+
+
+def shot(path: str, page, full: bool = False) -> None:
+    """A screenshot kept as a test artifact (test-artifacts/, not committed)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / path), full_page=full)
