@@ -62,11 +62,32 @@ class Rig:
     def journal_ids(self) -> list[str | None]:
         return [cid for _s, cid, _b in self.daemon.journal_rows()]
 
-    def state_after(self, mark: int, timeout: float = 30.0) -> dict[str, Any]:
-        return comparable(self.phone.wait_for(f"{T}/state", start=mark, timeout=timeout).json())
+    def state_after(self, mark: int, expect: dict[str, Any] | None = None, timeout: float = 30.0) -> dict[str, Any]:
+        """The state the phone received after ``mark``; with ``expect``, the first one equal to it.
 
-    def leds_after(self, mark: int, timeout: float = 30.0) -> Any:
-        return self.phone.wait_for(f"{T}/leds", start=mark, timeout=timeout).json()
+        A state the killed daemon published just before it died can still reach the phone after
+        ``mark`` on a loaded machine: waiting for the expected one skips such stale messages
+        (and times out, failing the test, if the restarted daemon never publishes it).
+        """
+        if expect is None:
+            return comparable(self.phone.wait_for(f"{T}/state", start=mark, timeout=timeout).json())
+        try:
+            msg = self.phone.wait_for(f"{T}/state", lambda m: comparable(m.json()) == expect, start=mark,
+                                      timeout=timeout)
+        except TimeoutError:
+            seen = [comparable(m.json()) for m in self.phone.messages[mark:] if m.topic == f"{T}/state"]
+            return seen[-1] if seen else {}
+        return comparable(msg.json())
+
+    def leds_after(self, mark: int, expect: Any = None, timeout: float = 30.0) -> Any:
+        """The LED plan received after ``mark``; with ``expect``, the first equal to it (see state_after)."""
+        if expect is None:
+            return self.phone.wait_for(f"{T}/leds", start=mark, timeout=timeout).json()
+        try:
+            return self.phone.wait_for(f"{T}/leds", lambda m: m.json() == expect, start=mark, timeout=timeout).json()
+        except TimeoutError:
+            seen = [m.json() for m in self.phone.messages[mark:] if m.topic == f"{T}/leds"]
+            return seen[-1] if seen else None
 
 
 def expected_leds(state: dict[str, Any] | None) -> Any:

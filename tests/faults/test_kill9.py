@@ -47,8 +47,8 @@ def test_kill9_at_random_points_resumes_at_the_last_acknowledged_input(rig):
         mark = rig.start_daemon()
         # on restart the daemon republishes the state it resumed from, and the LEDs that go with it
         # (a queued command may be applied right after, hence "first state after online")
-        assert rig.state_after(mark) == journalled
-        assert rig.leds_after(mark) == expected_leds(journalled)
+        assert rig.state_after(mark, expect=journalled) == journalled
+        assert rig.leds_after(mark, expect=expected_leds(journalled)) == expected_leds(journalled)
 
         # the phone never got a result for cmd, so it retries with the same id: applied exactly once
         result = rig.cc.send(cmd)

@@ -35,7 +35,7 @@ def test_a_corrupted_last_record_is_dropped_with_a_warning_and_the_game_continue
     assert warning == {"dropped": [rows[-1][0]], "warning": "torn journal tail dropped"}
     assert "is torn or corrupted; dropping it" in rig.daemon.log_text()
     kept = replay_lines([b for _s, _c, b in rows[:-1]]).public_view()
-    assert rig.state_after(mark) == kept == rig.journal_state()
+    assert rig.state_after(mark, expect=kept) == kept == rig.journal_state()
     _resync_bot(rig)
     rig.play(5)  # the game continues on the kept journal
     assert retained(rig.broker, f"{T}/state") == rig.expected() == rig.journal_state()
@@ -53,7 +53,7 @@ def test_a_wal_cut_mid_frame_keeps_every_complete_record(rig):
     mark = rig.start_daemon()
     kept_rows = rig.daemon.journal_rows()
     assert 0 < len(kept_rows) < len(rows) and kept_rows == rows[:len(kept_rows)]  # a prefix, intact
-    assert rig.state_after(mark) == rig.journal_state()
+    assert rig.state_after(mark, expect=rig.journal_state()) == rig.journal_state()
     _resync_bot(rig)
     rig.play(5)
     assert retained(rig.broker, f"{T}/state") == rig.expected()
@@ -68,6 +68,6 @@ def test_garbage_after_the_last_wal_frame_changes_nothing(rig):
         fh.write(b"\xde\xad\xbe\xef" * 700)  # half-written junk from a dying SD card
     mark = rig.start_daemon()
     assert rig.daemon.journal_rows() == rows
-    assert rig.state_after(mark) == rig.expected()
+    assert rig.state_after(mark, expect=rig.expected()) == rig.expected()
     rig.play(3)
     assert rig.journal_state() == rig.expected()
