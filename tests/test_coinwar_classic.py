@@ -375,3 +375,16 @@ def test_malformed_shot_fields_are_rejected_with_the_field_named():
         cw.apply(s, {"type": "shot", "seat": 1, "coin": "c1", "dead": [], "contacts": []})
     with pytest.raises(GameError, match="unknown input type"):
         cw.apply(s, {"type": "teleport"})
+
+
+def test_cw_8_answers_accept_a_single_coin_id_and_contact_pairs():
+    s = play(ffa(1, 2, 3), shot(1, dead=None))
+    s = play(s, {"type": "answer", "question": "q1", "value": "c2"})
+    assert alive(s) == [1, 3]
+    s = play(ffa(1, 2, 3), shot(1, touch=None))
+    q = cw.view(s)["questions"][0]
+    s = play(s, {"type": "answer", "question": q["id"], "value": [["c1", "c3"]]})
+    assert turn_seat(s) == 2  # an attack strike
+    s = play(ffa(1, 2, 3), shot(1, touch=None))
+    with pytest.raises(GameError, match="every pair must name it"):
+        cw.apply(s, {"type": "answer", "question": cw.view(s)["questions"][0]["id"], "value": [["c2", "c3"]]})

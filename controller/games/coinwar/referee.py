@@ -218,7 +218,20 @@ def answer(mode: Mode, state: State, inp: dict[str, Any]) -> None:
 
 
 def mode_answer(mode: Mode, state: State, question: dict[str, Any], value: Any) -> Any:
-    """Turn an answer's value into the fact it stands for; the value must be one of the options."""
+    """Turn an answer's value into the fact it stands for; the value must be one of the options.
+
+    The value is a list of coin ids (``[]`` for none). Also accepted, as people and scripts write
+    them: one coin id as a string, and for a contact question the pairs of the ``contacts`` field
+    (each pair must name the coin the question is about).
+    """
+    if isinstance(value, str):
+        value = [value]
+    if question["kind"] == "contacts" and isinstance(value, list) and value and all(
+            isinstance(v, list) and len(v) == 2 and all(isinstance(c, str) for c in v) for v in value):
+        subject = question.get("subject") or state["pending_shot"]["coin"]
+        if any(subject not in pair for pair in value):
+            raise GameError(f"the answer to {question['id']} is about {subject}: every pair must name it")
+        value = [b if a == subject else a for a, b in value]
     if not isinstance(value, list) or any(not isinstance(v, str) for v in value):
         raise GameError(f"the answer to {question['id']} must be a list of coin ids, got {value!r}")
     for coin in value:
