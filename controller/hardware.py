@@ -49,9 +49,9 @@ class Hardware:
             self.lights = GpioSeatLights.from_config(self.config.leds, self.clock, pin_factory=factory)
             self.daemon.lights = self.lights
             self.daemon.set_fault(None)
-        self.observer = make_observer(self.config, self.clock, self.daemon, on_facts=self._on_facts,
-                                      settle_s=self._settle_s)
-        if self.config.beams:
+        if self.config.beams:  # no beams, no observer: the strike's facts come from the phones
+            self.observer = make_observer(self.config, self.clock, self.daemon, on_facts=self._on_facts,
+                                          settle_s=self._settle_s)
             from sensors.beams import BeamBank
 
             self.beams = BeamBank(self.config.beams, self.clock, self._on_beam_edge, pin_factory=factory,

@@ -42,6 +42,9 @@ class PanelServer:
             connection_limit=max_streams + 4 * SPARE_THREADS,
             channel_timeout=60,
             asyncore_loop_timeout=0.25,  # stop() returns quickly; 4 idle wake-ups a second are free
+            # Flush every write at once: below send_bytes (18000 by default) waitress leaves a small
+            # SSE frame in its buffer until its main loop next wakes, up to a second later.
+            send_bytes=1,
             ident="gametable",
             clear_untrusted_proxy_headers=True,
         )
