@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import warnings
 from typing import Any
 
 from waitress.server import create_server
@@ -34,20 +35,25 @@ class PanelServer:
         if self.owns_link:
             self.link.start()
         self.app = create_app(config, self.link, **app_kwargs)
-        self.server = create_server(
-            self.app,
+        options: dict[str, Any] = dict(
             host=host if host is not None else config.panel.host,
             port=port if port is not None else config.panel.port,
             threads=max_streams + SPARE_THREADS,
             connection_limit=max_streams + 4 * SPARE_THREADS,
             channel_timeout=60,
             asyncore_loop_timeout=0.25,  # stop() returns quickly; 4 idle wake-ups a second are free
-            # Flush every write at once: below send_bytes (18000 by default) waitress leaves a small
-            # SSE frame in its buffer until its main loop next wakes, up to a second later.
-            send_bytes=1,
             ident="gametable",
             clear_untrusted_proxy_headers=True,
         )
+        # Flush every write at once: below send_bytes (18000 by default) waitress leaves a small SSE
+        # frame in its buffer until its main loop next wakes. Deprecated in waitress 3, so it is
+        # only passed while waitress still knows it.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            try:
+                self.server = create_server(self.app, send_bytes=1, **options)
+            except (TypeError, ValueError):
+                self.server = create_server(self.app, **options)
         self.port: int = self.server.effective_port
         shown = "127.0.0.1" if self.server.effective_host in ("0.0.0.0", "::") else self.server.effective_host
         self.url = f"http://{shown}:{self.port}"
