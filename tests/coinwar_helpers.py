@@ -48,3 +48,15 @@ def turn_seat(state: dict[str, Any]) -> int | None:
 
 def alive(state: dict[str, Any]) -> list[int]:
     return [p["seat"] for p in state["players"] if p["alive"]]
+
+
+def states_of(inputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every state of a game, from its ``new_game`` input through each following input."""
+    first = inputs[0]
+    state = cw.new(first["options"], first["seed"], players=first["players"], mode=first["mode"],
+                   order=first["order"])
+    states = [state]
+    for inp in inputs[1:]:
+        state = cw.apply(state, inp)
+        states.append(state)
+    return states

@@ -11,28 +11,18 @@ from hypothesis import strategies as st
 from controller.games import coinwar as cw
 from controller.games.coinwar.randomplay import random_game
 from controller.replay import replay_lines
+from tests.coinwar_helpers import states_of
 
 MODES = ["infinite", "biohazard", "football", "three_kingdoms"]
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_INPUTS = 3000
 
 
-def _states(inputs):
-    first = inputs[0]
-    state = cw.new(first["options"], first["seed"], players=first["players"], mode=first["mode"],
-                   order=first["order"])
-    states = [state]
-    for inp in inputs[1:]:
-        state = cw.apply(state, inp)
-        states.append(state)
-    return states
-
-
 @SETTINGS
 @given(seed=st.integers(0, 2**32), mode=st.sampled_from(MODES))
 def test_cw_7_random_legal_play_never_crashes_and_reaches_a_winner(seed, mode):
     inputs = random_game(seed, mode, max_inputs=MAX_INPUTS)
-    states = _states(inputs)
+    states = states_of(inputs)
     final = states[-1]
     assert final["phase"] == "over" and final["winner"] is not None
     seats = {p["seat"] for p in final["players"]}
@@ -57,7 +47,7 @@ def test_cw_7_random_legal_play_never_crashes_and_reaches_a_winner(seed, mode):
 @given(seed=st.integers(0, 2**32))
 def test_cw_7_5_identities_and_hands_never_leak_before_revealed(seed):
     inputs = random_game(seed, "three_kingdoms", max_inputs=MAX_INPUTS)
-    for state in _states(inputs):
+    for state in states_of(inputs):
         tk = state["tk"]
         playing = state["phase"] == "playing"
         hidden = {int(s) for s, shown in tk["revealed"].items() if not shown} if playing else set()
@@ -87,7 +77,7 @@ def test_cw_7_5_identities_and_hands_never_leak_before_revealed(seed):
 def test_cw_7_replaying_any_prefix_gives_the_same_state(seed, mode, cut):
     inputs = random_game(seed, mode, max_inputs=MAX_INPUTS)
     cut = min(cut, len(inputs))
-    direct = _states(inputs)[cut - 1]
+    direct = states_of(inputs)[cut - 1]
     lines = [json.dumps(i) for i in inputs[:cut]]
     first = replay_lines(lines)
     again = replay_lines(lines)

@@ -11,26 +11,16 @@ from controller.games import coinwar as cw
 from controller.games.coinwar.randomplay import random_game
 from controller.replay import replay_lines
 from controller.table import Table
+from tests.coinwar_helpers import states_of
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def _states(inputs):
-    first = inputs[0]
-    state = cw.new(first["options"], first["seed"], players=first["players"], mode=first["mode"],
-                   order=first["order"])
-    states = [state]
-    for inp in inputs[1:]:
-        state = cw.apply(state, inp)
-        states.append(state)
-    return states
 
 
 @SETTINGS
 @given(seed=st.integers(0, 2**32), mode=st.sampled_from(["ffa", "teams"]))
 def test_random_legal_play_keeps_the_invariants(seed, mode):
     inputs = random_game(seed, mode)
-    states = _states(inputs)
+    states = states_of(inputs)
     for before, inp, after in zip(states[:-1], inputs[1:], states[1:], strict=True):
         # a dead seat never acts (CW-4.2)
         if "seat" in inp:
@@ -57,7 +47,7 @@ def test_random_legal_play_keeps_the_invariants(seed, mode):
 def test_replaying_any_prefix_gives_the_same_state(seed, cut):
     inputs = random_game(seed, "ffa")
     cut = min(cut, len(inputs))
-    direct = _states(inputs)[cut - 1]
+    direct = states_of(inputs)[cut - 1]
     table = replay_lines([json.dumps(i) for i in inputs[:cut]])
     assert json.dumps(table.state, sort_keys=True) == json.dumps(direct, sort_keys=True)
 
@@ -78,6 +68,6 @@ def test_undo_equals_replay_without_the_last_input(seed, cut):
 @SETTINGS
 @given(seed=st.integers(0, 2**32))
 def test_public_view_is_json_and_has_the_contract_keys(seed):
-    for state in _states(random_game(seed, "ffa"))[::7]:
+    for state in states_of(random_game(seed, "ffa"))[::7]:
         v = json.loads(json.dumps(cw.view(state)))
         assert {"game", "mode", "phase", "turn", "players", "questions", "winner"} <= set(v)
