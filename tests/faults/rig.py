@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,6 +59,23 @@ class Rig:
         """The public state a replay of the daemon's journal gives (controller.replay)."""
         rows = self.daemon.journal_rows()
         return comparable(replay_lines([body for _s, _c, body in rows]).public_view())
+
+    def settled(self, mark: int, timeout: float = 30.0) -> tuple[Any, Any]:
+        """(latest state the phone got after ``mark``, replay of the journal) once they agree.
+
+        After a restart on a damaged journal the broker may redeliver a command whose record was
+        lost (the daemon acknowledges commands only once journalled), and the daemon applies it
+        again: the journal grows by it, and the published state follows. This waits (bounded, real
+        I/O) until both have settled; on timeout it returns the last pair, so the assert shows them.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            journalled = self.journal_state()
+            states = [m for m in self.phone.messages[mark:] if m.topic == f"{T}/state"]
+            published = comparable(states[-1].json()) if states else None
+            if published == journalled or time.monotonic() > deadline:
+                return published, journalled
+            time.sleep(0.05)
 
     def journal_ids(self) -> list[str | None]:
         return [cid for _s, cid, _b in self.daemon.journal_rows()]
