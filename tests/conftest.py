@@ -19,3 +19,15 @@ def broker() -> Broker:
     b = start_broker()
     yield b
     b.close()
+
+
+@pytest.fixture
+def offline_daemon(tmp_path, fake_clock):
+    """The real daemon on a FakeClock with no broker: for its timers and command handling."""
+    from controller.config import parse
+    from controller.daemon import Daemon
+
+    d = Daemon(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), fake_clock)
+    d.start(connect=False)
+    yield d
+    d.stop()

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from controller.config import parse
-from controller.daemon import Daemon
-
 COUP = {"type": "new_game", "game": "coup", "seed": 5, "id": "g",
         "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}],
         "options": {"timeout_s": 8, "setup": {"first": 1}}}
@@ -15,11 +12,8 @@ TAX = {"type": "move", "seat": 1, "move": "tax", "args": {}, "id": "t"}
 
 
 @pytest.fixture
-def daemon(tmp_path, fake_clock):
-    d = Daemon(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), fake_clock)
-    d.start(connect=False)
-    yield d
-    d.stop()
+def daemon(offline_daemon):
+    return offline_daemon
 
 
 def test_cp_6_a_retried_pause_is_answered_again_and_a_late_one_does_not_pause_again(daemon, fake_clock):

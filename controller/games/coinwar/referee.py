@@ -102,12 +102,18 @@ def check_contacts(mode: Mode, state: State, value: Any,
 
 # --- the inputs --------------------------------------------------------------------------------
 
-def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
-    """A strike started (striker frame): it counts as one of the turn's 2 strikes (CW-5.1)."""
+def check_players_turn(mode: Mode, state: State, inp: dict[str, Any]) -> int:
+    """What every input of the active player needs first: a game being played, no open
+    question, nothing the mode waits for (CW-7.5), and the input's seat is the one whose turn it is."""
     check_playing(state)
     check_no_question(state)
     check_not_blocked(mode, state)
-    seat = check_active(state, inp)
+    return check_active(state, inp)
+
+
+def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
+    """A strike started (striker frame): it counts as one of the turn's 2 strikes (CW-5.1)."""
+    seat = check_players_turn(mode, state, inp)
     if state["striking"]:
         raise GameError(f"seat {seat}'s previous strike is still being observed")
     check_strikes_left(mode, state, seat)
@@ -130,10 +136,7 @@ def strike_limit(mode: Mode, state: State) -> int:
 
 def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """One complete strike result. Unknown facts (null) become questions (CW-8)."""
-    check_playing(state)
-    check_no_question(state)
-    check_not_blocked(mode, state)
-    seat = check_active(state, inp)
+    seat = check_players_turn(mode, state, inp)
     coin = inp.get("coin")
     allowed = mode.strikable_coins(state, seat)
     if coin not in allowed:
@@ -167,10 +170,7 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
 
 def end_turn(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """CW-5.4: the active player may end the turn (after a move strike, or with none)."""
-    check_playing(state)
-    check_no_question(state)
-    check_not_blocked(mode, state)
-    seat = check_active(state, inp)
+    seat = check_players_turn(mode, state, inp)
     if state["striking"]:
         raise GameError(f"seat {seat}'s strike is still being observed")
     if state["pending_placements"]:
