@@ -174,7 +174,8 @@ def repair(path: str, new: str, out: TextIO, err: TextIO) -> int:
     if skipped:
         print(f"  {skipped} record(s) no longer apply without the dropped ones; the daemon skips them with a "
               "warning (see `gametable replay` of the new file)", file=out)
-    print(f"  {applied} record(s) replay. To use it: stop the daemon, move {path} away, move {new} to its place",
+    print(f"  {applied} record(s) replay. To use it: stop the daemon, move {path} away (with its -wal and -shm "
+          f"files, if any), move {new} to its place",
           file=out)
     return 0
 
