@@ -210,7 +210,8 @@ def add_parser(sub: Any) -> None:
     rp.add_argument("new_file")
 
 
-def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out, err = out or sys.stdout, err or sys.stderr
     path = args.file
     try:
         if not Path(path).is_file():

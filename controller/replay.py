@@ -86,7 +86,8 @@ def replay_file(path: str | Path) -> Table:
         return replay_lines(fh)
 
 
-def run(path: str, view_seat: int | None = None, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+def run(path: str, view_seat: int | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out, err = out or sys.stdout, err or sys.stderr
     try:
         table = replay_file(path)
     except OSError as exc:
