@@ -76,6 +76,7 @@ function connect() {
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
   on("leds", () => {});
   on("table", (d) => { Board.update(d); });
+  on("journal", (d) => { S.journal = d; conn(); });
   es.onopen = () => { S.online = true; conn(); };
   es.onerror = () => {
     S.online = false; conn();
@@ -89,6 +90,8 @@ function conn() {
   if (!S.online) { c.textContent = "reconnecting…"; c.className = "conn bad"; return; }
   if (S.status === "offline") { c.textContent = "table offline"; c.className = "conn bad"; return; }
   c.textContent = S.me.host ? "host · live" : S.me.seat ? `seat ${S.me.seat} · live` : "live"; c.className = "conn ok";
+  const j = S.me.host && S.journal;  // the table dropped a torn journal record at its last start
+  if (j) { c.textContent += ` · ⚠ ${(j.dropped || []).length ? `input #${j.dropped.join(", #")} lost in a power cut: check the state` : j.warning}`; c.className = "conn bad"; }
 }
 
 /* ---------- rendering ---------- */
