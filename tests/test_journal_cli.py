@@ -182,3 +182,20 @@ def test_property_only_a_bad_last_record_is_dropped_any_other_refuses_naming_it(
         assert j.dropped == [n] and [r.seq for r in j.records()] == list(range(1, n))
         assert j.append({"type": "x"}, 0.0) == n + 1
         j.close()
+
+
+def test_sim_on_a_damaged_journal_says_so_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.helpers.daemon_proc import REPO
+
+    path = tmp_path / "j.sqlite"
+    _played(path, 10)
+    flip_bit(path, _bodies(path)[2].encode())
+    config = tmp_path / "sim.toml"
+    config.write_text(f'table_id = "tq"\n[journal]\npath = "{path}"\n')
+    proc = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(config), "--headless",
+                           "--bots", "2"], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 78 and "Traceback" not in proc.stderr
+    assert proc.stdout.startswith("gametable sim: journal ") and "record seq 3 (#3" in proc.stdout
