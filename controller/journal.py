@@ -195,8 +195,10 @@ def scan_rows(db: sqlite3.Connection) -> Scan:
 def open_readonly(path: str | Path) -> sqlite3.Connection:
     """A read-only connection: it never writes the file (no WAL checkpoint on close either), so
     a damaged journal can be looked at, exported and salvaged exactly as it is."""
-    # Without a WAL to read, `immutable` keeps SQLite from even creating the -wal/-shm side files.
-    uri = Path(path).resolve().as_uri() + ("?mode=ro" if _has_bytes(f"{path}-wal") else "?mode=ro&immutable=1")
+    # Closed cleanly (no WAL to read, no -shm: no connection open), `immutable` keeps SQLite from
+    # even creating the side files; otherwise a normal read-only connection, safe beside a writer.
+    closed = not _has_bytes(f"{path}-wal") and not os.path.exists(f"{path}-shm")
+    uri = Path(path).resolve().as_uri() + ("?mode=ro&immutable=1" if closed else "?mode=ro")
     try:
         db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         db.text_factory = bytes
