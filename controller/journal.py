@@ -109,7 +109,7 @@ class Scan:
     last_seq: int = 0  # highest seq read (0: none)
     high_seq: int = 0  # highest seq ever used, dropped records included
     bad: list[BadRecord] = field(default_factory=list)
-    damaged: str | None = None  # SQLite could not read on after `last_seq`: its message
+    damaged: str | None = None  # a page SQLite cannot read: its message and where
     has_inputs: bool = True  # False: a database without an inputs table (new, or not a journal)
 
     @property
@@ -122,8 +122,7 @@ class Scan:
     def fatal(self, path: str) -> str | None:
         """One line for a damage the daemon must not repair by itself, or None."""
         if self.damaged is not None:
-            where = f"after record seq {self.last_seq}" if self.count else "before the first record"
-            return (f"journal {path} is damaged {where} ({self.damaged}); the file was not changed: "
+            return (f"journal {path} is damaged ({self.damaged}); the file was not changed: "
                     f"see `gametable journal check {path}`, salvage with `gametable journal repair`")
         if self.bad and self.torn_tail is None:
             first = self.bad[0]
@@ -184,11 +183,12 @@ def scan_rows(db: sqlite3.Connection) -> Scan:
         if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'dropped'").fetchone():
             row = db.execute("SELECT MAX(seq) FROM dropped").fetchone()
             scan.high_seq = max(scan.high_seq, int(row[0] or 0))
-        row = db.execute("PRAGMA quick_check(1)").fetchone()
+        row = db.execute("PRAGMA quick_check(1)").fetchone()  # pages the scan did not read (the id index)
         if row and row[0] not in (b"ok", "ok"):
-            scan.damaged = as_text(row[0])
+            scan.damaged = "SQLite's quick_check: " + " ".join((as_text(row[0]) or "").split())
     except sqlite3.DatabaseError as exc:
-        scan.damaged = str(exc)
+        where = f"after record seq {scan.last_seq}" if scan.count else "before the first record"
+        scan.damaged = f"{exc}, {where}"
     return scan
 
 

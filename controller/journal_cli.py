@@ -88,7 +88,7 @@ def salvage(path: str | Path) -> Salvage:
                 out.dropped_before = list(db.execute(
                     "SELECT seq, ts, cmd_id, body, crc, dropped_at, reason FROM dropped ORDER BY seq"))
             row = db.execute("PRAGMA quick_check(1)").fetchone()
-            out.quick_check = (as_text(row[0]) or "ok") if row else "ok"
+            out.quick_check = " ".join((as_text(row[0]) or "ok").split()) if row else "ok"
         except sqlite3.DatabaseError as exc:
             out.quick_check = str(exc)
     finally:

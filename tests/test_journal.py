@@ -221,6 +221,24 @@ def test_a_corrupt_database_page_is_a_one_line_error_and_the_file_is_unchanged(t
     assert path.read_bytes() == before
 
 
+def test_a_corrupt_index_page_is_found_at_open_though_every_record_reads(tmp_path):
+    path = tmp_path / "j.sqlite"
+    j = Journal(path)
+    for i in range(600):
+        j.append({"type": "x", "i": i}, 0.0, f"cmd-{i:05d}")
+    j.close()
+    data = bytearray(path.read_bytes())
+    size = int.from_bytes(data[16:18], "big")
+    index = next(k for k in range(len(data) // size)  # the id index's page: ids, no bodies
+                 if b"cmd-00300" in data[k * size:(k + 1) * size] and b'"type"' not in data[k * size:(k + 1) * size])
+    data[index * size:index * size + 8] = b"\xff" * 8
+    path.write_bytes(bytes(data))
+    with pytest.raises(JournalError) as err:  # else `has_id` would fail on the first command
+        Journal(path)
+    assert "is damaged (SQLite's quick_check: " in str(err.value) and "\n" not in str(err.value)
+    assert path.read_bytes() == bytes(data)
+
+
 def test_an_empty_file_is_a_new_journal_with_a_warning(tmp_path, caplog):
     path = tmp_path / "j.sqlite"
     path.write_bytes(b"")
