@@ -298,3 +298,12 @@ def test_seeds_differ_per_id_and_per_table_and_the_secret_is_made_once(tmp_path)
     assert Table(Journal(tmp_path / "a" / "j.sqlite")).submit({**COUP, "id": "g-9"}).ok
     assert secret.read_bytes() == made
     assert Table().submit({**COUP, "id": None}).input["seed"] >= 0  # no id: a random seed, as before
+
+
+def test_a_journal_that_cannot_be_read_at_run_time_refuses_the_command_instead_of_crashing(tmp_path):
+    t = Table(Journal(tmp_path / "j.sqlite"))
+    assert t.submit({**NEW, "id": "a"}).ok
+    t.journal._db.close()  # as if the card went away under the running daemon
+    result = t.submit({**shot(1), "id": "b"})
+    assert not result.ok and "could not read its journal, so this input was not applied" in result.error
+    assert t.state["turn"]["strikes"] == 0
