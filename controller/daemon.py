@@ -225,7 +225,7 @@ class Daemon:
                 # torn record (its retry is applied again) or found an empty file; a sound start clears it.
                 self.bridge.publish(f"{self.bridge.topics['sensors']}/journal",
                                     self.journal.notice or {"dropped": [], "warning": None}, qos=1, retain=True)
-                # warnings from before the first connection (a torn journal tail at start)
+                # sensor warnings from before the first connection
                 for kind, payload in self._pending_diagnostics:
                     self.bridge.publish_sensor(kind, payload)
                 self._pending_diagnostics.clear()

@@ -75,3 +75,16 @@ def test_a_second_daemon_on_the_same_journal_is_refused_and_the_first_plays_on(r
 def test_journal_path_that_is_a_directory_gives_a_clear_error(tmp_path):
     with pytest.raises(JournalError, match="cannot open journal .*: Is a directory"):
         Journal(tmp_path)
+
+
+def test_run_with_a_bad_config_exits_78_so_systemd_does_not_restart_it(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.helpers.daemon_proc import REPO
+
+    config = tmp_path / "g.toml"
+    config.write_text('table_id = "t9"\n[panel]\nport = "eighty"\n')
+    proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--no-hardware"],
+                          cwd=REPO, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 78 and "panel.port" in proc.stdout and "Traceback" not in proc.stderr
