@@ -54,7 +54,7 @@ class Limits:
     """What one client address, and everyone together, may hold (hostile LAN, issue 17)."""
 
     max_connections: int = 4096        # sockets in all (file descriptors)
-    max_waiting: int = 512             # connections without a request in progress (oldest closed)
+    max_waiting: int = 1024            # connections without a request in progress (oldest closed)
     client_waiting: int = 16           # the same, per client address (its oldest closed)
     client_busy: int = 8               # requests in progress per address (more: 503)
     client_streams: int = 8            # spectator streams per address (more: 503)
