@@ -40,7 +40,7 @@ from controller.config import Config
 from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, link_for
 from web_panel.hub import KEEPALIVE_S
 from web_panel.link import TableLink
-from web_panel.security import LOCAL_ADDRESSES, resolve_pin
+from web_panel.security import DEFAULT_PIN, LOCAL_ADDRESSES, resolve_pin
 
 log = logging.getLogger("gametable.panel")
 
@@ -575,6 +575,9 @@ class PanelServer:
         if self.owns_link:
             self.link.start()
         self.pin = pin or config.panel.pin
+        if self.pin == DEFAULT_PIN:
+            log.warning("the host PIN is %s: anyone on the LAN can unlock the host screen; "
+                        "set [panel] pin in the config", DEFAULT_PIN)
         self.app = create_app(config, self.link, pin=self.pin, **app_kwargs)
         _raise_file_limit(self.limits.max_connections + 256)
         self._core = _Loop(self, self.limits, float(app_kwargs.get("keepalive_s", KEEPALIVE_S)))
@@ -705,12 +708,13 @@ def _raise_file_limit(wanted: int) -> None:
         log.warning("cannot raise the open-file limit to %d", wanted)
 
 
-def serve(config: Config, link: TableLink | None = None, **kwargs: Any) -> PanelServer:
+def serve(config: Config, link: TableLink | None = None, *, generate_pin: bool = False,
+          **kwargs: Any) -> PanelServer:
     """Start the panel in a thread (``gametable sim`` / ``gametable run``); host/port from ``[panel]``.
 
-    The PIN: the configured one, or (config left at ``0000``) a random one made at the first start
-    and kept beside the journal; printed on the console (issue 17 #8).
+    ``generate_pin`` (``gametable run``): a config left at the ``0000`` default gets a random PIN
+    made at the first start and kept beside the journal, printed on the console (issue 17 #8).
     """
-    if "pin" not in kwargs:
+    if generate_pin and "pin" not in kwargs:
         kwargs["pin"] = resolve_pin(config)
     return PanelServer(config, link, **kwargs).start()

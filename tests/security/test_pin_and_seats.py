@@ -113,3 +113,46 @@ def test_the_host_frees_a_seat_and_opens_one_for_a_shared_phone(stack):
     assert shared.post("/api/cmd", {"id": "shared-freed", "type": "end_turn"})[1]["error"] == \
         "this phone holds no seat; join a seat first"
     assert stranger.post("/api/seat/claim", {"id": "stranger-claim-2", "seat": 2})[0] == 200
+
+
+def test_gametable_run_prints_its_generated_pin_and_the_host_unlocks_with_it(broker, tmp_path):
+    import re
+    import selectors
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from controller.broker import free_port
+
+    port = free_port()
+    conf = tmp_path / "table.toml"
+    conf.write_text(f'table_id = "t9"\n[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n'
+                    f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n[panel]\nhost = "127.0.0.1"\nport = {port}\n')
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(conf), "--no-hardware"],
+                            cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        sel = selectors.DefaultSelector()
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        out, deadline = b"", time.monotonic() + 20
+        while b"panel host PIN:" not in out and time.monotonic() < deadline:
+            if sel.select(timeout=0.5):
+                out += proc.stdout.read1(4096)
+        match = re.search(rb"panel host PIN: (\d{6}) \(new, kept in ", out)
+        assert match, out
+        pin = match.group(1).decode()
+        assert (tmp_path / "j.sqlite.panel-pin").read_text().strip() == pin
+        phone = None
+        while phone is None and time.monotonic() < deadline:
+            try:
+                phone = Phone(port, lan(0))
+            except OSError:
+                time.sleep(0.1)
+        assert phone is not None
+        assert _unlock(phone, "0000", 1)[0] == 403  # the default PIN does not open it
+        assert _unlock(phone, pin, 2) == (200, {"ok": True})
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
