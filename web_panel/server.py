@@ -409,7 +409,7 @@ class _Loop:
         conn.seat, conn.host = self.who(req)
         conn.privileged = conn.seat is not None or conn.host
         local = self.local(conn.addr)
-        if not local and not conn.privileged and self.busy_by_addr.get(conn.addr, 0) >= self.limits.client_busy:
+        if not local and self.busy_by_addr.get(conn.addr, 0) >= self.limits.client_busy:
             self.refused += 1
             conn.state = "gone"
             conn.refuse(503, "too many requests at once from this address")
