@@ -416,7 +416,7 @@ class _Loop:
             return
         path = req.target.split("?", 1)[0]
         stream: _StreamRequest | None = None
-        if path == STREAM_PATH and req.method == "GET":
+        if path == STREAM_PATH and req.method in ("GET", "HEAD"):  # (HEAD: headers only, never a stream)
             if not conn.privileged and (
                     self.spectators >= self.limits.spectator_streams
                     or (not local and self.spectators_by_addr.get(conn.addr, 0) >= self.limits.client_streams)):
@@ -434,8 +434,7 @@ class _Loop:
         except RuntimeError:  # shutting down
             conn.close()
             return
-        future.add_done_callback(
-            lambda f: self.loop.call_soon_threadsafe(self.answer, conn, req, stream, f))
+        future.add_done_callback(lambda f: self.panel._soon(self.answer, conn, req, stream, f))
 
     def environ(self, conn: _Conn, req: _Request, stream: _StreamRequest | None) -> dict[str, Any]:
         target = req.target
@@ -480,7 +479,7 @@ class _Loop:
             log.exception("panel request %s %s failed", req.method, req.target)
             conn.refuse(500, "internal error")
             return
-        if stream is not None and stream.snapshot is not None and status.startswith("200"):
+        if stream is not None and stream.snapshot is not None and status.startswith("200") and req.method == "GET":
             self.start_stream(conn, status, headers, stream)
             return
         keep = req.keep_alive() and not req.close_after

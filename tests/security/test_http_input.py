@@ -67,3 +67,16 @@ def test_malformed_requests_get_a_clear_status_and_are_closed(stack, raw, status
     finally:
         s.close()
     assert Phone(stack.panel.port, lan(0)).get("/api/info")[0] == 200
+
+
+def test_head_of_the_stream_answers_and_holds_nothing(stack):
+    """A HEAD on /api/stream must not turn into a stream that holds a worker thread for ever."""
+    for _ in range(40):  # one after another, more than the panel's worker threads (24)
+        s = socket.create_connection(("127.0.0.1", stack.panel.port), timeout=5, source_address=(lan(0), 0))
+        try:
+            s.sendall(f"HEAD /api/stream HTTP/1.1\r\nHost: 127.0.0.1:{stack.panel.port}\r\n\r\n".encode())
+            assert statuses([s]) == [200]
+        finally:
+            s.close()
+    assert len(stack.panel.link.hub) == 0
+    assert Phone(stack.panel.port, lan(1)).get("/api/info")[0] == 200
