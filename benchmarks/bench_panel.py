@@ -9,7 +9,8 @@
   real daemon, journalled) while 500 hostile sockets are open (half-open heads kept re-opened,
   unread streams). Aim: a phone does not notice.
 - ``idle_cpu_pct``: CPU of a real ``gametable run`` (daemon + panel, one process) sitting idle,
-  in % of one core, from /proc. Aim < 3 %.
+  in % of one core, from /proc. Aim < 3 %. ``idle_cpu_pct_sim``: the same for ``gametable sim``
+  (daemon, panel and the virtual table, no bots).
 - ``cmd_roundtrip_p99_ms``: a command published on ``cmd`` -> its ``cmd/result`` (journalled with
   fsync by the real daemon); ``..._with_100_sse`` the same while the panel (in the same process, as
   in ``gametable run``) feeds 100 open streams.
@@ -314,16 +315,17 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
 
 
-def idle_cpu_pct(broker_host: str, broker_port: int, seconds: float = IDLE_S, root: Path | None = None) -> float:
-    """A real ``gametable run`` (daemon + panel) idle for ``seconds``: CPU in % of one core.
-    (``root``: another checkout to measure, e.g. an older commit.)"""
+def idle_cpu_pct(broker_host: str, broker_port: int, seconds: float = IDLE_S, root: Path | None = None,
+                 command: tuple[str, ...] = ("run",)) -> float:
+    """A real ``gametable run`` (daemon + panel; or ``command``, e.g. ``sim``) idle for ``seconds``:
+    CPU in % of one core. (``root``: another checkout to measure, e.g. an older commit.)"""
     tmp = Path(tempfile.mkdtemp(prefix="gametable-bench-idle-"))
     port = free_port()
     conf = tmp / "table.toml"
     conf.write_text(f'table_id = "idle"\n[mqtt]\nhost = "{broker_host}"\nport = {broker_port}\n'
                     f'[journal]\npath = "{tmp / "j.sqlite"}"\n[panel]\nhost = "127.0.0.1"\nport = {port}\n')
     root = root or Path(__file__).resolve().parent.parent
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(conf)], cwd=root,
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", *command, "--config", str(conf)], cwd=root,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30
@@ -335,13 +337,13 @@ def idle_cpu_pct(broker_host: str, broker_port: int, seconds: float = IDLE_S, ro
             except OSError:
                 time.sleep(0.1)
         if not up:
-            raise RuntimeError("gametable run did not serve its panel")
+            raise RuntimeError(f"gametable {command[0]} did not serve its panel")
         time.sleep(1.0)  # start-up work done
         c0, t0 = _cpu_s(proc.pid), time.monotonic()
         time.sleep(seconds)
         c1, t1 = _cpu_s(proc.pid), time.monotonic()
         if proc.poll() is not None:
-            raise RuntimeError("gametable run stopped while idle")
+            raise RuntimeError(f"gametable {command[0]} stopped while idle")
         return round((c1 - c0) / (t1 - t0) * 100, 2)
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -359,10 +361,11 @@ def run() -> dict[str, float]:
     config = parse({"table_id": "bench", "mqtt": {"host": broker.host, "port": broker.port},
                     "journal": {"path": str(tmp / "journal.sqlite")}, "panel": {"host": "127.0.0.1"}})
     out: dict[str, float] = {}
-    try:
-        out["idle_cpu_pct"] = idle_cpu_pct(broker.host, broker.port)
-    except Exception as exc:  # keep the other figures
-        print(f"# idle_cpu_pct failed: {exc}", file=sys.stderr)
+    for name, command in (("idle_cpu_pct", ("run",)), ("idle_cpu_pct_sim", ("sim", "--no-browser"))):
+        try:
+            out[name] = idle_cpu_pct(broker.host, broker.port, command=command)
+        except Exception as exc:  # keep the other figures
+            print(f"# {name} failed: {exc}", file=sys.stderr)
     daemon = Daemon(config)
     daemon.start()
     daemon.bridge.wait_connected(10)

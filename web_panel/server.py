@@ -542,7 +542,7 @@ class _Loop:
         targets = list(self.streams) if seat is None else list(self.by_seat.get(seat, ()))
         limit = self.limits.stream_buffer_bytes
         for conn in targets:
-            if conn.closed or conn.transport is None:
+            if conn.closed or conn.transport is None or conn.transport.is_closing():  # (lost, not yet told)
                 continue
             conn.transport.write(frame)
             if conn.transport.get_write_buffer_size() > limit:  # a phone that stopped reading
