@@ -73,12 +73,13 @@ class Limits:
 class _Request:
     """A parsed request head plus its body."""
 
-    __slots__ = ("method", "target", "version", "headers", "body", "close_after")
+    __slots__ = ("method", "target", "version", "headers", "body", "close_after", "declared")
 
     def __init__(self, method: str, target: str, version: str, headers: list[tuple[str, str]]) -> None:
         self.method, self.target, self.version, self.headers = method, target, version, headers
         self.body = b""
-        self.close_after = False
+        self.close_after = False  # the body was not read: the connection cannot carry another request
+        self.declared = 0  # the Content-Length sent
 
     def header(self, name: str) -> str | None:
         for k, v in self.headers:
@@ -147,6 +148,7 @@ class _Conn(asyncio.Protocol):
         self.privileged = False
         self.discarded = 0
         self.closed = False
+        self.peer_done = False  # the client half-closed after its request: answer, then close
 
     # --- asyncio callbacks --------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -175,6 +177,9 @@ class _Conn(asyncio.Protocol):
             self.parse()
 
     def eof_received(self) -> bool:
+        if self.state == BUSY:  # the request is being answered: keep the socket open for the answer
+            self.peer_done = True
+            return True
         self.close()
         return False
 
@@ -255,6 +260,7 @@ class _Conn(asyncio.Protocol):
                 except ValueError:
                     self.refuse(400, "bad Content-Length")
                     return
+                req.declared = length
                 if length > limits.max_body_bytes:  # the app answers 413 from the header alone
                     req.close_after = True
                     length = 0
@@ -449,7 +455,7 @@ class _Loop:
             "SERVER_PROTOCOL": req.version, "REMOTE_ADDR": conn.addr, "REMOTE_PORT": str(conn.port),
             "wsgi.version": (1, 0), "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(req.body),
             "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": False,
-            "wsgi.run_once": False, "CONTENT_LENGTH": str(len(req.body)) if req.body else "",
+            "wsgi.run_once": False,
         }
         for name, value in req.headers:
             key = name.upper().replace("-", "_")
@@ -458,10 +464,12 @@ class _Loop:
             if key == "CONTENT_TYPE":
                 env["CONTENT_TYPE"] = value
             elif key == "CONTENT_LENGTH":
-                env["CONTENT_LENGTH"] = value
+                continue  # set below from what was read
             else:
                 key = "HTTP_" + key
                 env[key] = env[key] + "," + value if key in env else value
+        # What was read; a body too big to read keeps its declared length (the app answers 413 from it).
+        env["CONTENT_LENGTH"] = str(req.declared if req.close_after else len(req.body)) if req.declared else ""
         if stream is not None:
             env["gametable.sse"] = stream
         return env
@@ -482,7 +490,7 @@ class _Loop:
         if stream is not None and stream.snapshot is not None and status.startswith("200") and req.method == "GET":
             self.start_stream(conn, status, headers, stream)
             return
-        keep = req.keep_alive() and not req.close_after
+        keep = req.keep_alive() and not req.close_after and not conn.peer_done
         head = [f"HTTP/1.1 {status}"]
         for k, v in headers:
             if k.lower() not in ("connection", "content-length", "transfer-encoding"):

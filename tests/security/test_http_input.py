@@ -80,3 +80,17 @@ def test_head_of_the_stream_answers_and_holds_nothing(stack):
             s.close()
     assert len(stack.panel.link.hub) == 0
     assert Phone(stack.panel.port, lan(1)).get("/api/info")[0] == 200
+
+
+def test_a_client_that_half_closes_after_its_request_still_gets_the_answer(stack):
+    s = socket.create_connection(("127.0.0.1", stack.panel.port), timeout=5, source_address=(lan(0), 0))
+    try:
+        s.sendall(f"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1:{stack.panel.port}\r\n\r\n".encode())
+        s.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := s.recv(65536):  # the panel answers, then closes
+            data += chunk
+    finally:
+        s.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200") and json.loads(body)["table"] == "t1"
