@@ -400,7 +400,7 @@ def run_daemon(args: Any) -> int:
         hardware.start()
     from web_panel import serve
 
-    panel = serve(config)  # the phone panel, in a thread; host/port from [panel]
+    panel = serve(config, generate_pin=True)  # the phone panel, in a thread; host/port/PIN from [panel]
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
