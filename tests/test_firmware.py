@@ -73,8 +73,62 @@ def test_firmware_lib_passes_vectors_under_real_micropython():
 
 
 def test_hardware_mains_compile():
-    for main in ("striker/main.py", "striker/mpu6050.py", "striker/config.py", "base_station/main.py"):
+    for main in ("striker/main.py", "striker/striker_app.py", "striker/mpu6050.py", "striker/config.py",
+                 "base_station/main.py", "base_station/base_app.py"):
         compile((ROOT / "firmware" / main).read_text(), main, "exec")
+
+
+# --- the hardware glue (striker_app, base_app) on recording stand-in hardware -------------------
+
+def _micropython(script: str, *extra: Path) -> subprocess.CompletedProcess:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not installed (make deps installs nodejs)")
+    return subprocess.run(
+        [node, str(RUNNER / "run.mjs"), str(LIB), str(VECTORS), str(RUNNER / script), *map(str, extra), str(RUNNER)],
+        cwd=RUNNER, capture_output=True, text=True, timeout=120,
+    )
+
+
+def _cpython(script: str, extra: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(RUNNER / script)],
+        env={"PYTHONPATH": f"{LIB}:{extra}:{RUNNER}", "PATH": "/usr/bin:/bin"},
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_striker_sleeps_wakes_on_gpio3_and_rearms_every_time_under_real_micropython():
+    """Issue #1: latch read before any MPU write, re-armed before every sleep, GPIO wake on the C3
+    (timed polls on MicroPython < 1.27), plus watchdog/recovery (#9), unicast/pairing (#6), sleep frame (#8)."""
+    proc = _micropython("check_striker.py", ROOT / "firmware" / "striker")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "(micropython)" in proc.stdout and "FAIL" not in proc.stdout
+
+
+def test_striker_app_checks_also_pass_under_cpython(tmp_path):
+    proc = _cpython("check_striker.py", ROOT / "firmware" / "striker", tmp_path)
+    assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_base_station_allow_list_pairing_and_recovery_under_real_micropython():
+    proc = _micropython("check_base.py", ROOT / "firmware" / "base_station")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "(micropython)" in proc.stdout and "FAIL" not in proc.stdout
+
+
+def test_base_app_checks_also_pass_under_cpython(tmp_path):
+    proc = _cpython("check_base.py", ROOT / "firmware" / "base_station", tmp_path)
+    assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_the_wake_pin_is_one_the_esp32_c3_can_wake_from():
+    """C3 deep-sleep GPIO wake: GPIO0-5 only; not the battery ADC pin, not strapping GPIO2."""
+    config = (ROOT / "firmware" / "striker" / "config.py").read_text()
+    ns: dict = {}
+    exec(compile(config, "config.py", "exec"), ns)
+    assert ns["MPU_INT"] in (1, 3, 4, 5) and ns["MPU_INT"] != ns["BAT_ADC"]
+    assert ns["ID"] is None  # one firmware for every striker: pairing happens on the panel
 
 
 # --- cross-implementation properties: firmware writes, Pi reads, and back -----------------------
@@ -199,12 +253,77 @@ def test_battery_divider_math():
     assert battery_volts(1_950_000, 2.0) == pytest.approx(3.9)
 
 
+S1_MAC = bytes.fromhex("348518000001")
+
+
 def test_base_station_rejects_radio_garbage_and_impersonation():
+    base = BaseCore(peers={"348518000001": "s1"})
+    assert base.radio(b"\x00\x01garbage", S1_MAC) is None
+    assert base.radio(b'{"t":"hb","id":"base","seq":1,"bat":5.0}', S1_MAC) is None
+    assert base.radio(b'{"t":"strike","id":"s1","seq":1,"g":"x","ms":1}', S1_MAC) is None
+    assert base.radio(b'{"t":"hb","id":"s2","seq":1,"bat":3.9}', S1_MAC) is None  # s1's MAC speaking for s2
+    assert base.radio(b'{"t":"paired","id":"s1","seq":1,"sid":"s1"}', S1_MAC) is None  # radio-only types
+    assert base.rejected == 5 and base.forwarded == 0
+
+
+def test_base_station_forwards_only_allowed_macs_and_bounds_what_strangers_cost():
+    """Issue #6/#7 on the base: a thousand strangers cost a bounded table and no frame to the Pi."""
+    base = BaseCore(peers={"348518000001": "s1"})
+    for i in range(1000):
+        mac = bytes([2, 0, 0, 0, i // 256, i % 256])
+        assert base.radio(fw_frames.hb_payload(f"x{i}", 0, 3.9), mac, i) is None
+        assert base.radio(fw_frames.pair_req_payload(f"x{i}", 0, 5.0), mac, i) is None  # window closed
+    assert base.unknown == 1000 and len(base._replied) <= 16 and len(base.replies) <= 1000
+    assert base.radio(fw_frames.hb_payload("s1", 0, 3.9), S1_MAC, 0) is not None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.from_regex(r"[0-9a-f]{12}", fullmatch=True), sender_ids, max_size=8).filter(
+    lambda d: len(set(d.values())) == len(d)), seqs)
+def test_property_pi_peers_set_is_understood_by_the_base_and_echoed(peers, seq):
+    """The Pi's frame (sensors.frames.encode) → the base's reader → the base's peers frame → the Pi's decoder."""
+    cmd = encode({"t": "peers_set", "id": "pi", "seq": seq, "peers": peers})
+    [payload] = fw_frames.Unframer().feed(cmd)
     base = BaseCore()
-    assert base.radio(b"\x00\x01garbage") is None
-    assert base.radio(b'{"t":"hb","id":"base","seq":1,"bat":5.0}') is None
-    assert base.radio(b'{"t":"strike","id":"s1","seq":1,"g":"x","ms":1}') is None
-    assert base.rejected == 3 and base.forwarded == 0
+    out = base.command(payload, 0)
+    [echo] = FrameDecoder().feed(out)
+    assert echo["t"] == "peers" and echo["peers"] == peers and base.peers == peers
+    assert {m.hex() for m, _ in base.replies} == set(peers)
+
+
+def test_pi_commands_out_of_range_are_rejected_by_the_base():
+    reader = fw_frames.Unframer()
+    bad = [
+        {"t": "pair_open", "id": "pi", "seq": 1, "s": 601},
+        {"t": "peers_set", "id": "pi", "seq": 2, "peers": {f"{i:012x}": f"s{i}" for i in range(9)}},
+        {"t": "peers_set", "id": "pi", "seq": 3, "peers": {"00000000000g": "s1"}},
+        {"t": "peers_set", "id": "pi", "seq": 4, "peers": {"000000000001": "s1", "000000000002": "s1"}},
+    ]
+    assert reader.feed(b"".join(encode(p) for p in bad)) == [] and reader.errors == 4
+
+
+@settings(max_examples=100, deadline=None)
+@given(sender_ids, seqs, st.floats(0, 10, allow_nan=False), st.sampled_from(["idle", "low_battery"]))
+def test_property_firmware_sleep_frame_decodes_on_the_pi_byte_identical(sid, seq, bat, why):
+    bat = round(bat, 2)
+    fw_wire = fw_frames.frame(fw_frames.sleep_payload(sid, seq, bat, why))
+    assert fw_wire == encode({"t": "sleep", "id": sid, "seq": seq, "bat": bat, "why": why})
+    [p] = FrameDecoder().feed(fw_wire)
+    assert p == {"t": "sleep", "id": sid, "seq": seq, "bat": bat, "why": why}
+
+
+def test_pairing_frames_match_the_pi_encoder_byte_for_byte():
+    """serial_protocol.md documents these bytes; the Pi's json encoder writes the same."""
+    cases = [
+        (fw_frames.pair_seen_payload(3, "st-1a2b3c", "3485181a2b3c", 6.2),
+         {"t": "pair_seen", "id": "base", "seq": 3, "sid": "st-1a2b3c", "mac": "3485181a2b3c", "g": 6.2}),
+        (fw_frames.pairing_payload(4, 60), {"t": "pairing", "id": "base", "seq": 4, "s": 60}),
+        (fw_frames.peers_payload(5, {"3485181a2b3c": "st-1a2b3c", "348518000001": "s1"}),
+         {"t": "peers", "id": "base", "seq": 5, "peers": {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}}),
+    ]
+    for fw_payload, pi_dict in cases:
+        assert fw_frames.frame(fw_payload) == encode(pi_dict)
+        assert FrameDecoder().feed(fw_frames.frame(fw_payload)) == [pi_dict]
 
 
 def test_firmware_to_pi_end_to_end_over_a_real_pty():
@@ -217,7 +336,8 @@ def test_firmware_to_pi_end_to_end_over_a_real_pty():
     link.start()
     try:
         wait_for(lambda: link.is_open, what="open")
-        base = BaseCore()
+        base = BaseCore(peers={"348518000003": "s3"})
+        s3_mac = bytes.fromhex("348518000003")
         pty.write(b"MicroPython v1.27 on ESP32C3\r\n>>> ")  # the boot banner is garbage to the decoder
         pty.write(b"\x00" + base.boot() + base.tick(0))
         case = next(c for c in STRIKES["cases"] if c["name"] == "two_hits_300ms_apart")
@@ -226,7 +346,7 @@ def test_firmware_to_pi_end_to_end_over_a_real_pty():
             now = i * 1000 // case["rate_hz"]
             for payload in (striker.sample(*smp, now), striker.tick(now, 3.41)):
                 if payload is not None:
-                    pty.write(base.radio(payload))
+                    pty.write(base.radio(payload, s3_mac))
         wait_for(lambda: len(frames_seen) == 6, what="hello, base hb, 2 strikes, 2 striker hbs")
         inputs = [strike_input(f, {"s3": 3}) for f in frames_seen]
         assert [i for i in inputs if i] == [{"type": "strike", "seat": 3}] * 2
