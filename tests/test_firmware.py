@@ -226,6 +226,42 @@ def test_property_noise_and_gravity_alone_never_strike(noise, seed):
     assert _detect(_trace(random.Random(seed), 1000, 1000, [], noise), 1000) == []
 
 
+def _tilted_trace(rnd: random.Random, gravity: tuple, direction: tuple, amp: float, at: int) -> list[tuple]:
+    out = []
+    for t in range(at + 200):
+        x, y, z = gravity
+        dt = t - at
+        if dt >= 0:
+            v = amp * math.exp(-dt / 4) * math.cos(2 * math.pi * 220 * dt / 1000)
+            x, y, z = x + direction[0] * v, y + direction[1] * v, z + direction[2] * v
+        out.append((x + rnd.gauss(0, 0.02), y + rnd.gauss(0, 0.02), z + rnd.gauss(0, 0.02)))
+    return out
+
+
+def _unit(v: tuple) -> tuple:
+    n = math.sqrt(sum(c * c for c in v))
+    return tuple(c / n for c in v)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.tuples(st.floats(-1, 1), st.floats(-1, 1), st.floats(0.2, 1)), st.floats(3.5, 16),
+       st.floats(0, 2 * math.pi), st.integers(0, 2**16))
+def test_property_issue_11_set_down_spikes_along_gravity_never_strike_and_strikes_across_it_do(g, amp, phi, seed):
+    """However the striker is held, a spike along gravity (setting it down) is no strike; one across it is."""
+    gravity = _unit(g)
+    # a unit vector across gravity: any vector minus its gravity part
+    a = (math.cos(phi), math.sin(phi), 0.3)
+    dot = sum(x * y for x, y in zip(a, gravity, strict=True))
+    rest = tuple(x - dot * y for x, y in zip(a, gravity, strict=True))
+    if math.sqrt(sum(c * c for c in rest)) < 0.2:  # a happened to point along gravity
+        rest = (gravity[1], -gravity[0], 0.0) if abs(gravity[2]) < 0.9 else (1.0, 0.0, -gravity[0] / gravity[2])
+    across = _unit(rest)
+    rnd = random.Random(seed)
+    assert _detect(_tilted_trace(rnd, gravity, gravity, amp, 300), 1000) == []
+    hits = _detect(_tilted_trace(rnd, gravity, across, amp, 300), 1000)
+    assert len(hits) == 1 and hits[0][1] == 300
+
+
 # --- the striker and base station cores ---------------------------------------------------------
 
 def test_striker_heartbeat_is_at_least_1_hz_and_seq_wraps():
