@@ -327,6 +327,18 @@ def test_property_pi_peers_set_is_understood_by_the_base_and_echoed(peers, seq):
     assert {m.hex() for m, _ in base.replies} == set(peers)
 
 
+def test_base_seq_to_the_pi_has_no_gaps_while_it_answers_strikers_over_the_radio():
+    """The Pi counts the base's seq: radio answers (paired/unpaired) must not use it up."""
+    base = BaseCore(peers={"348518000001": "s1"})
+    out = base.boot() + base.peers_frame() + base.tick(0)
+    for i in range(5):  # strangers get "unpaired" answers
+        assert base.radio(fw_frames.hb_payload("x", i, 3.9), bytes([9, 0, 0, 0, 0, i]), 0) is None
+    out += base.command({"t": "peers_set", "id": "pi", "seq": 0, "peers": {"348518000002": "s2"}}, 0)
+    out += base.tick(1000)
+    assert len(base.replies) == 7  # 5 unpaired, 1 unpaired (s1 removed), 1 paired (s2)
+    assert [p["seq"] for p in FrameDecoder().feed(out)] == [0, 1, 2, 3, 4]
+
+
 def test_pi_commands_out_of_range_are_rejected_by_the_base():
     reader = fw_frames.Unframer()
     bad = [

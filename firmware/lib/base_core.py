@@ -48,7 +48,8 @@ class BaseCore:
         self.fw = fw
         self.proto = proto
         self.hb_interval_ms = hb_interval_ms
-        self.seq = 0
+        self.seq = 0  # frames to the Pi: +1 each, so the Pi sees no gap
+        self.radio_seq = 0  # paired/unpaired answers over the radio count separately
         self._next_hb = None
         self.peers = dict(peers or {})  # mac hex → striker id
         self.pair_until = None  # device ms when the pairing window closes
@@ -107,7 +108,8 @@ class BaseCore:
 
     def _reply(self, mac, payload_fn, now_ms):
         if not self._limited(self._replied, mac_hex(mac), now_ms, REPLY_EVERY_MS):
-            self.replies.append((bytes(mac), payload_fn(self._next_seq())))
+            self.radio_seq = (self.radio_seq + 1) % SEQ_MOD
+            self.replies.append((bytes(mac), payload_fn(self.radio_seq)))
 
     def radio(self, msg, mac, now_ms=0):
         """An ESP-NOW message from ``mac`` → the frame to write to the Pi, or None."""
