@@ -31,6 +31,7 @@ UNHEALTHY_AFTER = 200  # failed loop passes in a row after which the watchdog is
 RX_EVERY_MS = 20  # how often to look for a message from the base station (pairing)
 BAT_EVERY_MS = 250
 MAINTENANCE_WDT_MS = 3600000  # after Ctrl-C (mpremote): an hour at the REPL before the watchdog bites
+SENSOR_RETRY_MS = 60000  # the watchdog reset us and the sensor is still gone: sleep, try again later
 
 
 # --- state that survives deep sleep ---------------------------------------------------------
@@ -262,7 +263,9 @@ def main():
         try:
             mpu.start()
         except OSError:
-            pass  # the loop retries; the watchdog resets if the sensor never comes back
+            if machine.reset_cause() == machine.WDT_RESET:
+                machine.deepsleep(SENSOR_RETRY_MS)  # still gone after a watchdog reset: no reset loop
+            # otherwise the loop retries; the watchdog resets if the sensor never comes back
         run(mpu, wdt)
     except KeyboardInterrupt:
         machine.WDT(timeout=MAINTENANCE_WDT_MS)  # mpremote's Ctrl-C: time to copy files

@@ -165,8 +165,16 @@ def scenario_i2c_errors_and_watchdog():
     t_dead = sim.now_us // 1000
     sim.mpu.dead = True
     sim.run_for(20000)
-    check(sim.boot(app, 3) == "wdt", "a dead sensor: the watchdog resets the board")
+    check(sim.boot(app, 2) == "wdt", "a dead sensor: the watchdog resets the board")
     check(sim.now_us // 1000 - t_dead <= 5000 + 400, f"within WDT_MS plus the unhealthy time ({sim.now_us // 1000 - t_dead} ms)")
+    check(sim.boot(app, 3) == "sleep" and sim.sleeps[-1]["timer_ms"] == 60000,
+          "still dead after the watchdog reset: sleeps a minute instead of a reset loop that drains the battery")
+    sim.mpu.dead = False
+    check(sim.boot(app, 4, TIMER_WAKE) == "sleep" and sim.sleeps[-1]["armed"] and sim.sleeps[-1]["gpio"] == (3,),
+          "sensor back after a minute: armed, sleeping until moved")
+    sim.mpu.move()
+    sim.run_for(300)
+    check(sim.boot(app, 4, C3_GPIO_WAKE) == "stop" and sim.mpu.reg(0x6B) == 0x01, "moved: the striker runs again")
 
 
 def scenario_radio_errors_are_survived():
