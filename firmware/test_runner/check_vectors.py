@@ -55,6 +55,20 @@ def check_frames(doc):
             built = frames.frame(frames.hello_payload(b["seq"], b["fw"], proto=b.get("proto", 1)))
         elif kind == "strike":
             built = frames.frame(frames.strike_payload(b["id"], b["seq"], b["g"], b["ms"]))
+        elif kind == "sleep":
+            built = frames.frame(frames.sleep_payload(b["id"], b["seq"], b["bat"], b["why"]))
+        elif kind == "pair_req":
+            built = frames.frame(frames.pair_req_payload(b["id"], b["seq"], b["g"]))
+        elif kind == "pair_seen":
+            built = frames.frame(frames.pair_seen_payload(b["seq"], b["sid"], b["mac"], b["g"]))
+        elif kind == "pairing":
+            built = frames.frame(frames.pairing_payload(b["seq"], b["s"]))
+        elif kind == "peers":
+            built = frames.frame(frames.peers_payload(b["seq"], b["peers"]))
+        elif kind == "paired":
+            built = frames.frame(frames.paired_payload(b["seq"], b["sid"]))
+        elif kind == "unpaired":
+            built = frames.frame(frames.unpaired_payload(b["seq"]))
         else:
             built = frames.frame(frames.hb_payload(b["id"], b["seq"], b["bat"]))
         check(built == wire, "build {} gave {}, expected {}".format(g["name"], built.hex(), g["hex"]))
