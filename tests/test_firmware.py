@@ -325,6 +325,10 @@ def test_property_pi_peers_set_is_understood_by_the_base_and_echoed(peers, seq):
     [echo] = FrameDecoder().feed(out)
     assert echo["t"] == "peers" and echo["peers"] == peers and base.peers == peers
     assert {m.hex() for m, _ in base.replies} == set(peers)
+    assert base.dirty == bool(peers)  # stored only if it changed
+    base.dirty, base.replies = False, []
+    base.command(payload, 5000)  # the Pi repeats the list after a hello: nothing to store or tell
+    assert not base.dirty and base.replies == []
 
 
 def test_base_seq_to_the_pi_has_no_gaps_while_it_answers_strikers_over_the_radio():

@@ -166,7 +166,8 @@ class BaseCore:
                     self._replied.pop(key, None)
                     sid = new[key]
                     self._reply(mac_bytes(key), lambda seq, sid=sid: paired_payload(seq, sid), now_ms)
-            self.peers = dict(new)
-            self.dirty = True
+            if new != self.peers:
+                self.peers = dict(new)
+                self.dirty = True  # stored only when it changed: the Pi repeats the list after every hello
             return self.peers_frame()
         return b""  # unknown commands are ignored (forward compatible)
