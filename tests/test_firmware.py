@@ -410,3 +410,36 @@ def test_firmware_to_pi_end_to_end_over_a_real_pty():
     finally:
         link.stop()
         pty.close()
+
+
+def test_new_frames_pass_through_todays_pi_link_without_gaps_or_errors():
+    """Forward compatibility over a real pty: a 1.1.0 base's pairing frames and a striker's sleep frame
+    cost the Pi no `lost`, no `frame_error`, and the seat mapping of strikes is unchanged."""
+    pty = PtyPair()
+    events: list[dict] = []
+    frames_seen: list[dict] = []
+    link = StrikerLink(pty.path, 115200, FakeClock(), frames_seen.append, events.append)
+    link.start()
+    try:
+        wait_for(lambda: link.is_open, what="open")
+        s3_mac = bytes.fromhex("348518000003")
+        new_mac = bytes.fromhex("3485181a2b3c")
+        base = BaseCore(peers={"348518000003": "s3"})
+        out = b"\x00" + base.boot() + base.peers_frame() + base.tick(0)
+        out += base.command({"t": "pair_open", "id": "pi", "seq": 0, "s": 60}, 10)
+        out += base.radio(fw_frames.pair_req_payload("st-1a2b3c", 0, 6.2), new_mac, 20)
+        out += base.command({"t": "peers_set", "id": "pi", "seq": 1,
+                             "peers": {"348518000003": "s3", "3485181a2b3c": "st-1a2b3c"}}, 30)
+        out += base.radio(fw_frames.strike_payload("st-1a2b3c", 1, 7.0, 40), new_mac, 40)
+        out += base.radio(fw_frames.sleep_payload("s3", 0, 3.9), s3_mac, 50)
+        out += base.tick(1000)
+        pty.write(out)
+        wait_for(lambda: link.stats()["frames"] >= 9, what="all 9 frames read")
+        stats = link.stats()
+        assert stats["frames"] == 9 and stats["lost"] == 0 and stats["duplicates"] == 0
+        assert not [e for e in events if e["event"] in ("frame_error", "lost", "callback_error", "seq_reset")]
+        assert [strike_input(f, {"st-1a2b3c": 2}) for f in frames_seen if f["t"] == "strike"] == [
+            {"type": "strike", "seat": 2}]
+    finally:
+        link.stop()
+        pty.close()
