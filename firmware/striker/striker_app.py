@@ -31,6 +31,7 @@ UNHEALTHY_AFTER = 200  # failed loop passes in a row after which the watchdog is
 RX_EVERY_MS = 20  # how often to look for a message from the base station (pairing)
 BAT_EVERY_MS = 250
 MAINTENANCE_WDT_MS = 3600000  # after Ctrl-C (mpremote): an hour at the REPL before the watchdog bites
+SEQ_SKIP = 64  # after a reset other than a deep-sleep wake: frames sent since the last save may exist
 SENSOR_RETRY_MS = 60000  # the watchdog reset us and the sensor is still gone: sleep, try again later
 
 
@@ -42,7 +43,7 @@ def load_seq():
 
 
 def save_seq(seq):
-    machine.RTC().memory(seq.to_bytes(4, "big"))
+    machine.RTC().memory((seq % 4294967296).to_bytes(4, "big"))
 
 
 def load_base():
@@ -186,7 +187,10 @@ def run(mpu, wdt):
         add_peer(e, link.base)
     detector = StrikeDetector(config.RATE_HZ, config.THRESHOLD_G, config.REFRACTORY_MS, config.PEAK_WINDOW_MS,
                               vertical_max=config.VERTICAL_MAX)
-    core = StrikerCore(link.my_id, detector, config.HB_INTERVAL_MS, config.IDLE_SLEEP_MS, seq=load_seq())
+    seq = load_seq()
+    if seq and machine.reset_cause() != machine.DEEPSLEEP_RESET:
+        seq += SEQ_SKIP  # never reuse a seq the Pi may have seen: its duplicate check would drop the frame
+    core = StrikerCore(link.my_id, detector, config.HB_INTERVAL_MS, config.IDLE_SLEEP_MS, seq=seq)
     adc = ADC(Pin(config.BAT_ADC))
     adc.atten(ADC.ATTN_11DB)
     bat = battery_volts(adc.read_uv(), config.BAT_DIVIDER)
@@ -222,6 +226,7 @@ def run(mpu, wdt):
             hb = core.tick(now, bat)
             if hb is not None:
                 link.best_effort(send, hb)
+                save_seq(core.seq)  # RTC memory: a watchdog reset continues from here
             if now >= next_rx:
                 next_rx = now + RX_EVERY_MS
                 while e.any():

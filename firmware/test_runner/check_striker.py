@@ -162,6 +162,11 @@ def scenario_i2c_errors_and_watchdog():
     hbs = sim.sent("hb")
     check(len(hbs) == 1, f"heartbeat sent at start: {len(hbs)}")
     check(sim.mpu.reg(0x6B) == 0x01 and sim.mpu.reg(0x1C) == 0x18, "sensor set up again after the glitch")
+    before = max(a[2]["seq"] for a in sim.sent())
+    sim.run_for(300)
+    check(sim.boot(app, 3) == "stop", "after a watchdog reset the striker runs")
+    after = [a[2]["seq"] for a in sim.sent()][-1]
+    check(before < after <= before + 64 + 2, f"after a reset the seq jumps ahead, never back ({before} → {after})")
     t_dead = sim.now_us // 1000
     sim.mpu.dead = True
     sim.run_for(20000)
