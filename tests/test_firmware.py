@@ -73,8 +73,62 @@ def test_firmware_lib_passes_vectors_under_real_micropython():
 
 
 def test_hardware_mains_compile():
-    for main in ("striker/main.py", "striker/mpu6050.py", "striker/config.py", "base_station/main.py"):
+    for main in ("striker/main.py", "striker/striker_app.py", "striker/mpu6050.py", "striker/config.py",
+                 "base_station/main.py", "base_station/base_app.py"):
         compile((ROOT / "firmware" / main).read_text(), main, "exec")
+
+
+# --- the hardware glue (striker_app, base_app) on recording stand-in hardware -------------------
+
+def _micropython(script: str, *extra: Path) -> subprocess.CompletedProcess:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node is not installed (make deps installs nodejs)")
+    return subprocess.run(
+        [node, str(RUNNER / "run.mjs"), str(LIB), str(VECTORS), str(RUNNER / script), *map(str, extra), str(RUNNER)],
+        cwd=RUNNER, capture_output=True, text=True, timeout=120,
+    )
+
+
+def _cpython(script: str, extra: Path, tmp_path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(RUNNER / script)],
+        env={"PYTHONPATH": f"{LIB}:{extra}:{RUNNER}", "PATH": "/usr/bin:/bin"},
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_striker_sleeps_wakes_on_gpio3_and_rearms_every_time_under_real_micropython():
+    """Issue #1: latch read before any MPU write, re-armed before every sleep, GPIO wake on the C3
+    (timed polls on MicroPython < 1.27), plus watchdog/recovery (#9), unicast/pairing (#6), sleep frame (#8)."""
+    proc = _micropython("check_striker.py", ROOT / "firmware" / "striker")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "(micropython)" in proc.stdout and "FAIL" not in proc.stdout
+
+
+def test_striker_app_checks_also_pass_under_cpython(tmp_path):
+    proc = _cpython("check_striker.py", ROOT / "firmware" / "striker", tmp_path)
+    assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_base_station_allow_list_pairing_and_recovery_under_real_micropython():
+    proc = _micropython("check_base.py", ROOT / "firmware" / "base_station")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "(micropython)" in proc.stdout and "FAIL" not in proc.stdout
+
+
+def test_base_app_checks_also_pass_under_cpython(tmp_path):
+    proc = _cpython("check_base.py", ROOT / "firmware" / "base_station", tmp_path)
+    assert proc.returncode == 0 and "OK" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_the_wake_pin_is_one_the_esp32_c3_can_wake_from():
+    """C3 deep-sleep GPIO wake: GPIO0-5 only; not the battery ADC pin, not strapping GPIO2."""
+    config = (ROOT / "firmware" / "striker" / "config.py").read_text()
+    ns: dict = {}
+    exec(compile(config, "config.py", "exec"), ns)
+    assert ns["MPU_INT"] in (1, 3, 4, 5) and ns["MPU_INT"] != ns["BAT_ADC"]
+    assert ns["ID"] is None  # one firmware for every striker: pairing happens on the panel
 
 
 # --- cross-implementation properties: firmware writes, Pi reads, and back -----------------------
@@ -172,6 +226,42 @@ def test_property_noise_and_gravity_alone_never_strike(noise, seed):
     assert _detect(_trace(random.Random(seed), 1000, 1000, [], noise), 1000) == []
 
 
+def _tilted_trace(rnd: random.Random, gravity: tuple, direction: tuple, amp: float, at: int) -> list[tuple]:
+    out = []
+    for t in range(at + 200):
+        x, y, z = gravity
+        dt = t - at
+        if dt >= 0:
+            v = amp * math.exp(-dt / 4) * math.cos(2 * math.pi * 220 * dt / 1000)
+            x, y, z = x + direction[0] * v, y + direction[1] * v, z + direction[2] * v
+        out.append((x + rnd.gauss(0, 0.02), y + rnd.gauss(0, 0.02), z + rnd.gauss(0, 0.02)))
+    return out
+
+
+def _unit(v: tuple) -> tuple:
+    n = math.sqrt(sum(c * c for c in v))
+    return tuple(c / n for c in v)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.tuples(st.floats(-1, 1), st.floats(-1, 1), st.floats(0.2, 1)), st.floats(3.5, 16),
+       st.floats(0, 2 * math.pi), st.integers(0, 2**16))
+def test_property_issue_11_set_down_spikes_along_gravity_never_strike_and_strikes_across_it_do(g, amp, phi, seed):
+    """However the striker is held, a spike along gravity (setting it down) is no strike; one across it is."""
+    gravity = _unit(g)
+    # a unit vector across gravity: any vector minus its gravity part
+    a = (math.cos(phi), math.sin(phi), 0.3)
+    dot = sum(x * y for x, y in zip(a, gravity, strict=True))
+    rest = tuple(x - dot * y for x, y in zip(a, gravity, strict=True))
+    if math.sqrt(sum(c * c for c in rest)) < 0.2:  # a happened to point along gravity
+        rest = (gravity[1], -gravity[0], 0.0) if abs(gravity[2]) < 0.9 else (1.0, 0.0, -gravity[0] / gravity[2])
+    across = _unit(rest)
+    rnd = random.Random(seed)
+    assert _detect(_tilted_trace(rnd, gravity, gravity, amp, 300), 1000) == []
+    hits = _detect(_tilted_trace(rnd, gravity, across, amp, 300), 1000)
+    assert len(hits) == 1 and hits[0][1] == 300
+
+
 # --- the striker and base station cores ---------------------------------------------------------
 
 def test_striker_heartbeat_is_at_least_1_hz_and_seq_wraps():
@@ -199,12 +289,93 @@ def test_battery_divider_math():
     assert battery_volts(1_950_000, 2.0) == pytest.approx(3.9)
 
 
+S1_MAC = bytes.fromhex("348518000001")
+
+
 def test_base_station_rejects_radio_garbage_and_impersonation():
+    base = BaseCore(peers={"348518000001": "s1"})
+    assert base.radio(b"\x00\x01garbage", S1_MAC) is None
+    assert base.radio(b'{"t":"hb","id":"base","seq":1,"bat":5.0}', S1_MAC) is None
+    assert base.radio(b'{"t":"strike","id":"s1","seq":1,"g":"x","ms":1}', S1_MAC) is None
+    assert base.radio(b'{"t":"hb","id":"s2","seq":1,"bat":3.9}', S1_MAC) is None  # s1's MAC speaking for s2
+    assert base.radio(b'{"t":"paired","id":"s1","seq":1,"sid":"s1"}', S1_MAC) is None  # radio-only types
+    assert base.rejected == 5 and base.forwarded == 0
+
+
+def test_base_station_forwards_only_allowed_macs_and_bounds_what_strangers_cost():
+    """Issue #6/#7 on the base: a thousand strangers cost a bounded table and no frame to the Pi."""
+    base = BaseCore(peers={"348518000001": "s1"})
+    for i in range(1000):
+        mac = bytes([2, 0, 0, 0, i // 256, i % 256])
+        assert base.radio(fw_frames.hb_payload(f"x{i}", 0, 3.9), mac, i) is None
+        assert base.radio(fw_frames.pair_req_payload(f"x{i}", 0, 5.0), mac, i) is None  # window closed
+    assert base.unknown == 1000 and len(base._replied) <= 16 and len(base.replies) <= 1000
+    assert base.radio(fw_frames.hb_payload("s1", 0, 3.9), S1_MAC, 0) is not None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(st.from_regex(r"[0-9a-f]{12}", fullmatch=True), sender_ids, max_size=8).filter(
+    lambda d: len(set(d.values())) == len(d)), seqs)
+def test_property_pi_peers_set_is_understood_by_the_base_and_echoed(peers, seq):
+    """The Pi's frame (sensors.frames.encode) → the base's reader → the base's peers frame → the Pi's decoder."""
+    cmd = encode({"t": "peers_set", "id": "pi", "seq": seq, "peers": peers})
+    [payload] = fw_frames.Unframer().feed(cmd)
     base = BaseCore()
-    assert base.radio(b"\x00\x01garbage") is None
-    assert base.radio(b'{"t":"hb","id":"base","seq":1,"bat":5.0}') is None
-    assert base.radio(b'{"t":"strike","id":"s1","seq":1,"g":"x","ms":1}') is None
-    assert base.rejected == 3 and base.forwarded == 0
+    out = base.command(payload, 0)
+    [echo] = FrameDecoder().feed(out)
+    assert echo["t"] == "peers" and echo["peers"] == peers and base.peers == peers
+    assert {m.hex() for m, _ in base.replies} == set(peers)
+    assert base.dirty == bool(peers)  # stored only if it changed
+    base.dirty, base.replies = False, []
+    base.command(payload, 5000)  # the Pi repeats the list after a hello: nothing to store or tell
+    assert not base.dirty and base.replies == []
+
+
+def test_base_seq_to_the_pi_has_no_gaps_while_it_answers_strikers_over_the_radio():
+    """The Pi counts the base's seq: radio answers (paired/unpaired) must not use it up."""
+    base = BaseCore(peers={"348518000001": "s1"})
+    out = base.boot() + base.peers_frame() + base.tick(0)
+    for i in range(5):  # strangers get "unpaired" answers
+        assert base.radio(fw_frames.hb_payload("x", i, 3.9), bytes([9, 0, 0, 0, 0, i]), 0) is None
+    out += base.command({"t": "peers_set", "id": "pi", "seq": 0, "peers": {"348518000002": "s2"}}, 0)
+    out += base.tick(1000)
+    assert len(base.replies) == 7  # 5 unpaired, 1 unpaired (s1 removed), 1 paired (s2)
+    assert [p["seq"] for p in FrameDecoder().feed(out)] == [0, 1, 2, 3, 4]
+
+
+def test_pi_commands_out_of_range_are_rejected_by_the_base():
+    reader = fw_frames.Unframer()
+    bad = [
+        {"t": "pair_open", "id": "pi", "seq": 1, "s": 601},
+        {"t": "peers_set", "id": "pi", "seq": 2, "peers": {f"{i:012x}": f"s{i}" for i in range(9)}},
+        {"t": "peers_set", "id": "pi", "seq": 3, "peers": {"00000000000g": "s1"}},
+        {"t": "peers_set", "id": "pi", "seq": 4, "peers": {"000000000001": "s1", "000000000002": "s1"}},
+    ]
+    assert reader.feed(b"".join(encode(p) for p in bad)) == [] and reader.errors == 4
+
+
+@settings(max_examples=100, deadline=None)
+@given(sender_ids, seqs, st.floats(0, 10, allow_nan=False), st.sampled_from(["idle", "low_battery"]))
+def test_property_firmware_sleep_frame_decodes_on_the_pi_byte_identical(sid, seq, bat, why):
+    bat = round(bat, 2)
+    fw_wire = fw_frames.frame(fw_frames.sleep_payload(sid, seq, bat, why))
+    assert fw_wire == encode({"t": "sleep", "id": sid, "seq": seq, "bat": bat, "why": why})
+    [p] = FrameDecoder().feed(fw_wire)
+    assert p == {"t": "sleep", "id": sid, "seq": seq, "bat": bat, "why": why}
+
+
+def test_pairing_frames_match_the_pi_encoder_byte_for_byte():
+    """serial_protocol.md documents these bytes; the Pi's json encoder writes the same."""
+    cases = [
+        (fw_frames.pair_seen_payload(3, "st-1a2b3c", "3485181a2b3c", 6.2),
+         {"t": "pair_seen", "id": "base", "seq": 3, "sid": "st-1a2b3c", "mac": "3485181a2b3c", "g": 6.2}),
+        (fw_frames.pairing_payload(4, 60), {"t": "pairing", "id": "base", "seq": 4, "s": 60}),
+        (fw_frames.peers_payload(5, {"3485181a2b3c": "st-1a2b3c", "348518000001": "s1"}),
+         {"t": "peers", "id": "base", "seq": 5, "peers": {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}}),
+    ]
+    for fw_payload, pi_dict in cases:
+        assert fw_frames.frame(fw_payload) == encode(pi_dict)
+        assert FrameDecoder().feed(fw_frames.frame(fw_payload)) == [pi_dict]
 
 
 def test_firmware_to_pi_end_to_end_over_a_real_pty():
@@ -217,7 +388,8 @@ def test_firmware_to_pi_end_to_end_over_a_real_pty():
     link.start()
     try:
         wait_for(lambda: link.is_open, what="open")
-        base = BaseCore()
+        base = BaseCore(peers={"348518000003": "s3"})
+        s3_mac = bytes.fromhex("348518000003")
         pty.write(b"MicroPython v1.27 on ESP32C3\r\n>>> ")  # the boot banner is garbage to the decoder
         pty.write(b"\x00" + base.boot() + base.tick(0))
         case = next(c for c in STRIKES["cases"] if c["name"] == "two_hits_300ms_apart")
@@ -226,7 +398,7 @@ def test_firmware_to_pi_end_to_end_over_a_real_pty():
             now = i * 1000 // case["rate_hz"]
             for payload in (striker.sample(*smp, now), striker.tick(now, 3.41)):
                 if payload is not None:
-                    pty.write(base.radio(payload))
+                    pty.write(base.radio(payload, s3_mac))
         wait_for(lambda: len(frames_seen) == 6, what="hello, base hb, 2 strikes, 2 striker hbs")
         inputs = [strike_input(f, {"s3": 3}) for f in frames_seen]
         assert [i for i in inputs if i] == [{"type": "strike", "seat": 3}] * 2
@@ -235,6 +407,39 @@ def test_firmware_to_pi_end_to_end_over_a_real_pty():
         ]
         stats = link.stats()
         assert stats["lost"] == 0 and stats["duplicates"] == 0 and stats["senders"]["s3"]["bat"] == 3.41
+    finally:
+        link.stop()
+        pty.close()
+
+
+def test_new_frames_pass_through_todays_pi_link_without_gaps_or_errors():
+    """Forward compatibility over a real pty: a 1.1.0 base's pairing frames and a striker's sleep frame
+    cost the Pi no `lost`, no `frame_error`, and the seat mapping of strikes is unchanged."""
+    pty = PtyPair()
+    events: list[dict] = []
+    frames_seen: list[dict] = []
+    link = StrikerLink(pty.path, 115200, FakeClock(), frames_seen.append, events.append)
+    link.start()
+    try:
+        wait_for(lambda: link.is_open, what="open")
+        s3_mac = bytes.fromhex("348518000003")
+        new_mac = bytes.fromhex("3485181a2b3c")
+        base = BaseCore(peers={"348518000003": "s3"})
+        out = b"\x00" + base.boot() + base.peers_frame() + base.tick(0)
+        out += base.command({"t": "pair_open", "id": "pi", "seq": 0, "s": 60}, 10)
+        out += base.radio(fw_frames.pair_req_payload("st-1a2b3c", 0, 6.2), new_mac, 20)
+        out += base.command({"t": "peers_set", "id": "pi", "seq": 1,
+                             "peers": {"348518000003": "s3", "3485181a2b3c": "st-1a2b3c"}}, 30)
+        out += base.radio(fw_frames.strike_payload("st-1a2b3c", 1, 7.0, 40), new_mac, 40)
+        out += base.radio(fw_frames.sleep_payload("s3", 0, 3.9), s3_mac, 50)
+        out += base.tick(1000)
+        pty.write(out)
+        wait_for(lambda: link.stats()["frames"] >= 9, what="all 9 frames read")
+        stats = link.stats()
+        assert stats["frames"] == 9 and stats["lost"] == 0 and stats["duplicates"] == 0
+        assert not [e for e in events if e["event"] in ("frame_error", "lost", "callback_error", "seq_reset")]
+        assert [strike_input(f, {"st-1a2b3c": 2}) for f in frames_seen if f["t"] == "strike"] == [
+            {"type": "strike", "seat": 2}]
     finally:
         link.stop()
         pty.close()

@@ -12,9 +12,11 @@ import cobs
 from crc16 import crc16
 
 PROTO = 1
-FW_VERSION = "1.0.0"
+FW_VERSION = "1.1.0"
 MAX_FRAME = 512
 SEQ_MOD = 4294967296  # 2**32
+MAX_PEERS = 8  # strikers one base station accepts (a peers frame stays far below MAX_FRAME)
+MAX_PAIR_S = 600  # longest pairing window the Pi may open, seconds
 _ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 
 
@@ -73,6 +75,69 @@ def hb_payload(sender, seq, bat):
     return ('{"t":"hb","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"bat":' + num(bat) + "}").encode()
 
 
+def sleep_payload(sender, seq, bat, why="idle"):
+    """Striker → Pi: "I am going to deep sleep by design" (the Pi must not call it a fault)."""
+    if not 0 <= bat <= 10:
+        raise ValueError("bat must be from 0 to 10 volts")
+    return ('{"t":"sleep","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"bat":' + num(bat)
+            + ',"why":' + _name(why, "why") + "}").encode()
+
+
+def mac_hex(mac):
+    """6 MAC bytes → 12 lowercase hex digits, the form every pairing frame uses."""
+    if len(mac) != 6:
+        raise ValueError("a MAC address has 6 bytes")
+    return "".join(f"{b:02x}" for b in mac)
+
+
+def mac_bytes(text):
+    """12 hex digits → 6 MAC bytes; raises ValueError for anything else."""
+    if not isinstance(text, str) or len(text) != 12:
+        raise ValueError("mac must be 12 hex digits")
+    return bytes(int(text[i:i + 2], 16) for i in range(0, 12, 2))
+
+
+def pair_req_payload(sender, seq, g):
+    """Unpaired striker → any base (ESP-NOW broadcast) when waved: "pair me"."""
+    if not 0 <= g <= 1000:
+        raise ValueError("g must be from 0 to 1000")
+    return ('{"t":"pair_req","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"g":' + num(g)
+            + ',"fw":' + _name(FW_VERSION, "fw") + "}").encode()
+
+
+def paired_payload(seq, sid, sender="base"):
+    """Base → striker (ESP-NOW unicast): "you are on my allow-list as ``sid``; send to me"."""
+    return ('{"t":"paired","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"sid":'
+            + _name(sid, "sid") + "}").encode()
+
+
+def unpaired_payload(seq, sender="base"):
+    """Base → striker (ESP-NOW unicast): "you are not on my allow-list"; the striker forgets me."""
+    return ('{"t":"unpaired","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + "}").encode()
+
+
+def pair_seen_payload(seq, sid, mac, g, sender="base"):
+    """Base → Pi while the pairing window is open: a waved, not yet allowed striker."""
+    return ('{"t":"pair_seen","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"sid":'
+            + _name(sid, "sid") + ',"mac":"' + mac_hex(mac_bytes(mac)) + '","g":' + num(min(max(g, 0.0), 1000.0))
+            + "}").encode()
+
+
+def pairing_payload(seq, s, sender="base"):
+    """Base → Pi: the pairing window is open for ``s`` more seconds (0: closed)."""
+    return ('{"t":"pairing","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"s":' + str(int(s))
+            + "}").encode()
+
+
+def peers_payload(seq, peers, sender="base"):
+    """Base → Pi: the allow-list stored on the base, ``{mac_hex: striker id}`` sorted by MAC."""
+    parts = []
+    for mac in sorted(peers):
+        parts.append('"' + mac_hex(mac_bytes(mac)) + '":' + _name(peers[mac], "striker id"))
+    return ('{"t":"peers","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"peers":{'
+            + ",".join(parts) + "}}").encode()
+
+
 def frame(payload):
     """Wrap payload bytes: COBS(payload + CRC16 big-endian) + 0x00."""
     crc = crc16(payload)
@@ -95,7 +160,44 @@ _FIELDS = {
     "strike": (("g", lambda v: _is_num(v) and 0 <= v <= 1000),
                ("ms", lambda v: _is_int(v) and 0 <= v < 9223372036854775808)),
     "hb": (("bat", lambda v: _is_num(v) and 0 <= v <= 10),),
+    "sleep": (("bat", lambda v: _is_num(v) and 0 <= v <= 10),),
+    "pair_req": (("g", lambda v: _is_num(v) and 0 <= v <= 1000),),
+    "paired": (("sid", lambda v: _is_sid(v)),),
+    # Pi → base commands (the base checks them before acting)
+    "pair_open": (("s", lambda v: _is_int(v) and 0 <= v <= MAX_PAIR_S),),
+    "peers_set": (("peers", lambda v: _is_peers(v)),),
 }
+
+
+def _is_sid(v):
+    if not isinstance(v, str) or not 0 < len(v) <= 32:
+        return False
+    for ch in v:
+        if ch not in _ID_CHARS:
+            return False
+    return True
+
+
+def _is_mac(v):
+    if not isinstance(v, str) or len(v) != 12:
+        return False
+    for ch in v:
+        if ch not in "0123456789abcdef":
+            return False
+    return True
+
+
+def _is_peers(v):
+    """An allow-list: at most MAX_PEERS entries {mac_hex: striker id}, ids unique."""
+    if not isinstance(v, dict) or len(v) > MAX_PEERS:
+        return False
+    seen = []
+    for mac in v:
+        sid = v[mac]
+        if not _is_mac(mac) or not _is_sid(sid) or sid in seen or sid == "base":
+            return False
+        seen.append(sid)
+    return True
 
 
 def _no_constant(name):
@@ -150,3 +252,36 @@ def decode(body):
     if sent != got:
         raise FrameError("crc", f"CRC mismatch: frame says 0x{sent:04X}, payload gives 0x{got:04X}")
     return check_payload(payload)
+
+
+class Unframer:
+    """Split a byte stream (the Pi's commands on the base's USB serial) into checked payloads.
+
+    Garbage and bad frames are counted and dropped; a run longer than MAX_FRAME is dropped up
+    to the next 0x00, as on the Pi.
+    """
+
+    def __init__(self):
+        self._buf = bytearray()
+        self._dropping = False
+        self.errors = 0
+
+    def feed(self, data):
+        out = []
+        for b in data:
+            if b == 0:
+                if self._dropping:
+                    self._dropping = False
+                elif self._buf:
+                    try:
+                        out.append(decode(bytes(self._buf)))
+                    except FrameError:
+                        self.errors += 1
+                self._buf = bytearray()
+            elif not self._dropping:
+                self._buf.append(b)
+                if len(self._buf) > MAX_FRAME:
+                    self._buf = bytearray()
+                    self._dropping = True
+                    self.errors += 1
+        return out

@@ -6,7 +6,7 @@ real MicroPython: when a hit becomes a ``strike`` payload, when a heartbeat is d
 sequence counter wraps, and when it is safe to deep-sleep.
 """
 
-from frames import SEQ_MOD, hb_payload, strike_payload
+from frames import SEQ_MOD, hb_payload, pair_req_payload, sleep_payload, strike_payload
 
 
 def battery_volts(adc_uv, divider=2.0):
@@ -31,6 +31,7 @@ class StrikerCore:
         self.min_g = min_g
         self._next_hb = None
         self._last_activity = None
+        self.last_peak = 0.0  # g of the last hit (an unpaired striker sends it in pair_req)
 
     def _next_seq(self):
         seq = self.seq
@@ -46,6 +47,7 @@ class StrikerCore:
             return None
         peak, start_ms = hit
         self._last_activity = now_ms
+        self.last_peak = min(peak, 1000.0)
         if peak < self.min_g:
             return None
         return strike_payload(self.sender_id, self._next_seq(), min(peak, 1000.0), start_ms)
@@ -64,3 +66,11 @@ class StrikerCore:
         if self._last_activity is None or self.detector.busy(now_ms):
             return False
         return now_ms - self._last_activity >= self.idle_sleep_ms
+
+    def going_to_sleep(self, bat_v, why="idle"):
+        """The ``sleep`` payload to send (reliably) just before deep sleep: asleep is not a fault."""
+        return sleep_payload(self.sender_id, self._next_seq(), max(0.0, min(bat_v, 10.0)), why)
+
+    def pair_req(self):
+        """An unpaired striker was waved: ask any base in pairing mode to take it (with the hit's g)."""
+        return pair_req_payload(self.sender_id, self._next_seq(), self.last_peak)

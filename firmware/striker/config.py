@@ -1,12 +1,16 @@
-"""Per-striker settings: edit ID before flashing each striker (see hardware_docs/firmware.md)."""
+"""Striker settings. The same file fits every striker: pairing happens from the host's panel.
 
-ID = "s1"  # must match a key of the table config's [strikers] section, e.g. s1 = 1
-BASE_MAC = b"\xff\xff\xff\xff\xff\xff"  # broadcast; put the base station's MAC here to pair
+See hardware_docs/firmware.md ("Pairing", "Which pin may carry INT") before changing pins.
+"""
+
+ID = None  # None: "st-" + the last 6 hex digits of the board's MAC (e.g. "st-1a2b3c"); or e.g. "s1"
 CHANNEL = 1  # Wi-Fi channel shared with the base station
 
-I2C_SDA = 8  # ESP32-C3 SuperMini: MPU6050 SDA
-I2C_SCL = 9  # MPU6050 SCL
-MPU_INT = 3  # MPU6050 INT → deep-sleep wake (C3: only GPIO0-5 can wake from deep sleep)
+I2C_SDA = 8  # ESP32-C3 SuperMini: MPU-6050 SDA
+I2C_SCL = 9  # MPU-6050 SCL
+# MPU-6050 INT → deep-sleep wake. ESP32-C3: only GPIO0-5 can wake from deep sleep; GPIO0 is the
+# battery ADC here and GPIO2 is a strapping pin, so use 3 (default), 1, 4 or 5.
+MPU_INT = 3
 BAT_ADC = 0  # battery via 100k/100k divider → GPIO0 (ADC1_CH0)
 BAT_DIVIDER = 2.0
 
@@ -16,5 +20,7 @@ REFRACTORY_MS = 120
 PEAK_WINDOW_MS = 8
 HB_INTERVAL_MS = 500
 IDLE_SLEEP_MS = 300000  # 5 minutes without a hit → deep sleep until the striker moves
-WAKE_MOTION_MG = 160  # MPU6050 motion threshold for wake-up (2 mg/LSB → register value 80)
-WAKE_POLL_MS = 2000  # only if this MicroPython build has no GPIO deep-sleep wake: timed wake-ups
+WAKE_MOTION_MG = 160  # MPU-6050 motion threshold for wake-up (2 mg/LSB → register value 80)
+WAKE_POLL_MS = 2000  # only if this MicroPython has no GPIO deep-sleep wake (< 1.27 on the C3): timed polls
+WDT_MS = 5000  # hardware watchdog: fed only while samples arrive; a hung or broken loop resets the board
+VERTICAL_MAX = 0.8  # a spike pointing within 37° of gravity is setting the striker down, not a strike

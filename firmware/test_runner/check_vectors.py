@@ -55,6 +55,20 @@ def check_frames(doc):
             built = frames.frame(frames.hello_payload(b["seq"], b["fw"], proto=b.get("proto", 1)))
         elif kind == "strike":
             built = frames.frame(frames.strike_payload(b["id"], b["seq"], b["g"], b["ms"]))
+        elif kind == "sleep":
+            built = frames.frame(frames.sleep_payload(b["id"], b["seq"], b["bat"], b["why"]))
+        elif kind == "pair_req":
+            built = frames.frame(frames.pair_req_payload(b["id"], b["seq"], b["g"]))
+        elif kind == "pair_seen":
+            built = frames.frame(frames.pair_seen_payload(b["seq"], b["sid"], b["mac"], b["g"]))
+        elif kind == "pairing":
+            built = frames.frame(frames.pairing_payload(b["seq"], b["s"]))
+        elif kind == "peers":
+            built = frames.frame(frames.peers_payload(b["seq"], b["peers"]))
+        elif kind == "paired":
+            built = frames.frame(frames.paired_payload(b["seq"], b["sid"]))
+        elif kind == "unpaired":
+            built = frames.frame(frames.unpaired_payload(b["seq"]))
         else:
             built = frames.frame(frames.hb_payload(b["id"], b["seq"], b["bat"]))
         check(built == wire, "build {} gave {}, expected {}".format(g["name"], built.hex(), g["hex"]))
@@ -104,16 +118,21 @@ def check_cores(fdoc, sdoc):
     from striker_core import StrikerCore
 
     hello = [g for g in fdoc["good"] if g["name"] == "hello_base"][0]
-    base = BaseCore()
+    s3_mac = b"\x34\x85\x18\x00\x00\x03"
+    base = BaseCore(fw="1.0.0", peers={"348518000003": "s3"})
     check(base.boot().hex() == hello["hex"], "base boot frame is not the hello_base vector")
     hb0 = base.tick(0)
     check(hb0 is not None and frames.decode(hb0[:-1])["t"] == "hb", "base heartbeat at boot")
     check(base.tick(999) is None and base.tick(1000) is not None, "base heartbeat every 1000 ms")
     strike = [g for g in fdoc["good"] if g["name"] == "strike_s3"][0]
     payload = frames.strike_payload("s3", 17, 6.5, 123456)
-    check(base.radio(payload).hex() == strike["hex"], "base forwards a striker payload byte-exact")
-    check(base.radio(b'{"t":"hb","id":"s3","seq":1}') is None and base.last_error == "field", "base rejects bad payload")
-    check(base.radio(b"\xff" * 300) is None and base.last_error == "oversize", "base rejects oversize")
+    check(base.radio(payload, s3_mac).hex() == strike["hex"], "base forwards a paired striker's payload byte-exact")
+    check(base.radio(b'{"t":"hb","id":"s3","seq":1}', s3_mac) is None and base.last_error == "field", "base rejects bad payload")
+    check(base.radio(b"\xff" * 300, s3_mac) is None and base.last_error == "oversize", "base rejects oversize")
+    check(base.radio(payload, b"\x01\x02\x03\x04\x05\x06") is None and base.unknown == 1, "base drops an unpaired MAC")
+    check(base.radio(frames.strike_payload("s4", 1, 6.5, 1), s3_mac) is None and base.last_error == "id",
+          "base drops a paired MAC speaking for another striker")
+    check_pairing(BaseCore)
 
     case = [c for c in sdoc["cases"] if c["name"] == "two_hits_300ms_apart"][0]
     rate = case["rate_hz"]
@@ -133,6 +152,37 @@ def check_cores(fdoc, sdoc):
     seqs = [p["seq"] for p in sent]
     check(seqs == [4294967295] + list(range(len(seqs) - 1)), f"striker seqs {seqs} do not wrap cleanly")
     check(not core.should_sleep(600) and core.should_sleep(310000), "striker sleeps only when idle")
+
+
+def check_pairing(BaseCore):
+    """Pi opens pairing, a waved striker is seen, the Pi sends the allow-list, the striker is told."""
+    mac = b"\x34\x85\x18\x1a\x2b\x3c"
+    base = BaseCore()
+    base.boot()
+    req = frames.pair_req_payload("st-1a2b3c", 0, 6.2)
+    check(base.radio(req, mac, 0) is None, "pair_req outside the pairing window is ignored")
+    opened = base.command({"t": "pair_open", "id": "pi", "seq": 0, "s": 30}, 1000)
+    check(frames.decode(opened[:-1]) == {"t": "pairing", "id": "base", "seq": 1, "s": 30}, "pair_open answered with pairing")
+    seen = base.radio(req, mac, 2000)
+    check(seen is not None and frames.decode(seen[:-1]) == {"t": "pair_seen", "id": "base", "seq": 2, "sid": "st-1a2b3c",
+                                                           "mac": "3485181a2b3c", "g": 6.2}, f"pair_seen frame {seen!r}")
+    check(base.radio(req, mac, 2100) is None, "pair_seen at most every 250 ms per striker")
+    check(base.radio(req, mac, 2300) is not None, "and again after 250 ms")
+    for i in range(40):  # many senders: the rate-limit table stays bounded
+        base.radio(frames.pair_req_payload(f"x{i}", 0, 3.0), bytes([2, 0, 0, 0, 0, i]), 2400)
+    check(len(base._seen) <= 16, f"rate-limit table bounded: {len(base._seen)}")
+    out = base.command({"t": "peers_set", "id": "pi", "seq": 1, "peers": {"3485181a2b3c": "st-1a2b3c"}}, 3000)
+    check(frames.decode(out[:-1])["peers"] == {"3485181a2b3c": "st-1a2b3c"} and base.dirty, "peers_set stored and reported")
+    check([(m, frames.check_payload(p)["t"]) for m, p in base.replies] == [(mac, "paired")], f"paired sent: {base.replies!r}")
+    check(frames.check_payload(base.replies[0][1])["sid"] == "st-1a2b3c", "paired names the striker id")
+    base.replies = []
+    hb = frames.hb_payload("st-1a2b3c", 1, 3.9)
+    check(base.radio(hb, mac, 3100) == frames.frame(hb), "a newly paired striker is forwarded")
+    base.command({"t": "peers_set", "id": "pi", "seq": 2, "peers": {}}, 4000)
+    check([frames.check_payload(p)["t"] for m, p in base.replies] == ["unpaired"], "a removed striker is told")
+    check(base.radio(hb, mac, 4100) is None, "and no longer forwarded")
+    check(base.tick(31000 + 1000) is not None and base.pair_until is None, "pairing window closes by itself")
+    check(base.command({"t": "pair_open", "id": "base", "seq": 3, "s": 5}, 0) == b"", "commands only from the Pi")
 
 
 def main(dirname):

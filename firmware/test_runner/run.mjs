@@ -1,13 +1,14 @@
 // Run a Python script under real MicroPython (WebAssembly port) with firmware/lib importable.
-// Usage: node run.mjs <lib_dir> <vectors_dir> <script.py>
-// Copies lib/*.py to /lib and vectors/*.json to /vectors in MicroPython's in-memory filesystem,
+// Usage: node run.mjs <lib_dir> <vectors_dir> <script.py> [extra_dir ...]
+// Copies lib/*.py (and each extra_dir's *.py, e.g. firmware/striker and this folder's stand-in
+// hardware) to /lib and vectors/*.json to /vectors in MicroPython's in-memory filesystem,
 // sets VECTORS_DIR = "/vectors", runs the script as __main__; exit code 0 only if the script
 // printed a line starting with "OK" and raised nothing.
 import fs from "node:fs";
 import path from "node:path";
 import { loadMicroPython } from "@micropython/micropython-webassembly-pyscript/micropython.mjs";
 
-const [libDir, vectorsDir, script] = process.argv.slice(2);
+const [libDir, vectorsDir, script, ...extraDirs] = process.argv.slice(2);
 if (!libDir || !vectorsDir || !script) {
   console.error("usage: node run.mjs <lib_dir> <vectors_dir> <script.py>");
   process.exit(2);
@@ -25,6 +26,7 @@ function copyDir(src, dst, ext) {
   }
 }
 copyDir(libDir, "/lib", ".py");
+for (const dir of extraDirs) copyDir(dir, "/lib", ".py");
 copyDir(vectorsDir, "/vectors", ".json");
 const code = fs.readFileSync(script, "utf8");
 try {

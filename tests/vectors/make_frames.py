@@ -50,6 +50,24 @@ def good() -> list[dict]:
         ("unknown_type", {"t": "led", "id": "base", "seq": 5, "x": [1, 2]}, None),
         # longer than one 254-byte COBS group
         ("long_unknown_type", {"t": "note", "id": "base", "seq": 9, "text": "x" * 300}, None),
+        # firmware 1.1.0 additions (serial_protocol.md, "Frames added in firmware 1.1.0")
+        ("sleep_s3", {"t": "sleep", "id": "s3", "seq": 19, "bat": 3.88, "why": "idle"},
+         {"kind": "sleep", "id": "s3", "seq": 19, "bat": 3.88, "why": "idle"}),
+        ("pair_req_waved", {"t": "pair_req", "id": "st-1a2b3c", "seq": 0, "g": 6.2, "fw": "1.1.0"},
+         {"kind": "pair_req", "id": "st-1a2b3c", "seq": 0, "g": 6.2}),
+        ("pair_seen", {"t": "pair_seen", "id": "base", "seq": 5, "sid": "st-1a2b3c", "mac": "3485181a2b3c", "g": 6.2},
+         {"kind": "pair_seen", "seq": 5, "sid": "st-1a2b3c", "mac": "3485181a2b3c", "g": 6.2}),
+        ("pairing_open", {"t": "pairing", "id": "base", "seq": 4, "s": 60}, {"kind": "pairing", "seq": 4, "s": 60}),
+        ("peers_two", {"t": "peers", "id": "base", "seq": 2,
+                       "peers": {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}},
+         {"kind": "peers", "seq": 2, "peers": {"3485181a2b3c": "st-1a2b3c", "348518000001": "s1"}}),
+        ("peers_empty", {"t": "peers", "id": "base", "seq": 3, "peers": {}}, {"kind": "peers", "seq": 3, "peers": {}}),
+        ("paired_radio", {"t": "paired", "id": "base", "seq": 6, "sid": "st-1a2b3c"},
+         {"kind": "paired", "seq": 6, "sid": "st-1a2b3c"}),
+        ("unpaired_radio", {"t": "unpaired", "id": "base", "seq": 7}, {"kind": "unpaired", "seq": 7}),
+        # Pi → base commands: the Pi builds them with encode(); the base decodes them
+        ("pair_open_pi", {"t": "pair_open", "id": "pi", "seq": 0, "s": 60}, None),
+        ("peers_set_pi", {"t": "peers_set", "id": "pi", "seq": 1, "peers": {"3485181a2b3c": "st-1a2b3c"}}, None),
     ]
     out = []
     for name, payload, build in cases:

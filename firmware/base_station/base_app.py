@@ -1,0 +1,170 @@
+"""Base station: ESP32 on the Pi's USB. ESP-NOW in, protocol 1 frames out (and Pi commands in) on USB.
+
+Hardware glue only: the decisions live in lib/base_core.py. The allow-list is stored in
+``peers.json`` on the board, so a base station that reboots keeps forwarding its paired
+strikers before the Pi says anything; the Pi, the owner of the pairing, sends the whole list
+again after every ``hello`` (hardware_docs/serial_protocol.md, "Pairing").
+
+Frames from the Pi may contain the byte 0x03 (Ctrl-C), so the keyboard interrupt is switched off
+after a short window at power-on — the window in which ``mpremote`` can still stop this program
+to update it — and the ``hello`` comes only after that, so the Pi sends nothing before.
+"""
+
+import json
+import select
+import sys
+import time
+
+import espnow
+import machine
+import micropython
+import network
+from base_core import BaseCore
+from frames import MAX_PEERS, Unframer, mac_bytes, mac_hex
+
+CHANNEL = 1  # must match the strikers' config.CHANNEL
+PEERS_FILE = "peers.json"
+BOOT_WINDOW_MS = 3000  # Ctrl-C (mpremote) works this long after a reset
+WDT_MS = 5000
+MAINTENANCE_WDT_MS = 3600000
+UNHEALTHY_AFTER = 50  # failed loop passes in a row after which the watchdog is no longer fed
+
+
+def load_peers():
+    try:
+        with open(PEERS_FILE) as f:
+            peers = json.loads(f.read())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(peers, dict) or len(peers) > MAX_PEERS:
+        return {}
+    for key in peers:
+        try:
+            mac_bytes(key)
+        except ValueError:
+            return {}
+    return peers
+
+
+def save_peers(peers):
+    with open(PEERS_FILE, "w") as f:
+        f.write(json.dumps(peers))
+
+
+class Uptime:
+    def __init__(self):
+        self._last = time.ticks_ms()
+        self.ms = 0
+
+    def now(self):
+        t = time.ticks_ms()
+        self.ms += time.ticks_diff(t, self._last)
+        self._last = t
+        return self.ms
+
+
+def usb_io():
+    """(poll object for USB input, stdin buffer, stdout buffer)."""
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+    return poller, sys.stdin.buffer, sys.stdout.buffer
+
+
+def read_available(poller, inp, limit=256):
+    data = bytearray()
+    while len(data) < limit and poller.poll(0):
+        data.extend(inp.read(1))
+    return data
+
+
+def sync_peers(e, core, known):
+    """ESP-NOW needs a peer entry to send unicast; keep the entries equal to the allow-list."""
+    for key in list(known):
+        if key not in core.peers:
+            try:
+                e.del_peer(mac_bytes(key))
+            except OSError:
+                pass
+            known.remove(key)
+    for key in core.peers:
+        if key not in known:
+            try:
+                e.add_peer(mac_bytes(key))
+            except OSError:
+                pass  # already a peer
+            known.append(key)
+
+
+def send_replies(e, core, known):
+    """paired/unpaired answers; a MAC not on the allow-list is a peer only while we answer it."""
+    while core.replies:
+        mac, payload = core.replies.pop(0)
+        key = mac_hex(mac)
+        temp = key not in known
+        try:
+            if temp:
+                e.add_peer(mac)
+            e.send(mac, payload, True)
+        except OSError:
+            pass  # a striker that does not hear it asks again
+        if temp:
+            try:
+                e.del_peer(mac)
+            except OSError:
+                pass
+
+
+def run(wdt, e, poller, inp, out):
+    core = BaseCore(peers=load_peers())
+    known = []
+    sync_peers(e, core, known)
+    reader = Unframer()
+    clock = Uptime()
+    out.write(b"\x00" + core.boot() + core.peers_frame())  # leading 0x00 ends any banner text
+    bad = 0
+    while True:
+        try:
+            now = clock.now()
+            mac, msg = e.recv(10)  # ms; (None, None) on timeout
+            if msg:
+                f = core.radio(msg, mac, now)
+                if f is not None:
+                    out.write(f)
+            for payload in reader.feed(read_available(poller, inp)):
+                f = core.command(payload, now)
+                if f:
+                    out.write(f)
+            if core.dirty:
+                core.dirty = False
+                save_peers(core.peers)
+                sync_peers(e, core, known)
+            send_replies(e, core, known)
+            f = core.tick(now)
+            if f is not None:
+                out.write(f)
+            bad = 0
+        except OSError:
+            bad += 1  # radio or USB trouble: keep going
+        if bad < UNHEALTHY_AFTER:
+            wdt.feed()
+
+
+def main():
+    """Never drops to the REPL on an error: an unexpected exception resets the board."""
+    try:
+        time.sleep_ms(BOOT_WINDOW_MS)
+        micropython.kbd_intr(-1)
+        wdt = machine.WDT(timeout=WDT_MS)
+        sta = network.WLAN(network.STA_IF)
+        sta.active(True)
+        sta.config(channel=CHANNEL)
+        e = espnow.ESPNow()
+        e.active(True)
+        poller, inp, out = usb_io()
+        run(wdt, e, poller, inp, out)
+    except KeyboardInterrupt:
+        machine.WDT(timeout=MAINTENANCE_WDT_MS)
+        raise
+    except Exception:  # noqa: BLE001 - anything else: start again rather than sit at the REPL
+        time.sleep_ms(100)
+        machine.reset()

@@ -1,0 +1,280 @@
+"""Striker: ESP32-C3 + MPU-6050. Samples at 1 kHz, sends strikes and heartbeats over ESP-NOW.
+
+The hardware glue only: every decision about frames lives in lib/ (tested on the PC and under
+MicroPython). This file is tested too, under real MicroPython with recording stand-ins for
+``machine``/``esp32``/``espnow``/``network`` (firmware/test_runner/fakehw.py): the boot, sleep
+and wake sequence, the watchdog and the error recovery.
+
+Boot order matters: after a deep-sleep wake the MPU's motion latch is read before any register
+is written, and the motion interrupt is re-armed (if it is not still armed) before every sleep.
+Needs MicroPython >= 1.27 for the GPIO wake of the ESP32-C3 (``esp32.wake_on_gpio``); older
+builds fall back to timed wake-ups that only read the latch.
+"""
+
+import time
+
+import config
+import esp32
+import espnow
+import machine
+import network
+from frames import mac_bytes, mac_hex
+from machine import ADC, I2C, Pin
+from mpu6050 import MPU6050
+from radio import BROADCAST, StrikerRadio
+from strike_detector import StrikeDetector
+from striker_core import StrikerCore, battery_volts
+
+BASE_FILE = "base_mac.txt"  # the paired base station's MAC (12 hex digits), written on pairing
+RECOVER_EVERY = 20  # failed sensor reads in a row before the I2C bus and the MPU are set up again
+UNHEALTHY_AFTER = 200  # failed loop passes in a row after which the watchdog is no longer fed
+RX_EVERY_MS = 20  # how often to look for a message from the base station (pairing)
+BAT_EVERY_MS = 250
+MAINTENANCE_WDT_MS = 3600000  # after Ctrl-C (mpremote): an hour at the REPL before the watchdog bites
+SEQ_SKIP = 64  # after a reset other than a deep-sleep wake: frames sent since the last save may exist
+SENSOR_RETRY_MS = 60000  # the watchdog reset us and the sensor is still gone: sleep, try again later
+
+
+# --- state that survives deep sleep ---------------------------------------------------------
+
+def load_seq():
+    mem = machine.RTC().memory()
+    return int.from_bytes(mem[:4], "big") if len(mem) >= 4 else 0
+
+
+def save_seq(seq):
+    machine.RTC().memory((seq % 4294967296).to_bytes(4, "big"))
+
+
+def load_base():
+    try:
+        with open(BASE_FILE) as f:
+            return mac_bytes(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def save_base(mac):
+    if mac is None:
+        try:
+            import os
+
+            os.remove(BASE_FILE)
+        except OSError:
+            pass
+        return
+    with open(BASE_FILE, "w") as f:
+        f.write(mac_hex(mac))
+
+
+class Uptime:
+    """Milliseconds since boot that never wrap (ticks_ms wraps; ticks_diff does not care)."""
+
+    def __init__(self):
+        self._last = time.ticks_ms()
+        self.ms = 0
+
+    def now(self):
+        t = time.ticks_ms()
+        self.ms += time.ticks_diff(t, self._last)
+        self._last = t
+        return self.ms
+
+
+# --- sleep and wake ---------------------------------------------------------------------------
+
+def wake_on_int():
+    """Make a rising MPU INT end deep sleep; returns "gpio", "ext1" or None (no API: timed polls).
+
+    ESP32-C3: ``esp32.wake_on_gpio`` (MicroPython >= 1.27), GPIO0-5 only. ESP32/S2/S3 boards:
+    EXT1 on an RTC GPIO. ``Pin.irq(wake=DEEPSLEEP)`` is not used: on the C3 it is accepted but
+    never wakes.
+    """
+    pin = Pin(config.MPU_INT, Pin.IN)  # the MPU drives INT push-pull; the chip adds a pull-down
+    gpio = getattr(esp32, "wake_on_gpio", None)
+    if gpio is not None:
+        gpio((pin,), esp32.WAKEUP_ANY_HIGH)
+        return "gpio"
+    ext1 = getattr(esp32, "wake_on_ext1", None)
+    if ext1 is not None:
+        try:
+            ext1((pin,), esp32.WAKEUP_ANY_HIGH)
+            return "ext1"
+        except ValueError:
+            pass  # not an RTC pin on this chip
+    return None
+
+
+def clear_wake():
+    for name in ("wake_on_gpio", "wake_on_ext1"):
+        f = getattr(esp32, name, None)
+        if f is not None:
+            try:
+                f((), esp32.WAKEUP_ANY_HIGH)
+            except ValueError:
+                pass
+
+
+def deep_sleep(mpu):
+    """Re-arm the motion interrupt unless it is still armed, then sleep until INT rises.
+
+    A striker that cannot re-arm (sensor gone) still sleeps, on the timer: waking every
+    WAKE_POLL_MS costs far less than staying awake, and each wake tries again.
+    """
+    try:
+        if not mpu.is_armed(config.WAKE_MOTION_MG):
+            mpu.arm_motion_wake(config.WAKE_MOTION_MG)
+    except OSError:
+        machine.deepsleep(config.WAKE_POLL_MS)
+    if wake_on_int() is not None:
+        try:
+            machine.deepsleep()
+        except ValueError:  # "wake-up pin not supported": MPU_INT is not GPIO0-5 on a C3
+            clear_wake()
+    machine.deepsleep(config.WAKE_POLL_MS)
+
+
+def boot(i2c):
+    """Right after reset: stay awake, or (woken but not moved) go back to sleep at once.
+
+    Reads the MPU's latch before writing any register. A power-on or watchdog reset always runs.
+    """
+    mpu = MPU6050(i2c)
+    if machine.reset_cause() != machine.DEEPSLEEP_RESET:
+        return mpu
+    try:
+        moved = mpu.motion_latched()
+    except OSError:
+        moved = True  # sensor unreadable: stay awake; the loop recovers it or the watchdog resets
+    if not moved:
+        deep_sleep(mpu)  # a timed poll (no GPIO wake on this build) or a glitch on INT
+    return mpu
+
+
+# --- the awake loop ---------------------------------------------------------------------------
+
+def new_i2c():
+    return I2C(0, sda=Pin(config.I2C_SDA), scl=Pin(config.I2C_SCL), freq=400000)
+
+
+def add_peer(e, mac):
+    try:
+        e.add_peer(mac)
+    except OSError:
+        pass  # already a peer
+
+
+def radio_up():
+    sta = network.WLAN(network.STA_IF)
+    sta.active(True)
+    sta.config(channel=config.CHANNEL)
+    e = espnow.ESPNow()
+    e.active(True)
+    add_peer(e, BROADCAST)
+    return sta, e
+
+
+def striker_id(sta):
+    if config.ID:
+        return config.ID
+    return "st-" + mac_hex(sta.config("mac"))[6:]
+
+
+def run(mpu, wdt):
+    sta, e = radio_up()
+    link = StrikerRadio(striker_id(sta), load_base())
+    if link.base is not None:
+        add_peer(e, link.base)
+    detector = StrikeDetector(config.RATE_HZ, config.THRESHOLD_G, config.REFRACTORY_MS, config.PEAK_WINDOW_MS,
+                              vertical_max=config.VERTICAL_MAX)
+    seq = load_seq()
+    if seq and machine.reset_cause() != machine.DEEPSLEEP_RESET:
+        seq += SEQ_SKIP  # never reuse a seq the Pi may have seen: its duplicate check would drop the frame
+    core = StrikerCore(link.my_id, detector, config.HB_INTERVAL_MS, config.IDLE_SLEEP_MS, seq=seq)
+    adc = ADC(Pin(config.BAT_ADC))
+    adc.atten(ADC.ATTN_11DB)
+    bat = battery_volts(adc.read_uv(), config.BAT_DIVIDER)
+    clock = Uptime()
+    send = e.send
+    bad_reads = 0
+    bad_loops = 0
+    next_rx = next_bat = 0
+    period_us = 1000000 // config.RATE_HZ
+    next_us = time.ticks_us()
+    while True:
+        now = clock.now()
+        try:
+            try:
+                ax, ay, az = mpu.accel_g()
+                bad_reads = 0
+            except OSError:
+                bad_reads += 1
+                if bad_reads % RECOVER_EVERY == 0:
+                    mpu = MPU6050(new_i2c())
+                    mpu.start()  # raises OSError again while the sensor is gone
+                raise
+            payload = core.sample(ax, ay, az, now)
+            if payload is not None:
+                if link.paired:
+                    link.reliable(payload, now)
+                if not link.paired or link.lost:
+                    link.broadcast(send, core.pair_req())
+            link.pump(send, now)
+            if now >= next_bat:
+                next_bat = now + BAT_EVERY_MS
+                bat = battery_volts(adc.read_uv(), config.BAT_DIVIDER)
+            hb = core.tick(now, bat)
+            if hb is not None:
+                link.best_effort(send, hb)
+                save_seq(core.seq)  # RTC memory: a watchdog reset continues from here
+            if now >= next_rx:
+                next_rx = now + RX_EVERY_MS
+                while e.any():
+                    mac, msg = e.recv(0)
+                    if mac is None:
+                        break
+                    change = link.receive(mac, msg)
+                    if change == "paired":
+                        add_peer(e, link.base)
+                        save_base(link.base)
+                    elif change == "unpaired":
+                        save_base(None)
+            if core.should_sleep(now):
+                if link.paired:
+                    link.reliable(core.going_to_sleep(bat), now)
+                    link.flush(send, now)
+                save_seq(core.seq)
+                wdt.feed()
+                deep_sleep(mpu)
+            bad_loops = 0
+        except OSError:
+            bad_loops += 1  # I2C or radio trouble: skip this sample, keep the loop alive
+        if bad_loops < UNHEALTHY_AFTER:
+            wdt.feed()  # only a loop that gets samples keeps the board alive
+        next_us = time.ticks_add(next_us, period_us)
+        wait = time.ticks_diff(next_us, time.ticks_us())
+        if wait > 0:
+            time.sleep_us(wait)
+        else:
+            next_us = time.ticks_us()  # fell behind (radio busy): resynchronise, never spin
+
+
+def main():
+    """Never drops to the REPL on an error: an unexpected exception resets the board."""
+    try:
+        i2c = new_i2c()
+        mpu = boot(i2c)
+        wdt = machine.WDT(timeout=config.WDT_MS)
+        try:
+            mpu.start()
+        except OSError:
+            if machine.reset_cause() == machine.WDT_RESET:
+                machine.deepsleep(SENSOR_RETRY_MS)  # still gone after a watchdog reset: no reset loop
+            # otherwise the loop retries; the watchdog resets if the sensor never comes back
+        run(mpu, wdt)
+    except KeyboardInterrupt:
+        machine.WDT(timeout=MAINTENANCE_WDT_MS)  # mpremote's Ctrl-C: time to copy files
+        raise
+    except Exception:  # noqa: BLE001 - anything else: start again rather than sit at the REPL
+        time.sleep_ms(100)
+        machine.reset()

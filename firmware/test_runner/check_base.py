@@ -1,0 +1,142 @@
+"""The base station's real base_app.py on recording stand-in hardware (MicroPython and CPython).
+
+The Pi's side is played with protocol 1 frames written to the fake USB input; the strikers'
+side with ESP-NOW messages in the fake radio inbox. Prints "OK <n> checks" or the failures.
+"""
+
+import sys
+
+import fakehw
+import frames
+
+_results = {"n": 0, "fail": 0}
+S1 = b"\x34\x85\x18\x00\x00\x01"
+NEW = b"\x34\x85\x18\x1a\x2b\x3c"
+STRANGER = b"\x10\x20\x30\x40\x50\x60"
+
+
+def check(ok, what):
+    _results["n"] += 1
+    if not ok:
+        _results["fail"] += 1
+        print("FAIL " + what)
+
+
+def fresh(sim, peers):
+    sim.install()
+    for name in ("base_app",):
+        if name in sys.modules:
+            del sys.modules[name]
+    import base_app
+
+    if peers is None:
+        try:
+            import os
+
+            os.remove(base_app.PEERS_FILE)
+        except OSError:
+            pass
+    else:
+        base_app.save_peers(peers)
+    base_app.usb_io = sim.usb
+    return base_app
+
+
+def from_base(sim):
+    """Decode everything the base wrote to USB so far (and clear it)."""
+    out = []
+    for body in bytes(sim.usb_out).split(b"\x00"):
+        if body:
+            out.append(frames.decode(body))
+    sim.usb_out = bytearray()
+    return out
+
+
+def pi_sends(sim, payload):
+    text = "{" + ",".join(f'"{k}":{_json(payload[k])}' for k in payload) + "}"
+    sim.usb_in.extend(frames.frame(text.encode()))
+
+
+def _json(v):
+    import json
+
+    return json.dumps(v).replace(" ", "")
+
+
+def scenario_boot_forward_and_pair():
+    sim = fakehw.Sim()
+    app = fresh(sim, {"348518000001": "s1"})
+    sim.inbox.append((S1, frames.strike_payload("s1", 5, 6.5, 1000)))
+    sim.inbox.append((STRANGER, frames.strike_payload("s9", 1, 6.5, 1000)))
+    sim.inbox.append((S1, frames.hb_payload("s2", 6, 3.9)))  # s1's MAC speaking for s2
+    sim.run_for(3000 + 200)
+    check(sim.boot(app) == "stop", "base runs until the scenario ends")
+    got = from_base(sim)
+    check(sim.kbd_intr and sim.kbd_intr[0] == (3000, -1), f"Ctrl-C is switched off after the 3 s window: {sim.kbd_intr!r}")
+    check([p["t"] for p in got[:2]] == ["hello", "peers"] and got[1]["peers"] == {"348518000001": "s1"},
+          f"hello then the stored allow-list: {got[:2]!r}")
+    strikes = [p for p in got if p["t"] == "strike"]
+    check(strikes == [{"t": "strike", "id": "s1", "seq": 5, "g": 6.5, "ms": 1000}],
+          f"only the paired striker's strike is forwarded: {strikes!r}")
+    told = [a for a in sim.air if a[1] == STRANGER]
+    check(len(told) == 1 and told[0][2]["t"] == "unpaired", f"the stranger is told it is not paired: {told!r}")
+    check(sim.wdt_feeds > 0 and sim.wdt_timeout_ms == 5000, "the watchdog runs and is fed")
+
+    # pairing from the Pi: open the window, see the waved striker, send the allow-list
+    pi_sends(sim, {"t": "pair_open", "id": "pi", "seq": 0, "s": 30})
+    sim.inbox.append((NEW, frames.pair_req_payload("st-1a2b3c", 0, 7.25)))  # before the window: ignored
+    sim.inbox.append((NEW, frames.pair_req_payload("st-1a2b3c", 1, 7.25)))
+    sim.inbox.append((NEW, frames.pair_req_payload("st-1a2b3c", 2, 7.25)))  # within 250 ms: not again
+    sim.run_for(3200)
+    check(sim.boot(app, 2) == "stop", "base runs on")
+    got = [p for p in from_base(sim) if p["t"] not in ("hello", "hb")]
+    check([p["t"] for p in got] == ["peers", "pairing", "pair_seen"], f"pairing frames: {got!r}")
+    check(got[-1].get("sid") == "st-1a2b3c" and got[-1].get("mac") == "3485181a2b3c" and got[-1].get("g") == 7.25,
+          f"pair_seen names the striker, its MAC and g: {got[-1]!r}")
+    pi_sends(sim, {"t": "pair_open", "id": "pi", "seq": 1, "s": 30})
+    pi_sends(sim, {"t": "peers_set", "id": "pi", "seq": 2, "peers": {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}})
+    sim.usb_in.extend(b"\x01\x02\x03\x03garbage\x00")  # noise, including Ctrl-C bytes
+    sim.run_for(3200)
+    sim.boot(app, 2)
+    got = [p for p in from_base(sim) if p["t"] == "peers"]
+    check(got and got[-1]["peers"] == {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}, f"new allow-list reported: {got!r}")
+    check(app.load_peers() == {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}, "and stored on the board")
+    told = [a for a in sim.air if a[1] == NEW]
+    check(told and told[-1][2] == {"t": "paired", "id": "base", "seq": told[-1][2]["seq"], "sid": "st-1a2b3c"}
+          and told[-1][3], f"the new striker is told, waiting for its acknowledgement: {told!r}")
+    sim.inbox.append((NEW, frames.hb_payload("st-1a2b3c", 1, 3.8)))
+    sim.run_for(3100)
+    sim.boot(app, 2)
+    check(any(p["t"] == "hb" and p["id"] == "st-1a2b3c" for p in from_base(sim)), "the new striker is forwarded")
+
+
+def scenario_errors():
+    sim = fakehw.Sim()
+    app = fresh(sim, None)
+    sim.recv_error = OSError(-12389, "ESP_ERR_ESPNOW_IF")
+    sim.run_for(3500)
+    check(sim.boot(app) == "stop", "an ESP-NOW error does not stop the base station")
+    check(sum(1 for p in from_base(sim) if p["t"] == "hb") >= 1, "heartbeats go on")
+    sim.recv_error = RuntimeError("a bug")
+    sim.run_for(5000)
+    check(sim.boot(app) == "reset", "an unexpected exception resets the board instead of stopping at the REPL")
+
+
+def main():
+    for fn in (scenario_boot_forward_and_pair, scenario_errors):
+        try:
+            fn()
+        except Exception as exc:  # noqa: BLE001 - report and go on with the next scenario
+            check(False, f"{fn.__name__} raised {type(exc).__name__}: {exc}")
+    impl = sys.implementation.name
+    if _results["fail"]:
+        print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl})")
+        return 1
+    print(f"OK {_results['n']} checks ({impl})")
+    return 0
+
+
+if __name__ == "__main__":
+    code = main()
+    if code:
+        sys.exit(code)

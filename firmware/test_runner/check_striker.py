@@ -1,0 +1,296 @@
+"""The striker's real striker_app.py booted again and again on recording stand-in hardware.
+
+Runs under real MicroPython (node run.mjs ... with firmware/striker and this folder on the path)
+and under CPython (cwd = a scratch folder: the app writes base_mac.txt). Prints "OK <n> checks"
+or one line per failure. See fakehw.py for what is modelled.
+"""
+
+import math
+import sys
+
+import fakehw
+import frames
+
+_results = {"n": 0, "fail": 0}
+BASE = b"\xaa\xbb\xcc\xdd\xee\x01"
+C3_GPIO_WAKE = 7  # esp_sleep_get_wakeup_cause() for a GPIO wake: MicroPython has no constant for it
+TIMER_WAKE = 4
+DEEPSLEEP_RESET = 4
+
+
+def check(ok, what):
+    _results["n"] += 1
+    if not ok:
+        _results["fail"] += 1
+        print("FAIL " + what)
+
+
+def fresh(sim, paired=True, **cfg):
+    """Install the stand-ins and import the app anew (its ``from machine import ...`` binds them)."""
+    sim.install()
+    for name in ("striker_app", "mpu6050", "config"):
+        if name in sys.modules:
+            del sys.modules[name]
+    import config
+
+    config.IDLE_SLEEP_MS = 1000
+    for k in cfg:
+        setattr(config, k, cfg[k])
+    import striker_app
+
+    striker_app.save_base(BASE if paired else None)
+    return striker_app
+
+
+def hits(at_ms, amp=8.0, vertical=False):
+    """accel(t) with hits (a damped 300 Hz ring) starting at each time in ``at_ms``."""
+    def accel(t):
+        x, y, z = 0.0, 0.0, 1.0
+        for start in at_ms:
+            dt = t - start
+            if 0 <= dt < 80:
+                v = amp * math.exp(-dt / 6) * math.cos(2 * math.pi * 300 * dt / 1000)
+                if vertical:
+                    z += v
+                else:
+                    x += 0.8 * v
+                    y += 0.6 * v
+        return x, y, z
+    return accel
+
+
+def first_mpu_op_after(sim, mark):
+    ops = sim.mpu.log[mark:]
+    return ops[0] if ops else None
+
+
+def scenario_wake_cycles_c3_127():
+    """#1: sleep, wake on GPIO3 (wake_on_gpio), re-arm before every sleep, three times over."""
+    sim = fakehw.Sim()
+    app = fresh(sim)
+    check(sim.boot(app) == "sleep", "power-on boot ends in deep sleep after the idle time")
+    s = sim.sleeps[-1]
+    check(s["gpio"] == (3,) and s["level"] is True and s["timer_ms"] is None,
+          f"first sleep wakes on GPIO3 high only, no timer: {s!r}")
+    check(s["armed"] and s["low_power"] and s["int"] == 0, f"MPU armed, in cycle mode, INT low at sleep: {s!r}")
+    check(900 <= s["t_ms"] <= 1400, f"slept after about IDLE_SLEEP_MS: {s['t_ms']} ms")
+    sleeps = sim.sent("sleep")
+    check(len(sleeps) == 1 and sleeps[0][1] == BASE and sleeps[0][3] and sleeps[0][4],
+          f"one acknowledged unicast sleep frame before sleeping: {sleeps!r}")
+    check(sleeps and sleeps[0][2].get("why") == "idle" and sleeps[0][2]["bat"] == 3.9, "sleep frame says idle, 3.9 V")
+    check(all(a[1] == BASE for a in sim.air), "a paired striker sends only to its base")
+
+    # a glitch on INT (or a wake with nothing latched): back to sleep without writing a register
+    mark = len(sim.mpu.log)
+    check(sim.boot(app, DEEPSLEEP_RESET, C3_GPIO_WAKE) == "sleep", "a wake with no motion latched sleeps again")
+    check(first_mpu_op_after(sim, mark) == ("r", fakehw.INT_STATUS), "the latch is the first thing read")
+    check(sim.mpu.writes_since(mark) == [], f"still armed: no register written ({sim.mpu.writes_since(mark)!r})")
+    check(sim.sleeps[-1]["gpio"] == (3,) and sim.sleeps[-1]["armed"], "and the wake pin is set again")
+
+    seqs = [a[2]["seq"] for a in sim.sent()]
+    for cycle in range(3):
+        sim.mpu.move()
+        check(sim.mpu.int_level() == 1, f"cycle {cycle}: moving the armed striker raises INT")
+        mark = len(sim.mpu.log)
+        t0 = sim.now_us // 1000
+        sim.mpu.accel = hits([t0 + 300])
+        check(sim.boot(app, DEEPSLEEP_RESET, C3_GPIO_WAKE) == "sleep", f"cycle {cycle}: awake, then asleep again")
+        check(first_mpu_op_after(sim, mark) == ("r", fakehw.INT_STATUS), f"cycle {cycle}: latch read before any write")
+        s = sim.sleeps[-1]
+        check(s["armed"] and s["low_power"] and s["gpio"] == (3,) and s["int"] == 0,
+              f"cycle {cycle}: re-armed before sleeping: {s!r}")
+        strikes = [a for a in sim.sent("strike") if a[0] >= t0]
+        check(len(strikes) == 1 and strikes[0][3] and strikes[0][2]["g"] > 5, f"cycle {cycle}: the hit was sent: {strikes!r}")
+        seqs += [a[2]["seq"] for a in sim.sent() if a[0] >= t0]
+    check(seqs == list(range(len(seqs))), "seq continues across deep sleeps (RTC memory), no gap, no repeat")
+    check(len(sim.sleeps) == 5, f"5 sleeps, got {len(sim.sleeps)}")
+
+
+def scenario_old_micropython_timer_polls():
+    """MicroPython < 1.27 on a C3 (no wake_on_gpio): timed polls that only read the latch."""
+    sim = fakehw.Sim(mp=(1, 26))
+    app = fresh(sim)
+    check(sim.boot(app) == "sleep", "1.26: sleeps")
+    s = sim.sleeps[-1]
+    check(s["timer_ms"] == 2000 and s["gpio"] == () and s["armed"], f"1.26: timed poll every 2 s, MPU armed: {s!r}")
+    for _ in range(3):
+        mark = len(sim.mpu.log)
+        check(sim.boot(app, DEEPSLEEP_RESET, TIMER_WAKE) == "sleep", "1.26: a poll without motion sleeps again")
+        check(sim.mpu.log[mark:] == [("r", fakehw.INT_STATUS)] + [("r", r) for r in (0x6B, 0x6C, 0x38, 0x37, 0x1C, 0x1F)],
+              f"1.26: a poll only reads (latch, then the armed check): {sim.mpu.log[mark:]!r}")
+        check(sim.mpu.low_power(), "1.26: the MPU stays in cycle mode between polls")
+    sim.mpu.move()
+    sim.run_for(200)
+    check(sim.boot(app, DEEPSLEEP_RESET, TIMER_WAKE) == "stop", "1.26: motion latched → stays awake")
+    check(not sim.mpu.low_power(), "1.26: awake at full rate")
+
+
+def scenario_int_on_a_pin_that_cannot_wake():
+    sim = fakehw.Sim()
+    app = fresh(sim, MPU_INT=6)
+    check(sim.boot(app) == "sleep", "INT on GPIO6: still sleeps")
+    s = sim.sleeps[-1]
+    check(s["timer_ms"] == 2000 and s["gpio"] == (), f"GPIO6 cannot wake a C3: falls back to timed polls: {s!r}")
+
+
+def scenario_model_catches_the_old_order():
+    """The model is strict enough to have caught the old bug: writing first loses the latch."""
+    sim = fakehw.Sim()
+    app = fresh(sim)
+    sim.boot(app)
+    sim.mpu.move()
+    import mpu6050
+
+    m = mpu6050.MPU6050(sim.modules["machine"].I2C(0))
+    m.start()
+    check(not m.motion_latched(), "model: configuring the MPU before reading the latch loses the wake-up")
+
+
+def scenario_i2c_errors_and_watchdog():
+    """#9: I2C glitches are survived; a dead sensor stops the watchdog feeding → reset, never the REPL."""
+    sim = fakehw.Sim()
+    app = fresh(sim, IDLE_SLEEP_MS=60000)
+    sim.run_for(400)
+
+    def glitch(t):
+        if t == 100:
+            sim.mpu.fail = 30  # 30 failed transactions: one recovery (new I2C + start) on the way
+        return 0.0, 0.0, 1.0
+
+    sim.mpu.accel = glitch
+    check(sim.boot(app) == "stop", "I2C glitch: the loop keeps running")
+    hbs = sim.sent("hb")
+    check(len(hbs) == 1, f"heartbeat sent at start: {len(hbs)}")
+    check(sim.mpu.reg(0x6B) == 0x01 and sim.mpu.reg(0x1C) == 0x18, "sensor set up again after the glitch")
+    before = max(a[2]["seq"] for a in sim.sent())
+    sim.run_for(300)
+    check(sim.boot(app, 3) == "stop", "after a watchdog reset the striker runs")
+    after = [a[2]["seq"] for a in sim.sent()][-1]
+    check(before < after <= before + 64 + 2, f"after a reset the seq jumps ahead, never back ({before} → {after})")
+    t_dead = sim.now_us // 1000
+    sim.mpu.dead = True
+    sim.run_for(20000)
+    check(sim.boot(app, 2) == "wdt", "a dead sensor: the watchdog resets the board")
+    check(sim.now_us // 1000 - t_dead <= 5000 + 400, f"within WDT_MS plus the unhealthy time ({sim.now_us // 1000 - t_dead} ms)")
+    check(sim.boot(app, 3) == "sleep" and sim.sleeps[-1]["timer_ms"] == 60000,
+          "still dead after the watchdog reset: sleeps a minute instead of a reset loop that drains the battery")
+    sim.mpu.dead = False
+    check(sim.boot(app, 4, TIMER_WAKE) == "sleep" and sim.sleeps[-1]["armed"] and sim.sleeps[-1]["gpio"] == (3,),
+          "sensor back after a minute: armed, sleeping until moved")
+    sim.mpu.move()
+    sim.run_for(300)
+    check(sim.boot(app, 4, C3_GPIO_WAKE) == "stop" and sim.mpu.reg(0x6B) == 0x01, "moved: the striker runs again")
+
+
+def scenario_radio_errors_are_survived():
+    sim = fakehw.Sim()
+    calls = {"n": 0}
+
+    def flaky(mac, payload):
+        calls["n"] += 1
+        if calls["n"] % 2:
+            raise OSError(-12391, "ESP_ERR_ESPNOW_NO_MEM")
+        return True
+
+    sim.acks = flaky
+    app = fresh(sim, IDLE_SLEEP_MS=60000)
+    sim.mpu.accel = hits([200, 500])
+    sim.run_for(1200)
+    check(sim.boot(app) == "stop", "ESP-NOW errors: the loop keeps running")
+    check(len(sim.sent("strike")) == 2, f"both strikes got through on a retry: {sim.sent('strike')!r}")
+
+    sim2 = fakehw.Sim()
+
+    def broken(mac, payload):
+        raise RuntimeError("a bug")
+
+    sim2.acks = broken
+    app = fresh(sim2)
+    check(sim2.boot(app) == "reset", "an unexpected exception resets the board instead of stopping at the REPL")
+
+
+def scenario_unicast_retries_and_pairing():
+    """#6: acknowledged unicast with retries; unpaired strikers only ask to pair when waved."""
+    sim = fakehw.Sim()
+    tries = {}
+
+    def lossy(mac, payload):
+        if payload and payload["t"] == "strike":
+            tries[payload["seq"]] = tries.get(payload["seq"], 0) + 1
+            return tries[payload["seq"]] >= 3  # the first two copies are lost
+        return True
+
+    sim.acks = lossy
+    app = fresh(sim, IDLE_SLEEP_MS=60000)
+    sim.mpu.accel = hits([200])
+    sim.run_for(600)
+    sim.boot(app)
+    strikes = sim.sent("strike")
+    check(len(strikes) == 3 and len(set(a[2]["seq"] for a in strikes)) == 1 and all(a[3] for a in strikes),
+          f"a lost strike is sent again, same seq, waiting for the ack each time: {strikes!r}")
+
+    sim = fakehw.Sim()
+    app = fresh(sim, paired=False, IDLE_SLEEP_MS=60000)
+    sim.mpu.accel = hits([300])
+    sim.run_for(500)
+    sim.boot(app)
+    check(sim.sent("hb") == [] and sim.sent("strike") == [], "unpaired: no heartbeats, no strikes on the air")
+    reqs = sim.sent("pair_req")
+    check(len(reqs) == 1 and reqs[0][1] == b"\xff" * 6 and reqs[0][2]["id"] == "st-1a2b3c" and reqs[0][2]["g"] > 5,
+          f"waving an unpaired striker broadcasts one pair_req with its MAC-derived id and g: {reqs!r}")
+    sim.inbox.append((b"\x11" * 6, frames.paired_payload(1, "someone-else")))
+    sim.inbox.append((BASE, frames.paired_payload(2, "st-1a2b3c")))
+    sim.run_for(300)
+    sim.boot(app)
+    import striker_app
+
+    check(striker_app.load_base() == BASE, "paired: the base's MAC is stored (not the one naming another striker)")
+    sim.run_for(600)
+    sim.boot(app)
+    check(sim.sent("hb") and all(a[1] == BASE for a in sim.sent("hb")), "after pairing: heartbeats unicast to the base")
+    sim.inbox.append((b"\x22" * 6, frames.unpaired_payload(3)))
+    sim.inbox.append((BASE, frames.unpaired_payload(4)))
+    sim.run_for(100)
+    sim.boot(app)
+    check(striker_app.load_base() is None, "unpaired by its own base: forgets it")
+
+    # a paired striker whose base stopped answering also asks to pair again when waved
+    sim = fakehw.Sim(acks=False)
+    app = fresh(sim, IDLE_SLEEP_MS=60000)
+    sim.mpu.accel = hits([200, 400, 600, 800])
+    sim.run_for(1000)
+    sim.boot(app)
+    check(len(sim.sent("pair_req")) == 1, f"after 3 unacknowledged strikes, the 4th wave asks to pair: {len(sim.sent('pair_req'))}")
+
+
+def scenario_set_down_is_not_a_strike():
+    """#11 on the device: a vertical set-down spike sends nothing."""
+    sim = fakehw.Sim()
+    app = fresh(sim, IDLE_SLEEP_MS=60000)
+    sim.mpu.accel = hits([200], amp=6.0, vertical=True)
+    sim.run_for(500)
+    sim.boot(app)
+    check(sim.sent("strike") == [], "a set-down spike along gravity is not a strike")
+
+
+def main():
+    for fn in (scenario_wake_cycles_c3_127, scenario_old_micropython_timer_polls,
+               scenario_int_on_a_pin_that_cannot_wake, scenario_model_catches_the_old_order,
+               scenario_i2c_errors_and_watchdog, scenario_radio_errors_are_survived,
+               scenario_unicast_retries_and_pairing, scenario_set_down_is_not_a_strike):
+        try:
+            fn()
+        except Exception as exc:  # noqa: BLE001 - report and go on with the next scenario
+            check(False, f"{fn.__name__} raised {type(exc).__name__}: {exc}")
+    impl = sys.implementation.name
+    if _results["fail"]:
+        print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl})")
+        return 1
+    print(f"OK {_results['n']} checks ({impl})")
+    return 0
+
+
+if __name__ == "__main__":
+    code = main()
+    if code:
+        sys.exit(code)
