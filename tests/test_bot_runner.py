@@ -25,7 +25,7 @@ from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast
 MODES = [("ffa", 3, 7, {}), ("teams", 4, 3, {}), ("infinite", 4, 4, {"target": 2}), ("biohazard", 4, 2, {}),
-         ("football", 2, 7, {}), ("three_kingdoms", 4, 4, {})]
+         ("biohazard", 5, 3, {}), ("football", 2, 7, {}), ("three_kingdoms", 4, 4, {})]
 
 
 def _coinwar_game(daemon: Daemon, clock: FakeClock, mode: str, seats: int, seed: int, options: dict):
@@ -59,6 +59,8 @@ def test_bots_finish_every_coin_war_mode_through_the_daemon_and_mqtt(broker, tmp
         rejected = [e for e in table.log + runner.log if not e["result"]["ok"]]
         assert rejected == []
         assert all(e["cmd"].get("seat") in range(1, seats + 1) for e in runner.log)
+        if mode == "biohazard" and seats == 5:  # CW-7.2: 2 mothers by default, both played by bots
+            assert sum(p["role"] == "mother" for p in final["players"]) == 2
         if mode == "three_kingdoms":  # CW-7.5: the runner played the cards, answered damage, discarded
             kinds = collections.Counter(e["cmd"].get("move") for e in runner.log)
             assert kinds["combo"] and kinds["discard"] and kinds["elixir"] + kinds["take_damage"]

@@ -1,0 +1,48 @@
+"""The lobby starts Biohazard (CW-7.2) in a real Chromium against the real daemon and Mosquitto:
+the factions come from the roles (no team picker), and 5 players get 2 mothers + 3 humans by
+default or 1 mother + 4 humans when the host picks it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.browser import PHONE
+from tests.helpers.panel import PIN
+
+pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
+
+
+def _lobby_with_five(stack, browser):
+    host = browser.new_context(**PHONE).new_page()
+    host.set_default_timeout(10_000)
+    host.goto(stack.url + "/host")
+    host.fill("#pin", PIN)
+    host.click("#unlock")
+    host.locator("#lobby").wait_for()
+    host.click("[data-action=lobby-set][data-key=mode][data-value=biohazard]")
+    host.check("[data-lobby=include][data-seat='4']")
+    host.check("[data-lobby=include][data-seat='5']")
+    host.locator("#start").filter(has_text="5 players").wait_for()
+    assert host.locator("[data-action=lobby-set][data-key=teamMode]").count() == 0  # factions, not teams
+    return host
+
+
+def _roles(stack) -> list[str]:
+    return sorted(p["role"] for p in stack.daemon.public_state()["players"])
+
+
+def test_cw_7_2_lobby_five_player_biohazard_defaults_to_two_mothers(stack, browser):
+    host = _lobby_with_five(stack, browser)
+    assert host.locator("[data-key=mothers][data-value='2']").get_attribute("aria-pressed") == "true"
+    host.click("#start")
+    host.locator("#turn-banner").wait_for()
+    assert stack.daemon.public_state()["mode"] == "biohazard"
+    assert _roles(stack) == ["human"] * 3 + ["mother"] * 2
+
+
+def test_cw_7_2_lobby_five_player_biohazard_may_play_one_mother(stack, browser):
+    host = _lobby_with_five(stack, browser)
+    host.click("[data-action=lobby-set][data-key=mothers][data-value='1']")
+    host.click("#start")
+    host.locator("#turn-banner").wait_for()
+    assert _roles(stack) == ["human"] * 4 + ["mother"]
