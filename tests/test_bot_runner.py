@@ -96,6 +96,25 @@ def test_coup_bots_play_to_a_single_winner_with_every_input_accepted(tmp_path, k
         daemon.stop()
 
 
+def test_coup_windows_are_not_always_answered_first_by_the_lowest_seat(tmp_path):
+    """CP-3.4: the first to answer a window wins it; bots race like phones (a seeded order), so
+    the lowest eligible seat does not always get the first word."""
+    daemon = _coup_daemon(tmp_path / "j.sqlite")
+    try:
+        runner = BotRunner(daemon, [2, 3, 4], seed=1)
+        firsts = []
+        for game in range(12):
+            assert daemon.submit({"id": f"ng-{game}", "type": "new_game", "game": "coup", "seed": game,
+                                  "options": {"setup": {"first": 1}},
+                                  "players": [{"seat": s, "name": f"P{s}"} for s in (1, 2, 3, 4)]})["ok"]
+            assert daemon.submit({"id": f"tax-{game}", "type": "move", "seat": 1, "move": "tax", "args": {}})["ok"]
+            assert runner.poll(max_inputs=1) == 1
+            firsts.append(runner.log[-1]["cmd"]["seat"])
+        assert set(firsts) == {2, 3, 4}, firsts
+    finally:
+        daemon.stop()
+
+
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), players=st.integers(2, 6), kind=st.sampled_from(["random", "heuristic"]))
 def test_property_coup_bots_only_make_legal_moves_and_always_finish(seed, players, kind):
