@@ -1,4 +1,4 @@
-"""Coup rules, one scenario per rule (coup.md CP-2 … CP-5), on stacked tables (CP-7 setup)."""
+"""Coup rules, one scenario per rule (docs/rules/coup.md CP-2 … CP-5), on stacked tables (CP-7 setup)."""
 
 from __future__ import annotations
 

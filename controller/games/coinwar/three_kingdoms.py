@@ -1,5 +1,5 @@
 """Coin War Three Kingdoms (CW-7.5): free-for-all with hidden Sanguosha identities, health and
-hand cards (Elixir, Burning Camps, Combo). Every rule here is the spec's [interpretation].
+hand cards (Elixir, Burning Camps, Combo). Every rule here is an [interpretation] of docs/rules/coinwar.md.
 
 Hidden information lives in ``state["tk"]`` (identities, hands, deck order) and leaves the engine
 only through :meth:`ThreeKingdoms.seat_extras` for the owner, or once revealed. Seats are string
