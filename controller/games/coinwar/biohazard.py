@@ -55,7 +55,8 @@ class Biohazard(Teams):
     teams = True
     options = {
         "lives": Option(2, "the mothers' shared lives (CW-7.2)", minimum=1, maximum=9),
-        "roles": Option(None, "seat → mother/human for every seat; drawn from the seed when absent", kind=dict),
+        "roles": Option(None, "seat → mother/human for every seat (4 players: 1 mother; 5: 2, or 1; 6: 2); "
+                              "drawn from the seed when absent (5 players: 2 mothers)", kind=dict),
     }
 
     # --- setup ------------------------------------------------------------------------------
