@@ -59,6 +59,7 @@ class BotRunner:
         self.coup = coup
         self.confirm_placements = confirm_placements
         self.rng = random.Random(f"bots|{seed}")
+        self._race = random.Random(f"race|{seed}")  # who answers a reaction window first (CP-3.4)
         self.log: list[dict[str, Any]] = []  # every input submitted and its result, for diagnostics
         self._coup_bots: dict[int, HeuristicBot | RandomBot] = {}
         self._ids = itertools.count(1)
@@ -114,7 +115,12 @@ class BotRunner:
         seat_view = getattr(self.daemon, "seat_view", None)  # a bare test double may have none
         if not state or state.get("phase") != "playing" or seat_view is None:
             return False
-        for seat in sorted(self.seats):
+        seats = sorted(self.seats)
+        if state.get("window"):  # phones race to answer a window: not always the lowest seat first
+            self._race.shuffle(seats)
+        for bot in self._coup_bots.values():
+            bot.observe(state)  # every Coup bot sees each public state, not only when it must act
+        for seat in seats:
             view = seat_view(seat)
             if not view or not view.get("legal"):
                 continue

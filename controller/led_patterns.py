@@ -8,7 +8,7 @@ plus ``"fault": "<message>"`` or ``"waiting": "<what>"`` when the status says so
 lets the panel, MQTT and any LED hardware (GPIO today, an addressable strip later) agree, and lets
 tests check it without pins. Animation is a pure function of elapsed clock time too.
 
-Seat patterns, by priority (coinwar.md CW-8 questions, coup.md CP-6 reaction windows):
+Seat patterns, by priority (docs/rules/coinwar.md CW-8 questions, docs/rules/coup.md CP-6 reaction windows):
 
 ==========  =====================================================================
 ``chase``   a winner's seat (game over; each seat of a draw too)

@@ -25,7 +25,7 @@ from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast
 MODES = [("ffa", 3, 7, {}), ("teams", 4, 3, {}), ("infinite", 4, 4, {"target": 2}), ("biohazard", 4, 2, {}),
-         ("football", 2, 7, {}), ("three_kingdoms", 4, 4, {})]
+         ("biohazard", 5, 3, {}), ("football", 2, 7, {}), ("three_kingdoms", 4, 4, {})]
 
 
 def _coinwar_game(daemon: Daemon, clock: FakeClock, mode: str, seats: int, seed: int, options: dict):
@@ -59,6 +59,8 @@ def test_bots_finish_every_coin_war_mode_through_the_daemon_and_mqtt(broker, tmp
         rejected = [e for e in table.log + runner.log if not e["result"]["ok"]]
         assert rejected == []
         assert all(e["cmd"].get("seat") in range(1, seats + 1) for e in runner.log)
+        if mode == "biohazard" and seats == 5:  # CW-7.2: 2 mothers by default, both played by bots
+            assert sum(p["role"] == "mother" for p in final["players"]) == 2
         if mode == "three_kingdoms":  # CW-7.5: the runner played the cards, answered damage, discarded
             kinds = collections.Counter(e["cmd"].get("move") for e in runner.log)
             assert kinds["combo"] and kinds["discard"] and kinds["elixir"] + kinds["take_damage"]
@@ -90,6 +92,25 @@ def test_coup_bots_play_to_a_single_winner_with_every_input_accepted(tmp_path, k
         assert [e for e in runner.log if not e["result"]["ok"]] == []
         moves = {e["cmd"]["move"] for e in runner.log}
         assert "lose_influence" in moves and "pass" in moves  # CP-5.1 losses and CP-6 windows answered
+    finally:
+        daemon.stop()
+
+
+def test_coup_windows_are_not_always_answered_first_by_the_lowest_seat(tmp_path):
+    """CP-3.4: the first to answer a window wins it; bots race like phones (a seeded order), so
+    the lowest eligible seat does not always get the first word."""
+    daemon = _coup_daemon(tmp_path / "j.sqlite")
+    try:
+        runner = BotRunner(daemon, [2, 3, 4], seed=1)
+        firsts = []
+        for game in range(12):
+            assert daemon.submit({"id": f"ng-{game}", "type": "new_game", "game": "coup", "seed": game,
+                                  "options": {"setup": {"first": 1}},
+                                  "players": [{"seat": s, "name": f"P{s}"} for s in (1, 2, 3, 4)]})["ok"]
+            assert daemon.submit({"id": f"tax-{game}", "type": "move", "seat": 1, "move": "tax", "args": {}})["ok"]
+            assert runner.poll(max_inputs=1) == 1
+            firsts.append(runner.log[-1]["cmd"]["seat"])
+        assert set(firsts) == {2, 3, 4}, firsts
     finally:
         daemon.stop()
 

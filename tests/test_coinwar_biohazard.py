@@ -46,7 +46,7 @@ def turns_ahead(state, n: int) -> list[int]:
 
 # --- setup ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n,mothers", [(4, 1), (5, 1), (6, 2)])
+@pytest.mark.parametrize("n,mothers", [(4, 1), (5, 2), (6, 2)])
 def test_cw_7_2_role_counts_by_player_count_drawn_from_the_seed(n, mothers):
     seats = list(range(1, n + 1))
     s = cw.new({}, 7, players=players(*seats), mode="biohazard", order=seats)
@@ -57,6 +57,19 @@ def test_cw_7_2_role_counts_by_player_count_drawn_from_the_seed(n, mothers):
     assert again == s  # same seed, same roles
     for p in cw.view(s)["players"]:
         assert p["team"] == ("biohazard" if p["role"] == "mother" else "humans")
+
+
+def test_cw_7_2_five_players_default_to_two_mothers_and_roles_may_give_one():
+    seats = [1, 2, 3, 4, 5]
+    for seed in range(5):  # CW-7.2: 5 players → 2 mothers and 3 humans by default
+        roles = [p["role"] for p in cw.view(cw.new({}, seed, players=players(*seats), mode="biohazard",
+                                                   order=seats))["players"]]
+        assert roles.count("mother") == 2 and roles.count("human") == 3
+    one = bio({1: "mother", 2: "human", 3: "human", 4: "human", 5: "human"}, seats)  # [interpretation] 1/4
+    assert [p["role"] for p in cw.view(one)["players"]].count("mother") == 1
+    assert bio_rotation(one) == [1]
+    with pytest.raises(GameError, match="need 2 or 1 mother"):
+        bio({1: "mother", 2: "mother", 3: "mother", 4: "human", 5: "human"}, seats)
 
 
 def test_cw_7_2_roles_option_is_validated():
@@ -223,12 +236,46 @@ def test_cw_7_2_foul_judged_before_conversion_on_the_teams_before_it():
     assert {"coin": "c2", "by": 2, "where": "initial"} in v["pending_placements"]
 
 
-def test_cw_7_2_executed_human_converts_and_places_its_flown_coin():
+def test_cw_6_4_executed_human_converts_and_respawns_at_the_initial_position():
     s = play(bio(FOUR, [1, 2, 3, 4]), end(1))
     s = play(s, {"type": "shot", "seat": 2, "coin": "c2", "dead": [], "flown": ["c2", "c3"],
                  "contacts": [["c2", "c1"]]})  # CW-6.4 execution counts as a death; touched M1
     assert role(s, 2) == "zombie" and 2 in alive(s)
-    assert {"coin": "c2", "by": 2, "where": "normal"} in cw.view(s)["pending_placements"]
+    placements = cw.view(s)["pending_placements"]
+    assert {"coin": "c2", "by": 2, "where": "initial"} in placements  # as if knocked into the goal
+    assert {"coin": "c3", "by": 3, "where": "normal"} in placements
+    assert len(placements) == 2
+
+
+def test_cw_6_4_executed_mother_with_lives_left_respawns_at_the_initial_position():
+    s = play(bio(FOUR, [1, 2, 3, 4]), shot(1, flown=["c2", "c3"]))  # M1 executed: no coin of hers flew
+    v = cw.view(s)
+    assert v["lives"] == 1 and 1 in alive(s)
+    assert {"coin": "c1", "by": 1, "where": "initial"} in v["pending_placements"]
+    assert "c1" not in v["coins_on_table"]
+    s = play(s, placed("c2"), placed("c3"))
+    with pytest.raises(GameError, match="placed by seat 1"):
+        cw.apply(s, shot(2))  # the respawn is placed by its owner first (CW-9)
+    assert "c1" in cw.view(play(s, placed("c1")))["coins_on_table"]
+
+
+def test_cw_7_2_conversion_in_an_extra_turn_goes_after_the_last_regular_biohazard_player():
+    # CW-3.4 / CW-7.2: rotation M1 → M2; M1 plays the last regular biohazard turn; human 4's foul
+    # flies M2's coin → M2 gets an extra turn and converts human 3 there. Z3 goes in after M1.
+    s = bio(SIX, [1, 3, 2, 4, 5, 6])
+    s = play(s, end(1), end(3), end(2), end(4), end(1))  # M1 played the last regular biohazard turn
+    assert turn_seat(s) == 5
+    s = play(s, {"type": "shot", "seat": 5, "coin": "c5", "dead": [], "flown": ["c2"], "contacts": []})
+    assert s["turn"] == {"seat": 2, "strikes": 0, "extra": True}
+    groups_before = (s["last_group"], dict(s["last_played"]))
+    s = play(s, placed("c2"), shot(2, dead=["c3"]))  # a move strike converting human 3 (condition 1)
+    assert role(s, 3) == "zombie" and s["turn"] == {"seat": 2, "strikes": 1, "extra": True}
+    assert bio_rotation(s) == [1, 3, 2]  # after M1, not after the extra-turn player M2
+    assert (s["last_group"], s["last_played"]["biohazard"]) == (groups_before[0], groups_before[1]["biohazard"])
+    s = play(s, placed("c3"), end(2))
+    # play resumes after the fouler (human 5) with the biohazard faction: Z3, then H6, M2, H4, M1
+    # (with the defect, Z3 went after M2 and M1 played two biohazard turns before M2 played one)
+    assert turns_ahead(s, 5) == [3, 6, 2, 4, 1]
 
 
 # --- CW-8 questions ------------------------------------------------------------------------------
@@ -258,6 +305,17 @@ def test_cw_8_struck_coin_question_first_when_the_turn_may_go_on():
     s = play(s, {"type": "answer", "question": q["id"], "value": []})
     q = cw.view(s)["questions"][0]
     assert q["subject"] == "c3" and q["options"] == ["c1"]
+
+
+def test_cw_8_nothing_is_asked_once_the_strike_has_decided_the_winner():
+    # H2 knocks M1's coin in (the mothers' last life) and H3's coin with it; whether c3 touched a
+    # biohazard coin would decide a conversion, but the humans have won: nothing more is asked.
+    s = play(bio(FOUR, [1, 2, 3, 4], lives=1), end(1))
+    s = play(s, {"type": "shot", "seat": 2, "coin": "c2", "dead": ["c1", "c3"], "flown": [],
+                 "contacts": None})
+    assert cw.view(s)["questions"] == []
+    assert s["phase"] == "over" and s["winner"] == [2, 3, 4]  # 3, conversion unknown, counts as human
+    assert s["pending_placements"] == []  # CW-8.1: the game is over, nothing is placed
 
 
 def test_cw_8_no_conversion_question_when_no_human_died():

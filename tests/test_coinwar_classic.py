@@ -1,4 +1,4 @@
-"""Coin War Classic scenarios, one per rule (coinwar.md CW-3 … CW-6, CW-8, CW-9)."""
+"""Coin War Classic scenarios, one per rule (docs/rules/coinwar.md CW-3 … CW-6, CW-8, CW-9)."""
 
 from __future__ import annotations
 

@@ -54,22 +54,29 @@ def test_cw_7_4_active_players_own_death_ends_the_turn_after_one_strike():
     assert cw.view(s)["pending_placements"] == [{"coin": "c1", "by": 1, "where": "initial"}]
 
 
-def test_cw_7_1_execution_scores_and_the_coin_stays_where_it_is():
-    # CW-6.4: two coins flown, the fouler is executed: a death (point to B), respawn in place
+def test_cw_6_4_cw_7_1_execution_scores_and_the_coin_respawns_at_its_initial_position():
+    # CW-6.4: two coins flown, the fouler is executed "as if knocked into the goal once": a death
+    # (point to B) and the coin respawns at its initial position, placed by its owner
     s = play(infinite(), shot(1, flown=["c2", "c4"]))
     v = cw.view(s)
     assert v["scores"] == {"A": 0, "B": 1}
     assert alive(s) == [1, 2, 3, 4]
-    assert {"coin": "c1", "by": 1, "where": "initial"} not in v["pending_placements"]
-    assert sorted((p["coin"], p["by"]) for p in v["pending_placements"]) == [("c2", 2), ("c4", 4)]
+    assert sorted((p["coin"], p["by"], p["where"]) for p in v["pending_placements"]) == [
+        ("c1", 1, "initial"), ("c2", 2, "normal"), ("c4", 4, "normal")]
+    assert "c1" not in v["coins_on_table"]
     assert any(e.get("rule") == "CW-6.4" for e in v["last"])
+    s = play(s, placed("c2"), placed("c4"))
+    with pytest.raises(GameError, match="placed by seat 1"):
+        cw.apply(s, shot(2))
+    assert "c1" in cw.view(play(s, placed("c1")))["coins_on_table"]
 
 
-def test_cw_7_1_executed_player_whose_coin_flew_places_it_as_in_cw_6_4():
+def test_cw_6_4_cw_7_1_executed_player_whose_coin_flew_respawns_it_at_the_initial_position():
     s = play(infinite(), shot(1, flown=["c1", "c2"]))
     v = cw.view(s)
     assert v["scores"] == {"A": 0, "B": 1}
-    assert {"coin": "c1", "by": 1, "where": "normal"} in v["pending_placements"]
+    assert sorted((p["coin"], p["by"], p["where"]) for p in v["pending_placements"]) == [
+        ("c1", 1, "initial"), ("c2", 2, "normal")]
 
 
 def test_cw_6_5_fouler_dead_in_the_goal_is_not_executed_twice_in_infinite():

@@ -102,11 +102,69 @@ def test_cw_7_5_at_zero_health_the_player_dies_and_is_revealed():
     assert "c4" not in cw.view(s)["coins_on_table"]
 
 
-def test_cw_7_5_execution_costs_one_health_and_the_coin_stays():
+def test_cw_6_4_cw_7_5_execution_costs_one_health_and_respawns_at_the_initial_position():
     s = tk(deck=[])
     s = play(s, shot(1, flown=["c2", "c3"]))  # CW-6.4: the Lord is executed
     assert pub(s, 1)["health"] == 3 and 1 in alive(s)
-    assert sorted(p["coin"] for p in cw.view(s)["pending_placements"]) == ["c2", "c3"]
+    assert sorted((p["coin"], p["by"], p["where"]) for p in cw.view(s)["pending_placements"]) == [
+        ("c1", 1, "initial"), ("c2", 2, "normal"), ("c3", 3, "normal")]
+
+
+def test_cw_6_4_cw_7_5_execution_at_one_health_kills_and_the_coin_never_returns():
+    s = play(tk(deck=[], lord_health=1, health=1, order=(1, 2, 3, 4)), end(1))
+    s = play(s, shot(2, flown=["c2", "c3"]))  # the rebel is executed at 1 health: dead
+    assert 2 not in alive(s)
+    assert cw.view(s)["pending_placements"] == [{"coin": "c3", "by": 3, "where": "normal"}]
+    assert "c2" not in cw.view(s)["coins_on_table"]
+
+
+def test_cw_8_1_dead_owner_coin_never_returns_after_burning_camps():
+    # The Lord knocks c2 into the goal (it waits to respawn at its initial position); at seat 2's
+    # next turn Burning Camps burns them to 0: the pending placement of their coin is dropped and
+    # the next player may strike (the defect: "waiting for coin c2 to be placed", for ever).
+    deck = [card("burning_camps", 3)] + [card("combo", 5)] * 8 + [card("combo", 1)] + [card("combo", 4)] * 6
+    s = play(tk(deck=deck, health=2), move(1, "burning_camps", card="k1", target=2))
+    s = play(s, shot(1, touch=["c2"], dead=["c2"]), move(2, "take_damage"))
+    assert pub(s, 2)["health"] == 1 and turn_seat(s) == 2
+    assert cw.view(s)["reaction"] == {"seat": 2, "cause": "burning_camps"}  # k10 has 1 point: burns
+    assert cw.view(s)["pending_placements"] == [{"coin": "c2", "by": 2, "where": "initial"}]
+    s = play(s, move(2, "take_damage"))
+    assert 2 not in alive(s) and turn_seat(s) == 3 and s["winner"] is None
+    assert cw.view(s)["pending_placements"] == []  # CW-8.1
+    assert "c2" not in cw.view(s)["coins_on_table"]
+    with pytest.raises(GameError, match="nothing to place"):
+        cw.apply(s, {"type": "placed", "coin": "c2"})
+    s = play(s, shot(3))  # the game goes on
+    assert s["turn"] == {"seat": 3, "strikes": 1, "extra": False}
+
+
+def test_cw_8_1_a_placement_owed_by_a_player_burnt_to_death_passes_to_the_coins_owner():
+    # Seat 1's own coin flies (CW-6.2): the next turn's player, seat 2, must place it; Burning
+    # Camps kills seat 2 at the start of that turn: seat 1 (the coin's owner) places it instead.
+    deck = [card("burning_camps", 3)] + [card("combo", 5)] * 8 + [card("combo", 1)] + [card("combo", 4)] * 6
+    s = play(tk(deck=deck, health=1), move(1, "burning_camps", card="k1", target=2))
+    s = play(s, shot(1, flown=["c1"]))
+    assert cw.view(s)["reaction"] == {"seat": 2, "cause": "burning_camps"}
+    assert cw.view(s)["pending_placements"] == [{"coin": "c1", "by": 2, "where": "normal"}]
+    s = play(s, move(2, "take_damage"))
+    assert 2 not in alive(s) and turn_seat(s) == 3
+    assert cw.view(s)["pending_placements"] == [{"coin": "c1", "by": 1, "where": "normal"}]
+    with pytest.raises(GameError, match="placed by seat 1"):
+        cw.apply(s, shot(3))
+    s = play(s, {"type": "placed", "coin": "c1"}, shot(3))
+    assert s["turn"]["strikes"] == 1
+
+
+def test_cw_7_5_the_judged_card_goes_to_the_discard_pile_when_the_fire_goes_out():
+    deck = [card("burning_camps", 3)] + [card("combo", 5)] * 8 + [card("elixir", 4)] + [card("combo", 2)] * 4
+    s = play(tk(deck=deck), move(1, "burning_camps", card="k1", target=2), end(1))
+    v = cw.view(s)
+    fire = next(e for e in v["last"] if e["kind"] == "fire_out")
+    assert fire["card"]["id"] == "k10" and pub(s, 2)["burning_camps"] is False
+    assert v["discard_pile"] == 2  # the judged card and Burning Camps
+    assert {c["id"] for c in s["tk"]["discard"]} == {"k1", "k10"}
+    held = sum(len(h) for h in s["tk"]["hands"].values())
+    assert held + v["deck"] + v["discard_pile"] + len(s["tk"]["burning"]) == len(deck)
 
 
 # --- Elixir and Burning Camps -----------------------------------------------------------------------

@@ -77,7 +77,7 @@ def test_heuristic_bot_challenges_a_claim_whose_every_copy_it_can_see():
 
 
 def test_heuristic_bot_remembers_an_exposed_bluff_and_doubts_that_player_more():
-    s = table({1: ["captain", "contessa"], 2: ["assassin", "ambassador"], 3: ["captain", "ambassador"]})
+    s = table({1: ["captain", "contessa"], 2: ["duke", "ambassador"], 3: ["captain", "ambassador"]})
     s = mv(s, 1, "tax")
     s = mv(s, 3, "challenge")
     exposed = mv(s, 1, "lose_influence", card="captain")  # Ann was caught bluffing Duke
@@ -89,14 +89,55 @@ def test_heuristic_bot_remembers_an_exposed_bluff_and_doubts_that_player_more():
     s = mv(s, 1, "tax")  # Ann claims Duke again
     fresh = remembered = 0
     for seed in range(60):
-        forgetful = HeuristicBot(seed, doubt=0.0)
+        forgetful = HeuristicBot(seed)
         fresh += forgetful.choose(coup.view(s, 2), coup.legal(s, 2))["move"] == "challenge"
-        bot = HeuristicBot(seed, doubt=0.0)
+        bot = HeuristicBot(seed)
         bot.observe(coup.view(exposed))
         assert bot.caught == {1: {"duke"}}
         remembered += bot.choose(coup.view(s, 2), coup.legal(s, 2))["move"] == "challenge"
-    assert fresh == 0  # nothing seen: no reason to doubt
+        # what it believes: a seat caught bluffing is less likely to hold what it claims
+        assert bot.memory.holds(coup.view(s, 2), 1, "duke", claimed=True) < \
+            forgetful.memory.holds(coup.view(s, 2), 1, "duke", claimed=True)
+    assert fresh == 0  # one Duke in its own hand is not reason enough to risk a card
     assert remembered > 10
+
+
+def test_heuristic_bot_does_not_challenge_a_likely_claim_at_a_full_table():
+    # Issue 12: the old bot challenged 8 % of all claims whatever the table; a Duke claim nothing
+    # contradicts, at a 4-player table where a failed challenge only helps the two others, is left.
+    s = table({1: ["duke", "captain"], 2: ["assassin", "contessa"], 3: ["captain", "ambassador"],
+                4: ["contessa", "ambassador"]})
+    s = mv(s, 1, "tax")
+    for seed in range(200):
+        for seat in (2, 3, 4):
+            assert HeuristicBot(seed).choose(coup.view(s, seat), coup.legal(s, seat))["move"] == "pass"
+
+
+def test_heuristic_bot_with_its_last_card_bluffs_contessa_rather_than_challenge_a_likely_assassin():
+    # Bo (one card left, a Captain) is assassinated by Ann, whose claims so far were true: a
+    # challenge would likely fail and put Bo out; blocking with a Contessa it lacks costs nothing more.
+    s = table({1: ["duke", "assassin"], 2: ["captain", "ambassador"]}, coins={1: 3})
+    s = mv(s, 1, "tax")
+    s = mv(s, 2, "challenge")  # Ann had the Duke
+    s = mv(s, 2, "lose_influence", card="ambassador")
+    s = mv(s, 2, "income")
+    s = mv(s, 1, "assassinate", target=2)
+    for seed in range(40):
+        bot = HeuristicBot(seed)
+        assert bot.choose(coup.view(s, 2), coup.legal(s, 2))["move"] == "pass"
+    blocked = mv(s, 2, "pass")
+    for seed in range(40):
+        choice = HeuristicBot(seed).choose(coup.view(blocked, 2), coup.legal(blocked, 2))
+        assert choice == {"type": "move", "seat": 2, "move": "block", "args": {"claim": "contessa"}}
+
+
+def test_heuristic_bot_prefers_assassinate_over_tax_when_it_can():
+    s = table({1: ["duke", "assassin"], 2: ["captain", "contessa"]}, coins={1: 3})
+    for seed in range(20):
+        choice = HeuristicBot(seed).choose(coup.view(s, 1), coup.legal(s, 1))
+        assert choice == {"type": "move", "seat": 1, "move": "assassinate", "args": {"target": 2}}
+    poor = table({1: ["duke", "assassin"], 2: ["captain", "contessa"]}, coins={1: 2})
+    assert HeuristicBot(0).choose(coup.view(poor, 1), coup.legal(poor, 1))["move"] == "tax"
 
 
 def test_heuristic_bot_blocks_with_a_card_it_really_holds():

@@ -1,4 +1,4 @@
-"""Property tests of the Coup engine: random legal play from ``legal`` (coup.md CP-1 … CP-7)."""
+"""Property tests of the Coup engine: random legal play from ``legal`` (docs/rules/coup.md CP-1 … CP-7)."""
 
 from __future__ import annotations
 

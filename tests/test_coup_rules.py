@@ -1,4 +1,4 @@
-"""Coup rules, one scenario per rule (coup.md CP-2 … CP-5), on stacked tables (CP-7 setup)."""
+"""Coup rules, one scenario per rule (docs/rules/coup.md CP-2 … CP-5), on stacked tables (CP-7 setup)."""
 
 from __future__ import annotations
 
@@ -215,8 +215,8 @@ def _exchange_table(**options):
                  top=["ambassador", "assassin", "captain", "duke"], **options)
 
 
-def test_cp2_4_exchange_with_stacked_deck_returns_by_shuffling():
-    s = _exchange_table()
+def test_cp2_4_exchange_to_bottom_false_returns_by_shuffling():
+    s = _exchange_table(exchange_to_bottom=False)
     s = mv(s, 1, "exchange")
     s = mv(s, 2, "pass")
     v1 = coup.view(s, 1)
@@ -233,8 +233,9 @@ def test_cp2_4_exchange_with_stacked_deck_returns_by_shuffling():
     assert coup.view(s)["turn"] == {"seat": 2}
 
 
-def test_cp2_4_exchange_to_bottom_keeps_the_seed_order():
-    s = _exchange_table(exchange_to_bottom=True)
+def test_cp2_4_exchange_returns_to_the_bottom_of_the_deck_by_default():
+    s = _exchange_table()
+    assert s["options"]["exchange_to_bottom"] is True
     rest = s["deck"][2:]
     s = mv(s, 1, "exchange")
     s = mv(s, 2, "pass")
@@ -375,5 +376,5 @@ def test_cp6_exchange_keeps_the_drawn_cards_out_of_every_log_line():
     s = passes(mv(s, 1, "exchange"), 2)
     s = mv(s, 1, "exchange_return", cards=["duke", "captain"])
     lines = coup.view(s)["log"]
-    assert lines[-2:] == ["Ann (seat 1) draws 2 cards to exchange", "Ann (seat 1) returns 2 cards into the deck"]
+    assert lines[-2:] == ["Ann (seat 1) draws 2 cards to exchange", "Ann (seat 1) returns 2 cards to the bottom of the deck"]
     assert not any(card in line for line in lines for card in ("captain", "duke", "contessa"))

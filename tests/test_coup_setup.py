@@ -81,7 +81,8 @@ def test_options_defaults_and_describe():
     classic = d["modes"][0]
     assert classic["players"] == [2, 3, 4, 5, 6] and classic["teams"] is False
     assert classic["options"]["timeout_s"]["default"] == 8
-    assert classic["options"]["exchange_to_bottom"]["default"] is False
+    assert classic["options"]["exchange_to_bottom"]["default"] is True  # CP-2.4: the seed's way
+    assert coup.new({}, 1, players=FOUR)["options"] == {"timeout_s": 8, "exchange_to_bottom": True}
     assert all(o["description"] for o in classic["options"].values())
     assert coup.MODES == ["classic"] and coup.PLAYERS == (2, 6)
 

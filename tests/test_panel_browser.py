@@ -232,7 +232,7 @@ COUP_PUBLIC = {
 
 
 def test_card_game_buttons_come_from_the_seats_legal_moves(broker, browser, tmp_path):
-    """Coup (coup.md) through the MQTT contract only: hand, legal moves -> `move` commands."""
+    """Coup (docs/rules/coup.md) through the MQTT contract only: hand, legal moves -> `move` commands."""
     from tests.helpers.panel import panel_config
     from web_panel.server import PanelServer
 

@@ -1,4 +1,4 @@
-"""Hidden cards never leave the daemon except on the owner's private topic (coup.md CP-6, CP-7):
+"""Hidden cards never leave the daemon except on the owner's private topic (docs/rules/coup.md CP-6, CP-7):
 the panel must never send another seat's hand to a phone, over HTTP or over the live stream (SSE).
 
 Real daemon + real Mosquitto + the served panel; three seat phones, a watcher and the host read

@@ -341,7 +341,7 @@ function lobbyState() {
   const game = gameNames[0];
   const names = {}; players().forEach((p) => { names[p.seat] = p.name; });
   S.lobby = { game, mode: ((S.info.games[game].modes || [])[0] || {}).mode, include: { 1: true, 2: true, 3: true },
-    names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {} };
+    names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {}, mothers: "2" };
   return S.lobby;
 }
 
@@ -377,7 +377,8 @@ function lobbyCard() {
     ${modes.length ? `<label class="field">Mode</label><div class="seg" role="group" aria-label="Mode">${modes.map((m) => seg("mode", m.mode, esc(m.title || m.mode))).join("")}</div>
       <p class="muted small">${esc(mode.summary || "")}${counts ? ` · ${counts} players` : ""}</p>` : ""}
     <label class="field">Players</label>${seatRows}
-    ${mode.teams ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
+    ${mode.teams && !factions(L) ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
+    ${factions(L) && included.length === 5 ? `<label class="field">Roles (CW-7.2)</label><div class="seg">${seg("mothers", "2", "2 mothers · 3 humans")}${seg("mothers", "1", "1 mother · 4 humans")}</div>` : ""}
     <label class="field">Turn order</label><div class="seg">${seg("orderMode", "random", "Random")}${seg("orderMode", "manual", "Manual")}</div>${orderUi}
     ${optsBlock}
     <button class="btn primary wide" data-action="start" id="start" style="margin-top:14px" ${okCount ? "" : "disabled"}>Start ${esc(g.title || L.game)} · ${included.length} players</button>
@@ -388,16 +389,24 @@ function newGameBody() {
   const L = S.lobby, g = S.info.games[L.game], mode = (g.modes || []).find((m) => m.mode === L.mode) || {};
   const seats = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
   let teams = {};
-  if (mode.teams) {
+  if (mode.teams && !factions(L)) {
     if (L.teamMode === "random") shuffle(seats).forEach((s, i) => { teams[s] = i % 2 ? "B" : "A"; });
     else seats.forEach((s) => { teams[s] = L.teams[s] || "A"; });
   }
   const order = L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
   const options = {};
   for (const [k, v] of Object.entries(L.options)) { try { options[k] = JSON.parse(v); } catch { options[k] = v; } }
+  if (factions(L) && seats.length === 5 && L.mothers === "1" && options.roles == null) {
+    const mother = shuffle(seats)[0];  // CW-7.2: 5 players may play 1 mother and 4 humans
+    options.roles = Object.fromEntries(seats.map((s) => [String(s), s === mother ? "mother" : "human"]));
+  }
   return { type: "new_game", game: L.game, mode: L.mode, order, options,
-    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || `Seat ${s}` }, mode.teams ? { team: teams[s] } : {})) };
+    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || `Seat ${s}` }, mode.teams && !factions(L) ? { team: teams[s] } : {})) };
 }
+
+/* Biohazard's teams are its factions, drawn from the roles (CW-7.2): no team picker; with 5
+   players the host picks 2 mothers + 3 humans (the default) or 1 mother + 4 humans. */
+function factions(L) { return L.game === "coinwar" && L.mode === "biohazard"; }
 
 /* ---------- actions ---------- */
 async function act(el) {

@@ -1,4 +1,4 @@
-/* Coup on the phones (coup.md): hand cards with role AND poker rank (CP-1), big buttons for exactly
+/* Coup on the phones (docs/rules/coup.md): hand cards with role AND poker rank (CP-1), big buttons for exactly
  * the seat's legal moves, the open reaction window in words with a live countdown (CP-6), and the
  * table's public picture (coins, face-up cards, face-down count, deck size).
  * Loaded before app.js; uses its helpers (esc, nameOf, players, legalMoves, S) at call time only. */

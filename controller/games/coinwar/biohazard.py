@@ -18,7 +18,8 @@ from controller.games.coinwar.turns import player
 
 BIO = "biohazard"
 HUMANS = "humans"
-MOTHERS_FOR = {4: 1, 5: 1, 6: 2}  # CW-7.2 table: 4 → 1/3, 5 → 1/4, 6 → 2/4
+MOTHERS_FOR = {4: 1, 5: 2, 6: 2}  # CW-7.2 table: 4 → 1/3, 5 → 2/3, 6 → 2/4
+MOTHERS_ALLOWED = {4: (1,), 5: (2, 1), 6: (2,)}  # CW-7.2 [interpretation]: options.roles may give 5 players 1/4
 ROLES = ("mother", "human")
 
 
@@ -54,7 +55,8 @@ class Biohazard(Teams):
     teams = True
     options = {
         "lives": Option(2, "the mothers' shared lives (CW-7.2)", minimum=1, maximum=9),
-        "roles": Option(None, "seat → mother/human for every seat; drawn from the seed when absent", kind=dict),
+        "roles": Option(None, "seat → mother/human for every seat (4 players: 1 mother; 5: 2, or 1; 6: 2); "
+                              "drawn from the seed when absent (5 players: 2 mothers)", kind=dict),
     }
 
     # --- setup ------------------------------------------------------------------------------
@@ -64,8 +66,10 @@ class Biohazard(Teams):
         if state["options"]["roles"] is not None:
             roles = seat_map(state["options"]["roles"], seats, "roles", ROLES)
             count = sum(1 for r in roles.values() if r == "mother")
-            if count != mothers:
-                raise GameError(f"{len(seats)} players need {mothers} mother(s) (CW-7.2), roles give {count}")
+            allowed = MOTHERS_ALLOWED[len(seats)]
+            if count not in allowed:
+                need = " or ".join(map(str, allowed))
+                raise GameError(f"{len(seats)} players need {need} mother(s) (CW-7.2), roles give {count}")
             state["options"]["roles"] = {str(s): r for s, r in sorted(roles.items())}
         else:  # CW-9: random from the seed when absent
             drawn = rng.shuffle(state, seats)[:mothers]
@@ -110,15 +114,15 @@ class Biohazard(Teams):
     # --- deaths -----------------------------------------------------------------------------
     def on_dead_coin(self, state: State, coin: str, ctx: ShotContext) -> None:
         state["coins"][coin]["on_table"] = False
-        self.death(state, self.owner(state, coin), ctx, "goal", in_goal=True)
+        self.death(state, self.owner(state, coin), ctx, "goal")
 
     def execute(self, state: State, seat: int, ctx: ShotContext) -> None:
         """CW-6.4: counts as a death with all its consequences; CW-6.5: never twice."""
         if seat in ctx.deaths:
             return
-        self.death(state, seat, ctx, "execution", in_goal=False)
+        self.death(state, seat, ctx, "execution")
 
-    def death(self, state: State, seat: int, ctx: ShotContext, cause: str, in_goal: bool) -> None:
+    def death(self, state: State, seat: int, ctx: ShotContext, cause: str) -> None:
         p = player(state, seat)
         ctx.deaths.append(seat)
         if seat == ctx.seat:
@@ -129,16 +133,15 @@ class Biohazard(Teams):
             respawn = state["lives"] > 0
             ctx.effects.append({"kind": "mother_died", "seat": seat, "cause": cause, "lives": state["lives"],
                                 "respawn": respawn, "rule": "CW-7.2"})
-            if respawn:
-                if in_goal:
-                    ctx.placements.append({"coin": coin, "by": seat, "where": "initial"})  # CW-7.4
+            if respawn:  # CW-7.4; an execution too (CW-6.4: as if knocked into the goal once)
+                ctx.placements.append({"coin": coin, "by": seat, "where": "initial"})
             else:
                 p["alive"] = False
+                state["coins"][coin]["on_table"] = False
             return
         if p["role"] == "human" and self.converts(state, seat, ctx):
             ctx.notes.setdefault("conversions", []).append(seat)
-            if in_goal:
-                ctx.placements.append({"coin": coin, "by": seat, "where": "initial"})  # CW-7.4
+            ctx.placements.append({"coin": coin, "by": seat, "where": "initial"})  # CW-7.4, CW-6.4
             return
         p["alive"] = False
         state["coins"][coin]["on_table"] = False
@@ -161,17 +164,15 @@ class Biohazard(Teams):
 
     def after_foul(self, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
         """CW-7.2 conversions, after the foul: out of the humans' rotation, into the biohazard
-        rotation after the member who played last (the one playing now in a biohazard turn),
+        rotation after the member who played the faction's last regular turn (CW-3.4, CW-7.2),
         several in the order the deaths were reported, each after the previous insert."""
         conversions = ctx.notes.get("conversions", [])
         if not conversions:
             return
-        if ctx.sides_before.get(ctx.seat) == BIO:
-            anchor: int | None = ctx.seat
-        else:
-            anchor = state["last_played"].get(BIO)
-        if anchor is not None:
-            state["last_played"][BIO] = anchor
+        # The member who played the faction's last *regular* turn: the one playing now in a
+        # regular biohazard turn (start_regular_turn recorded it). An extra turn (CW-3.4) never
+        # moves the rotation, so a conversion in one goes after that member, not the extra player.
+        anchor: int | None = state["last_played"].get(BIO)
         for seat in conversions:
             p = player(state, seat)
             p["role"] = "zombie"

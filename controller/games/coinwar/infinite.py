@@ -52,10 +52,12 @@ class Infinite(Teams):
         self.kill(state, owner, ctx, cause="goal")
 
     def execute(self, state: State, seat: int, ctx: ShotContext) -> None:
-        """CW-6.4 in Infinite: a death that scores; the coin stays where it is (placed back by
-        CW-6.4 if it flew). CW-6.5: a fouler who died on the strike is not executed too."""
+        """CW-6.4 / CW-7.1: as if knocked into the goal once: a death that scores, and the coin
+        respawns at its initial position, placed by its owner (whether it flew or lay still).
+        CW-6.5: a fouler who died on the strike is not executed too."""
         if seat in ctx.deaths:
             return
+        ctx.placements.append({"coin": f"c{seat}", "by": seat, "where": "initial"})
         self.kill(state, seat, ctx, cause="execution")
 
     def kill(self, state: State, seat: int, ctx: ShotContext, cause: str) -> None:

@@ -338,6 +338,10 @@ def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> dict[str, Any
     trial = copy_state({**state, "last": None})
     trial["pending_shot"] = pending
     resolve_pending(mode, trial)
+    if trial["phase"] == "over":
+        # CW-8: once the strike has decided who wins, nothing more is asked: two finished games
+        # with the same winner are the same outcome, whatever else differs (a conversion, a score)
+        return {"phase": "over", "winner": trial["winner"]}
     trial.pop("last", None)
     trial.pop("log", None)
     return trial
@@ -432,6 +436,31 @@ def add_placements(state: State, ctx: ShotContext, next_seat: int) -> None:
         state["pending_placements"].append({"coin": placement["coin"], "by": by, "where": placement["where"]})
         state["coins"][placement["coin"]]["on_table"] = False
     ctx.placements = []
+    settle_placements(state)
+
+
+def settle_placements(state: State) -> None:
+    """CW-8.1: a coin whose owner is out of the game never returns to the table, and a placement
+    owed by a player who is out passes to the coin's owner. Called whenever placements become
+    pending and whenever a player may have died for good outside a strike (CW-7.5 Burning Camps)."""
+    placements = state["pending_placements"]
+    if not placements:
+        return
+    kept = []
+    for p in placements:
+        info = state["coins"][p["coin"]]
+        owner = info.get("owner")
+        if owner is not None and not turns.alive(state, owner):
+            info["on_table"] = False
+            continue  # dropped: the coin never comes back
+        if not turns.alive(state, p["by"]):
+            if owner is None:  # an ownerless coin (Football's ball): the player whose turn it is
+                if state["turn"] is None:
+                    continue
+                owner = state["turn"]["seat"]
+            p = {**p, "by": owner}
+        kept.append(p)
+    state["pending_placements"] = kept
 
 
 def mode_before_deaths(mode: Mode, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
@@ -477,8 +506,11 @@ def foul(mode: Mode, state: State, ctx: ShotContext) -> None:
     # CW-6.4: two or more coins flown: the fouler is executed.
     ctx.effects.append({"kind": "foul", "seat": fouler, "flown": flown, "rule": "CW-6.4", "executed": fouler})
     mode.execute(state, fouler, ctx)
+    respawning = {p["coin"] for p in ctx.placements}  # an executed player's coin respawns at its initial position
     for coin in flown:
         owner = mode.owner(state, coin)
+        if coin in respawning:
+            continue
         if owner is not None and turns.alive(state, owner):  # the executed, if removed, does not
             ctx.placements.append({"coin": coin, "by": owner, "where": "normal"})
 

@@ -1,5 +1,5 @@
 """Coin War Three Kingdoms (CW-7.5): free-for-all with hidden Sanguosha identities, health and
-hand cards (Elixir, Burning Camps, Combo). Every rule here is the spec's [interpretation].
+hand cards (Elixir, Burning Camps, Combo). Every rule here is an [interpretation] of docs/rules/coinwar.md.
 
 Hidden information lives in ``state["tk"]`` (identities, hands, deck order) and leaves the engine
 only through :meth:`ThreeKingdoms.seat_extras` for the owner, or once revealed. Seats are string
@@ -224,11 +224,15 @@ class ThreeKingdoms(FreeForAll):
             ctx.placements.append({"coin": coin, "by": owner, "where": "initial"})
 
     def execute(self, state: State, seat: int, ctx: ShotContext) -> None:
-        """CW-6.4 costs 1 health like a goal; the coin stays (placed back if it flew); CW-6.5."""
+        """CW-6.4 as if knocked into the goal once: 1 health, and while health remains the coin
+        respawns at its initial position, placed by its owner (CW-7.4). CW-6.5: never twice."""
         if seat in ctx.deaths:
             return
         ctx.deaths.append(seat)
-        self.damage(state, seat, "execution", ctx.notes["decisions"].get(_k(seat)), ctx)
+        if seat == ctx.seat:
+            ctx.end_turn = True
+        if not self.damage(state, seat, "execution", ctx.notes["decisions"].get(_k(seat)), ctx):
+            ctx.placements.append({"coin": f"c{seat}", "by": seat, "where": "initial"})
 
     def victory(self, state: State, ctx: ShotContext) -> Any:
         """Sanguosha: the Lord dead → the Traitor if alone left, else the Rebels; every Rebel and
@@ -254,6 +258,8 @@ class ThreeKingdoms(FreeForAll):
         if key in tk["burning"]:
             card = self._top(state)
             if card is None or card["points"] >= 3:
+                if card is not None:  # CW-7.5: every judged card goes to the discard pile
+                    tk["discard"].append(card)
                 tk["discard"].append(tk["burning"].pop(key))
                 ctx.effects.append({"kind": "fire_out", "seat": seat, "card": card, "rule": "CW-7.5"})
             else:

@@ -1,4 +1,4 @@
-"""Coup on the table (coup.md, CP-1 … CP-7): a pure rules engine with the interface of
+"""Coup on the table (docs/rules/coup.md, CP-1 … CP-7): a pure rules engine with the interface of
 :mod:`controller.games.base`. Hidden hands live on the phones; this module referees."""
 
 from __future__ import annotations

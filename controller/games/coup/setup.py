@@ -16,7 +16,9 @@ from controller.games.coup.cards import CARDS, COPIES, DECK_SIZE, START_COINS, T
 MODES = ["classic"]
 PLAYERS = (2, 6)
 DEFAULT_TIMEOUT_S = 8
-OPTION_DEFAULTS: dict[str, Any] = {"timeout_s": DEFAULT_TIMEOUT_S, "exchange_to_bottom": False}
+# CP-2.4: an exchange returns its cards to the bottom of the deck (the seed's "放回牌库底") unless
+# ``exchange_to_bottom: false`` asks for the published rule (shuffle them in)
+OPTION_DEFAULTS: dict[str, Any] = {"timeout_s": DEFAULT_TIMEOUT_S, "exchange_to_bottom": True}
 SETUP_KEYS = ("hands", "deck", "first", "coins")
 
 
@@ -40,9 +42,9 @@ def describe() -> dict[str, Any]:
                         "closes it (CP-6)",
                     },
                     "exchange_to_bottom": {
-                        "default": False,
+                        "default": OPTION_DEFAULTS["exchange_to_bottom"],
                         "description": "an Ambassador exchange puts the returned cards at the bottom of the "
-                        "deck (the seed's way) instead of shuffling them in (CP-2.4)",
+                        "deck (the seed's way); off, they are shuffled in (the published rule) (CP-2.4)",
                     },
                 },
             }
@@ -95,7 +97,7 @@ def _options(options: object) -> tuple[dict[str, Any], dict[str, Any]]:
     timeout = options.get("timeout_s", DEFAULT_TIMEOUT_S)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
         raise GameError(f"timeout_s must be a number of seconds in (0, 3600], got {timeout!r}")
-    bottom = options.get("exchange_to_bottom", False)
+    bottom = options.get("exchange_to_bottom", OPTION_DEFAULTS["exchange_to_bottom"])
     if not isinstance(bottom, bool):
         raise GameError(f"exchange_to_bottom must be true or false, got {bottom!r}")
     setup = options.get("setup")
