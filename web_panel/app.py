@@ -13,17 +13,19 @@ import io
 import json
 import secrets
 import socket
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from flask import Flask, Response, g, jsonify, request, send_from_directory
+from flask import Flask, Response, abort, g, jsonify, request, send_file, send_from_directory
 
 from controller.clock import Clock, SystemClock
 from controller.config import Config
 from controller.games import registry
 from web_panel.commands import CommandError, flick, host_command, request_id, seat_command
+from web_panel.game_views import GameViews
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
 from web_panel.link import TableLink
 from web_panel.security import SEATS, HostSessions, PinGuard, ReplayGuard, SeatRegistry
@@ -71,8 +73,12 @@ def lobby_games() -> dict[str, Any]:
 
 
 def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | None = None,
-               keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S) -> Flask:
-    """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made)."""
+               keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S,
+               game_views: Mapping[str, Path | str] | None = None) -> Flask:
+    """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made).
+
+    ``game_views``: phone-view folders of games that do not live in ``controller/games/``
+    (:mod:`web_panel.game_views`)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     link = mqtt
@@ -83,6 +89,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     clock = clock or SystemClock()
     pins = PinGuard(config.panel.pin, clock)
     replays = ReplayGuard()
+    views = GameViews(game_views)
     games = lobby_games()
     app.extensions["gametable"] = {"link": link, "seats": seats, "hosts": hosts, "pins": pins}
 
@@ -168,6 +175,16 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     @app.get("/host")
     def page() -> Response:
         resp = send_from_directory(STATIC, "index.html")
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    @app.get("/games/<game>/<name>")
+    def game_view(game: str, name: str) -> Response:
+        """A game's phone view (JS/CSS from its own package), found by path, never imported."""
+        path = views.find(game, name)
+        if path is None:
+            abort(404)
+        resp = send_file(path, max_age=0)
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 

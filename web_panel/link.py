@@ -39,6 +39,7 @@ class TableLink:
         self.leds: Any = None
         self.status = "unknown"
         self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table)
+        self.games: dict[str, dict[str, Any]] = {}  # retained games: each game's describe(), by name
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self.connected = threading.Event()
         self._lock = threading.Lock()
@@ -69,7 +70,7 @@ class TableLink:
         b = self.base
         client.subscribe([(f"{b}/state", 1), (f"{b}/events", 0), (f"{b}/seat/+/private", 1),
                           (f"{b}/cmd/result", 1), (f"{b}/leds", 1), (f"{b}/status", 1),
-                          (f"{b}/sensors/#", 0)])
+                          (f"{b}/sensors/#", 0), (f"{b}/games", 1)])
         self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -118,6 +119,11 @@ class TableLink:
                 self.hub.publish("private", data, seat=seat)
         elif rest == "cmd/result":
             self._resolve(data)
+        elif rest == "games":
+            games = games_by_name(data)
+            with self._lock:
+                self.games = games
+            self.hub.publish("games", games)
         elif rest == "leds":
             self.leds = data  # kept for the snapshot; phones do not need every LED change live
         elif rest in ("sensors/table", "sensors/coins"):  # (coins: the physics branch's first name)
@@ -177,8 +183,8 @@ class TableLink:
     def snapshot(self, seat: int | None) -> list[bytes]:
         """Everything a fresh stream needs to draw the whole screen (resync after a reconnect)."""
         with self._lock:
-            frames = [sse_frame("status", self.status), sse_frame("state", self.state),
-                      sse_frame("history", list(self.log))]
+            frames = [sse_frame("status", self.status), sse_frame("games", self.games),
+                      sse_frame("state", self.state), sse_frame("history", list(self.log))]
             if self.leds is not None:
                 frames.append(sse_frame("leds", self.leds))
             if self.table is not None:
@@ -195,6 +201,11 @@ class TableLink:
         with self._lock:
             return self.private.get(seat)
 
+    def described_games(self) -> dict[str, dict[str, Any]]:
+        """The lobby's games as the daemon last published them (empty until it has)."""
+        with self._lock:
+            return self.games
+
 
 _TITLES: dict[str, str] = {}
 
@@ -209,6 +220,14 @@ def mode_titles() -> dict[str, str]:
             for m in (describe() if describe else {}).get("modes", []):
                 _TITLES.setdefault(m.get("mode"), m.get("title") or m.get("mode"))
     return _TITLES
+
+
+def games_by_name(payload: Any) -> dict[str, dict[str, Any]]:
+    """``{"games": [describe(), ...]}`` -> ``{name: describe()}`` in the daemon's order."""
+    listed = payload.get("games") if isinstance(payload, dict) else None
+    if not isinstance(listed, list):
+        return {}
+    return {g["game"]: g for g in listed if isinstance(g, dict) and isinstance(g.get("game"), str)}
 
 
 def _seat_of(rest: str) -> int | None:

@@ -11,7 +11,17 @@ from typing import Any
 
 from controller.games import rng
 from controller.games.base import GameError, State
-from controller.games.coup.cards import CARDS, COPIES, DECK_SIZE, START_COINS, TOTAL_COINS, check_card
+from controller.games.coup.cards import (
+    BLOCK_CLAIMS,
+    CARDS,
+    COPIES,
+    DECK_SIZE,
+    POKER_RANK,
+    POWER,
+    START_COINS,
+    TOTAL_COINS,
+    check_card,
+)
 
 MODES = ["classic"]
 PLAYERS = (2, 6)
@@ -21,7 +31,8 @@ SETUP_KEYS = ("hands", "deck", "first", "coins")
 
 
 def describe() -> dict[str, Any]:
-    """What the lobby shows, in the same shape as Coin War's ``describe()``."""
+    """What the lobby shows, in the same shape as Coin War's ``describe()``, plus the card table
+    the phones draw from (rank and power of each role, CP-1; which roles block what, CP-4.1)."""
     lo, hi = PLAYERS
     return {
         "game": "coup",
@@ -47,6 +58,8 @@ def describe() -> dict[str, Any]:
                 },
             }
         ],
+        "cards": {c: {"rank": POKER_RANK[c], "power": POWER[c]} for c in CARDS},
+        "blocks": {move: list(claims) for move, claims in BLOCK_CLAIMS.items()},
     }
 
 
