@@ -19,6 +19,8 @@ from typing import Any
 from controller import sd_notify
 from controller.clock import Clock, SystemClock
 from controller.config import Config, ConfigError, load
+from controller.games import Game, registry
+from controller.games.words import narrate
 from controller.journal import Journal, JournalError
 from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
@@ -46,7 +48,7 @@ def led_plan_for(state: dict[str, Any] | None, fault: str | None = None, seats: 
         return led_plan(None, fault=str(exc), seats=seats)
 
 
-def public_input(game: Any, inp: dict[str, Any] | None) -> dict[str, Any] | None:
+def public_input(game: Game | None, inp: dict[str, Any] | None) -> dict[str, Any] | None:
     """An input as everyone may see it on ``events``.
 
     A ``new_game`` keeps only who plays what: its seed, stacked hands (Coup ``setup``) and dealt
@@ -57,8 +59,21 @@ def public_input(game: Any, inp: dict[str, Any] | None) -> dict[str, Any] | None
         return None
     if inp.get("type") == "new_game":
         return {k: inp[k] for k in ("type", "id", "game", "mode", "players", "order") if k in inp}
-    hide = getattr(game, "public_input", None)
-    return hide(inp) if hide else inp
+    return game.public_input(inp) if game is not None else inp
+
+
+def words_for(game: Game | None, inp: dict[str, Any] | None, effects: list[dict[str, Any]],
+              state: dict[str, Any] | None) -> list[str]:
+    """The log lines of one accepted input (``events``' ``words``): the game's own words, or the
+    shared ones when no game is left (an undo back past the first ``new_game``)."""
+    if game is not None:
+        return game.words(inp, effects, state)
+    return narrate(inp, effects, state)
+
+
+def games_payload() -> dict[str, Any]:
+    """The retained ``games`` topic: every game's lobby description."""
+    return {"games": [game.describe() for game in registry().values()]}
 
 
 class Daemon:
@@ -170,8 +185,10 @@ class Daemon:
         if self.bridge:
             # An input can carry hidden cards (Coup's exchange_return): publish its public form.
             shown = public_input(self.table.game, result.input)
+            state = self.public_state()
             self.bridge.publish_event({"seq": result.seq, "source": source, "input": shown,
-                                       "effects": result.effects, "ts": self.clock.wall()})
+                                       "effects": result.effects, "ts": self.clock.wall(),
+                                       "words": words_for(self.table.game, shown, result.effects, state)})
         self._arm_window_timer()
         self._arm_game_timer()
         state = self.public_state()
@@ -219,6 +236,7 @@ class Daemon:
         with self._lock:
             self._publish_views(self.public_state())
             if self.bridge:
+                self.bridge.publish(f"{self.bridge.topics['base']}/games", games_payload(), qos=1, retain=True)
                 self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting))
                 # warnings from before the first connection (a torn journal tail at start)
                 for kind, payload in self._pending_diagnostics:

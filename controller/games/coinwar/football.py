@@ -119,8 +119,9 @@ class Football(Mode):
         pending["mouth"] = mouth
 
     # --- consequences ------------------------------------------------------------------------
-    def judge_foul(self, state: State, ctx: ShotContext) -> None:
+    def judge_foul(self, state: State, ctx: ShotContext) -> bool:
         """Judged in :meth:`after_foul`, once the goal (if any) is known: see there."""
+        return True
 
     def after_foul(self, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
         """CW-7.3: a goal (own goals count for the opponent) → the conceding team kicks off with
