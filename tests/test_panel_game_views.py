@@ -7,6 +7,8 @@ the phone folder, no odd file names. No MQTT here: the link is never started.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,12 @@ def test_cp_1_coups_description_carries_the_card_table_its_phone_view_draws():
     assert d["blocks"] == {m: list(c) for m, c in BLOCK_CLAIMS.items()}
     view = (ROOT / "controller" / "games" / "coup" / "phone" / "view.js").read_text()
     assert '"K"' not in view and "Tax · blocks aid" not in view
+
+
+def test_the_panel_imports_no_rules_engine():
+    """web_panel talks to the daemon only over MQTT (architecture.md): loading and serving the
+    panel never imports controller.games or any game package."""
+    code = ("import sys, web_panel.app, web_panel.server, web_panel.commands; "
+            "print(sorted(m for m in sys.modules if m.startswith('controller.games')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert out.stdout.strip() == "[]"

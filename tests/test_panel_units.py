@@ -1,4 +1,4 @@
-"""The panel's pure parts: request checks, narration, PIN limiter, the SSE hub's privacy."""
+"""The panel's pure parts: request checks, log lines, PIN limiter, the SSE hub's privacy."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from controller.games import coinwar
 from web_panel.commands import MAX_SPEED_MM_S, CommandError, flick, host_command, seat_command
 from web_panel.hub import Hub
 from web_panel.link import TableLink
-from web_panel.narrate import narrate
+from web_panel.loglines import log_lines
 from web_panel.security import PinGuard, SeatRegistry
 
 PLAYERS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}]
@@ -98,26 +98,42 @@ def test_cw_8_only_the_asked_seat_answers_from_a_phone():
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(json_values | st.fixed_dictionaries({"kind": st.sampled_from(
-    ["shot", "out", "foul", "turn", "game_over", "placed", "question", "steal", "end_turn"])},
-    optional={"seat": st.integers(1, 6) | json_values, "cause": st.sampled_from(["goal", "execution"]),
-              "flown": st.lists(st.sampled_from(["c1", "c2"])), "winner": json_values}), max_size=6))
-def test_narration_never_fails_and_gives_one_line_per_effect(effects):
-    lines = narrate(effects, PUBLIC["players"], {})
-    assert all(isinstance(line, str) and "\n" not in line for line in lines)
+@given(json_values | st.fixed_dictionaries({}, optional={
+    "words": json_values | st.lists(st.text(max_size=20) | json_values, max_size=4),
+    "effects": json_values | st.lists(json_values | st.fixed_dictionaries(
+        {"kind": st.text(max_size=10)}, optional={"seat": json_values, "target": json_values}), max_size=5),
+    "input": json_values}))
+def test_log_lines_never_fail_on_any_event_payload(event):
+    lines = log_lines(event, PUBLIC["players"])
+    assert all(isinstance(line, str) and line and "\n" not in line for line in lines)
 
 
-def test_narration_names_who_knocked_whom_into_the_goal():
+def test_the_log_shows_the_games_own_words_and_a_plain_line_without_them():
+    """The sentences are the game's (events' ``words``); an older daemon's event still shows."""
     effects = [{"kind": "shot", "seat": 1, "coin": "c1", "dead": ["c2"], "flown": []},
-               {"kind": "out", "seat": 2, "cause": "goal", "rule": "CW-4.2"},
-               {"kind": "turn", "seat": 3, "extra": False}]
-    assert narrate(effects, PUBLIC["players"]) == ["Ann knocked Bo's coin into the goal", "Cy's turn"]
-    assert narrate([{"kind": "foul", "seat": 1, "flown": ["c3"], "rule": "CW-6.3", "extra_turn": 3}],
-                   PUBLIC["players"]) == ["Foul by Ann: Cy's coin flew (CW-6.3); Cy gets an extra turn"]
-    assert narrate([{"kind": "steal", "seat": 2, "target": 1, "coins": 2}], PUBLIC["players"]) == \
-        ["Bo steals 2 from Ann"]  # Coup's own words (web_panel.coup_words)
-    assert narrate([{"kind": "bang", "seat": 2, "target": 1, "amount": 2}], PUBLIC["players"]) == \
-        ["Bo: bang (target Ann, amount 2)"]  # a game the panel does not know: generic but readable
+               {"kind": "out", "seat": 2, "cause": "goal", "rule": "CW-4.2"}]
+    event = {"seq": 4, "input": {"type": "shot"}, "effects": effects,
+             "words": ["Ann knocked Bo's coin into the goal"]}
+    assert log_lines(event, PUBLIC["players"]) == ["Ann knocked Bo's coin into the goal"]
+    assert log_lines(dict(event, words=[]), PUBLIC["players"]) == []  # the game chose to say nothing
+    del event["words"]
+    assert log_lines(event, PUBLIC["players"]) == [
+        "Ann: shot (coin c1, dead ['c2'], flown [])", "Bo: out (cause goal)"]
+    assert log_lines({"input": {"type": "bang"}, "effects": [{"kind": "bang", "seat": 2, "target": 1, "amount": 2}]},
+                     PUBLIC["players"]) == ["Bo: bang (target Ann, amount 2)"]
+    assert log_lines({"input": {"type": "undo"}, "effects": []}, []) == ["Undo: the last input was taken back"]
+
+
+def test_the_panel_log_lists_each_events_words_in_order():
+    link = TableLink("t1", "127.0.0.1", 1, Hub())
+    link.handle("gametable/t1/state", json.dumps(PUBLIC).encode())
+    link.handle("gametable/t1/events", json.dumps({"seq": 7, "ts": 1.5, "effects": [{"kind": "x"}],
+                                                   "words": ["Ann strikes", "Bo's turn"]}).encode())
+    assert list(link.log) == [{"seq": 7, "ts": 1.5, "lines": ["Ann strikes", "Bo's turn"]}]
+    games = {"games": [{"game": "coinwar", "title": "Coin War", "modes": []}, {"game": "coup", "modes": []}]}
+    link.handle("gametable/t1/games", json.dumps(games).encode())
+    assert list(link.described_games()) == ["coinwar", "coup"]
+    assert b"event: games" in b"".join(link.snapshot(None))
 
 
 def test_wrong_pins_lock_a_client_until_the_clock_moves():
@@ -183,32 +199,3 @@ def test_cp_6_host_pause_and_resume_need_an_open_window_in_the_right_state():
     # A phone may not pause: the type is not among a seat's commands.
     with pytest.raises(CommandError, match=r"^unknown command type 'pause'"):
         seat_command({"id": "pause-00004", "type": "pause"}, 2, COUP_WINDOW, {"legal": []})
-
-
-COUP_KINDS = ["declare", "window", "pass", "timeout", "challenge", "show", "bluff", "block", "blocked", "choose",
-              "reveal", "lose_influence", "coins", "steal", "assassinate", "coup", "refund", "exchange_draw",
-              "exchange_return", "out"]
-
-
-@settings(max_examples=80, deadline=None)
-@given(st.lists(json_values | st.fixed_dictionaries({"kind": st.sampled_from(COUP_KINDS)},
-    optional={"seat": st.integers(1, 6) | json_values, "target": st.integers(1, 6) | json_values,
-              "claimant": st.integers(1, 6), "claim": st.sampled_from(["duke", "captain"]) | json_values,
-              "card": st.sampled_from(["contessa", "assassin"]) | json_values, "move": json_values,
-              "coins": json_values, "count": json_values, "seats": st.lists(st.integers(1, 6))}), max_size=6))
-def test_coup_narration_never_fails_and_gives_one_line_per_coup_effect(effects):
-    lines = narrate(effects, PUBLIC["players"], {})
-    assert len(lines) == sum(1 for e in effects if isinstance(e, dict) and e.get("kind") in COUP_KINDS)
-    assert all(isinstance(line, str) and line and "\n" not in line for line in lines)
-
-
-def test_coup_narration_names_roles_with_their_poker_rank():
-    effects = [{"kind": "declare", "seat": 2, "move": "steal", "target": 1, "claim": "captain", "paid": 0},
-               {"kind": "challenge", "seat": 3, "claimant": 2, "claim": "captain", "had": False},
-               {"kind": "bluff", "seat": 2, "claim": "captain", "rule": "CP-3.3"},
-               {"kind": "reveal", "seat": 2, "card": "contessa", "rule": "CP-5.1"},
-               {"kind": "exchange_return", "seat": 3, "count": 2, "rule": "CP-2.4"}]
-    assert narrate(effects, PUBLIC["players"]) == [
-        "Bo steals from Ann, claiming Captain (10)", "Cy challenges Bo's Captain (10)",
-        "Bo had no Captain (10): the claim fails (CP-3.3)", "Bo turns Contessa (9) face up",
-        "Cy returns 2 cards to the deck"]

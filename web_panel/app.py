@@ -23,7 +23,6 @@ from flask import Flask, Response, abort, g, jsonify, request, send_file, send_f
 
 from controller.clock import Clock, SystemClock
 from controller.config import Config
-from controller.games import registry
 from web_panel.commands import CommandError, flick, host_command, request_id, seat_command
 from web_panel.game_views import GameViews
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
@@ -63,15 +62,6 @@ def seats_file(config: Config) -> Path:
     return journal.with_name(journal.name + ".panel-seats.json")
 
 
-def lobby_games() -> dict[str, Any]:
-    """The static descriptions of every registered game (modes, player counts, options)."""
-    out = {}
-    for name, game in registry().items():
-        describe = getattr(game, "describe", None)
-        out[name] = describe() if describe else {"game": name, "title": name, "modes": []}
-    return out
-
-
 def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | None = None,
                keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S,
                game_views: Mapping[str, Path | str] | None = None) -> Flask:
@@ -90,7 +80,6 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     pins = PinGuard(config.panel.pin, clock)
     replays = ReplayGuard()
     views = GameViews(game_views)
-    games = lobby_games()
     app.extensions["gametable"] = {"link": link, "seats": seats, "hosts": hosts, "pins": pins}
 
     def fail(status: int, message: str, **extra: Any) -> Response:
@@ -208,7 +197,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     # --- reading -----------------------------------------------------------------------------
     @app.get("/api/info")
     def info() -> Response:
-        return jsonify({"table": config.table_id, "games": games, "me": me(), "taken": seats.taken(),
+        return jsonify({"table": config.table_id, "games": link.described_games(), "me": me(), "taken": seats.taken(),
                         "join_url": join_url(), "status": link.status,
                         "now": clock.wall()})  # phones correct their clock for window countdowns (CP-6)
 
@@ -288,7 +277,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         if not g.host:
             return fail(403, "this needs the host PIN (unlock the host screen first)")
         try:
-            command = host_command(g.body, link.public_state(), games)
+            command = host_command(g.body, link.public_state(), link.described_games())
         except CommandError as exc:
             return fail(exc.status, str(exc))
         return publish(command)

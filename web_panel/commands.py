@@ -173,6 +173,8 @@ def host_command(body: Any, public: dict[str, Any] | None, games: dict[str, Any]
     cid = f"host-{rid}"
     if kind == "new_game":
         game = body.get("game")
+        if not games:
+            raise CommandError(409, "the table has not listed its games yet (is the daemon running?)")
         if game not in games:
             raise _bad(f"unknown game {game!r}; known games: {', '.join(sorted(games))}")
         cmd: dict[str, Any] = {"type": "new_game", "id": cid, "game": game, "players": _players(body.get("players"))}

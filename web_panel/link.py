@@ -1,8 +1,9 @@
 """The panel's own MQTT connection: the only way it talks to the daemon (architecture.md).
 
 It keeps the latest retained payloads (public state, each seat's private view, LEDs, status, the
-virtual table's coin positions) so a phone that (re)connects gets the full picture at once, forwards
-every update to the SSE hub, and publishes commands, waiting for their ``cmd/result``.
+games the table offers, the virtual table's coin positions) so a phone that (re)connects gets the
+full picture at once, forwards every update to the SSE hub (the log lines are the game's own
+``words`` from ``events``), and publishes commands, waiting for their ``cmd/result``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import paho.mqtt.client as mqtt
 
 from controller.mqtt_bridge import no_delay
 from web_panel.hub import Hub, sse_frame
-from web_panel.narrate import narrate
+from web_panel.loglines import log_lines
 
 log = logging.getLogger("gametable.panel.mqtt")
 
@@ -135,8 +136,7 @@ class TableLink:
             return None
         with self._lock:
             players = list((self.state or {}).get("players") or [])
-        effects = event.get("effects") or []
-        lines = narrate(effects, players, event.get("input") or {}, mode_titles())
+        lines = log_lines(event, players)
         if not lines:
             return None
         return {"seq": event.get("seq"), "ts": event.get("ts"), "lines": lines}
@@ -205,21 +205,6 @@ class TableLink:
         """The lobby's games as the daemon last published them (empty until it has)."""
         with self._lock:
             return self.games
-
-
-_TITLES: dict[str, str] = {}
-
-
-def mode_titles() -> dict[str, str]:
-    """Mode name -> title for the log, from the games' static descriptions (read once)."""
-    if not _TITLES:
-        from controller.games import registry
-
-        for game in registry().values():
-            describe = getattr(game, "describe", None)
-            for m in (describe() if describe else {}).get("modes", []):
-                _TITLES.setdefault(m.get("mode"), m.get("title") or m.get("mode"))
-    return _TITLES
 
 
 def games_by_name(payload: Any) -> dict[str, dict[str, Any]]:
