@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from controller.clock import FakeClock
 from controller.games import coinwar
-from web_panel.commands import MAX_SPEED_MM_S, CommandError, flick, host_command, seat_command
+from web_panel.commands import MAX_SPEED_MM_S, CommandError, flick, host_command, seat_command, seats_moves
 from web_panel.hub import Hub
 from web_panel.link import TableLink
 from web_panel.loglines import log_lines
@@ -25,6 +25,8 @@ ASKED = coinwar.apply(STATE, {"type": "shot", "seat": 1, "coin": "c1", "dead": N
 
 VIEWS = {s: (PUBLIC, PRIVATE[s]) for s in (1, 2, 3)}
 ASKED_VIEWS = {s: (coinwar.view(ASKED, None), coinwar.view(ASKED, s)) for s in (1, 2, 3)}
+MOVES = seats_moves(PRIVATE)
+ASKED_MOVES = seats_moves({s: coinwar.view(ASKED, s) for s in (1, 2, 3)})
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True) | st.text(max_size=12),
@@ -46,7 +48,7 @@ bodies = st.fixed_dictionaries(
 def test_seat_command_only_ever_acts_for_the_phones_own_seat(body, seat, asked):
     public, private = (ASKED_VIEWS if asked else VIEWS)[seat]
     try:
-        cmd = seat_command(body, seat, public, private)
+        cmd = seat_command(body, seat, public, private, ASKED_MOVES if asked else MOVES)
     except CommandError as exc:
         assert exc.status in (400, 403, 409) and "\n" not in str(exc) and str(exc)
         return
@@ -94,7 +96,13 @@ def test_cw_8_only_the_asked_seat_answers_from_a_phone():
     assert ok["seat"] == 1 and ok["value"] == ["c2"]
     with pytest.raises(CommandError, match=r"^question q1 is for seat\(s\) 1, not seat 3$"):
         seat_command({"id": "req-00000002", "type": "answer", "question": "q1", "value": []}, 3, public,
-                     coinwar.view(ASKED, 3))
+                     coinwar.view(ASKED, 3), ASKED_MOVES)
+    with pytest.raises(CommandError, match=r"^'c9' is not an option of q1 \(options: c1, c2, c3\)$"):
+        host_command({"id": "req-00000003", "type": "answer", "question": "q1", "value": ["c9"]}, public, {},
+                     ASKED_MOVES)
+    with pytest.raises(CommandError, match=r"^question q7 is not open; the open question is q1$"):
+        host_command({"id": "req-00000004", "type": "answer", "question": "q7", "value": []}, public, {},
+                     ASKED_MOVES)
 
 
 @settings(max_examples=60, deadline=None)
@@ -177,25 +185,14 @@ def test_a_stuck_stream_is_dropped_instead_of_blocking_the_table():
     assert len(hub) == 0 and a.closed and b.closed
 
 
-# --- Coup on the phones: host pause/resume (CP-6) and Coup's log words --------------------------
-COUP_WINDOW = {"game": "coup", "phase": "playing", "turn": {"seat": 1}, "players": PUBLIC["players"], "questions": [],
-               "window": {"id": 1, "kind": "challenge_action", "claim": "duke", "claimant": 1, "seats": [2, 3],
-                          "timeout_s": 8, "deadline": 100.0}}
-
-
-def test_cp_6_host_pause_and_resume_need_an_open_window_in_the_right_state():
-    from web_panel.commands import host_command
-
-    assert host_command({"id": "pause-00001", "type": "pause"}, COUP_WINDOW, {}) == \
-        {"type": "pause", "id": "host-pause-00001"}
-    paused = dict(COUP_WINDOW, window=dict(COUP_WINDOW["window"], paused=True, deadline=None, remaining_s=5.0))
-    assert host_command({"id": "resume-0001", "type": "resume"}, paused, {})["type"] == "resume"
-    with pytest.raises(CommandError, match=r"^the window is already paused$"):
-        host_command({"id": "pause-00002", "type": "pause"}, paused, {})
-    with pytest.raises(CommandError, match=r"^the window is not paused$"):
-        host_command({"id": "resume-0002", "type": "resume"}, COUP_WINDOW, {})
-    with pytest.raises(CommandError, match=r"^no reaction window is open to pause$"):
-        host_command({"id": "pause-00003", "type": "pause"}, dict(COUP_WINDOW, window=None), {})
-    # A phone may not pause: the type is not among a seat's commands.
+# --- host pause/resume (CP-6): the daemon's deadlines, any game ---------------------------------
+def test_cp_6_host_pause_and_resume_go_to_the_daemon_and_a_phone_may_not_send_them():
+    """Whether a countdown runs is the daemon's to say (its deadlines, for any game): the panel
+    reads no game key for it and forwards the host's request (test_panel_http checks the answers)."""
+    coup = {"game": "coup", "phase": "playing", "turn": {"seat": 1}, "players": PUBLIC["players"]}
+    assert host_command({"id": "pause-00001", "type": "pause"}, coup, {}) == {"type": "pause", "id": "host-pause-00001"}
+    assert host_command({"id": "resume-0001", "type": "resume"}, coup, {})["type"] == "resume"
+    with pytest.raises(CommandError, match=r"^the game is over; start a new game$"):
+        host_command({"id": "pause-00002", "type": "pause"}, dict(coup, phase="over"), {})
     with pytest.raises(CommandError, match=r"^unknown command type 'pause'"):
-        seat_command({"id": "pause-00004", "type": "pause"}, 2, COUP_WINDOW, {"legal": []})
+        seat_command({"id": "pause-00004", "type": "pause"}, 2, coup, {"legal": []})

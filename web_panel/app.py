@@ -23,7 +23,7 @@ from flask import Flask, Response, abort, g, jsonify, request, send_file, send_f
 
 from controller.clock import Clock, SystemClock
 from controller.config import Config
-from web_panel.commands import CommandError, flick, host_command, request_id, seat_command
+from web_panel.commands import CommandError, flick, host_command, request_id, seat_command, seats_moves
 from web_panel.game_views import GameViews
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
 from web_panel.link import TableLink
@@ -267,7 +267,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         if g.seat is None:
             return fail(403, "this phone holds no seat; join a seat first")
         try:
-            command = seat_command(g.body, g.seat, link.public_state(), link.private_view(g.seat))
+            command = seat_command(g.body, g.seat, link.public_state(), link.private_view(g.seat),
+                                   seats_moves(link.private_views()))
         except CommandError as exc:
             return fail(exc.status, str(exc))
         return publish(command)
@@ -277,7 +278,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         if not g.host:
             return fail(403, "this needs the host PIN (unlock the host screen first)")
         try:
-            command = host_command(g.body, link.public_state(), link.described_games())
+            command = host_command(g.body, link.public_state(), link.described_games(),
+                                   seats_moves(link.private_views()))
         except CommandError as exc:
             return fail(exc.status, str(exc))
         return publish(command)

@@ -2,15 +2,19 @@
 
 The daemon trusts ``cmd`` (architecture.md), so the panel is the gate: the envelope and schema of
 each request, the seat it acts for (a phone only ever acts for the seat its token holds), and
-whether the move is legal now (from the seat's ``legal`` list in its private view). The rules
-themselves stay in the engine; the daemon still rejects anything the engine does not allow.
-Pure functions: easy to property-test.
+whether the move is legal now — from the seats' ``legal`` lists in their private views (every
+game publishes them), never from a game's own state keys: an open question is an ``answer`` move
+in the legal list of the seats that must answer, a coin to put back a ``placed`` move of the seat
+that places it. Only the common fields of every public state are read (``phase``, ``turn``).
+The rules themselves stay in the engine; the daemon still rejects anything the engine does not
+allow. Pure functions: easy to property-test.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
@@ -60,6 +64,18 @@ def _legal(private: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [m for m in moves if isinstance(m, dict)] if isinstance(moves, list) else []
 
 
+SeatMoves = Mapping[int, list[dict[str, Any]]]
+
+
+def seats_moves(privates: Mapping[int, dict[str, Any] | None]) -> dict[int, list[dict[str, Any]]]:
+    """Every seat's legal moves, from the private views the panel holds (seat -> moves)."""
+    return {seat: _legal(view) for seat, view in privates.items()}
+
+
+def _moves_of(kind: str, moves: SeatMoves) -> list[tuple[int, dict[str, Any]]]:
+    return [(seat, m) for seat, listed in sorted(moves.items()) for m in listed if m.get("type") == kind]
+
+
 def _answer_value(body: dict[str, Any], question: dict[str, Any]) -> list[str]:
     value = body.get("value")
     options = question.get("options") or []
@@ -75,22 +91,29 @@ def _answer_value(body: dict[str, Any], question: dict[str, Any]) -> list[str]:
     return value
 
 
-def _open_question(body: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+def _open_question(body: dict[str, Any], moves: SeatMoves) -> dict[str, Any]:
+    """The question ``body`` answers, from the seats' ``answer`` moves: its id, options and seats."""
     qid = body.get("question")
-    questions = [q for q in public.get("questions") or [] if isinstance(q, dict)]
     if not isinstance(qid, str):
         raise _bad("'question' must be the id of the open question, e.g. \"q1\"")
-    for q in questions:
-        if q.get("id") == qid:
-            return q
-    if questions:
-        raise CommandError(409, f"question {qid} is not open; the open question is {questions[0].get('id')}")
+    open_: dict[str, dict[str, Any]] = {}
+    for seat, m in _moves_of("answer", moves):
+        q = open_.setdefault(str(m.get("question")), {"id": m.get("question"), "options": m.get("options") or [],
+                                                       "multi": m.get("multi", True), "seats": []})
+        q["seats"].append(seat)
+    if qid in open_:
+        return open_[qid]
+    if open_:
+        raise CommandError(409, f"question {qid} is not open; the open question is {next(iter(open_))}")
     raise CommandError(409, f"question {qid} is not open; there is no open question")
 
 
 def seat_command(body: Any, seat: int, public: dict[str, Any] | None,
-                 private: dict[str, Any] | None) -> dict[str, Any]:
-    """The ``cmd`` a phone holding ``seat`` may publish for ``body``, or :class:`CommandError`."""
+                 private: dict[str, Any] | None, moves: SeatMoves | None = None) -> dict[str, Any]:
+    """The ``cmd`` a phone holding ``seat`` may publish for ``body``, or :class:`CommandError`.
+
+    ``moves``: every seat's legal moves (:func:`seats_moves`), so a refusal can say whose move it
+    is; without it only this seat's are known."""
     rid = request_id(body)
     kind = body.get("type")
     if kind not in PHONE_TYPES:
@@ -98,9 +121,10 @@ def seat_command(body: Any, seat: int, public: dict[str, Any] | None,
     _check_seat_field(body, seat)
     public = _playing(public)
     legal = _legal(private)
+    moves = {**(moves or {}), seat: legal}
     cid = f"panel-{rid}"
     if kind == "answer":
-        q = _open_question(body, public)
+        q = _open_question(body, moves)
         if seat not in (q.get("seats") or []):
             raise CommandError(403, f"question {q.get('id')} is for seat(s) "
                                     f"{', '.join(map(str, q.get('seats') or []))}, not seat {seat}")
@@ -121,9 +145,9 @@ def seat_command(body: Any, seat: int, public: dict[str, Any] | None,
             raise _bad("'coin' must be the id of the coin you placed, e.g. \"c3\"")
         mine = [m.get("coin") for m in legal if m.get("type") == "placed"]
         if coin not in mine:
-            pending = [p for p in public.get("pending_placements") or [] if p.get("coin") == coin]
-            if pending:
-                raise CommandError(403, f"coin {coin} is placed by seat {pending[0].get('by')}, not seat {seat}")
+            placer = [s for s, m in _moves_of("placed", moves) if m.get("coin") == coin]
+            if placer:
+                raise CommandError(403, f"coin {coin} is placed by seat {placer[0]}, not seat {seat}")
             raise CommandError(409, f"coin {coin} is not waiting to be placed")
         return {"type": "placed", "id": cid, "coin": coin}
     # kind == "move": card games (CP-…); names come from the seat's legal list.
@@ -164,8 +188,10 @@ def _players(players: Any) -> list[dict[str, Any]]:
     return out
 
 
-def host_command(body: Any, public: dict[str, Any] | None, games: dict[str, Any]) -> dict[str, Any]:
-    """The ``cmd`` the host (PIN unlocked) may publish for ``body``."""
+def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, Any],
+                 moves: SeatMoves | None = None) -> dict[str, Any]:
+    """The ``cmd`` the host (PIN unlocked) may publish for ``body``; ``moves``: every seat's legal
+    moves (:func:`seats_moves`): the host answers and places on behalf of the seats."""
     rid = request_id(body)
     kind = body.get("type")
     if kind not in HOST_TYPES:
@@ -205,26 +231,17 @@ def host_command(body: Any, public: dict[str, Any] | None, games: dict[str, Any]
         return {"type": kind, "id": cid}
     public = _playing(public)
     if kind in ("pause", "resume"):
-        return _pause(kind, cid, public)
+        # The daemon's timers are the game's deadlines (a Coup window, a game clock): only the
+        # daemon knows whether one runs, and it answers "no reaction window is open to pause" …
+        return {"type": kind, "id": cid}
+    moves = moves or {}
     if kind == "answer":
-        q = _open_question(body, public)
+        q = _open_question(body, moves)
         return {"type": "answer", "id": cid, "question": q["id"], "value": _answer_value(body, q)}
     coin = body.get("coin")  # placed, on behalf of whoever places it
-    if not any(p.get("coin") == coin for p in public.get("pending_placements") or []):
+    if not any(m.get("coin") == coin for _, m in _moves_of("placed", moves)):
         raise CommandError(409, f"coin {coin!r} is not waiting to be placed")
     return {"type": "placed", "id": cid, "coin": coin}
-
-
-def _pause(kind: str, cid: str, public: dict[str, Any]) -> dict[str, Any]:
-    """Host ``pause``/``resume`` of a reaction window's countdown (CP-6); the daemon owns the timer."""
-    window = public.get("window")
-    if not isinstance(window, dict):
-        raise CommandError(409, f"no reaction window is open to {kind}")
-    if kind == "pause" and window.get("paused"):
-        raise CommandError(409, "the window is already paused")
-    if kind == "resume" and not window.get("paused"):
-        raise CommandError(409, "the window is not paused")
-    return {"type": kind, "id": cid}
 
 
 def flick(body: Any, seat: int, public: dict[str, Any] | None, private: dict[str, Any] | None) -> dict[str, Any]:

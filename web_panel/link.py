@@ -201,6 +201,11 @@ class TableLink:
         with self._lock:
             return self.private.get(seat)
 
+    def private_views(self) -> dict[int, dict[str, Any]]:
+        """Every seat's private view (the panel's own use: whose move a refusal names)."""
+        with self._lock:
+            return dict(self.private)
+
     def described_games(self) -> dict[str, dict[str, Any]]:
         """The lobby's games as the daemon last published them (empty until it has)."""
         with self._lock:
