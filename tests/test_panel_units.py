@@ -11,7 +11,15 @@ from hypothesis import strategies as st
 
 from controller.clock import FakeClock
 from controller.games import coinwar
-from web_panel.commands import MAX_SPEED_MM_S, CommandError, flick, host_command, seat_command, seats_moves
+from web_panel.commands import (
+    MAX_SPEED_MM_S,
+    CommandError,
+    flick,
+    host_command,
+    phone_inputs,
+    seat_command,
+    seats_moves,
+)
 from web_panel.hub import Hub
 from web_panel.link import TableLink
 from web_panel.loglines import log_lines
@@ -183,6 +191,43 @@ def test_a_stuck_stream_is_dropped_instead_of_blocking_the_table():
     for i in range(300):
         hub.publish("state", {"n": i})
     assert len(hub) == 0 and a.closed and b.closed
+
+
+# --- a game's own phone inputs (describe()["phone_inputs"]) ------------------------------------
+TAKE_PUBLIC = {"game": "taketurns", "phase": "playing", "turn": {"seat": 1}, "players": PUBLIC["players"][:2]}
+TAKE_LEGAL = [{"type": "take", "count": 1}, {"type": "take", "count": 2}]
+
+
+def test_a_game_declares_which_of_its_inputs_a_phone_may_send_never_control_ones():
+    described = {"phone_inputs": ["take", "doubt", "undo", "new_game", "timeout", "move", "Bad Type", 7]}
+    assert phone_inputs(described) == ("take", "doubt")
+    assert phone_inputs({}) == () and phone_inputs(None) == () and phone_inputs({"phone_inputs": "take"}) == ()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.fixed_dictionaries({"id": st.just("req-00000001"), "type": st.sampled_from(["take", "doubt", "strike", "x"])},
+                             optional={"count": json_values | st.integers(0, 4), "seat": st.integers(1, 3),
+                                       "extra": json_values}), st.integers(1, 2))
+def test_a_game_input_from_a_phone_is_exactly_one_of_its_seats_legal_moves(body, seat):
+    legal = TAKE_LEGAL if seat == 1 else [{"type": "doubt"}]
+    try:
+        cmd = seat_command(body, seat, TAKE_PUBLIC, {"legal": legal}, game_inputs=("take", "doubt"))
+    except CommandError as exc:
+        assert exc.status in (400, 403, 409) and "\n" not in str(exc)
+        return
+    assert cmd["seat"] == seat and cmd["id"] == "panel-req-00000001"
+    assert {k: v for k, v in cmd.items() if k not in ("id", "seat")} in legal
+
+
+def test_a_game_input_that_is_not_legal_now_is_refused_in_words():
+    with pytest.raises(CommandError, match=r"^that take is not one of your moves now \(you may: count 1; count 2\)$"):
+        seat_command({"id": "req-00000001", "type": "take", "count": 3}, 1, TAKE_PUBLIC, {"legal": TAKE_LEGAL},
+                     game_inputs=("take",))
+    with pytest.raises(CommandError, match=r"^you cannot take now$"):
+        seat_command({"id": "req-00000001", "type": "take", "count": 1}, 2, TAKE_PUBLIC, {"legal": []},
+                     game_inputs=("take",))
+    with pytest.raises(CommandError, match=r"^unknown command type 'take'"):  # not declared by the game
+        seat_command({"id": "req-00000001", "type": "take", "count": 1}, 1, TAKE_PUBLIC, {"legal": TAKE_LEGAL})
 
 
 # --- host pause/resume (CP-6): the daemon's deadlines, any game ---------------------------------

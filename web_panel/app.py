@@ -23,7 +23,15 @@ from flask import Flask, Response, abort, g, jsonify, request, send_file, send_f
 
 from controller.clock import Clock, SystemClock
 from controller.config import Config
-from web_panel.commands import CommandError, flick, host_command, request_id, seat_command, seats_moves
+from web_panel.commands import (
+    CommandError,
+    flick,
+    host_command,
+    phone_inputs,
+    request_id,
+    seat_command,
+    seats_moves,
+)
 from web_panel.game_views import GameViews
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
 from web_panel.link import TableLink
@@ -267,8 +275,10 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         if g.seat is None:
             return fail(403, "this phone holds no seat; join a seat first")
         try:
-            command = seat_command(g.body, g.seat, link.public_state(), link.private_view(g.seat),
-                                   seats_moves(link.private_views()))
+            public = link.public_state()
+            described = link.described_games().get(str((public or {}).get("game")))
+            command = seat_command(g.body, g.seat, public, link.private_view(g.seat),
+                                   seats_moves(link.private_views()), phone_inputs(described))
         except CommandError as exc:
             return fail(exc.status, str(exc))
         return publish(command)

@@ -20,6 +20,8 @@ from typing import Any
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 PHONE_TYPES = ("answer", "end_turn", "move", "placed")
 HOST_TYPES = ("abort", "answer", "new_game", "pause", "placed", "resume", "undo")
+NEVER_FROM_A_PHONE = frozenset(HOST_TYPES) | {"timeout", "time_up"}  # the host's and the table's own
+INPUT_TYPE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 MAX_SPEED_MM_S = 4000.0
 
 
@@ -108,21 +110,48 @@ def _open_question(body: dict[str, Any], moves: SeatMoves) -> dict[str, Any]:
     raise CommandError(409, f"question {qid} is not open; there is no open question")
 
 
+def phone_inputs(described: Any) -> tuple[str, ...]:
+    """The game's own input types a phone may send (its ``describe()["phone_inputs"]``), never a
+    host's or the table's own; anything malformed counts as none."""
+    listed = described.get("phone_inputs") if isinstance(described, dict) else None
+    if not isinstance(listed, list):
+        return ()
+    return tuple(t for t in listed if isinstance(t, str) and INPUT_TYPE.match(t)
+                 and t not in PHONE_TYPES and t not in NEVER_FROM_A_PHONE)
+
+
+def _game_input(body: dict[str, Any], seat: int, kind: str, legal: list[dict[str, Any]], cid: str) -> dict[str, Any]:
+    """A game's own phone input: exactly one of the seat's legal moves of that type (its fields)."""
+    fields = {k: v for k, v in body.items() if k not in ("id", "type", "seat")}
+    listed = [{k: v for k, v in m.items() if k != "type"} for m in legal if m.get("type") == kind]
+    if fields in listed:
+        return {"type": kind, "id": cid, "seat": seat, **fields}
+    if not listed:
+        raise CommandError(409, f"you cannot {kind} now")
+    shown = "; ".join(", ".join(f"{k} {v}" for k, v in m.items()) or kind for m in listed)
+    raise CommandError(409, f"that {kind} is not one of your moves now (you may: {shown})")
+
+
 def seat_command(body: Any, seat: int, public: dict[str, Any] | None,
-                 private: dict[str, Any] | None, moves: SeatMoves | None = None) -> dict[str, Any]:
+                 private: dict[str, Any] | None, moves: SeatMoves | None = None,
+                 game_inputs: tuple[str, ...] = ()) -> dict[str, Any]:
     """The ``cmd`` a phone holding ``seat`` may publish for ``body``, or :class:`CommandError`.
 
     ``moves``: every seat's legal moves (:func:`seats_moves`), so a refusal can say whose move it
-    is; without it only this seat's are known."""
+    is; without it only this seat's are known. ``game_inputs``: the game's own input types a
+    phone may send (:func:`phone_inputs`); each must be one of the seat's legal moves exactly."""
     rid = request_id(body)
     kind = body.get("type")
-    if kind not in PHONE_TYPES:
-        raise _bad(f"unknown command type {kind!r}; a phone may send: {', '.join(PHONE_TYPES)}")
+    if kind not in PHONE_TYPES and kind not in game_inputs:
+        allowed = ", ".join((*PHONE_TYPES, *game_inputs))
+        raise _bad(f"unknown command type {kind!r}; a phone may send: {allowed}")
     _check_seat_field(body, seat)
     public = _playing(public)
     legal = _legal(private)
     moves = {**(moves or {}), seat: legal}
     cid = f"panel-{rid}"
+    if kind not in PHONE_TYPES:
+        return _game_input(body, seat, kind, legal, cid)
     if kind == "answer":
         q = _open_question(body, moves)
         if seat not in (q.get("seats") or []):
