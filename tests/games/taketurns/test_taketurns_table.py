@@ -118,4 +118,4 @@ def test_the_games_own_bot_plays_a_seat(table, fake_clock):
     assert phone.command(T, {"id": "t1", "type": "take", "seat": 2, "count": 1})["ok"]
     assert runner.poll() == 2  # Bo (the bot) lets the take stand, then takes 1 leaving 4
     assert [e["cmd"]["type"] for e in runner.log] == ["pass", "take"]
-    assert daemon.public_state()["pile"] == 4 and daemon.public_state()["turn"] == {"seat": 2}
+    assert daemon.public_state()["pile"] == 4 and daemon.public_state()["window"]["seat"] == 2
