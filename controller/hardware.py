@@ -47,8 +47,7 @@ class Hardware:
         factory = self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
         if self.config.leds.seats or self.config.leds.status:
             self.lights = GpioSeatLights.from_config(self.config.leds, self.clock, pin_factory=factory)
-            self.daemon.lights = self.lights
-            self.daemon.set_fault(None)
+            self.daemon.use_lights(self.lights)
         if self.config.beams:  # no beams, no observer: the strike's facts come from the phones
             self.observer = make_observer(self.config, self.clock, self.daemon, on_facts=self._on_facts,
                                           settle_s=self._settle_s)
@@ -92,9 +91,9 @@ class Hardware:
         inp = strike_input(frame, self.config.strikers)
         if inp is None:
             return
-        state = self.daemon.public_state()
-        turn = state.get("turn") if state else None
-        if not turn or turn.get("seat") != inp["seat"]:
+        view = self.daemon.table_view()
+        turn = view["turn"] if view else None
+        if not turn or turn["seat"] != inp["seat"]:
             # A strike from a seat whose turn it is not: reported, not applied.
             self.daemon.diagnostic("striker", {"event": "strike_out_of_turn", "seat": inp["seat"],
                                                "striker": frame.get("id"),

@@ -209,6 +209,7 @@ class Observer:
         *,
         settle_s: float = 1.5,
         initially_blocked: Iterable[str] = (),
+        public_state: Callable[[], dict[str, Any] | None] | None = None,
     ) -> None:
         if not math.isfinite(settle_s) or settle_s <= 0:
             raise ValueError(f"settle_s must be a positive number of seconds, got {settle_s!r}")
@@ -222,7 +223,7 @@ class Observer:
         self._open: dict[str, Any] | None = None
         self._cancel: Callable[[], None] | None = None
         self.unknown_edges = 0
-        self._daemon: Any = None
+        self._public_state = public_state  # where strike_started learns the coins (the daemon's)
         self._points = {b.id: b.at for b in self.beams if b.kind == "point" and b.id in self.roles.surface}
 
     @classmethod
@@ -245,15 +246,13 @@ class Observer:
             if not result.get("ok"):
                 log.warning("observer: shot rejected: %s", result.get("error"))
 
-        obs = cls(config.beams, clock, on_facts or submit, settle_s=settle_s)
-        obs._daemon = daemon
-        return obs
+        return cls(config.beams, clock, on_facts or submit, settle_s=settle_s, public_state=daemon.public_state)
 
     def strike_started(self, seat: int, t: float | None = None) -> None:
         """A strike input was accepted for ``seat`` (the hardware glue's name for :meth:`strike`):
         the struck coin and the coins on the table come from the daemon's public state."""
         coin, on_table = None, None
-        state = self._daemon.public_state() if self._daemon is not None else None
+        state = self._public_state() if self._public_state is not None else None
         if state:
             coin = next((p.get("coin") for p in state.get("players", []) if p.get("seat") == seat), None)
             on_table = state.get("coins_on_table")

@@ -257,6 +257,24 @@ class Table:
         state, game = self._preview(inp)
         self._commit(inp, state, game)
 
+    def running_since(self) -> dict[str, float]:
+        """Deadline ids the current game has had since its ``new_game``, with the wall time it was
+        accepted: after a restart these (a game clock) keep counting from the game's start,
+        while any other deadline (a reaction window) starts again in full."""
+        if self.state is None or self.game is None or self.game_started_at is None:
+            return {}
+        opening = next((inp for inp in reversed(self.inputs) if inp["type"] == "new_game"), None)
+        if opening is None:
+            return {}
+        try:
+            first, _ = self._preview(opening)
+        except GameError:
+            return {}
+        if first is None:
+            return {}
+        current = {d[0] for d in self.game.deadlines(self.state)}
+        return {d[0]: self.game_started_at for d in self.game.deadlines(first) if d[0] in current}
+
     # --- views -------------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any] | None:
         if self.state is None or self.game is None:

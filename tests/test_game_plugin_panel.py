@@ -1,9 +1,10 @@
 """Proof of the game contract, panel part (issue 11): a game that lives only under ``tests/``
-(Take Turns, ``tests/games/taketurns``: two players take turns, the other may block within a
-reaction window, and the table's deadline closes it) is registered and played end to end through
-the REAL daemon, a real Mosquitto and the served panel in Chromium — its lobby entry from the
-retained ``games`` topic, its log lines from its own words on ``events``, its phone screens from
-its own ``phone/view.js``. No file of the daemon or the panel knows it.
+(Take Turns, ``tests/games/taketurns``: two players take 1-3 tokens in turn, the other may doubt
+within a reaction window, and the table's deadline closes it) is registered and played end to end
+through the REAL daemon, a real Mosquitto and the served panel in Chromium — its lobby entry from
+the retained ``games`` topic, its log lines from its own words on ``events``, its phone screens
+from its own ``phone/view.js``, its own inputs from the phones. No file of the daemon or the panel
+knows it.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ def test_a_game_living_only_under_tests_is_played_on_the_phones_end_to_end(plugi
     host.fill("#name-1", "Ann")
     host.fill("#name-2", "Bo")
     host.fill("#opt-timeout_s", "2")
+    host.fill("#opt-pile", "5")
     host.click("#start")
     host.locator("#turn-banner").filter(has_text="Ann's turn").wait_for()
     assert stack.daemon.public_state()["game"] == "taketurns"
@@ -67,40 +69,38 @@ def test_a_game_living_only_under_tests_is_played_on_the_phones_end_to_end(plugi
     ann.click("#seat-1")
     bo.click("#seat-2")
     ann.locator("#tt-moves").wait_for()  # the game's own screen, from its own view.js
-    bo.locator("#tt-scores").wait_for()
+    bo.locator("#tt-pile").wait_for()
     assert any(url.endswith("/games/taketurns/view.js") for url in fetched)
 
-    # TT-2/TT-3: Ann takes 2; only Bo may block, with the table's countdown; Bo blocks.
+    # Ann takes 2; only Bo may doubt, with the table's countdown; Bo doubts: one token goes back.
     ann.click("#tt-take-2")
-    bo.locator("#tt-claim").filter(has_text="Ann takes 2 — block?").wait_for()
+    bo.locator("#tt-claim").filter(has_text="Ann took — doubt?").wait_for()
     assert 0 <= int(bo.inner_text("#tt-seconds")) <= 2
-    assert ann.locator("#tt-block").count() == 0
-    shot("plugin-bo-may-block.png", bo)
-    bo.click("#tt-block")
-    table.locator("#log").filter(has_text="Bo blocks: Ann gets nothing").wait_for()
+    assert ann.locator("#tt-doubt").count() == 0
+    shot("plugin-bo-may-doubt.png", bo)
+    bo.click("#tt-doubt")
+    table.locator("#log").filter(has_text="Bo doubts: one token goes back").wait_for()
     bo.locator("#tt-moves").wait_for()
+    assert table.inner_text("#tt-count") == "4"
 
     # Bo takes 1; the host pauses and resumes the countdown (any game's deadline); then nobody
-    # answers and the daemon's deadline closes the window: the points stand (TT-3).
+    # answers and the daemon's deadline closes the window: the take stands.
     bo.click("#tt-take-1")
-    ann.locator("#tt-block").wait_for()
+    ann.locator("#tt-doubt").wait_for()
     host.click("#tt-pause")
     host.locator("#tt-paused").wait_for()
     host.click("#tt-resume")
     host.locator("#tt-pause").wait_for()
-    table.locator("#log").filter(has_text="Time is up: Bo takes 1").wait_for(timeout=8_000)
+    table.locator("#log").filter(has_text="Time is up: the take stands").wait_for(timeout=8_000)
     ann.locator("#tt-moves").wait_for()
-    assert table.inner_text("#tt-scores [data-seat='2'] .tt-score") == "1"
+    assert table.inner_text("#tt-count") == "3"
 
-    # Ann takes 2, Bo lets it pass; Bo takes 2, Ann lets it pass: Bo reaches 3 first (TT-4).
-    ann.click("#tt-take-2")
-    bo.click("#tt-pass")
-    table.locator("#log").filter(has_text="Bo lets Ann take 2").wait_for()
-    bo.click("#tt-take-2")
-    ann.click("#tt-pass")
+    # Ann takes the last 3 tokens and wins.
+    ann.click("#tt-take-3")
     for page in (ann, bo, table, host):
         page.locator("#turn-banner").filter(has_text="Game over").wait_for()
-    table.locator("#log").filter(has_text="Game over: Bo wins").wait_for()
+    table.locator("#log").filter(has_text="Ann takes 3").wait_for()
+    table.locator("#log").filter(has_text="Game over: Ann wins").wait_for()
     shot("plugin-table-over.png", table, full=True)
-    assert stack.daemon.public_state()["winner"] == [2]
+    assert stack.daemon.public_state()["winner"] == [1]
     assert errors == []

@@ -300,6 +300,8 @@ def with_timers(view: View, timers: dict[str, Timer]) -> View:
 
 
 def bots() -> dict[str, Callable[[int], Bot]]:
-    """Coin War's decisions off the table (questions, placements, cards) are played by the bot
-    runner from ``legal``; its flicks are the platform's (the virtual table's shot planner)."""
-    return {}
+    """Coin War's bot decides off the table (questions, placements, cards, ending a turn); its
+    flicks are the platform's (the virtual table's shot planner)."""
+    from controller.bots.coinwar_decisions import CoinWarBot
+
+    return {"default": CoinWarBot}

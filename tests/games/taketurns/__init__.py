@@ -1,15 +1,10 @@
-"""Take Turns: a tiny two-player game that lives only under ``tests/`` (issue 11, "Proof").
+"""Take Turns: a tiny two-player game that lives only under tests/ — the proof that a game plugs
+into the table through the contract (:class:`controller.games.base.Game`) and nothing else.
 
-It implements :class:`controller.games.base.Game` and ships its own phone view
-(``phone/view.js``), so registering it (``controller.games.register``) and giving the panel its
-phone folder (``game_views``) is all a new game needs: no file of the daemon or the panel changes.
-
-Rules (TT-):
-- TT-1: two players; the first seat of ``order`` starts; everyone starts on 0 points.
-- TT-2: on your turn you ``take`` 1 or 2 points; that opens a reaction window for the other player.
-- TT-3: in the window the other player may ``block`` (the points are not scored) or ``pass`` (they
-  are); when ``timeout_s`` pass without an answer the table sends ``timeout`` and they are scored.
-- TT-4: then it is the other player's turn; the first to reach ``goal`` points wins.
+Rules: a pile of tokens (option ``pile``, default 7). On your turn ``take`` 1-3 tokens. Then the
+other player has a reaction window of ``timeout_s`` seconds to ``doubt`` (the taker puts one token
+back) or ``pass``; when time is up the table sends ``timeout`` (as a pass). Whoever takes the last
+token wins.
 """
 
 from __future__ import annotations
@@ -19,36 +14,35 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View, require, seat_of
-from controller.games.words import Speaker, mode_titles, narrate
+from controller.games.words import Speaker, narrate
 
 NAME = "taketurns"
-OPTIONS = {"timeout_s": {"default": 5, "description": "seconds the other player has to block (TT-3)"},
-           "goal": {"default": 3, "description": "points that win (TT-4)"}}
 
 
 def describe() -> dict[str, Any]:
+    options = {"pile": {"default": 7, "description": "tokens on the pile"},
+               "timeout_s": {"default": 5, "description": "seconds to doubt a take"}}
     return {"game": NAME, "name": "Take Turns", "title": "Take Turns", "players": {"min": 2, "max": 2},
-            "options": OPTIONS, "free_seating": True,
-            "modes": [{"mode": "classic", "title": "Classic", "summary": "Take 1 or 2 points; the other may block.",
-                       "players": [2], "teams": False, "options": OPTIONS}]}
+            "options": options, "free_seating": True, "phone_inputs": ["take", "doubt", "pass"],
+            "modes": [{"mode": "classic", "title": "Take Turns", "summary": "take the last token",
+                       "players": [2], "teams": False, "options": options}]}
 
 
 def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | None = None,
         order: list[int] | None = None) -> State:
-    options = dict(options or {})
-    require(isinstance(players, list) and len(players) == 2, "Take Turns is for exactly 2 players (TT-1)")
-    seats = [seat_of(p) for p in players]
-    require(len(set(seats)) == 2, "the two players need two different seats")
-    order = list(order or sorted(seats))
-    require(sorted(order) == sorted(seats), f"'order' must list seats {sorted(seats)} once each")
-    timeout_s, goal = options.get("timeout_s", 5), options.get("goal", 3)
-    require(isinstance(timeout_s, int | float) and 0 < timeout_s <= 60, "'timeout_s' must be 1 to 60 seconds")
-    require(isinstance(goal, int) and 1 <= goal <= 20, "'goal' must be 1 to 20 points")
-    return {"game": NAME, "mode": mode or "classic", "phase": "playing", "order": order, "turn": order[0],
-            "players": [{"seat": seat_of(p), "name": str(p.get("name") or f"Seat {p['seat']}"), "score": 0}
-                        for p in players],
-            "window": None, "windows": 0, "timeout_s": timeout_s, "goal": goal, "winner": None,
-            "last": [{"kind": "new_game", "mode": mode or "classic"}, {"kind": "turn", "seat": order[0]}]}
+    require(isinstance(players, list) and len(players) == 2, "take turns is for exactly 2 players")
+    seats = sorted(seat_of(p) for p in players)
+    opts = {"pile": 7, "timeout_s": 5, **(options or {})}
+    return {"game": NAME, "mode": "classic", "phase": "playing", "pile": int(opts["pile"]),
+            "timeout_s": float(opts["timeout_s"]), "players": [
+                {"seat": p["seat"], "name": str(p.get("name") or f"Seat {p['seat']}")}
+                for p in sorted(players, key=lambda p: p["seat"])],
+            "order": seats, "turn": seats[0], "window": None, "windows": 0, "winner": None,
+            "last": [{"kind": "new_game", "mode": "classic"}, {"kind": "turn", "seat": seats[0]}]}
+
+
+def _other(state: State, seat: int) -> int:
+    return next(s for s in state["order"] if s != seat)
 
 
 def apply(state: State, inp: dict[str, Any]) -> State:
@@ -56,63 +50,58 @@ def apply(state: State, inp: dict[str, Any]) -> State:
 
 
 def apply_in_place(state: State, inp: dict[str, Any]) -> State:
-    require(state["phase"] == "playing", f"the game is {state['phase']}")
-    window = state["window"]
-    if inp.get("type") == "timeout":  # TT-3: the table's deadline
-        require(window is not None and inp.get("window") == window["id"], "no such window is open")
-        return _close(state, scored=True, effect={"kind": "timeout", "seat": window["seats"][0]})
-    require(inp.get("type") == "move", f"unknown input type {inp.get('type')!r} for {NAME}")
-    seat, move = seat_of(inp), inp.get("move")
-    names = [m["move"] for m in legal(state, seat)["moves"]]
-    require(move in names, f"{move!r} is not a move of seat {seat} now" + (f" (may: {', '.join(names)})" if names else ""))
-    if move == "take":
-        n = (inp.get("args") or {}).get("n")
-        require(n in (1, 2), "take 1 or 2 points (TT-2)")
+    require(state["phase"] == "playing", "the game is over")
+    kind, window = inp.get("type"), state["window"]
+    if kind == "take":
+        seat = seat_of(inp)
+        require(window is None, "wait: the other player may still doubt")
+        require(seat == state["turn"], f"it is not seat {seat}'s turn")
+        count = inp.get("count")
+        require(count in (1, 2, 3) and count <= state["pile"], f"take 1-3 tokens (at most the pile), got {count!r}")
+        state["pile"] -= count
+        state["last"] = [{"kind": "take", "seat": seat, "count": count}]
+        if state["pile"] == 0:
+            state.update(phase="over", turn=None, winner=[seat])
+            state["last"].append({"kind": "game_over", "winner": [seat]})
+            return state
         state["windows"] += 1
-        other = next(p["seat"] for p in state["players"] if p["seat"] != seat)
-        state["window"] = {"id": state["windows"], "claimant": seat, "n": n, "seats": [other],
-                           "timeout_s": state["timeout_s"]}
-        state["last"] = [{"kind": "take", "seat": seat, "n": n}, {"kind": "window", "seats": [other]}]
+        state["window"] = {"id": state["windows"], "seat": _other(state, seat), "taker": seat}
+        state["last"].append({"kind": "window", "seat": _other(state, seat)})
         return state
-    return _close(state, scored=move == "pass", effect={"kind": move, "seat": seat})
+    if kind in ("doubt", "pass", "timeout"):
+        require(window is not None, f"{kind}: no window is open")
+        if kind == "timeout":
+            require(inp.get("window") == window["id"], f"stale timeout for window {inp.get('window')!r}")
+        else:
+            require(seat_of(inp) == window["seat"], f"seat {inp.get('seat')} may not answer this window")
+        state["last"] = [{"kind": kind, "seat": window["seat"]}]
+        if kind == "doubt":
+            state["pile"] += 1
+        state["window"] = None
+        state["turn"] = window["seat"]
+        state["last"].append({"kind": "turn", "seat": window["seat"]})
+        return state
+    raise GameError(f"unknown input type {kind!r} for taketurns (expected: take, doubt, pass, timeout)")
 
 
-def _close(state: State, scored: bool, effect: dict[str, Any]) -> State:
-    window = state["window"]
-    claimant = window["claimant"]
-    effect.update(claimant=claimant, n=window["n"])
-    state["window"], state["last"] = None, [effect]
-    player = next(p for p in state["players"] if p["seat"] == claimant)
-    if scored:
-        player["score"] += window["n"]
-    if player["score"] >= state["goal"]:
-        state.update(phase="over", turn=None, winner=[claimant])
-        state["last"].append({"kind": "game_over", "winner": [claimant]})
-    else:
-        state["turn"] = next(s for s in state["order"] if s != claimant)
-        state["last"].append({"kind": "turn", "seat": state["turn"]})
-    return state
-
-
-def legal(state: State, seat: int | None) -> dict[str, Any]:
+def legal(state: State, seat: int) -> dict[str, Any]:
     moves: list[dict[str, Any]] = []
-    if state["phase"] == "playing" and seat is not None:
+    if state["phase"] == "playing":
         window = state["window"]
-        if window is not None and seat in window["seats"]:
-            moves = [{"move": "block"}, {"move": "pass"}]
+        if window is not None and window["seat"] == seat:
+            moves = [{"type": "doubt"}, {"type": "pass"}]
         elif window is None and state["turn"] == seat:
-            moves = [{"move": "take", "choices": [1, 2]}]
+            moves = [{"type": "take", "count": n} for n in (1, 2, 3) if n <= state["pile"]]
     return {"seat": seat, "moves": moves}
 
 
 def view(state: State, seat: int | None = None) -> View:
-    out = {"game": NAME, "mode": state["mode"], "phase": state["phase"],
-           "turn": None if state["turn"] is None else {"seat": state["turn"]},
-           "players": [dict(p, alive=True) for p in state["players"]], "questions": [],
-           "window": None if state["window"] is None else dict(state["window"], seats=list(state["window"]["seats"])),
-           "goal": state["goal"], "winner": state["winner"]}
+    out = {k: copy.deepcopy(state[k]) for k in ("game", "mode", "phase", "pile", "window", "winner", "last")}
+    out["players"] = [dict(p, alive=True) for p in state["players"]]
+    out["turn"] = None if state["turn"] is None else {"seat": state["turn"]}
+    out["questions"] = []
     if seat is not None:
-        out.update(seat=seat, legal=legal(state, seat)["moves"])
+        out["seat"], out["legal"] = seat, legal(state, seat)["moves"]
     return out
 
 
@@ -124,59 +113,61 @@ def public_input(inp: dict[str, Any]) -> dict[str, Any]:
     return inp
 
 
-def _deadline_id(window: dict[str, Any]) -> str:
-    return f"tt-window-{window['id']}"
-
-
 def deadlines(state: State) -> list[Deadline]:
     window = state["window"]
-    if window is None or state["phase"] != "playing":
+    if window is None:
         return []
-    return [(_deadline_id(window), float(window["timeout_s"]), {"type": "timeout", "window": window["id"]})]
+    return [(f"doubt-{window['id']}", state["timeout_s"], {"type": "timeout", "window": window["id"]})]
 
 
 def _line(eff: dict[str, Any], speak: Speaker) -> str | None:
     who, kind = speak.who, eff["kind"]
-    if kind == "take":
-        return f"{who(eff['seat'])} takes {eff['n']}"
-    if kind == "window":
-        return f"{', '.join(who(s) for s in eff['seats'])} may block"
-    if kind == "block":
-        return f"{who(eff['seat'])} blocks: {who(eff['claimant'])} gets nothing"
-    if kind == "pass":
-        return f"{who(eff['seat'])} lets {who(eff['claimant'])} take {eff['n']}"
-    if kind == "timeout":
-        return f"Time is up: {who(eff['claimant'])} takes {eff['n']}"
-    return None
+    lines = {"take": lambda: f"{who(eff['seat'])} takes {eff['count']}",
+             "window": lambda: f"{who(eff['seat'])} may doubt",
+             "doubt": lambda: f"{who(eff['seat'])} doubts: one token goes back",
+             "pass": lambda: f"{who(eff['seat'])} lets it stand",
+             "timeout": lambda: "Time is up: the take stands"}
+    return lines[kind]() if kind in lines else None
 
 
 def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View | None) -> list[str]:
-    return narrate(inp, effects, state, _line, mode_titles(describe()))
+    return narrate(inp, effects, state, _line, {"classic": "Take Turns"})
 
 
 def table_view(state: State) -> TableView:
     window = state["window"]
     return {"phase": state["phase"], "players": [{"seat": p["seat"], "alive": True} for p in state["players"]],
             "turn": None if state["turn"] is None else {"seat": state["turn"]},
-            "answer": list(window["seats"]) if window else [], "until": _deadline_id(window) if window else None,
-            "winner": state["winner"]}
+            "answer": [window["seat"]] if window else [],
+            "until": f"doubt-{window['id']}" if window else None, "winner": state["winner"]}
 
 
 def with_timers(view: View, timers: dict[str, Timer]) -> View:
     window = view.get("window")
     if isinstance(window, dict):
-        timer = timers.get(f"tt-window-{window['id']}")
-        if timer is None:
-            view["window"] = dict(window, deadline=None)
-        elif timer["paused"]:
-            view["window"] = dict(window, paused=True, deadline=None, remaining_s=timer["remaining_s"])
-        else:
-            view["window"] = dict(window, deadline=timer["deadline"])
+        timer = timers.get(f"doubt-{window['id']}")
+        view["window"] = dict(window, deadline=timer["deadline"] if timer else None,
+                              paused=bool(timer and timer["paused"]))
     return view
 
 
+class TakeBot:
+    """Takes what leaves a multiple of four; never doubts."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def observe(self, view: View) -> None:
+        pass
+
+    def choose(self, view: View, legal: dict[str, Any]) -> dict[str, Any] | None:
+        moves, seat = legal["moves"], legal["seat"]
+        takes = [m for m in moves if m["type"] == "take"]
+        if takes:
+            best = next((m for m in takes if (view["pile"] - m["count"]) % 4 == 0), takes[0])
+            return {"type": "take", "seat": seat, "count": best["count"]}
+        return {"type": "pass", "seat": seat} if moves else None
+
+
 def bots() -> dict[str, Callable[[int], Bot]]:
-    return {}
-
-
-__all__ = ["GameError"]
+    return {"default": TakeBot}

@@ -1,38 +1,46 @@
-/* Take Turns on the phones (tests/games/taketurns, TT-1 … TT-4): the scores, two buttons on your
- * turn, and Block / Pass with a countdown when the other player took points. Loaded by the panel
- * from /games/taketurns/view.js like any game's view; uses only the panel's helpers (PANEL.md). */
+/* Take Turns on the phones (tests/games/taketurns): the pile, 1-3 buttons on your turn, and
+ * Doubt / Let it stand with the table's countdown when the other player took. Loaded by the panel
+ * from /games/taketurns/view.js like any game's view; uses only the panel's helpers (PANEL.md).
+ * Its buttons send the game's own inputs (describe()["phone_inputs"]: take, doubt, pass). */
 "use strict";
 
 (function () {
-  function scores(st) {
-    return `<section class="card" id="tt-scores"><h2>First to ${esc(st.goal)}</h2><ul class="players">${players().map((p) =>
-      `<li data-seat="${p.seat}">${coinBadge(p.seat)}<span class="name">${esc(p.name)}</span><b class="tt-score">${esc(p.score)}</b></li>`).join("")}</ul></section>`;
+  function pile(st) {
+    return `<section class="card" id="tt-pile"><h2>Tokens on the pile: <b id="tt-count">${esc(st.pile)}</b></h2>
+      <p class="muted small">Take 1 to 3; whoever takes the last token wins.</p></section>`;
   }
 
   function windowCard(st, seat, host) {
     const w = st.window;
     if (!w) return "";
-    const left = w.paused ? Math.ceil(w.remaining_s || 0) : w.deadline ? Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0))) : "";
-    const count = w.paused ? `<span id="tt-paused">paused, ${esc(left)} s left</span>`
-      : `<b id="tt-seconds" data-deadline="${esc(w.deadline)}">${esc(left)}</b> s`;
-    const mine = (w.seats || []).includes(seat);
-    const buttons = mine ? `<div class="moves"><button class="btn danger" data-action="move" data-move="block" data-args="{}" id="tt-block">Block</button>
-      <button class="btn" data-action="move" data-move="pass" data-args="{}" id="tt-pass">Let it pass</button></div>` : "";
-    const hostBtns = host ? `<button class="btn" data-action="host-window" data-type="${w.paused ? "resume" : "pause"}" id="tt-${w.paused ? "resume" : "pause"}">${w.paused ? "Resume" : "Pause"}</button>` : "";
-    return `<section class="card question" id="tt-window"><h2 id="tt-claim">${esc(nameOf(w.claimant))} takes ${esc(w.n)} — ${mine ? "block?" : `${esc((w.seats || []).map(nameOf).join(", "))} may block`}</h2>
-      <p>${count}</p>${buttons}${hostBtns}</section>`;
+    const left = w.deadline ? Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0))) : "";
+    const count = w.paused ? `<span id="tt-paused">paused</span>` : `<b id="tt-seconds" data-deadline="${esc(w.deadline)}">${esc(left)}</b> s`;
+    const mine = w.seat === seat;
+    const buttons = mine ? `<div class="moves"><button class="btn danger" data-action="tt-send" data-type="doubt" id="tt-doubt">Doubt</button>
+      <button class="btn" data-action="tt-send" data-type="pass" id="tt-pass">Let it stand</button></div>` : "";
+    const hostBtn = host ? `<button class="btn" data-action="host-window" data-type="${w.paused ? "resume" : "pause"}" id="tt-${w.paused ? "resume" : "pause"}">${w.paused ? "Resume" : "Pause"}</button>` : "";
+    return `<section class="card question" id="tt-window"><h2 id="tt-claim">${esc(nameOf(w.taker))} took — ${mine ? "doubt?" : `${esc(nameOf(w.seat))} may doubt`}</h2>
+      <p>${count}</p>${buttons}${hostBtn}</section>`;
   }
 
   function takeCard(pv) {
-    const take = legalMoves(pv).find((m) => m.move === "take");
-    if (!take) return "";
-    return `<section class="card" id="tt-moves"><h2>Your move</h2><div class="moves">${take.choices.map((n) =>
-      `<button class="btn primary" data-action="move" data-move="take" data-args='{"n":${+n}}' id="tt-take-${+n}">Take ${+n}</button>`).join("")}</div></section>`;
+    const takes = legalMoves(pv).filter((m) => m.type === "take");
+    if (!takes.length) return "";
+    return `<section class="card" id="tt-moves"><h2>Your move</h2><div class="moves">${takes.map((m) =>
+      `<button class="btn primary" data-action="tt-send" data-type="take" data-count="${+m.count}" id="tt-take-${+m.count}">Take ${+m.count}</button>`).join("")}</div></section>`;
   }
 
   GameViews.register("taketurns", {
-    seatView: (st, pv, seat) => turnBanner(true) + windowCard(st, seat, false) + takeCard(pv) + scores(st),
-    tableView: (st) => turnBanner(true) + windowCard(st, null, false) + scores(st),
-    hostView: (st) => turnBanner(false) + windowCard(st, null, true) + scores(st),
+    seatView: (st, pv, seat) => turnBanner(true) + windowCard(st, seat, false) + takeCard(pv) + pile(st),
+    tableView: (st) => turnBanner(true) + windowCard(st, null, false) + pile(st),
+    hostView: (st) => turnBanner(false) + windowCard(st, null, true) + pile(st),
+    actions: {
+      async "tt-send"(el) {
+        const body = { type: el.dataset.type };
+        if (el.dataset.count) body.count = +el.dataset.count;
+        const d = await post("/api/cmd", body);
+        if (d.ok) toast("Sent", true);
+      },
+    },
   });
 })();
