@@ -24,15 +24,18 @@ VIEW = Path(taketurns.__file__).parent / "phone"
 
 
 @pytest.fixture
-def plugin_stack(broker, tmp_path):
+def registered():
     registry()  # the built-in games first, then ours beside them
     register(taketurns)
+    yield taketurns
+    unregister("taketurns")
+
+
+@pytest.fixture
+def plugin_stack(registered, broker, tmp_path):
     s = start_stack(broker, str(tmp_path / "journal.sqlite"), game_views={"taketurns": VIEW})
-    try:
-        yield s
-    finally:
-        s.stop()
-        unregister("taketurns")
+    yield s
+    s.stop()
 
 
 def test_a_game_living_only_under_tests_is_played_on_the_phones_end_to_end(plugin_stack, browser):
@@ -104,3 +107,36 @@ def test_a_game_living_only_under_tests_is_played_on_the_phones_end_to_end(plugi
     shot("plugin-table-over.png", table, full=True)
     assert stack.daemon.public_state()["winner"] == [1]
     assert errors == []
+
+
+def test_a_game_without_a_phone_view_is_still_played_from_the_panels_own_screens(registered, broker, browser,
+                                                                                  tmp_path):
+    """No phone/ folder given: /games/taketurns/view.js is a 404, and the panel's generic screens
+    offer the seat's legal moves of the game's declared phone inputs, sent exactly as listed."""
+    stack = start_stack(broker, str(tmp_path / "journal.sqlite"))
+    try:
+        assert stack.daemon.submit({"type": "new_game", "game": "taketurns", "id": "tt-new-1", "seed": 1,
+                                    "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}],
+                                    "options": {"timeout_s": 30}})["ok"]
+        errors: list[str] = []
+        statuses: dict[str, int] = {}
+        pages = []
+        for seat in (1, 2):
+            page = browser.new_context(**PHONE).new_page()
+            page.set_default_timeout(10_000)
+            page.on("pageerror", lambda err: errors.append(str(err)))
+            page.on("response", lambda resp: statuses.setdefault(resp.url.split("/", 3)[-1], resp.status))
+            page.goto(stack.url + "/join")
+            page.click(f"#seat-{seat}")
+            pages.append(page)
+        ann, bo = pages
+        ann.get_by_role("button", name="take · count 2").click()
+        bo.get_by_role("button", name="pass").click()
+        table = browser.new_context(**PHONE).new_page()
+        table.goto(stack.url + "/table")
+        table.locator("#log").filter(has_text="Bo lets it stand").wait_for(timeout=10_000)
+        assert stack.daemon.public_state()["pile"] == 5
+        assert statuses.get("games/taketurns/view.js") == 404 and ann.locator("#tt-pile").count() == 0
+        assert errors == []
+    finally:
+        stack.stop()

@@ -249,9 +249,14 @@ function questionCard(st, seat, host, how = {}) {
     <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${sel.length ? `Send answer (${sel.length})` : "None of them — send"}</button></section>`;
 }
 
-/** Buttons for the seat's legal moves that name a ``move`` (card games: architecture.md "move"). */
+/** Buttons for the seat's legal moves: those that name a ``move`` (card games: architecture.md
+ * "move"), and those of the game's own input types that phones may send (its describe()'s
+ * ``phone_inputs``), each sent exactly as listed. */
 function movesCard(pv) {
-  const parts = legalMoves(pv).filter((m) => m.move).flatMap((m) => cardMoveButtons(m));
+  const own = (GameViews.describe(S.state && S.state.game) || {}).phone_inputs || [];
+  const label = (m) => Object.entries(m).map(([k, v]) => (k === "type" ? String(v).replace(/_/g, " ") : `${k.replace(/_/g, " ")} ${v}`)).join(" · ");
+  const parts = legalMoves(pv).flatMap((m) => (m.move ? cardMoveButtons(m) : own.includes(m.type)
+    ? [`<button class="btn wide" data-action="game-input" data-body="${esc(JSON.stringify(m))}">${esc(label(m))}</button>`] : []));
   return parts.length ? `<section class="card" id="moves"><h2>Your moves</h2><div class="moves">${parts.join("")}</div></section>` : "";
 }
 
@@ -443,6 +448,8 @@ async function act(el) {
   } else if (a === "move") {
     const d = await post("/api/cmd", { type: "move", move: el.dataset.move, args: JSON.parse(el.dataset.args || "{}") });
     if (d.ok) { toast("Done", true); delete S.sel["move:" + el.dataset.move]; }
+  } else if (a === "game-input") {
+    const d = await post("/api/cmd", JSON.parse(el.dataset.body || "{}")); if (d.ok) toast("Done", true);
   } else if (a === "host-window") {
     const d = await post("/api/host/cmd", { type: el.dataset.type }); if (d.ok) toast(el.dataset.type === "pause" ? "Countdown paused" : "Countdown resumed", true);
   } else if (a === "undo") {
