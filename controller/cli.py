@@ -71,12 +71,8 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_daemon(args)
     if args.command == "sim":
-        try:
-            from controller.sim import run_sim
-        except ImportError:
-            from controller.demo import run_demo
+        from controller.sim import run_sim
 
-            return run_demo(args)
         return run_sim(args)
     return 2
 

@@ -109,8 +109,8 @@ class Daemon:
             log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
             self._sync_deadlines(since=self.table.running_since())
             self._update_lights()
-        if connect and self.config.mqtt.host:
-            m = self.config.mqtt
+        m = self.config.mqtt
+        if connect and m.host:
             self.bridge = MqttBridge(
                 self.config.table_id, m.host, m.port, self._on_mqtt_command, self._republish,
                 username=m.username, password=m.password, keepalive=m.keepalive,

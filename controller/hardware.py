@@ -55,10 +55,10 @@ class Hardware:
 
             self.beams = BeamBank(self.config.beams, self.clock, self._on_beam_edge, pin_factory=factory,
                                   on_stuck=self._on_stuck)
-        if self.config.striker.port:
+        s = self.config.striker
+        if s.port:
             from sensors.striker_link import StrikerLink
 
-            s = self.config.striker
             self.link = StrikerLink(s.port, s.baud, self.clock, self._on_frame, self._on_striker_event,
                                     silence_s=s.silence_s, low_battery_v=s.low_battery_v)
             self.link.start()

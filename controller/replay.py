@@ -30,7 +30,7 @@ def replay_lines(lines: list[str] | TextIO) -> Table:
             continue
         try:
             inp: Any = json.loads(text)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise ReplayError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
         if not isinstance(inp, dict):
             raise ReplayError(number, f"an input must be a JSON object, got {type(inp).__name__}")

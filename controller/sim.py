@@ -287,29 +287,7 @@ class VirtualTable:
             finally:
                 self.moving = False
             self.last_truth = truth
-            football = self.physics.params.mouths
-            if football:
-                # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
-                truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
-            if self.rig is not None and not self.rig.wait_beams(self.vbeams.state):
-                log.warning("sim: the debounced beams did not catch up with the coins")
-            if self.ask:
-                facts = self._await_facts()
-                shot = facts.shot()  # the struck coin is the one the player dragged (not a beam fact)
-            else:
-                self.observer.flush()  # ground truth: close the observer's strike window now
-                if self.rig is not None and self._facts:
-                    self.last_observed = self._facts[-1]
-                    compare_with_truth(self.last_observed, truth)
-                self._facts.clear()
-                self._facts_ready.clear()
-                shot = truth.shot(seat)
-            shot["coin"] = coin
-            if football:
-                # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
-                shot["mouth"] = truth.mouths.get(BALL)
-                if shot["dead"] is None:
-                    shot["dead"] = []  # nothing dies in football
+            shot = self._shot_of(seat, coin, truth)
             self.turn_coin = (seat, coin)
             self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
             result = self.submit(shot)
@@ -319,6 +297,34 @@ class VirtualTable:
                 self.answer_questions(truth, seats=self.bots if self.rig is not None and self.ask else None)
                 self.sync()
             return result
+
+    def _shot_of(self, seat: int, coin: str, truth: StrikeTruth) -> dict[str, Any]:
+        """The ``shot`` input of a strike that has come to rest: the observer's facts (``--ask``)
+        or the ground truth (checked against what the observer saw, on the real path)."""
+        football = self.physics.params.mouths
+        if football:
+            # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
+            truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
+        if self.rig is not None and not self.rig.wait_beams(self.vbeams.state):
+            log.warning("sim: the debounced beams did not catch up with the coins")
+        if self.ask:
+            facts = self._await_facts()
+            shot = facts.shot()  # the struck coin is the one the player dragged (not a beam fact)
+        else:
+            self.observer.flush()  # ground truth: close the observer's strike window now
+            if self.rig is not None and self._facts:
+                self.last_observed = self._facts[-1]
+                compare_with_truth(self.last_observed, truth)
+            self._facts.clear()
+            self._facts_ready.clear()
+            shot = truth.shot(seat)
+        shot["coin"] = coin
+        if football:
+            # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
+            shot["mouth"] = truth.mouths.get(BALL)
+            if shot["dead"] is None:
+                shot["dead"] = []  # nothing dies in football
+        return shot
 
     def _strike_by_frame(self, seat: int, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
         """The seat's striker hits: frame -> pty -> StrikerLink -> Hardware -> daemon ``strike``.
@@ -364,7 +370,7 @@ class VirtualTable:
             if self._owed >= 0.01 or changed or hasattr(self.clock, "advance"):
                 self.clock.sleep(self._owed)
                 self._owed = 0.0
-        if new is not None:
+        if new is not None and self.on_blocked is not None:
             if changed:
                 self.vbeams.state = new
                 self.on_blocked(new)
@@ -546,9 +552,6 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     meanwhile). Otherwise it serves until Ctrl-C; ``--bots N`` starts a game of N bots to watch, and
     seats named "Bot …" in any game the lobby starts are played by the simulator.
     """
-    import json
-    import signal
-
     from controller.broker import ensure_broker
     from controller.clock import SystemClock
     from controller.config import ConfigError, load
@@ -558,22 +561,13 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     except ConfigError as exc:
         print(exc)
         return 2
-    if args.bots and not 2 <= args.bots <= 6:
-        print(f"sim error: --bots must be from 2 to 6, got {args.bots}")
-        return 2
-    if args.headless and not args.bots:
-        print("sim error: --headless needs --bots N (who else would play?)")
-        return 2
     speed = config.sim.speed if args.speed is None else args.speed
-    if not math.isfinite(speed) or speed <= 0:
-        print(f"sim error: --speed must be a positive number, got {speed}")
+    problem = _sim_args_problem(args, speed)
+    if problem:
+        print(f"sim error: {problem}")
         return 2
     seed = config.sim.seed if args.seed is None else args.seed
     beams = config.beams or default_beams()
-    if daemon_factory is None:
-        from controller.daemon import Daemon
-
-        daemon_factory = Daemon
     clock = SystemClock()
     rig: SimHardware | None = None
     why_direct = direct_reason(speed, getattr(args, "direct", False))
@@ -581,7 +575,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         rig = SimHardware(config, clock, beams=beams)  # its pty path and mock pins go into the config
         config = rig.config
     config, broker = ensure_broker(config)
-    daemon = daemon_factory(config, clock)
+    daemon = (daemon_factory or _daemon_class())(config, clock)
     daemon.start()
     panel = None
     stop = threading.Event()
@@ -600,28 +594,14 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         panel = serve_panel(config)
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
-        print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
-        print(f"phone panel: {panel.url}  (host page: {panel.url}/host, table PIN {config.panel.pin})", flush=True)
-        if rig is not None:
-            print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
-                  f"MockFactory pins ({'questions to the phones' if args.ask else 'ground truth reported'})", flush=True)
-        else:
-            print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself", flush=True)
+        _print_banner(config, panel.url, rig, args.ask, why_direct)
         if args.headless:
-            for game in range(max(1, args.games)):
-                if not _start_bot_game(table, sorted(bots), args.mode, seed + game, getattr(args, "game", "coinwar")):
-                    return 1
-                for _ in range(5000):
-                    if not runner.poll() + table.play_bots():
-                        break
-                print(json.dumps(table.state(), sort_keys=True), flush=True)
-            return 0
+            return _play_headless(table, runner, args, sorted(bots), seed)
         if bots:
             _start_bot_game(table, sorted(bots), args.mode, seed, getattr(args, "game", "coinwar"))
         if not args.no_browser:
             _open_browser(f"{panel.url}/host")
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: stop.set())
+        _stop_on_signals(stop)
         print("virtual table running; Ctrl-C to stop", flush=True)
         serve(table, config, stop, changed, runner)
         return 0
@@ -629,13 +609,60 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         return 0
     finally:
         stop.set()
-        if panel is not None:
-            panel.stop()
-        if rig is not None:
-            rig.stop()
-        daemon.stop()
+        for part in (panel, rig, daemon):
+            if part is not None:
+                part.stop()
         if broker is not None:
             broker.close()
+
+
+def _stop_on_signals(stop: threading.Event) -> None:
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+
+
+def _daemon_class() -> Callable[..., Any]:
+    from controller.daemon import Daemon
+
+    return Daemon
+
+
+def _print_banner(config: Config, url: str, rig: SimHardware | None, ask: bool, why_direct: str | None) -> None:
+    print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
+    print(f"phone panel: {url}  (host page: {url}/host, table PIN {config.panel.pin})", flush=True)
+    if rig is not None:
+        print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
+              f"MockFactory pins ({'questions to the phones' if ask else 'ground truth reported'})", flush=True)
+    else:
+        print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself", flush=True)
+
+
+def _sim_args_problem(args: argparse.Namespace, speed: float) -> str | None:
+    """What is wrong with ``gametable sim``'s options, or None."""
+    if args.bots and not 2 <= args.bots <= 6:
+        return f"--bots must be from 2 to 6, got {args.bots}"
+    if args.headless and not args.bots:
+        return "--headless needs --bots N (who else would play?)"
+    if not math.isfinite(speed) or speed <= 0:
+        return f"--speed must be a positive number, got {speed}"
+    return None
+
+
+def _play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namespace, seats: list[int],
+                   seed: int) -> int:
+    """``--headless``: play ``--games`` bot games to their end, printing each final state."""
+    import json
+
+    for game in range(max(1, args.games)):
+        if not _start_bot_game(table, seats, args.mode, seed + game, getattr(args, "game", "coinwar")):
+            return 1
+        for _ in range(5000):
+            if not runner.poll() + table.play_bots():
+                break
+        print(json.dumps(table.state(), sort_keys=True), flush=True)
+    return 0
 
 
 def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int, game: str = "coinwar") -> bool:
@@ -699,7 +726,7 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
         client.username_pw_set(config.mqtt.username, config.mqtt.password)
     no_delay(client)
     client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topics["flick"], qos=1)
-    client.on_message = lambda c, u, msg: flicks.put(msg.payload)
+    client.on_message = lambda c, u, msg: flicks.put(bytes(msg.payload))
 
     def publish_coins(positions: dict[str, Point]) -> None:
         body = {"coins": {c: [round(x, 1), round(y, 1)] for c, (x, y) in positions.items()},
@@ -749,7 +776,8 @@ def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
     if not isinstance(msg, dict):
         return {"ok": False, "error": "flick: expected an object {coin, vx, vy}"}
     coin, vx, vy = msg.get("coin"), msg.get("vx"), msg.get("vy")
-    if not isinstance(coin, str) or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (vx, vy)):
+    if not isinstance(coin, str) or not isinstance(vx, int | float) or not isinstance(vy, int | float) \
+            or isinstance(vx, bool) or isinstance(vy, bool):
         return {"ok": False, "error": "flick: expected coin (string), vx and vy (numbers, mm/s)"}
     st = table.state() or {}
     turn = st.get("turn") or {}

@@ -28,9 +28,8 @@ class CoinWarBot:
     def choose(self, view: dict[str, Any], legal: dict[str, Any]) -> Input | None:
         """The input of ``legal["seat"]`` now, or None (nothing, or only a physical shot)."""
         seat = legal["seat"]
-        legal = legal["moves"]
         by_type: dict[str, list[dict[str, Any]]] = {}
-        for m in legal:
+        for m in legal["moves"]:
             by_type.setdefault(m.get("type", ""), []).append(m)
         if "answer" in by_type:  # CW-8: nothing seen is the honest answer of a bot that cannot look
             return {"type": "answer", "seat": seat, "question": by_type["answer"][0]["question"], "value": []}
@@ -57,7 +56,7 @@ class CoinWarBot:
     def _tk_damage(self, seat: int, view: dict[str, Any], moves: list[dict[str, Any]]) -> Input:
         """CW-7.5 Elixir: drink it when the damage would hurt most (low health) or, else, sometimes."""
         elixirs = [m for m in moves if m.get("move") == "elixir"]
-        me = next((p for p in view.get("players", []) if p.get("seat") == seat), {})
+        me: dict[str, Any] = next((p for p in view.get("players", []) if p.get("seat") == seat), {})
         health = me.get("health", 1)
         if elixirs and (health <= 2 or self.rng.random() < 0.5):
             m = elixirs[0]

@@ -105,7 +105,8 @@ def _resolve(st):
         _next_turn(st)
 
 
-def apply(state: dict[str, Any] | None, cmd: dict[str, Any]) -> dict[str, Any]:
+# a whole toy referee as one dispatch, read top to bottom next to the rules it imitates
+def apply(state: dict[str, Any] | None, cmd: dict[str, Any]) -> dict[str, Any]:  # noqa: C901
     t = cmd.get("type")
     if t == "new_game":
         return new(cmd)

@@ -127,6 +127,8 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
     }
     m.setup(state, checked, order)
     first = turns.next_regular_seat(state)
+    if first is None:  # cannot happen: a mode's setup leaves at least two players in the order
+        raise GameError(f"mode {mode_name} set up no player to take the first turn")
     turns.start_regular_turn(state, first)
     state["last"] = [{"kind": "new_game", "mode": mode_name}, {"kind": "turn", "seat": first, "extra": False}]
     ctx = ShotContext(first, "", [], {}, [], [], [], effects=state["last"])
@@ -169,7 +171,7 @@ def _apply(new_state: State, inp: dict[str, Any]) -> State:
         referee.check_playing(state)
         m.move(new_state, inp)
         return new_state
-    handler = _HANDLERS.get(kind) or m.extra_inputs.get(kind)
+    handler = (_HANDLERS.get(kind) or m.extra_inputs.get(kind)) if isinstance(kind, str) else None
     if handler is None:
         expected = [*_HANDLERS, *m.extra_inputs, "move", "abort"]
         raise GameError(f"unknown input type {kind!r} for coinwar (expected: {', '.join(expected)})")

@@ -154,6 +154,7 @@ class Football(Mode):
             elif team == fouler_team:
                 ctx.placements.append({"coin": coin, "by": ctx.seat, "where": "normal"})
             else:
+                assert team is not None  # every coin but the ball belongs to a team (CW-7.3)
                 by = ctx.extra_turn_for if ctx.extra_turn_for is not None else turns.next_member(state, team)
                 ctx.placements.append({"coin": coin, "by": by, "where": "normal"})
 

@@ -41,7 +41,8 @@ def line(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
     if kind == "placed":
         return f"{speak.coin(eff.get('coin'))} is back on the table"
     if kind == "question":
-        return f"{who(seat)} must answer: {QUESTIONS.get(eff.get('about'), eff.get('about'))}?"
+        about = str(eff.get("about"))
+        return f"{who(seat)} must answer: {QUESTIONS.get(about, about)}?"
     return None
 
 
