@@ -152,45 +152,62 @@ def seat_command(body: Any, seat: int, public: dict[str, Any] | None,
     cid = f"panel-{rid}"
     if kind not in PHONE_TYPES:
         return _game_input(body, seat, kind, legal, cid)
-    if kind == "answer":
-        q = _open_question(body, moves)
-        if seat not in (q.get("seats") or []):
-            raise CommandError(403, f"question {q.get('id')} is for seat(s) "
-                                    f"{', '.join(map(str, q.get('seats') or []))}, not seat {seat}")
-        return {"type": "answer", "id": cid, "seat": seat, "question": q["id"], "value": _answer_value(body, q)}
-    if kind == "end_turn":
-        move = next((m for m in legal if m.get("type") == "end_turn"), None)
-        if move is None:
-            turn = public.get("turn") or {}
-            if turn.get("seat") != seat:
-                raise CommandError(409, f"it is seat {turn.get('seat')}'s turn, not seat {seat}'s")
-            raise CommandError(409, "you cannot end the turn now (a question or a placement is pending)")
-        if move.get("confirm") and body.get("confirm") is not True:
-            raise _bad("ending the turn without a strike needs confirmation (send \"confirm\": true)")
-        return {"type": "end_turn", "id": cid, "seat": seat}
-    if kind == "placed":
-        coin = body.get("coin")
-        if not isinstance(coin, str):
-            raise _bad("'coin' must be the id of the coin you placed, e.g. \"c3\"")
-        mine = [m.get("coin") for m in legal if m.get("type") == "placed"]
-        if coin not in mine:
-            placer = [s for s, m in _moves_of("placed", moves) if m.get("coin") == coin]
-            if placer:
-                raise CommandError(403, f"coin {coin} is placed by seat {placer[0]}, not seat {seat}")
-            raise CommandError(409, f"coin {coin} is not waiting to be placed")
-        return {"type": "placed", "id": cid, "coin": coin}
-    # kind == "move": card games (CP-…); names come from the seat's legal list.
+    return _PHONE[kind](body, seat, cid, public, legal, moves)
+
+
+def _answer(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
+            moves: SeatMoves) -> dict[str, Any]:
+    q = _open_question(body, moves)
+    if seat not in (q.get("seats") or []):
+        raise CommandError(403, f"question {q.get('id')} is for seat(s) "
+                                f"{', '.join(map(str, q.get('seats') or []))}, not seat {seat}")
+    return {"type": "answer", "id": cid, "seat": seat, "question": q["id"], "value": _answer_value(body, q)}
+
+
+def _end_turn(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
+              moves: SeatMoves) -> dict[str, Any]:
+    move = next((m for m in legal if m.get("type") == "end_turn"), None)
+    if move is None:
+        turn = public.get("turn") or {}
+        if turn.get("seat") != seat:
+            raise CommandError(409, f"it is seat {turn.get('seat')}'s turn, not seat {seat}'s")
+        raise CommandError(409, "you cannot end the turn now (a question or a placement is pending)")
+    if move.get("confirm") and body.get("confirm") is not True:
+        raise _bad("ending the turn without a strike needs confirmation (send \"confirm\": true)")
+    return {"type": "end_turn", "id": cid, "seat": seat}
+
+
+def _placed(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
+            moves: SeatMoves) -> dict[str, Any]:
+    coin = body.get("coin")
+    if not isinstance(coin, str):
+        raise _bad("'coin' must be the id of the coin you placed, e.g. \"c3\"")
+    mine = [m.get("coin") for m in legal if m.get("type") == "placed"]
+    if coin not in mine:
+        placer = [s for s, m in _moves_of("placed", moves) if m.get("coin") == coin]
+        if placer:
+            raise CommandError(403, f"coin {coin} is placed by seat {placer[0]}, not seat {seat}")
+        raise CommandError(409, f"coin {coin} is not waiting to be placed")
+    return {"type": "placed", "id": cid, "coin": coin}
+
+
+def _move(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
+          moves: SeatMoves) -> dict[str, Any]:
+    """Card games (architecture.md "move"); names come from the seat's legal list."""
     name = body.get("move")
     if not isinstance(name, str) or not 0 < len(name) <= 40:
         raise _bad("'move' must be a move name from your legal moves, e.g. \"income\"")
     args = body.get("args", {})
     if not isinstance(args, dict):
         raise _bad(f"'args' must be an object, got {args!r}")
-    names = [m.get("move") for m in legal if isinstance(m.get("move"), str)]
+    names = [str(m["move"]) for m in legal if isinstance(m.get("move"), str)]
     if name not in names:
         raise CommandError(409, f"{name!r} is not one of your moves now"
                                 + (f" (you may: {', '.join(names)})" if names else ""))
     return {"type": "move", "id": cid, "seat": seat, "move": name, "args": args}
+
+
+_PHONE = {"answer": _answer, "end_turn": _end_turn, "placed": _placed, "move": _move}
 
 
 def _players(players: Any) -> list[dict[str, Any]]:
@@ -227,33 +244,7 @@ def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, A
         raise _bad(f"unknown command type {kind!r}; the host may send: {', '.join(HOST_TYPES)}")
     cid = f"host-{rid}"
     if kind == "new_game":
-        game = body.get("game")
-        if not games:
-            raise CommandError(409, "the table has not listed its games yet (is the daemon running?)")
-        if game not in games:
-            raise _bad(f"unknown game {game!r}; known games: {', '.join(sorted(games))}")
-        cmd: dict[str, Any] = {"type": "new_game", "id": cid, "game": game, "players": _players(body.get("players"))}
-        if body.get("mode") is not None:
-            if not isinstance(body["mode"], str):
-                raise _bad("'mode' must be a mode name")
-            cmd["mode"] = body["mode"]
-        seats = sorted(p["seat"] for p in cmd["players"])
-        order = body.get("order")
-        if order is not None:
-            if not isinstance(order, list) or sorted(o for o in order if isinstance(o, int)) != seats \
-                    or len(order) != len(seats):
-                raise _bad(f"'order' must list every seat once ({', '.join(map(str, seats))})")
-            cmd["order"] = order
-        options = body.get("options", {})
-        if not isinstance(options, dict):
-            raise _bad("'options' must be an object")
-        cmd["options"] = options
-        seed = body.get("seed")
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise _bad("'seed' must be an integer")
-            cmd["seed"] = seed
-        return cmd
+        return _new_game(body, cid, games)
     if kind in ("undo", "abort"):
         if public is None and kind == "abort":
             raise CommandError(409, "no game in progress; nothing to abort")
@@ -299,3 +290,34 @@ def flick(body: Any, seat: int, public: dict[str, Any] | None, private: dict[str
     if speed < 1:
         raise _bad("a flick needs some speed; drag back further")
     return {"seat": seat, "coin": coin, "vx": round(v[0], 1), "vy": round(v[1], 1), "id": f"flick-{rid}"}
+
+
+def _new_game(body: dict[str, Any], cid: str, games: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``new_game`` for one of the games the table published (its lobby entries)."""
+    game = body.get("game")
+    if not games:
+        raise CommandError(409, "the table has not listed its games yet (is the daemon running?)")
+    if game not in games:
+        raise _bad(f"unknown game {game!r}; known games: {', '.join(sorted(games))}")
+    cmd: dict[str, Any] = {"type": "new_game", "id": cid, "game": game, "players": _players(body.get("players"))}
+    if body.get("mode") is not None:
+        if not isinstance(body["mode"], str):
+            raise _bad("'mode' must be a mode name")
+        cmd["mode"] = body["mode"]
+    seats = sorted(p["seat"] for p in cmd["players"])
+    order = body.get("order")
+    if order is not None:
+        if not isinstance(order, list) or sorted(o for o in order if isinstance(o, int)) != seats \
+                or len(order) != len(seats):
+            raise _bad(f"'order' must list every seat once ({', '.join(map(str, seats))})")
+        cmd["order"] = order
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise _bad("'options' must be an object")
+    cmd["options"] = options
+    seed = body.get("seed")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise _bad("'seed' must be an integer")
+        cmd["seed"] = seed
+    return cmd

@@ -21,7 +21,7 @@ def card(name: Any) -> str:
     return f"{str(name).capitalize()} ({POKER_RANK.get(str(name), '?')})"
 
 
-def coup_line(eff: dict[str, Any], who: Callable[[Any], str]) -> str | None:
+def coup_line(eff: dict[str, Any], who: Callable[[Any], str]) -> str | None:  # noqa: C901 (frozen oracle: kept as it was)
     """One sentence for a Coup effect, or None when the kind is not Coup's own."""
     kind, seat = eff.get("kind"), eff.get("seat")
     if kind == "declare":

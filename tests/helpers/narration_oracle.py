@@ -27,7 +27,7 @@ def _coins(players: list[dict[str, Any]]) -> dict[str, int]:
     return {p["coin"]: p["seat"] for p in players if isinstance(p, dict) and p.get("coin")}
 
 
-def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, Any] | None = None,
+def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, Any] | None = None,  # noqa: C901 (frozen oracle: kept as it was)
             titles: dict[str, str] | None = None) -> list[str]:
     """One short sentence per effect, in order; ``titles`` names modes ("ffa" -> "Free-for-all")."""
     inp = inp if isinstance(inp, dict) else {}
