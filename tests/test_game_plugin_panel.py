@@ -62,7 +62,7 @@ def test_a_game_living_only_under_tests_is_played_on_the_phones_end_to_end(plugi
     host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
     host.fill("#name-1", "Ann")
     host.fill("#name-2", "Bo")
-    host.fill("#opt-timeout_s", "2")
+    host.fill("#opt-timeout_s", "5")
     host.fill("#opt-pile", "5")
     host.click("#start")
     host.locator("#turn-banner").filter(has_text="Ann's turn").wait_for()
@@ -78,7 +78,7 @@ def test_a_game_living_only_under_tests_is_played_on_the_phones_end_to_end(plugi
     # Ann takes 2; only Bo may doubt, with the table's countdown; Bo doubts: one token goes back.
     ann.click("#tt-take-2")
     bo.locator("#tt-claim").filter(has_text="Ann took — doubt?").wait_for()
-    assert 0 <= int(bo.inner_text("#tt-seconds")) <= 2
+    assert 0 <= int(bo.inner_text("#tt-seconds")) <= 6  # the table's 5 s, give or take the phone's tick
     assert ann.locator("#tt-doubt").count() == 0
     shot("plugin-bo-may-doubt.png", bo)
     bo.click("#tt-doubt")
@@ -94,7 +94,7 @@ def test_a_game_living_only_under_tests_is_played_on_the_phones_end_to_end(plugi
     host.locator("#tt-paused").wait_for()
     host.click("#tt-resume")
     host.locator("#tt-pause").wait_for()
-    table.locator("#log").filter(has_text="Time is up: the take stands").wait_for(timeout=8_000)
+    table.locator("#log").filter(has_text="Time is up: the take stands").wait_for(timeout=15_000)
     ann.locator("#tt-moves").wait_for()
     assert table.inner_text("#tt-count") == "3"
 
