@@ -562,16 +562,14 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     seed = config.sim.seed if args.seed is None else args.seed
     beams = config.beams or default_beams()
     clock = SystemClock()
-    rig: SimHardware | None = None
-    why_direct = direct_reason(speed, getattr(args, "direct", False))
-    if why_direct is None:
-        rig = SimHardware(config, clock, beams=beams)  # its pty path and mock pins go into the config
-        config = rig.config
+    rig, config, why_direct = _virtual_sensors(config, clock, beams, speed, args.direct)
     config, broker = ensure_broker(config)
     daemon = (daemon_factory or _daemon_class())(config, clock)
     daemon.start()
     panel = None
     stop = threading.Event()
+    if not args.headless:
+        _stop_on_signals(stop)  # before the panel serves: a stop from then on is a clean one
     try:
         from web_panel import serve as serve_panel
 
@@ -594,7 +592,6 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
             _start_bot_game(table, sorted(bots), args.mode, seed, getattr(args, "game", "coinwar"))
         if not args.no_browser:
             _open_browser(f"{panel.url}/host")
-        _stop_on_signals(stop)
         print("virtual table running; Ctrl-C to stop", flush=True)
         serve(table, config, stop, changed, runner)
         return 0
@@ -607,6 +604,17 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
                 part.stop()
         if broker is not None:
             broker.close()
+
+
+def _virtual_sensors(config: Config, clock: Clock, beams: tuple[BeamConfig, ...], speed: float,
+                     direct: bool) -> tuple[SimHardware | None, Config, str | None]:
+    """The table's own sensor code on virtual sensors (with the config naming their pty and mock
+    pins), or (None, the config, why not) for the direct path."""
+    why_direct = direct_reason(speed, direct)
+    if why_direct is not None:
+        return None, config, why_direct
+    rig = SimHardware(config, clock, beams=beams)
+    return rig, rig.config, None
 
 
 def _stop_on_signals(stop: threading.Event) -> None:
