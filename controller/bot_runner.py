@@ -25,6 +25,7 @@ from typing import Any
 
 from controller.games import GameError, get_game
 from controller.games.base import Bot
+from controller.referee_api import SeatReferee
 
 log = logging.getLogger("gametable.bots")
 
@@ -43,7 +44,7 @@ class BotRunner:
     physics, CW-6.2). Seeded: the same game, seats and seed give the same decisions.
     """
 
-    def __init__(self, daemon: Any, seats: Iterable[int], seed: int = 0, *, coup: str = "heuristic",
+    def __init__(self, daemon: SeatReferee, seats: Iterable[int], seed: int = 0, *, coup: str = "heuristic",
                  confirm_placements: bool = True) -> None:
         if coup not in ("heuristic", "random"):
             raise BotRunnerError(f"coup bot must be 'heuristic' or 'random', got {coup!r}")
@@ -109,11 +110,10 @@ class BotRunner:
     def _step(self) -> bool:
         """One accepted input from some bot seat, or False when none has one."""
         state = self.daemon.public_state()
-        seat_view = getattr(self.daemon, "seat_view", None)  # a bare test double may have none
-        if not state or state.get("phase") != "playing" or seat_view is None:
+        if not state or state.get("phase") != "playing":
             return False
         for seat in sorted(self.seats):
-            view = seat_view(seat)
+            view = self.daemon.seat_view(seat)
             if not view or not view.get("legal"):
                 continue
             inp = self.decide(seat, view)

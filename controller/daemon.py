@@ -10,20 +10,18 @@ from __future__ import annotations
 
 import json
 import logging
-import signal
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from controller import sd_notify
 from controller.clock import Clock, SystemClock
-from controller.config import Config, ConfigError, load
+from controller.config import Config
 from controller.deadlines import Deadlines, PauseError
 from controller.games import Game, registry
 from controller.games.base import TableView
 from controller.games.words import narrate
-from controller.journal import Journal, JournalError
+from controller.journal import Journal
 from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error
@@ -318,53 +316,3 @@ class Daemon:
             return {"id": cmd.get("id"), "ok": False, "error": str(exc)}
         self._publish_views(self.public_state())
         return {"id": cmd.get("id"), "ok": True}
-
-
-# --- `gametable run` ---------------------------------------------------------------------------
-
-def run_daemon(args: Any) -> int:
-    """``gametable run --config FILE``: the daemon on the Pi with its real hardware."""
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(exc)
-        return 2
-    if not config.mqtt.host:
-        print("config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing")
-        return 2
-    clock = SystemClock()
-    try:
-        daemon = Daemon(config, clock)
-    except JournalError as exc:  # not a database (or unreadable): never overwrite it, say so
-        print(f"gametable run: {exc}; move the file away to start a new journal")
-        return 2
-    hardware = None
-    try:
-        from controller.hardware import Hardware
-    except ImportError:
-        log.warning("no hardware layer available; running with MQTT inputs only")
-    else:
-        if getattr(args, "no_hardware", False):  # fault tests, a table driven from elsewhere
-            log.info("--no-hardware: running with MQTT inputs only")
-        else:
-            hardware = Hardware(config, clock, daemon)
-    daemon.start()
-    if hardware is not None:
-        hardware.start()
-    from web_panel import serve
-
-    panel = serve(config)  # the phone panel, in a thread; host/port from [panel]
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    sd_notify.notify("READY=1")
-    watchdog = sd_notify.Watchdog(clock)
-    watchdog.start()
-    log.info("gametable run: table %s up (broker %s:%s)", config.table_id, config.mqtt.host, config.mqtt.port)
-    stop.wait()
-    watchdog.stop()
-    panel.stop()
-    if hardware is not None:
-        hardware.stop()
-    daemon.stop()
-    return 0

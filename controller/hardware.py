@@ -14,6 +14,8 @@ from typing import Any
 
 from controller.clock import Clock
 from controller.config import Config
+from controller.observer import Observer
+from controller.referee_api import Referee, TableReferee
 
 log = logging.getLogger("gametable.hardware")
 
@@ -26,7 +28,7 @@ CLEARING_EVENTS = {"port_reopened", "port_opened", "back", "battery_ok"}
 class Hardware:
     """Owns the beam bank, the striker link, the observer and the LEDs of one table."""
 
-    def __init__(self, config: Config, clock: Clock, daemon: Any, *, pin_factory: Any = None,
+    def __init__(self, config: Config, clock: Clock, daemon: TableReferee, *, pin_factory: Any = None,
                  on_facts: Callable[[Any], None] | None = None, settle_s: float = 1.5) -> None:
         self.config = config
         self._on_facts = on_facts  # None: the observer submits its shot facts to the daemon
@@ -116,11 +118,7 @@ class Hardware:
         self.daemon.set_waiting("; ".join(self._waiting.values()) or None)
 
 
-def make_observer(config: Config, clock: Clock, daemon: Any, *, on_facts: Callable[[Any], None] | None = None,
-                  settle_s: float = 1.5) -> Any:
-    """The observer turning beam edges into shot facts, when the observer module is present."""
-    try:
-        from controller.observer import Observer
-    except ImportError:
-        return None
+def make_observer(config: Config, clock: Clock, daemon: Referee, *, on_facts: Callable[[Any], None] | None = None,
+                  settle_s: float = 1.5) -> Observer:
+    """The observer turning beam edges into shot facts for ``daemon``."""
     return Observer.for_daemon(config, clock, daemon, settle_s=settle_s, on_facts=on_facts)

@@ -28,6 +28,7 @@ from typing import Any
 
 from controller.clock import Clock
 from controller.config import BeamConfig
+from controller.referee_api import Referee
 from sensors import table_geometry as geo
 from sensors.beam_geometry import beam_distance
 
@@ -228,7 +229,7 @@ class Observer:
         self._points = {b.id: b.at for b in self.beams if b.kind == "point" and b.id in self.roles.surface}
 
     @classmethod
-    def for_daemon(cls, config: Any, clock: Clock, daemon: Any, *, settle_s: float = 1.5,
+    def for_daemon(cls, config: Any, clock: Clock, daemon: Referee, *, settle_s: float = 1.5,
                    on_facts: Callable[[ObservedStrike], None] | None = None) -> Observer:
         """An observer for ``config.beams`` that submits its ``shot`` facts to ``daemon``
         (the Daemon API: ``submit``, ``public_state``) -- the wiring ``gametable run`` uses.

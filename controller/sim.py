@@ -27,14 +27,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from controller.bot_runner import BotRunner, coin_choices
 from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
 from controller.config import BeamConfig, Config
+from controller.default_table import default_beams
 from controller.observer import ObservedStrike, Observer
+from controller.referee_api import TableReferee
 from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
@@ -44,7 +45,6 @@ from sensors.virtual_beams import Edge, VirtualBeams
 
 log = logging.getLogger("gametable.sim")
 Point = tuple[float, float]
-DEFAULT_TABLE = Path(__file__).parent / "data" / "default-table.toml"
 
 # Where each seat's coin starts (CW-2.3: near the rails, in front of the seat); seats go round the table.
 SEAT_SPOTS: dict[int, Point] = {
@@ -86,13 +86,6 @@ class SimError(ValueError):
     """A flick or placement the virtual table refuses (one readable line)."""
 
 
-def default_beams() -> tuple[BeamConfig, ...]:
-    """The beam layout of controller/data/default-table.toml."""
-    from controller.config import load
-
-    return load(DEFAULT_TABLE).beams
-
-
 def initial_spot(coin: str, seat: int | None) -> Point:
     """The initial position (CW-1.6) of a coin: in front of its seat, near the rail."""
     if coin in FOOTBALL_SPOTS:
@@ -109,7 +102,7 @@ class VirtualTable:
 
     def __init__(
         self,
-        daemon: Any,
+        daemon: TableReferee,
         clock: Clock,
         *,
         beams: Sequence[BeamConfig] | None = None,
@@ -428,9 +421,9 @@ class VirtualTable:
             seat = st["turn"]["seat"]
             if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
                 break
-            seat_view = getattr(self.daemon, "seat_view", None)
-            legal_coins = coin_choices(seat_view(seat)) if seat_view else None
-            if seat_view and legal_coins is None and self.act is not None:
+            view = self.daemon.seat_view(seat)  # None: a referee without seat views (a test double)
+            legal_coins = coin_choices(view) if view is not None else None
+            if view is not None and legal_coins is None and self.act is not None:
                 break  # no shot is legal now (e.g. a Three Kingdoms pause) and the runner had nothing
             if st["turn"].get("strikes", 0) >= st.get("strikes_allowed", 2):
                 if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
@@ -569,16 +562,14 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     seed = config.sim.seed if args.seed is None else args.seed
     beams = config.beams or default_beams()
     clock = SystemClock()
-    rig: SimHardware | None = None
-    why_direct = direct_reason(speed, getattr(args, "direct", False))
-    if why_direct is None:
-        rig = SimHardware(config, clock, beams=beams)  # its pty path and mock pins go into the config
-        config = rig.config
+    rig, config, why_direct = _virtual_sensors(config, clock, beams, speed, args.direct)
     config, broker = ensure_broker(config)
     daemon = (daemon_factory or _daemon_class())(config, clock)
     daemon.start()
     panel = None
     stop = threading.Event()
+    if not args.headless:
+        _stop_on_signals(stop)  # before the panel serves: a stop from then on is a clean one
     try:
         from web_panel import serve as serve_panel
 
@@ -601,7 +592,6 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
             _start_bot_game(table, sorted(bots), args.mode, seed, getattr(args, "game", "coinwar"))
         if not args.no_browser:
             _open_browser(f"{panel.url}/host")
-        _stop_on_signals(stop)
         print("virtual table running; Ctrl-C to stop", flush=True)
         serve(table, config, stop, changed, runner)
         return 0
@@ -614,6 +604,17 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
                 part.stop()
         if broker is not None:
             broker.close()
+
+
+def _virtual_sensors(config: Config, clock: Clock, beams: tuple[BeamConfig, ...], speed: float,
+                     direct: bool) -> tuple[SimHardware | None, Config, str | None]:
+    """The table's own sensor code on virtual sensors (with the config naming their pty and mock
+    pins), or (None, the config, why not) for the direct path."""
+    why_direct = direct_reason(speed, direct)
+    if why_direct is not None:
+        return None, config, why_direct
+    rig = SimHardware(config, clock, beams=beams)
+    return rig, rig.config, None
 
 
 def _stop_on_signals(stop: threading.Event) -> None:
@@ -789,32 +790,6 @@ def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
     except (SimError, ValueError) as exc:
         return {"ok": False, "error": f"flick: {exc}"}
     return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {})}
-
-
-def _private_broker() -> tuple[Any, int]:
-    """Start a Mosquitto on a free loopback port for this sim (architecture.md, "Running it")."""
-    import shutil
-    import socket
-    import subprocess
-    import tempfile
-    import time
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    conf = Path(tempfile.mkdtemp(prefix="gametable-sim-")) / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return proc, port
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("could not start a private mosquitto for the sim")
 
 
 __all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "answer_from_truth", "default_beams", "Edge"]

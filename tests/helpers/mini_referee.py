@@ -192,6 +192,10 @@ class FakeDaemon:
     def add_listener(self, fn) -> None:
         self._listeners.append(fn)
 
+    def seat_view(self, seat: int) -> None:
+        """The mini referee keeps no seat views (bots and the simulator then use the public state)."""
+        return None
+
     def public_state(self):
         with self._lock:
             return public(self.state)

@@ -17,6 +17,7 @@ from controller.games.coinwar import words as coinwar_words
 from controller.games.coinwar.classic import FreeForAll, Teams
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
+from controller.games.players import check_players, name_of
 from controller.games.words import mode_titles
 
 NAME = "coinwar"
@@ -63,27 +64,11 @@ def describe() -> dict[str, Any]:
 
 
 def _check_players(mode: Mode, players: Any) -> list[dict[str, Any]]:
-    if not isinstance(players, list) or not players:
-        raise GameError("'players' must be a non-empty list of {seat, name}")
-    seats: list[int] = []
-    result = []
-    for p in players:
-        if not isinstance(p, dict):
-            raise GameError(f"each player must be an object with 'seat' and 'name', got {p!r}")
-        seat = p.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 6:
-            raise GameError(f"player seat must be a number from 1 to 6, got {seat!r}")
-        if seat in seats:
-            raise GameError(f"seat {seat} is given twice")
-        name = p.get("name", f"Seat {seat}")
-        if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise GameError(f"player name for seat {seat} must be 1-40 characters, got {name!r}")
-        seats.append(seat)
-        result.append(p)
-    if len(players) not in mode.player_counts:
+    checked = check_players(players)
+    if len(checked) not in mode.player_counts:
         counts = ", ".join(map(str, mode.player_counts))
-        raise GameError(f"mode {mode.name} is for {counts} players, got {len(players)}")
-    return result
+        raise GameError(f"mode {mode.name} is for {counts} players, got {len(checked)}")
+    return checked
 
 
 def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | None = "ffa",
@@ -108,7 +93,7 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
         "seed": seed,
         "rng": rng.seed_state(seed),
         "players": [
-            {"seat": p["seat"], "name": p.get("name", f"Seat {p['seat']}").strip(), "alive": True,
+            {"seat": p["seat"], "name": name_of(p), "alive": True,
              "coin": f"c{p['seat']}"}
             for p in sorted(checked, key=lambda p: p["seat"])
         ],
