@@ -315,3 +315,19 @@ def test_cp_6_host_pauses_and_resumes_a_window_and_the_daemon_says_when_it_canno
         (409, {"ok": False, "error": "the window is not paused"})
     phone = seat_phone(stack, 2)
     assert phone.post("/api/host/cmd", {"id": "pause-phone1", "type": "pause"})[0] == 403
+
+
+def test_a_bad_player_list_gets_the_daemons_one_player_check_error(stack):
+    """The panel bounds the lobby's shape; what is wrong with the players says the one check of
+    every game (controller/games/players.py), for the host as for anyone."""
+    host = host_phone(stack)
+    base = {"type": "new_game", "game": "coinwar", "mode": "ffa"}
+    status, body = host.post("/api/host/cmd", {**base, "id": "twice-seat-1",
+                                               "players": [{"seat": 1, "name": "Ann"}, {"seat": 1, "name": "Bo"}]})
+    assert (status, body["error"]) == (409, "seat 1 appears twice in players")
+    status, body = host.post("/api/host/cmd", {**base, "id": "long-name-01",
+                                               "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "x" * 41}]})
+    assert status == 409 and body["error"].startswith("seat 2: name must be 1-40 characters")
+    status, body = host.post("/api/host/cmd", {**base, "id": "not-a-list-1", "players": "Ann"})
+    assert (status, body["error"]) == (400, "'players' must be a list of 1 to 6 {seat, name}")
+    assert stack.daemon.public_state() is None  # nothing started

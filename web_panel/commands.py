@@ -211,27 +211,11 @@ _PHONE = {"answer": _answer, "end_turn": _end_turn, "placed": _placed, "move": _
 
 
 def _players(players: Any) -> list[dict[str, Any]]:
-    if not isinstance(players, list) or not 1 <= len(players) <= 6:
+    """Who plays, as the lobby sets it (seat, name, team): the daemon's one player-list check
+    (``controller/games/players.py``) says what is wrong with it; the panel only bounds the shape."""
+    if not isinstance(players, list) or not 1 <= len(players) <= 6 or not all(isinstance(p, dict) for p in players):
         raise _bad("'players' must be a list of 1 to 6 {seat, name}")
-    out, seats = [], set()
-    for p in players:
-        if not isinstance(p, dict):
-            raise _bad(f"each player must be an object with 'seat' and 'name', got {p!r}")
-        seat, name = p.get("seat"), p.get("name")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 6:
-            raise _bad(f"player seat must be a number from 1 to 6, got {seat!r}")
-        if seat in seats:
-            raise _bad(f"seat {seat} is given twice")
-        if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise _bad(f"the name for seat {seat} must be 1-40 characters")
-        entry = {"seat": seat, "name": name.strip()}
-        if p.get("team") is not None:
-            if not isinstance(p["team"], str) or not 0 < len(p["team"]) <= 8:
-                raise _bad(f"the team for seat {seat} must be a short name such as \"A\"")
-            entry["team"] = p["team"]
-        seats.add(seat)
-        out.append(entry)
-    return out
+    return [{k: p[k] for k in ("seat", "name", "team") if k in p} for p in players]
 
 
 def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, Any],
@@ -304,11 +288,11 @@ def _new_game(body: dict[str, Any], cid: str, games: Mapping[str, Any]) -> dict[
         if not isinstance(body["mode"], str):
             raise _bad("'mode' must be a mode name")
         cmd["mode"] = body["mode"]
-    seats = sorted(p["seat"] for p in cmd["players"])
     order = body.get("order")
     if order is not None:
+        seats = sorted(p["seat"] for p in cmd["players"] if isinstance(p.get("seat"), int))
         if not isinstance(order, list) or sorted(o for o in order if isinstance(o, int)) != seats \
-                or len(order) != len(seats):
+                or len(order) != len(cmd["players"]):
             raise _bad(f"'order' must list every seat once ({', '.join(map(str, seats))})")
         cmd["order"] = order
     options = body.get("options", {})
