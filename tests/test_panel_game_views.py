@@ -38,6 +38,7 @@ def test_a_shipped_games_phone_view_is_served_from_its_package(client, game):
         assert resp.status_code == 200 and kind in resp.content_type
         assert resp.data == (ROOT / "controller" / "games" / game / "phone" / name).read_bytes()
         assert resp.headers["X-Content-Type-Options"] == "nosniff"
+        assert "Set-Cookie" not in resp.headers  # a static asset, like /static/: no CSRF cookie
     assert b'GameViews.register("' + game.encode() in client.get(f"/games/{game}/view.js").data
 
 

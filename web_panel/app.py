@@ -142,7 +142,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         resp.headers.setdefault("X-Frame-Options", "DENY")
         resp.headers.setdefault("Content-Security-Policy",
                                 "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'")
-        if not request.cookies.get(CSRF_COOKIE) and not request.path.startswith("/static/"):
+        if not request.cookies.get(CSRF_COOKIE) and not request.path.startswith(("/static/", "/games/")):
             resp.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), max_age=COOKIE_AGE, samesite="Strict")
         return resp
 
