@@ -17,6 +17,7 @@ demo: run-deps
 
 test: test-deps
 	$(PY) -m ruff check $(LINTED)
+	$(PY) -m mypy
 	$(PY) -m pytest -q
 
 bench: test-deps
@@ -27,6 +28,7 @@ soak: test-deps
 
 lint: test-deps
 	$(PY) -m ruff check $(LINTED)
+	$(PY) -m mypy  # controller sensors web_panel: [tool.mypy] in pyproject.toml
 
 # What the table needs to run: Mosquitto and a Python venv.
 run-deps:

@@ -41,14 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("sim", help="the daemon on the virtual table (pymunk), with the panel")
     sim.add_argument("--config", help="TOML config file")
-    try:
-        from controller.sim import add_sim_arguments
-    except ImportError:
-        sim.add_argument("--bots", type=int, default=0)
-        sim.add_argument("--headless", action="store_true")
-        sim.add_argument("--speed", type=float, default=1.0)
-    else:
-        add_sim_arguments(sim)
+    from controller.sim import add_sim_arguments
+
+    add_sim_arguments(sim)
     return parser
 
 
@@ -75,16 +70,12 @@ def main(argv: list[str] | None = None) -> int:
 
         return run_journal(args)
     if args.command == "run":
-        from controller.daemon import run_daemon
+        from controller.run import run_daemon
 
         return run_daemon(args)
     if args.command == "sim":
-        try:
-            from controller.sim import run_sim
-        except ImportError:
-            from controller.demo import run_demo
+        from controller.sim import run_sim
 
-            return run_demo(args)
         return run_sim(args)
     return 2
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import signal
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from controller import sd_notify
 from controller.clock import Clock, SystemClock
-from controller.config import Config, ConfigError, load
-from controller.journal import Journal, JournalBusy, JournalError
+from controller.config import Config
+from controller.deadlines import Deadlines, PauseError
+from controller.games import Game, registry
+from controller.games.base import TableView
+from controller.games.words import narrate
+from controller.journal import Journal, JournalError
 from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error
@@ -37,17 +38,17 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def led_plan_for(state: dict[str, Any] | None, fault: str | None = None, seats: Any = (),
+def led_plan_for(view: TableView | None, fault: str | None = None, seats: Any = (),
                  waiting: str | None = None) -> dict[str, Any]:
     """What the LEDs show; a state the LED mapper cannot read must not stop the referee."""
     try:
-        return led_plan(state, fault=fault, seats=seats, waiting=waiting)
+        return led_plan(view, fault=fault, seats=seats, waiting=waiting)
     except LedPlanError as exc:
         log.error("cannot map the state to LEDs: %s", exc)
         return led_plan(None, fault=str(exc), seats=seats)
 
 
-def public_input(game: Any, inp: dict[str, Any] | None) -> dict[str, Any] | None:
+def public_input(game: Game | None, inp: dict[str, Any] | None) -> dict[str, Any] | None:
     """An input as everyone may see it on ``events``.
 
     A ``new_game`` keeps only who plays what: its seed, stacked hands (Coup ``setup``) and dealt
@@ -58,8 +59,21 @@ def public_input(game: Any, inp: dict[str, Any] | None) -> dict[str, Any] | None
         return None
     if inp.get("type") == "new_game":
         return {k: inp[k] for k in ("type", "id", "game", "mode", "players", "order") if k in inp}
-    hide = getattr(game, "public_input", None)
-    return hide(inp) if hide else inp
+    return game.public_input(inp) if game is not None else inp
+
+
+def words_for(game: Game | None, inp: dict[str, Any] | None, effects: list[dict[str, Any]],
+              state: dict[str, Any] | None) -> list[str]:
+    """The log lines of one accepted input (``events``' ``words``): the game's own words, or the
+    shared ones when no game is left (an undo back past the first ``new_game``)."""
+    if game is not None:
+        return game.words(inp, effects, state)
+    return narrate(inp, effects, state)
+
+
+def games_payload() -> dict[str, Any]:
+    """The retained ``games`` topic: every game's lobby description."""
+    return {"games": [game.describe() for game in registry().values()]}
 
 
 class Daemon:
@@ -77,11 +91,7 @@ class Daemon:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._published_seats: set[int] = set()
-        self._window_timer: tuple[Any, Callable[[], None]] | None = None
-        self._window_deadline: float | None = None
-        self._window_paused = False
-        self._window_remaining = 0.0
-        self._game_timer: tuple[Any, Callable[[], None]] | None = None
+        self.deadlines = Deadlines(self.clock, self._lock, self._on_deadline)
         self.bridge: MqttBridge | None = None
         self._pending_diagnostics: list[tuple[str, Any]] = []
         self._control_results: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -92,11 +102,10 @@ class Daemon:
         with self._lock:
             count = self.table.load()  # (a torn tail or an empty file: `journal.notice`, see _republish)
             log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
-            self._arm_window_timer()
-            self._arm_game_timer()
+            self._sync_deadlines(since=self.table.running_since())
             self._update_lights()
-        if connect and self.config.mqtt.host:
-            m = self.config.mqtt
+        m = self.config.mqtt
+        if connect and m.host:
             self.bridge = MqttBridge(
                 self.config.table_id, m.host, m.port, self._on_mqtt_command, self._republish,
                 username=m.username, password=m.password, keepalive=m.keepalive,
@@ -106,9 +115,7 @@ class Daemon:
 
     def stop(self) -> None:
         with self._lock:
-            self._cancel_window_timer()
-            if self._game_timer:
-                self._game_timer[1]()
+            self.deadlines.cancel_all()
         if self.bridge:
             self.bridge.stop()
         self.journal.close()
@@ -171,10 +178,11 @@ class Daemon:
         if self.bridge:
             # An input can carry hidden cards (Coup's exchange_return): publish its public form.
             shown = public_input(self.table.game, result.input)
+            state = self.public_state()
             self.bridge.publish_event({"seq": result.seq, "source": source, "input": shown,
-                                       "effects": result.effects, "ts": self.clock.wall()})
-        self._arm_window_timer()
-        self._arm_game_timer()
+                                       "effects": result.effects, "ts": self.clock.wall(),
+                                       "words": words_for(self.table.game, shown, result.effects, state)})
+        self._sync_deadlines()
         state = self.public_state()
         self._publish_views(state)
         self._update_lights()
@@ -186,16 +194,20 @@ class Daemon:
 
     def public_state(self) -> dict[str, Any] | None:
         with self._lock:
-            state = self.table.public_view()
-            if state is not None and isinstance(state.get("window"), dict):
-                state["window"] = self._window_public(state["window"])
-            return state
+            return self._timed(self.table.public_view())
 
-    def _window_public(self, window: dict[str, Any]) -> dict[str, Any]:
-        """The window as phones see it: with its real deadline, or paused (CP-6)."""
-        if self._window_paused:
-            return dict(window, paused=True, deadline=None, remaining_s=self._window_remaining)
-        return dict(window, deadline=self._window_deadline)
+    def _timed(self, view: dict[str, Any] | None) -> dict[str, Any] | None:
+        """A view with the running deadlines shown where the game's phones expect them."""
+        game = self.table.game
+        if view is None or game is None:
+            return view
+        return game.with_timers(view, self.deadlines.timers())
+
+    def table_view(self) -> TableView | None:
+        """The game's common view (whose turn, who must answer, winner): what LEDs and bots read."""
+        with self._lock:
+            state, game = self.table.state, self.table.game
+            return game.table_view(state) if state is not None and game is not None else None
 
     def seat_view(self, seat: int) -> dict[str, Any] | None:
         with self._lock:
@@ -207,10 +219,7 @@ class Daemon:
         self.bridge.publish_state(state)
         seats = set(self.table.seats())
         for seat in sorted(seats):
-            view = self.table.seat_view(seat)
-            if view is not None and isinstance(view.get("window"), dict):
-                view["window"] = self._window_public(view["window"])
-            self.bridge.publish_private(seat, view)
+            self.bridge.publish_private(seat, self._timed(self.table.seat_view(seat)))
         for seat in sorted(self._published_seats - seats):
             self.bridge.clear_private(seat)
         self._published_seats = seats
@@ -220,7 +229,8 @@ class Daemon:
         with self._lock:
             self._publish_views(self.public_state())
             if self.bridge:
-                self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting))
+                self.bridge.publish(f"{self.bridge.topics['base']}/games", games_payload(), qos=1, retain=True)
+                self.bridge.publish_leds(led_plan_for(self.table_view(), self.fault, self.config.leds.seats, self.waiting))
                 # Retained, so the host's panel shows it whenever it connects: this start dropped a
                 # torn record (its retry is applied again) or found an empty file; a sound start clears it.
                 self.bridge.publish(f"{self.bridge.topics['sensors']}/journal",
@@ -231,7 +241,7 @@ class Daemon:
                 self._pending_diagnostics.clear()
 
     def _update_lights(self) -> None:
-        plan = led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting)
+        plan = led_plan_for(self.table_view(), self.fault, self.config.leds.seats, self.waiting)
         if self.lights is not None:
             try:
                 self.lights.show(plan)
@@ -239,6 +249,12 @@ class Daemon:
                 log.exception("LED output failed")
         if self.bridge:
             self.bridge.publish_leds(plan)
+
+    def use_lights(self, lights: Any) -> None:
+        """Show the LED plan on ``lights`` too (the real table's PWM LEDs), from now on."""
+        with self._lock:
+            self.lights = lights
+            self._update_lights()
 
     def set_fault(self, fault: str | None) -> None:
         with self._lock:
@@ -264,36 +280,15 @@ class Daemon:
             elif len(self._pending_diagnostics) < 100:  # a long outage must not grow memory
                 self._pending_diagnostics.append((kind, payload))
 
-    # --- reaction windows (Coup CP-6): the table emits `timeout` when time is up ----------------
-    def _arm_window_timer(self) -> None:
-        state = self.table.public_view()
-        window = state.get("window") if state else None
-        window_id = window.get("id") if isinstance(window, dict) else None
-        if self._window_timer and self._window_timer[0] == window_id:
-            return
-        self._cancel_window_timer()
-        self._window_paused = False
-        if window_id is None:
-            return
-        self._start_window_timer(window_id, float(window.get("timeout_s") or 8))
+    # --- deadlines: the game's timers (Coup's windows CP-6, Football's clock CW-7.3, …) ---------
+    def _sync_deadlines(self, since: dict[str, float] | None = None) -> None:
+        state, game = self.table.state, self.table.game
+        self.deadlines.sync(game.deadlines(state) if state is not None and game is not None else [], since)
 
-    def _start_window_timer(self, window_id: Any, timeout_s: float) -> None:
-        self._window_deadline = self.clock.wall() + timeout_s
-
-        def fire() -> None:
-            with self._lock:
-                if self._window_timer and self._window_timer[0] == window_id:
-                    self._window_timer = None
-                    self.submit({"type": "timeout", "window": window_id,
-                                 "id": f"timeout-{window_id}-{self.table.seq}"}, source="timer")
-
-        self._window_timer = (window_id, self.clock.call_later(timeout_s, fire))
-
-    def _cancel_window_timer(self) -> None:
-        if self._window_timer:
-            self._window_timer[1]()
-        self._window_timer = None
-        self._window_deadline = None
+    def _on_deadline(self, ident: str, inp: dict[str, Any]) -> None:
+        """A deadline expired (under the lock): its input goes in like any other, journalled.
+        The id names the deadline and the journal position, so it never repeats."""
+        self.submit({**inp, "id": f"{ident}@{self.table.seq}"}, source="timer")
 
     def _pause_once(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """``pause`` / ``resume`` are not journalled, so their duplicate ids are remembered here:
@@ -311,107 +306,17 @@ class Daemon:
         return result
 
     def _pause(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        """Host ``pause`` / ``resume`` of an open reaction window's countdown (CP-6).
+        """Host ``pause`` / ``resume`` of the running deadlines (a Coup window CP-6, a game clock).
 
-        Only the daemon's timer stops; the game state does not change (the window closes by the
-        ``timeout`` input it would have sent), so there is nothing to journal.
+        Only the daemon's timers stop; the game state does not change (a deadline ends by the
+        input it would have sent), so there is nothing to journal.
         """
-        state = self.table.public_view()
-        window = state.get("window") if state else None
-        if not isinstance(window, dict) or window.get("id") is None:
-            return {"id": cmd.get("id"), "ok": False, "error": f"no reaction window is open to {cmd['type']}"}
-        if cmd["type"] == "pause":
-            if self._window_paused:
-                return {"id": cmd.get("id"), "ok": False, "error": "the window is already paused"}
-            self._window_remaining = max(0.0, (self._window_deadline or 0) - self.clock.wall())
-            window_id = window["id"]
-            self._cancel_window_timer()
-            self._window_timer = (window_id, lambda: None)
-            self._window_paused = True
-        else:
-            if not self._window_paused:
-                return {"id": cmd.get("id"), "ok": False, "error": "the window is not paused"}
-            self._window_paused = False
-            self._cancel_window_timer()
-            self._start_window_timer(window["id"], self._window_remaining)
+        try:
+            if cmd["type"] == "pause":
+                self.deadlines.pause()
+            else:
+                self.deadlines.resume()
+        except PauseError as exc:
+            return {"id": cmd.get("id"), "ok": False, "error": str(exc)}
         self._publish_views(self.public_state())
         return {"id": cmd.get("id"), "ok": True}
-
-    # --- game clock: Football's time limit (CW-7.3) --------------------------------------------
-    def _arm_game_timer(self) -> None:
-        """Send ``time_up`` when a game with ``minutes`` has run that long (since new_game)."""
-        state = self.table.public_view()
-        minutes = state.get("minutes") if state else None
-        started = self.table.game_started_at
-        key = (started, minutes)
-        if self._game_timer and self._game_timer[0] == key:
-            return
-        if self._game_timer:
-            self._game_timer[1]()
-            self._game_timer = None
-        if not minutes or started is None or state.get("phase") != "playing" or state.get("time_up"):
-            return
-
-        def fire() -> None:
-            with self._lock:
-                if self._game_timer and self._game_timer[0] == key:
-                    self._game_timer = None
-                    self.submit({"type": "time_up", "id": f"time-up-{started}"}, source="timer")
-
-        delay = started + float(minutes) * 60 - self.clock.wall()
-        self._game_timer = (key, self.clock.call_later(max(0.0, delay), fire))
-
-
-# --- `gametable run` ---------------------------------------------------------------------------
-
-def run_daemon(args: Any) -> int:
-    """``gametable run --config FILE``: the daemon on the Pi with its real hardware."""
-    # A fatal error needs a person, not a restart every 2 s: EX_CONFIG (78) is the exit status the
-    # systemd unit's RestartPreventExitStatus= names. Another daemon on the journal (2) may go away.
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(exc)
-        return os.EX_CONFIG
-    if not config.mqtt.host:
-        print("config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing")
-        return os.EX_CONFIG
-    clock = SystemClock()
-    try:
-        daemon = Daemon(config, clock)
-    except JournalBusy as exc:
-        print(f"gametable run: {exc}")
-        return 2
-    except JournalError as exc:  # not a database, a bad record, a damaged page: never touched, say so
-        print(f"gametable run: {exc}")
-        return os.EX_CONFIG
-    hardware = None
-    try:
-        from controller.hardware import Hardware
-    except ImportError:
-        log.warning("no hardware layer available; running with MQTT inputs only")
-    else:
-        if getattr(args, "no_hardware", False):  # fault tests, a table driven from elsewhere
-            log.info("--no-hardware: running with MQTT inputs only")
-        else:
-            hardware = Hardware(config, clock, daemon)
-    daemon.start()
-    if hardware is not None:
-        hardware.start()
-    from web_panel import serve
-
-    panel = serve(config, generate_pin=True)  # the phone panel, in a thread; host/port/PIN from [panel]
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
-    sd_notify.notify("READY=1")
-    watchdog = sd_notify.Watchdog(clock)
-    watchdog.start()
-    log.info("gametable run: table %s up (broker %s:%s)", config.table_id, config.mqtt.host, config.mqtt.port)
-    stop.wait()
-    watchdog.stop()
-    panel.stop()
-    if hardware is not None:
-        hardware.stop()
-    daemon.stop()
-    return 0

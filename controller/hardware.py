@@ -14,6 +14,8 @@ from typing import Any
 
 from controller.clock import Clock
 from controller.config import Config
+from controller.observer import Observer
+from controller.referee_api import Referee, TableReferee
 
 log = logging.getLogger("gametable.hardware")
 
@@ -26,7 +28,7 @@ CLEARING_EVENTS = {"port_reopened", "port_opened", "back", "battery_ok"}
 class Hardware:
     """Owns the beam bank, the striker link, the observer and the LEDs of one table."""
 
-    def __init__(self, config: Config, clock: Clock, daemon: Any, *, pin_factory: Any = None,
+    def __init__(self, config: Config, clock: Clock, daemon: TableReferee, *, pin_factory: Any = None,
                  on_facts: Callable[[Any], None] | None = None, settle_s: float = 1.5) -> None:
         self.config = config
         self._on_facts = on_facts  # None: the observer submits its shot facts to the daemon
@@ -47,8 +49,7 @@ class Hardware:
         factory = self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
         if self.config.leds.seats or self.config.leds.status:
             self.lights = GpioSeatLights.from_config(self.config.leds, self.clock, pin_factory=factory)
-            self.daemon.lights = self.lights
-            self.daemon.set_fault(None)
+            self.daemon.use_lights(self.lights)
         if self.config.beams:  # no beams, no observer: the strike's facts come from the phones
             self.observer = make_observer(self.config, self.clock, self.daemon, on_facts=self._on_facts,
                                           settle_s=self._settle_s)
@@ -56,10 +57,10 @@ class Hardware:
 
             self.beams = BeamBank(self.config.beams, self.clock, self._on_beam_edge, pin_factory=factory,
                                   on_stuck=self._on_stuck)
-        if self.config.striker.port:
+        s = self.config.striker
+        if s.port:
             from sensors.striker_link import StrikerLink
 
-            s = self.config.striker
             self.link = StrikerLink(s.port, s.baud, self.clock, self._on_frame, self._on_striker_event,
                                     silence_s=s.silence_s, low_battery_v=s.low_battery_v)
             self.link.start()
@@ -92,9 +93,9 @@ class Hardware:
         inp = strike_input(frame, self.config.strikers)
         if inp is None:
             return
-        state = self.daemon.public_state()
-        turn = state.get("turn") if state else None
-        if not turn or turn.get("seat") != inp["seat"]:
+        view = self.daemon.table_view()
+        turn = view["turn"] if view else None
+        if not turn or turn["seat"] != inp["seat"]:
             # A strike from a seat whose turn it is not: reported, not applied.
             self.daemon.diagnostic("striker", {"event": "strike_out_of_turn", "seat": inp["seat"],
                                                "striker": frame.get("id"),
@@ -117,11 +118,7 @@ class Hardware:
         self.daemon.set_waiting("; ".join(self._waiting.values()) or None)
 
 
-def make_observer(config: Config, clock: Clock, daemon: Any, *, on_facts: Callable[[Any], None] | None = None,
-                  settle_s: float = 1.5) -> Any:
-    """The observer turning beam edges into shot facts, when the observer module is present."""
-    try:
-        from controller.observer import Observer
-    except ImportError:
-        return None
+def make_observer(config: Config, clock: Clock, daemon: Referee, *, on_facts: Callable[[Any], None] | None = None,
+                  settle_s: float = 1.5) -> Observer:
+    """The observer turning beam edges into shot facts for ``daemon``."""
     return Observer.for_daemon(config, clock, daemon, settle_s=settle_s, on_facts=on_facts)

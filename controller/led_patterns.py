@@ -1,4 +1,4 @@
-"""What the seat LEDs show: a pure mapping from the public game state to a plan, and the patterns.
+"""What the seat LEDs show: a pure mapping from the table view to a plan, and the patterns.
 
 The plan is plain JSON (also published retained on ``gametable/T/leds``)::
 
@@ -8,12 +8,14 @@ plus ``"fault": "<message>"`` or ``"waiting": "<what>"`` when the status says so
 lets the panel, MQTT and any LED hardware (GPIO today, an addressable strip later) agree, and lets
 tests check it without pins. Animation is a pure function of elapsed clock time too.
 
-Seat patterns, by priority (docs/rules/coinwar.md CW-8 questions, docs/rules/coup.md CP-6 reaction windows):
+The input is a game's :class:`~controller.games.base.TableView` (phase, players, turn, who must
+answer, winner), so the mapper knows no game. Seat patterns, by priority (docs/rules/coinwar.md
+CW-8 questions, docs/rules/coup.md CP-6 reaction windows: both are seats in ``answer``):
 
 ==========  =====================================================================
 ``chase``   a winner's seat (game over; each seat of a draw too)
 ``off``     an out seat (``alive`` false), every seat after an abort or a game with no winner
-``pulse``   the seat must answer: it is named by an open question or reaction window
+``pulse``   the seat must answer (listed in ``answer``: a question, a reaction window)
 ``blink``   the active seat on an extra turn (CW-3.4, CW-6.3): fast blink
 ``solid``   the active seat
 ``dim``     any other seat still in the game
@@ -77,21 +79,9 @@ def _winners(winner: Any) -> list[int] | None:
     return _seat_list(winner, "winner")
 
 
-def _answering(state: Mapping[str, Any]) -> set[int]:
-    """Seats that must answer: named by a question (Coin War) or an open reaction window (Coup)."""
-    seats: set[int] = set()
-    questions = state.get("questions") or []
-    if not isinstance(questions, list):
-        raise LedPlanError(f"led plan: questions must be a list, got {questions!r}")
-    for i, q in enumerate(questions):
-        if not isinstance(q, dict):
-            raise LedPlanError(f"led plan: questions[{i}] must be an object, got {q!r}")
-        if q.get("seats") is not None:
-            seats.update(_seat_list(q["seats"], f"questions[{i}].seats"))
-    window = _optional_dict(state, "window")
-    if window and window.get("seats") is not None:
-        seats.update(_seat_list(window["seats"], "window.seats"))
-    return seats
+def _answering(view: Mapping[str, Any]) -> set[int]:
+    """Seats that must answer (a Coin War question CW-8, a Coup reaction window CP-6, …)."""
+    return set(_seat_list(view.get("answer") or [], "answer"))
 
 
 def led_plan(
@@ -101,7 +91,7 @@ def led_plan(
     waiting: str | None = None,
     seats: Iterable[int] = (),
 ) -> dict[str, Any]:
-    """Map a public game state (any game) to what each seat LED and the status LED show.
+    """Map a table view (any game's ``table_view``) to what each seat LED and the status LED show.
 
     ``seats`` adds seats that have an LED but no player (they show ``off``), so a fault lights
     every LED. ``fault`` wins over ``waiting``. A malformed state raises :class:`LedPlanError`.

@@ -28,6 +28,7 @@ from typing import Any
 
 from controller.clock import Clock
 from controller.config import BeamConfig
+from controller.referee_api import Referee
 from sensors import table_geometry as geo
 from sensors.beam_geometry import beam_distance
 
@@ -127,7 +128,8 @@ LEAF_MM = 0.05  # smallest cell of the proof's quadtree
 
 
 @lru_cache(maxsize=16)
-def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str], ...]:
+# one quadtree walk: split up, its soundness argument (the docstring) would no longer read in one place
+def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str], ...]:  # noqa: C901
     """Beams a dead coin surely blocks, for every cell of a quadtree over the dead-centre region.
 
     Every dead coin's centre lies in the goal shrunk by ``r`` (CW-4.1). For a square cell with
@@ -140,7 +142,7 @@ def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str]
     x0, y0, x1, y1 = g.x0 + r, g.y0 + r, g.x1 - r, g.y1 - r
     masks: set[frozenset[str]] = set()
     side = 10.0
-    stack = []
+    stack: list[tuple[float, float, float, frozenset[str], tuple[BeamConfig, ...]]] = []
     ny, nx = math.ceil((y1 - y0) / side), math.ceil((x1 - x0) / side)
     for i in range(nx):
         for j in range(ny):
@@ -209,6 +211,7 @@ class Observer:
         *,
         settle_s: float = 1.5,
         initially_blocked: Iterable[str] = (),
+        public_state: Callable[[], dict[str, Any] | None] | None = None,
     ) -> None:
         if not math.isfinite(settle_s) or settle_s <= 0:
             raise ValueError(f"settle_s must be a positive number of seconds, got {settle_s!r}")
@@ -222,11 +225,11 @@ class Observer:
         self._open: dict[str, Any] | None = None
         self._cancel: Callable[[], None] | None = None
         self.unknown_edges = 0
-        self._daemon: Any = None
+        self._public_state = public_state  # where strike_started learns the coins (the daemon's)
         self._points = {b.id: b.at for b in self.beams if b.kind == "point" and b.id in self.roles.surface}
 
     @classmethod
-    def for_daemon(cls, config: Any, clock: Clock, daemon: Any, *, settle_s: float = 1.5,
+    def for_daemon(cls, config: Any, clock: Clock, daemon: Referee, *, settle_s: float = 1.5,
                    on_facts: Callable[[ObservedStrike], None] | None = None) -> Observer:
         """An observer for ``config.beams`` that submits its ``shot`` facts to ``daemon``
         (the Daemon API: ``submit``, ``public_state``) -- the wiring ``gametable run`` uses.
@@ -245,15 +248,13 @@ class Observer:
             if not result.get("ok"):
                 log.warning("observer: shot rejected: %s", result.get("error"))
 
-        obs = cls(config.beams, clock, on_facts or submit, settle_s=settle_s)
-        obs._daemon = daemon
-        return obs
+        return cls(config.beams, clock, on_facts or submit, settle_s=settle_s, public_state=daemon.public_state)
 
     def strike_started(self, seat: int, t: float | None = None) -> None:
         """A strike input was accepted for ``seat`` (the hardware glue's name for :meth:`strike`):
         the struck coin and the coins on the table come from the daemon's public state."""
         coin, on_table = None, None
-        state = self._daemon.public_state() if self._daemon is not None else None
+        state = self._public_state() if self._public_state is not None else None
         if state:
             coin = next((p.get("coin") for p in state.get("players", []) if p.get("seat") == seat), None)
             on_table = state.get("coins_on_table")

@@ -33,7 +33,7 @@ def _lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
             continue
         try:
             yield number, json.loads(text)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise ReplayError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
 
 

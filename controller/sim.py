@@ -27,14 +27,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from controller.bot_runner import BotRunner, coin_choices
 from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
 from controller.config import BeamConfig, Config
+from controller.default_table import default_beams
 from controller.observer import ObservedStrike, Observer
+from controller.referee_api import TableReferee
 from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
@@ -44,7 +45,6 @@ from sensors.virtual_beams import Edge, VirtualBeams
 
 log = logging.getLogger("gametable.sim")
 Point = tuple[float, float]
-DEFAULT_TABLE = Path(__file__).parent / "data" / "default-table.toml"
 
 # Where each seat's coin starts (CW-2.3: near the rails, in front of the seat); seats go round the table.
 SEAT_SPOTS: dict[int, Point] = {
@@ -86,13 +86,6 @@ class SimError(ValueError):
     """A flick or placement the virtual table refuses (one readable line)."""
 
 
-def default_beams() -> tuple[BeamConfig, ...]:
-    """The beam layout of controller/data/default-table.toml."""
-    from controller.config import load
-
-    return load(DEFAULT_TABLE).beams
-
-
 def initial_spot(coin: str, seat: int | None) -> Point:
     """The initial position (CW-1.6) of a coin: in front of its seat, near the rail."""
     if coin in FOOTBALL_SPOTS:
@@ -109,7 +102,7 @@ class VirtualTable:
 
     def __init__(
         self,
-        daemon: Any,
+        daemon: TableReferee,
         clock: Clock,
         *,
         beams: Sequence[BeamConfig] | None = None,
@@ -287,29 +280,7 @@ class VirtualTable:
             finally:
                 self.moving = False
             self.last_truth = truth
-            football = self.physics.params.mouths
-            if football:
-                # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
-                truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
-            if self.rig is not None and not self.rig.wait_beams(self.vbeams.state):
-                log.warning("sim: the debounced beams did not catch up with the coins")
-            if self.ask:
-                facts = self._await_facts()
-                shot = facts.shot()  # the struck coin is the one the player dragged (not a beam fact)
-            else:
-                self.observer.flush()  # ground truth: close the observer's strike window now
-                if self.rig is not None and self._facts:
-                    self.last_observed = self._facts[-1]
-                    compare_with_truth(self.last_observed, truth)
-                self._facts.clear()
-                self._facts_ready.clear()
-                shot = truth.shot(seat)
-            shot["coin"] = coin
-            if football:
-                # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
-                shot["mouth"] = truth.mouths.get(BALL)
-                if shot["dead"] is None:
-                    shot["dead"] = []  # nothing dies in football
+            shot = self._shot_of(seat, coin, truth)
             self.turn_coin = (seat, coin)
             self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
             result = self.submit(shot)
@@ -319,6 +290,34 @@ class VirtualTable:
                 self.answer_questions(truth, seats=self.bots if self.rig is not None and self.ask else None)
                 self.sync()
             return result
+
+    def _shot_of(self, seat: int, coin: str, truth: StrikeTruth) -> dict[str, Any]:
+        """The ``shot`` input of a strike that has come to rest: the observer's facts (``--ask``)
+        or the ground truth (checked against what the observer saw, on the real path)."""
+        football = self.physics.params.mouths
+        if football:
+            # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
+            truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
+        if self.rig is not None and not self.rig.wait_beams(self.vbeams.state):
+            log.warning("sim: the debounced beams did not catch up with the coins")
+        if self.ask:
+            facts = self._await_facts()
+            shot = facts.shot()  # the struck coin is the one the player dragged (not a beam fact)
+        else:
+            self.observer.flush()  # ground truth: close the observer's strike window now
+            if self.rig is not None and self._facts:
+                self.last_observed = self._facts[-1]
+                compare_with_truth(self.last_observed, truth)
+            self._facts.clear()
+            self._facts_ready.clear()
+            shot = truth.shot(seat)
+        shot["coin"] = coin
+        if football:
+            # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
+            shot["mouth"] = truth.mouths.get(BALL)
+            if shot["dead"] is None:
+                shot["dead"] = []  # nothing dies in football
+        return shot
 
     def _strike_by_frame(self, seat: int, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
         """The seat's striker hits: frame -> pty -> StrikerLink -> Hardware -> daemon ``strike``.
@@ -364,7 +363,7 @@ class VirtualTable:
             if self._owed >= 0.01 or changed or hasattr(self.clock, "advance"):
                 self.clock.sleep(self._owed)
                 self._owed = 0.0
-        if new is not None:
+        if new is not None and self.on_blocked is not None:
             if changed:
                 self.vbeams.state = new
                 self.on_blocked(new)
@@ -422,9 +421,9 @@ class VirtualTable:
             seat = st["turn"]["seat"]
             if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
                 break
-            seat_view = getattr(self.daemon, "seat_view", None)
-            legal_coins = coin_choices(seat_view(seat)) if seat_view else None
-            if seat_view and legal_coins is None and self.act is not None:
+            view = self.daemon.seat_view(seat)  # None: a referee without seat views (a test double)
+            legal_coins = coin_choices(view) if view is not None else None
+            if view is not None and legal_coins is None and self.act is not None:
                 break  # no shot is legal now (e.g. a Three Kingdoms pause) and the runner had nothing
             if st["turn"].get("strikes", 0) >= st.get("strikes_allowed", 2):
                 if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
@@ -546,9 +545,6 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     meanwhile). Otherwise it serves until Ctrl-C; ``--bots N`` starts a game of N bots to watch, and
     seats named "Bot …" in any game the lobby starts are played by the simulator.
     """
-    import json
-    import signal
-
     from controller.broker import ensure_broker
     from controller.clock import SystemClock
     from controller.config import ConfigError, load
@@ -558,33 +554,20 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     except ConfigError as exc:
         print(exc)
         return 2
-    if args.bots and not 2 <= args.bots <= 6:
-        print(f"sim error: --bots must be from 2 to 6, got {args.bots}")
-        return 2
-    if args.headless and not args.bots:
-        print("sim error: --headless needs --bots N (who else would play?)")
-        return 2
     speed = config.sim.speed if args.speed is None else args.speed
-    if not math.isfinite(speed) or speed <= 0:
-        print(f"sim error: --speed must be a positive number, got {speed}")
+    problem = _sim_args_problem(args, speed)
+    if problem:
+        print(f"sim error: {problem}")
         return 2
     seed = config.sim.seed if args.seed is None else args.seed
     beams = config.beams or default_beams()
-    if daemon_factory is None:
-        from controller.daemon import Daemon
-
-        daemon_factory = Daemon
     clock = SystemClock()
-    rig: SimHardware | None = None
-    why_direct = direct_reason(speed, getattr(args, "direct", False))
-    if why_direct is None:
-        rig = SimHardware(config, clock, beams=beams)  # its pty path and mock pins go into the config
-        config = rig.config
+    rig, config, why_direct = _virtual_sensors(config, clock, beams, speed, args.direct)
     config, broker = ensure_broker(config)
     from controller.journal import JournalError
 
     try:
-        daemon = daemon_factory(config, clock)
+        daemon = (daemon_factory or _daemon_class())(config, clock)
     except JournalError as exc:  # a damaged journal is never touched: one line, as `gametable run` says it
         print(f"gametable sim: {exc}")
         if rig is not None:
@@ -595,6 +578,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     daemon.start()
     panel = None
     stop = threading.Event()
+    if not args.headless:
+        _stop_on_signals(stop)  # before the panel serves: a stop from then on is a clean one
     try:
         from web_panel import serve as serve_panel
 
@@ -610,28 +595,13 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         panel = serve_panel(config)
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
-        print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
-        print(f"phone panel: {panel.url}  (host page: {panel.url}/host, table PIN {config.panel.pin})", flush=True)
-        if rig is not None:
-            print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
-                  f"MockFactory pins ({'questions to the phones' if args.ask else 'ground truth reported'})", flush=True)
-        else:
-            print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself", flush=True)
+        _print_banner(config, panel.url, rig, args.ask, why_direct)
         if args.headless:
-            for game in range(max(1, args.games)):
-                if not _start_bot_game(table, sorted(bots), args.mode, seed + game, getattr(args, "game", "coinwar")):
-                    return 1
-                for _ in range(5000):
-                    if not runner.poll() + table.play_bots():
-                        break
-                print(json.dumps(table.state(), sort_keys=True), flush=True)
-            return 0
+            return _play_headless(table, runner, args, sorted(bots), seed)
         if bots:
             _start_bot_game(table, sorted(bots), args.mode, seed, getattr(args, "game", "coinwar"))
         if not args.no_browser:
             _open_browser(f"{panel.url}/host")
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, lambda *_: stop.set())
         print("virtual table running; Ctrl-C to stop", flush=True)
         serve(table, config, stop, changed, runner)
         return 0
@@ -639,13 +609,71 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         return 0
     finally:
         stop.set()
-        if panel is not None:
-            panel.stop()
-        if rig is not None:
-            rig.stop()
-        daemon.stop()
+        for part in (panel, rig, daemon):
+            if part is not None:
+                part.stop()
         if broker is not None:
             broker.close()
+
+
+def _virtual_sensors(config: Config, clock: Clock, beams: tuple[BeamConfig, ...], speed: float,
+                     direct: bool) -> tuple[SimHardware | None, Config, str | None]:
+    """The table's own sensor code on virtual sensors (with the config naming their pty and mock
+    pins), or (None, the config, why not) for the direct path."""
+    why_direct = direct_reason(speed, direct)
+    if why_direct is not None:
+        return None, config, why_direct
+    rig = SimHardware(config, clock, beams=beams)
+    return rig, rig.config, None
+
+
+def _stop_on_signals(stop: threading.Event) -> None:
+    import signal
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
+
+
+def _daemon_class() -> Callable[..., Any]:
+    from controller.daemon import Daemon
+
+    return Daemon
+
+
+def _print_banner(config: Config, url: str, rig: SimHardware | None, ask: bool, why_direct: str | None) -> None:
+    print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
+    print(f"phone panel: {url}  (host page: {url}/host, table PIN {config.panel.pin})", flush=True)
+    if rig is not None:
+        print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
+              f"MockFactory pins ({'questions to the phones' if ask else 'ground truth reported'})", flush=True)
+    else:
+        print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself", flush=True)
+
+
+def _sim_args_problem(args: argparse.Namespace, speed: float) -> str | None:
+    """What is wrong with ``gametable sim``'s options, or None."""
+    if args.bots and not 2 <= args.bots <= 6:
+        return f"--bots must be from 2 to 6, got {args.bots}"
+    if args.headless and not args.bots:
+        return "--headless needs --bots N (who else would play?)"
+    if not math.isfinite(speed) or speed <= 0:
+        return f"--speed must be a positive number, got {speed}"
+    return None
+
+
+def _play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namespace, seats: list[int],
+                   seed: int) -> int:
+    """``--headless``: play ``--games`` bot games to their end, printing each final state."""
+    import json
+
+    for game in range(max(1, args.games)):
+        if not _start_bot_game(table, seats, args.mode, seed + game, getattr(args, "game", "coinwar")):
+            return 1
+        for _ in range(5000):
+            if not runner.poll() + table.play_bots():
+                break
+        print(json.dumps(table.state(), sort_keys=True), flush=True)
+    return 0
 
 
 def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int, game: str = "coinwar") -> bool:
@@ -709,7 +737,7 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
         client.username_pw_set(config.mqtt.username, config.mqtt.password)
     no_delay(client)
     client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topics["flick"], qos=1)
-    client.on_message = lambda c, u, msg: flicks.put(msg.payload)
+    client.on_message = lambda c, u, msg: flicks.put(bytes(msg.payload))
 
     def publish_coins(positions: dict[str, Point]) -> None:
         body = {"coins": {c: [round(x, 1), round(y, 1)] for c, (x, y) in positions.items()},
@@ -759,7 +787,8 @@ def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
     if not isinstance(msg, dict):
         return {"ok": False, "error": "flick: expected an object {coin, vx, vy}"}
     coin, vx, vy = msg.get("coin"), msg.get("vx"), msg.get("vy")
-    if not isinstance(coin, str) or not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (vx, vy)):
+    if not isinstance(coin, str) or not isinstance(vx, int | float) or not isinstance(vy, int | float) \
+            or isinstance(vx, bool) or isinstance(vy, bool):
         return {"ok": False, "error": "flick: expected coin (string), vx and vy (numbers, mm/s)"}
     st = table.state() or {}
     turn = st.get("turn") or {}
@@ -771,32 +800,6 @@ def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
     except (SimError, ValueError) as exc:
         return {"ok": False, "error": f"flick: {exc}"}
     return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {})}
-
-
-def _private_broker() -> tuple[Any, int]:
-    """Start a Mosquitto on a free loopback port for this sim (architecture.md, "Running it")."""
-    import shutil
-    import socket
-    import subprocess
-    import tempfile
-    import time
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    conf = Path(tempfile.mkdtemp(prefix="gametable-sim-")) / "mosquitto.conf"
-    conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
-    exe = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    proc = subprocess.Popen([exe, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return proc, port
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("could not start a private mosquitto for the sim")
 
 
 __all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "answer_from_truth", "default_beams", "Edge"]

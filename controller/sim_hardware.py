@@ -29,7 +29,9 @@ from dataclasses import replace
 from typing import Any
 
 from controller.clock import Clock
-from controller.config import BeamConfig, Config, GpioConfig, LedConfig
+from controller.config import BeamConfig, Config, GpioConfig
+from controller.default_table import default_beams, default_leds
+from controller.referee_api import TableReferee
 
 log = logging.getLogger("gametable.sim")
 
@@ -51,16 +53,9 @@ class SimHardwareError(RuntimeError):
     """The virtual sensors cannot be set up or did not respond; one line saying why."""
 
 
-def _default_leds() -> LedConfig:
-    from controller.config import load
-    from controller.sim import DEFAULT_TABLE
-
-    return load(DEFAULT_TABLE).leds
-
-
 def sim_config(config: Config, beams: Iterable[BeamConfig], port: str) -> Config:
     """The config the daemon and the hardware glue share on the virtual table."""
-    leds = config.leds if (config.leds.seats or config.leds.status) else _default_leds()
+    leds = config.leds if (config.leds.seats or config.leds.status) else default_leds()
     return replace(
         config,
         striker=replace(config.striker, port=port),
@@ -86,7 +81,6 @@ class SimHardware:
 
     def __init__(self, config: Config, clock: Clock, *, beams: Iterable[BeamConfig] | None = None,
                  hb_interval_s: float = 0.5) -> None:
-        from controller.sim import default_beams
         from sensors.virtual_base import VirtualBaseStation
 
         self.clock = clock
@@ -112,7 +106,7 @@ class SimHardware:
     def bank(self) -> Any:
         return self.hardware.beams if self.hardware is not None else None
 
-    def start(self, daemon: Any, on_facts: Callable[[Any], None], *, settle_s: float = 1.5) -> None:
+    def start(self, daemon: TableReferee, on_facts: Callable[[Any], None], *, settle_s: float = 1.5) -> None:
         """Start the Pi's hardware layer on the virtual parts; facts go to ``on_facts``."""
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 

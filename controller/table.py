@@ -13,11 +13,10 @@ import logging
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from controller.clock import Clock, SystemClock
-from controller.games import GameError, get_game
+from controller.games import Game, GameError, get_game
 from controller.journal import Journal, JournalError
 
 log = logging.getLogger("gametable.table")
@@ -116,7 +115,7 @@ class Table:
     def __init__(self, journal: Journal | None = None, clock: Clock | None = None) -> None:
         self.journal = journal
         self.clock = clock or SystemClock()
-        self.game: ModuleType | None = None
+        self.game: Game | None = None
         self.state: dict[str, Any] | None = None
         self.inputs: list[dict[str, Any]] = []  # effective inputs (undo pops), all games
         self._results: OrderedDict[str, Result] = OrderedDict()
@@ -221,7 +220,7 @@ class Table:
         return int.from_bytes(digest[:4], "big")
 
     # --- applying ----------------------------------------------------------------------------
-    def _preview(self, inp: dict[str, Any]) -> tuple[dict[str, Any] | None, ModuleType | None]:
+    def _preview(self, inp: dict[str, Any]) -> tuple[dict[str, Any] | None, Game | None]:
         """The state after ``inp``, without changing the table; GameError if illegal."""
         kind = inp["type"]
         if kind == "new_game":
@@ -245,13 +244,13 @@ class Table:
             raise GameError("the game was aborted; start a new game")
         return self.game.apply(self.state, inp), self.game
 
-    def _undone(self) -> tuple[dict[str, Any] | None, ModuleType | None]:
+    def _undone(self) -> tuple[dict[str, Any] | None, Game | None]:
         """Undo = drop the last effective input and replay (architecture.md)."""
         if not self.inputs:
             raise GameError("nothing to undo")
         return self._rebuild(self.inputs[:-1])
 
-    def _rebuild(self, inputs: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, ModuleType | None]:
+    def _rebuild(self, inputs: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, Game | None]:
         start = max((i for i, inp in enumerate(inputs) if inp["type"] == "new_game"), default=None)
         if start is None:
             return None, None
@@ -261,7 +260,7 @@ class Table:
             scratch._apply(inp, fast=True)
         return scratch.state, game
 
-    def _commit(self, inp: dict[str, Any], state: dict[str, Any] | None, game: ModuleType | None) -> None:
+    def _commit(self, inp: dict[str, Any], state: dict[str, Any] | None, game: Game | None) -> None:
         if inp["type"] == "undo":
             self.inputs.pop()
         else:
@@ -284,12 +283,30 @@ class Table:
         """Apply an already-accepted input (journal replay): in place where the game allows it."""
         kind = inp.get("type")
         if fast and kind not in CONTROL_TYPES and self.game is not None and self.state is not None \
-                and hasattr(self.game, "apply_in_place") and self.state.get("phase") != "aborted":
+                and self.state.get("phase") != "aborted":
             self.state = self.game.apply_in_place(self.state, inp)
             self.inputs.append(inp)
             return
         state, game = self._preview(inp)
         self._commit(inp, state, game)
+
+    def running_since(self) -> dict[str, float]:
+        """Deadline ids the current game has had since its ``new_game``, with the wall time it was
+        accepted: after a restart these (a game clock) keep counting from the game's start,
+        while any other deadline (a reaction window) starts again in full."""
+        if self.state is None or self.game is None or self.game_started_at is None:
+            return {}
+        opening = next((inp for inp in reversed(self.inputs) if inp["type"] == "new_game"), None)
+        if opening is None:
+            return {}
+        try:
+            first, _ = self._preview(opening)
+        except GameError:
+            return {}
+        if first is None:
+            return {}
+        current = {d[0] for d in self.game.deadlines(self.state)}
+        return {d[0]: self.game_started_at for d in self.game.deadlines(first) if d[0] in current}
 
     # --- views -------------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -157,6 +158,7 @@ def test_runner_thread_answers_a_phone_move_made_over_mqtt(broker, tmp_path):
     config = parse({"mqtt": {"host": broker.host, "port": broker.port}})
     daemon = Daemon(config, FakeClock(), journal_path=str(tmp_path / "j.sqlite"))
     daemon.start()
+    assert daemon.bridge.wait_connected(10)  # subscribed to cmd before the phone sends
     phone = Recorder(broker.host, broker.port)
     runner = BotRunner(daemon, [2], seed=2)
     runner.start()
@@ -176,6 +178,10 @@ def test_runner_thread_answers_a_phone_move_made_over_mqtt(broker, tmp_path):
         # income opens no window: the bot's turn now; it plays it by itself and the turn comes back
         phone.wait_for(topic, lambda m: any("Bot 2" in line for line in coup(m)["log"][-3:]) and
                        (coup(m).get("turn") == {"seat": 1} or coup(m).get("window") is not None), start=start)
+        # the runner logs a move after the daemon has published it: a bounded wait for the log
+        deadline = time.monotonic() + 5
+        while not runner.log and time.monotonic() < deadline:
+            time.sleep(0.01)
         assert runner.log and all(e["cmd"]["seat"] == 2 and e["result"]["ok"] for e in runner.log)
     finally:
         runner.stop()

@@ -54,6 +54,32 @@ def test_accepted_input_publishes_an_event_with_its_effects(daemon, phone):
     assert any(e["kind"] == "out" and e["seat"] == 2 for e in ev["effects"])
 
 
+def test_events_carry_the_games_words_for_the_log(daemon, phone):
+    """The panel shows the log without knowing any game: ``events`` carries the words."""
+    phone.command("t1", {**NEW, "id": "g1"})
+    start = len(phone.messages)
+    shot = {"type": "shot", "seat": 1, "coin": "c1", "dead": ["c2"], "flown": [], "contacts": [["c1", "c2"]]}
+    assert phone.command("t1", {**shot, "id": "s1"})["ok"]
+    ev = phone.wait_for("gametable/t1/events", lambda m: m.json()["input"].get("id") == "s1", start=start).json()
+    assert ev["words"][0] == "Ann knocked Bo's coin into the goal"
+    assert "Ann hit an enemy coin (CW-5.3)" in ev["words"]
+    assert ev["words"][-1] == "Cy's turn"
+
+
+def test_games_topic_describes_every_game_for_the_lobby_retained(daemon, broker):
+    late = Recorder(broker.host, broker.port, "gametable/t1/games")  # joins after the daemon: retained
+    try:
+        games = late.wait_for("gametable/t1/games").json()["games"]
+    finally:
+        late.close()
+    by_name = {g["game"]: g for g in games}
+    assert set(by_name) >= {"coinwar", "coup"}
+    assert by_name["coup"]["players"] == {"min": 2, "max": 6}
+    assert by_name["coinwar"]["name"] == "Coin War (币战)" and by_name["coinwar"]["free_seating"] is True
+    assert "football" in [m["mode"] for m in by_name["coinwar"]["modes"]]
+    assert all({"options", "modes", "players", "free_seating", "name"} <= set(g) for g in games)
+
+
 def test_bad_commands_get_specific_errors_and_change_nothing(daemon, phone):
     phone.command("t1", {**NEW, "id": "g1"})
     before = daemon.public_state()

@@ -1,4 +1,4 @@
-"""led_plan: public game state → what each seat LED shows (pure)."""
+"""led_plan: a game's table view → what each seat LED shows (pure)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from controller.led_patterns import (
 
 def cw(turn=None, players=None, questions=(), winner=None, phase="playing"):
     players = players or [{"seat": s, "alive": True} for s in (1, 2, 3, 4)]
-    return {"game": "coinwar", "phase": phase, "turn": turn, "players": players,
-            "questions": list(questions), "winner": winner}
+    return {"phase": phase, "turn": turn, "players": players,
+            "answer": sorted({s for q in questions for s in q.get("seats") or []}), "winner": winner}
 
 
 def test_active_seat_solid_others_dim() -> None:
@@ -62,13 +62,13 @@ def test_aborted_game_is_dark() -> None:
 
 
 def test_coup_reaction_window_pulses_cp_6() -> None:
-    state = {"game": "coup", "turn": {"seat": 1}, "window": {"kind": "challenge", "seats": [2, 3]},
+    state = {"phase": "playing", "turn": {"seat": 1}, "answer": [2, 3], "until": "window-1",
              "players": [{"seat": s, "alive": s != 4} for s in (1, 2, 3, 4)], "winner": None}
     assert led_plan(state)["seats"] == {"1": "solid", "2": "pulse", "3": "pulse", "4": "off"}
 
 
 def test_coup_winner_chases() -> None:
-    state = {"game": "coup", "turn": None, "window": None, "winner": [3],
+    state = {"phase": "over", "turn": None, "answer": [], "winner": [3],
              "players": [{"seat": s, "alive": s == 3} for s in (1, 2, 3)]}
     assert led_plan(state)["seats"] == {"1": "off", "2": "off", "3": "chase"}
 
@@ -97,7 +97,7 @@ def test_waiting_for_striker_base_is_amber_status() -> None:
         ({"players": "x"}, "players must be a list, got 'x'"),
         ({"players": [{"seat": "1"}]}, "players\\[0\\].seat must be a seat number, got '1'"),
         ({"players": [], "turn": 3}, "turn must be an object or null, got 3"),
-        ({"players": [], "questions": [{"seats": 2}]}, "questions\\[0\\].seats must be a list"),
+        ({"players": [], "answer": 2}, "answer must be a list"),
         ({"players": [], "winner": {"won": [1]}}, "winner must be null, a seat list"),
     ],
 )
@@ -131,8 +131,7 @@ states = st.builds(
         "phase": "over" if win is not None else "playing",
         "players": list({p["seat"]: p for p in players}.values()),
         "turn": None if turn is None else {"seat": turn, "strikes": 0, "extra": extra},
-        "questions": [{"seats": q} for q in qs],
-        "window": None if window is None else {"seats": window},
+        "answer": sorted({s for q in qs for s in q} | set(window or [])),
         "winner": win,
     },
     st.lists(player, min_size=1, max_size=6),
@@ -159,7 +158,7 @@ def test_plan_is_valid_json_and_follows_the_rules(state, fault) -> None:
         winners = winners["draw"] if isinstance(winners, dict) else winners
         assert {int(s) for s, p in plan["seats"].items() if p == "chase"} == set(winners)
         return
-    answering = {s for q in state["questions"] for s in q["seats"]} | set(state["window"]["seats"] if state["window"] else [])
+    answering = set(state["answer"])
     for s, alive in players.items():
         shown = plan["seats"][str(s)]
         if s in answering:

@@ -30,7 +30,9 @@ def pin_levels(factory) -> dict[int, float]:
 
 def cw(turn, **kw):
     players = kw.pop("players", [{"seat": s, "alive": True} for s in SEAT_PINS])
-    return {"phase": "playing", "turn": turn, "players": players, "questions": [], "winner": None, **kw}
+    questions = kw.pop("questions", [])
+    answer = sorted({s for q in questions for s in q["seats"]})
+    return {"phase": "playing", "turn": turn, "players": players, "answer": answer, "winner": None, **kw}
 
 
 def test_everything_dark_before_a_plan(rig) -> None:

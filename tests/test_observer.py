@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from controller.clock import FakeClock
 from controller.config import load
+from controller.default_table import DEFAULT_TABLE, default_beams
 from controller.observer import Observer, classify, dead_possible, uncovered_dead_region
-from controller.sim import DEFAULT_TABLE, default_beams
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
 from sensors.physics import TablePhysics

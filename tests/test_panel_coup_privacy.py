@@ -12,10 +12,10 @@ import json
 
 import pytest
 
+from controller.daemon import games_payload
 from tests.helpers.coup_panel import SseStream, coup_game, keys_anywhere
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import PIN, Http, start_stack
-from web_panel.app import lobby_games
 
 pytestmark = [pytest.mark.mqtt]
 
@@ -77,7 +77,8 @@ def test_cp_6_no_phone_ever_receives_another_seats_hand_over_http_or_sse(stack, 
         for p in (*phones.values(), watcher, host):
             status, raw = p.get("/api/info")
             info = json.loads(raw)
-            assert status == 200 and info.pop("games") == lobby_games()  # static game descriptions only
+            described = {g["game"]: g for g in games_payload()["games"]}  # as the daemon publishes them
+            assert status == 200 and info.pop("games") == described  # static game descriptions only
             assert not keys_anywhere(info) & SECRET_KEYS
     finally:
         for s in streams.values():
@@ -93,9 +94,14 @@ def test_cp_6_no_phone_ever_receives_another_seats_hand_over_http_or_sse(stack, 
             assert privates == [], name
         else:
             assert privates[-1]["hand"] == own[seat]
-        # Every other frame (state, log, history, me, taken, status) is public: no hidden card field.
+        # Every other frame (state, log, history, me, taken, status) is public: no hidden card field;
+        # games carries only the static descriptions the daemon publishes (a Coin War option is
+        # named "deck").
+        described = {g["game"]: g for g in games_payload()["games"]}
         for event, data in s.frames:
-            if event != "private":
+            if event == "games":
+                assert data == described, name
+            elif event != "private":
                 assert not keys_anywhere(data) & SECRET_KEYS, (name, event)
     # Bo's drawn cards reached Bo's stream and no other.
     assert any(d and d.get("drawn") for e, d in streams[2].frames if e == "private")

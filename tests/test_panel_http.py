@@ -186,6 +186,8 @@ def test_host_answers_any_question_and_undoes(stack):
     stack.daemon.submit({"type": "shot", "seat": 1, "coin": "c1", "dead": None, "flown": [], "contacts": [],
                          "id": "sensor-shot-1"})
     stack.wait(lambda: (stack.panel.link.public_state() or {}).get("questions"), what="question")
+    stack.wait(lambda: any(m.get("type") == "answer" for m in (stack.panel.link.private_view(1) or {}).get("legal") or []),
+               what="seat 1 asked (the host answers on its behalf)")
     assert host.post("/api/host/cmd", {"id": "host-ans-bad1", "type": "answer", "question": "q1",
                                        "value": ["c9"]})[1]["error"] == \
         "'c9' is not an option of q1 (options: c1, c2, c3)"
@@ -293,3 +295,39 @@ def test_phones_keep_their_seats_across_a_panel_restart(broker, tmp_path):
         assert ann.cookies["gt_seat"] not in stored
     finally:
         s.stop()
+
+
+def test_cp_6_host_pauses_and_resumes_a_window_and_the_daemon_says_when_it_cannot(stack):
+    """The panel reads no game key to pause: the daemon's answer (its deadlines) comes back."""
+    from tests.helpers.coup_panel import coup_game
+
+    host = host_phone(stack)
+    body = {k: v for k, v in coup_game(timeout_s=30).items() if k != "id"}
+    assert host.post("/api/host/cmd", {**body, "id": "start-coup-1"}) == (200, {"ok": True})
+    assert host.post("/api/host/cmd", {"id": "pause-none-1", "type": "pause"}) == \
+        (409, {"ok": False, "error": "no reaction window is open to pause"})
+    assert stack.daemon.submit({"type": "move", "seat": 1, "move": "tax", "args": {}, "id": "ann-tax-1"})["ok"]
+    assert host.post("/api/host/cmd", {"id": "pause-coup-1", "type": "pause"}) == (200, {"ok": True})
+    assert host.post("/api/host/cmd", {"id": "pause-coup-2", "type": "pause"}) == \
+        (409, {"ok": False, "error": "the window is already paused"})
+    assert host.post("/api/host/cmd", {"id": "resume-coup1", "type": "resume"}) == (200, {"ok": True})
+    assert host.post("/api/host/cmd", {"id": "resume-coup2", "type": "resume"}) == \
+        (409, {"ok": False, "error": "the window is not paused"})
+    phone = seat_phone(stack, 2)
+    assert phone.post("/api/host/cmd", {"id": "pause-phone1", "type": "pause"})[0] == 403
+
+
+def test_a_bad_player_list_gets_the_daemons_one_player_check_error(stack):
+    """The panel bounds the lobby's shape; what is wrong with the players says the one check of
+    every game (controller/games/players.py), for the host as for anyone."""
+    host = host_phone(stack)
+    base = {"type": "new_game", "game": "coinwar", "mode": "ffa"}
+    status, body = host.post("/api/host/cmd", {**base, "id": "twice-seat-1",
+                                               "players": [{"seat": 1, "name": "Ann"}, {"seat": 1, "name": "Bo"}]})
+    assert (status, body["error"]) == (409, "seat 1 appears twice in players")
+    status, body = host.post("/api/host/cmd", {**base, "id": "long-name-01",
+                                               "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "x" * 41}]})
+    assert status == 409 and body["error"].startswith("seat 2: name must be 1-40 characters")
+    status, body = host.post("/api/host/cmd", {**base, "id": "not-a-list-1", "players": "Ann"})
+    assert (status, body["error"]) == (400, "'players' must be a list of 1 to 6 {seat, name}")
+    assert stack.daemon.public_state() is None  # nothing started

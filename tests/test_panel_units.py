@@ -1,4 +1,4 @@
-"""The panel's pure parts: request checks, narration, PIN limiter, the SSE hub's privacy."""
+"""The panel's pure parts: request checks, log lines, PIN limiter, the SSE hub's privacy."""
 
 from __future__ import annotations
 
@@ -11,10 +11,18 @@ from hypothesis import strategies as st
 
 from controller.clock import FakeClock
 from controller.games import coinwar
-from web_panel.commands import MAX_SPEED_MM_S, CommandError, flick, host_command, seat_command
+from web_panel.commands import (
+    MAX_SPEED_MM_S,
+    CommandError,
+    flick,
+    host_command,
+    phone_inputs,
+    seat_command,
+    seats_moves,
+)
 from web_panel.hub import Hub
 from web_panel.link import TableLink
-from web_panel.narrate import narrate
+from web_panel.loglines import log_lines
 from web_panel.security import PinGuard, SeatRegistry
 
 PLAYERS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}]
@@ -25,6 +33,8 @@ ASKED = coinwar.apply(STATE, {"type": "shot", "seat": 1, "coin": "c1", "dead": N
 
 VIEWS = {s: (PUBLIC, PRIVATE[s]) for s in (1, 2, 3)}
 ASKED_VIEWS = {s: (coinwar.view(ASKED, None), coinwar.view(ASKED, s)) for s in (1, 2, 3)}
+MOVES = seats_moves(PRIVATE)
+ASKED_MOVES = seats_moves({s: coinwar.view(ASKED, s) for s in (1, 2, 3)})
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=True) | st.text(max_size=12),
@@ -46,7 +56,7 @@ bodies = st.fixed_dictionaries(
 def test_seat_command_only_ever_acts_for_the_phones_own_seat(body, seat, asked):
     public, private = (ASKED_VIEWS if asked else VIEWS)[seat]
     try:
-        cmd = seat_command(body, seat, public, private)
+        cmd = seat_command(body, seat, public, private, ASKED_MOVES if asked else MOVES)
     except CommandError as exc:
         assert exc.status in (400, 403, 409) and "\n" not in str(exc) and str(exc)
         return
@@ -94,30 +104,52 @@ def test_cw_8_only_the_asked_seat_answers_from_a_phone():
     assert ok["seat"] == 1 and ok["value"] == ["c2"]
     with pytest.raises(CommandError, match=r"^question q1 is for seat\(s\) 1, not seat 3$"):
         seat_command({"id": "req-00000002", "type": "answer", "question": "q1", "value": []}, 3, public,
-                     coinwar.view(ASKED, 3))
+                     coinwar.view(ASKED, 3), ASKED_MOVES)
+    with pytest.raises(CommandError, match=r"^'c9' is not an option of q1 \(options: c1, c2, c3\)$"):
+        host_command({"id": "req-00000003", "type": "answer", "question": "q1", "value": ["c9"]}, public, {},
+                     ASKED_MOVES)
+    with pytest.raises(CommandError, match=r"^question q7 is not open; the open question is q1$"):
+        host_command({"id": "req-00000004", "type": "answer", "question": "q7", "value": []}, public, {},
+                     ASKED_MOVES)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(json_values | st.fixed_dictionaries({"kind": st.sampled_from(
-    ["shot", "out", "foul", "turn", "game_over", "placed", "question", "steal", "end_turn"])},
-    optional={"seat": st.integers(1, 6) | json_values, "cause": st.sampled_from(["goal", "execution"]),
-              "flown": st.lists(st.sampled_from(["c1", "c2"])), "winner": json_values}), max_size=6))
-def test_narration_never_fails_and_gives_one_line_per_effect(effects):
-    lines = narrate(effects, PUBLIC["players"], {})
-    assert all(isinstance(line, str) and "\n" not in line for line in lines)
+@given(json_values | st.fixed_dictionaries({}, optional={
+    "words": json_values | st.lists(st.text(max_size=20) | json_values, max_size=4),
+    "effects": json_values | st.lists(json_values | st.fixed_dictionaries(
+        {"kind": st.text(max_size=10)}, optional={"seat": json_values, "target": json_values}), max_size=5),
+    "input": json_values}))
+def test_log_lines_never_fail_on_any_event_payload(event):
+    lines = log_lines(event, PUBLIC["players"])
+    assert all(isinstance(line, str) and line and "\n" not in line for line in lines)
 
 
-def test_narration_names_who_knocked_whom_into_the_goal():
+def test_the_log_shows_the_games_own_words_and_a_plain_line_without_them():
+    """The sentences are the game's (events' ``words``); an older daemon's event still shows."""
     effects = [{"kind": "shot", "seat": 1, "coin": "c1", "dead": ["c2"], "flown": []},
-               {"kind": "out", "seat": 2, "cause": "goal", "rule": "CW-4.2"},
-               {"kind": "turn", "seat": 3, "extra": False}]
-    assert narrate(effects, PUBLIC["players"]) == ["Ann knocked Bo's coin into the goal", "Cy's turn"]
-    assert narrate([{"kind": "foul", "seat": 1, "flown": ["c3"], "rule": "CW-6.3", "extra_turn": 3}],
-                   PUBLIC["players"]) == ["Foul by Ann: Cy's coin flew (CW-6.3); Cy gets an extra turn"]
-    assert narrate([{"kind": "steal", "seat": 2, "target": 1, "coins": 2}], PUBLIC["players"]) == \
-        ["Bo steals 2 from Ann"]  # Coup's own words (web_panel.coup_words)
-    assert narrate([{"kind": "bang", "seat": 2, "target": 1, "amount": 2}], PUBLIC["players"]) == \
-        ["Bo: bang (target Ann, amount 2)"]  # a game the panel does not know: generic but readable
+               {"kind": "out", "seat": 2, "cause": "goal", "rule": "CW-4.2"}]
+    event = {"seq": 4, "input": {"type": "shot"}, "effects": effects,
+             "words": ["Ann knocked Bo's coin into the goal"]}
+    assert log_lines(event, PUBLIC["players"]) == ["Ann knocked Bo's coin into the goal"]
+    assert log_lines(dict(event, words=[]), PUBLIC["players"]) == []  # the game chose to say nothing
+    del event["words"]
+    assert log_lines(event, PUBLIC["players"]) == [
+        "Ann: shot (coin c1, dead ['c2'], flown [])", "Bo: out (cause goal)"]
+    assert log_lines({"input": {"type": "bang"}, "effects": [{"kind": "bang", "seat": 2, "target": 1, "amount": 2}]},
+                     PUBLIC["players"]) == ["Bo: bang (target Ann, amount 2)"]
+    assert log_lines({"input": {"type": "undo"}, "effects": []}, []) == ["Undo: the last input was taken back"]
+
+
+def test_the_panel_log_lists_each_events_words_in_order():
+    link = TableLink("t1", "127.0.0.1", 1, Hub())
+    link.handle("gametable/t1/state", json.dumps(PUBLIC).encode())
+    link.handle("gametable/t1/events", json.dumps({"seq": 7, "ts": 1.5, "effects": [{"kind": "x"}],
+                                                   "words": ["Ann strikes", "Bo's turn"]}).encode())
+    assert list(link.log) == [{"seq": 7, "ts": 1.5, "lines": ["Ann strikes", "Bo's turn"]}]
+    games = {"games": [{"game": "coinwar", "title": "Coin War", "modes": []}, {"game": "coup", "modes": []}]}
+    link.handle("gametable/t1/games", json.dumps(games).encode())
+    assert list(link.described_games()) == ["coinwar", "coup"]
+    assert b"event: games" in b"".join(link.snapshot(None))
 
 
 def test_wrong_pins_lock_a_client_until_the_clock_moves():
@@ -161,54 +193,51 @@ def test_a_stuck_stream_is_dropped_instead_of_blocking_the_table():
     assert len(hub) == 0 and a.closed and b.closed
 
 
-# --- Coup on the phones: host pause/resume (CP-6) and Coup's log words --------------------------
-COUP_WINDOW = {"game": "coup", "phase": "playing", "turn": {"seat": 1}, "players": PUBLIC["players"], "questions": [],
-               "window": {"id": 1, "kind": "challenge_action", "claim": "duke", "claimant": 1, "seats": [2, 3],
-                          "timeout_s": 8, "deadline": 100.0}}
+# --- a game's own phone inputs (describe()["phone_inputs"]) ------------------------------------
+TAKE_PUBLIC = {"game": "taketurns", "phase": "playing", "turn": {"seat": 1}, "players": PUBLIC["players"][:2]}
+TAKE_LEGAL = [{"type": "take", "count": 1}, {"type": "take", "count": 2}]
 
 
-def test_cp_6_host_pause_and_resume_need_an_open_window_in_the_right_state():
-    from web_panel.commands import host_command
-
-    assert host_command({"id": "pause-00001", "type": "pause"}, COUP_WINDOW, {}) == \
-        {"type": "pause", "id": "host-pause-00001"}
-    paused = dict(COUP_WINDOW, window=dict(COUP_WINDOW["window"], paused=True, deadline=None, remaining_s=5.0))
-    assert host_command({"id": "resume-0001", "type": "resume"}, paused, {})["type"] == "resume"
-    with pytest.raises(CommandError, match=r"^the window is already paused$"):
-        host_command({"id": "pause-00002", "type": "pause"}, paused, {})
-    with pytest.raises(CommandError, match=r"^the window is not paused$"):
-        host_command({"id": "resume-0002", "type": "resume"}, COUP_WINDOW, {})
-    with pytest.raises(CommandError, match=r"^no reaction window is open to pause$"):
-        host_command({"id": "pause-00003", "type": "pause"}, dict(COUP_WINDOW, window=None), {})
-    # A phone may not pause: the type is not among a seat's commands.
-    with pytest.raises(CommandError, match=r"^unknown command type 'pause'"):
-        seat_command({"id": "pause-00004", "type": "pause"}, 2, COUP_WINDOW, {"legal": []})
-
-
-COUP_KINDS = ["declare", "window", "pass", "timeout", "challenge", "show", "bluff", "block", "blocked", "choose",
-              "reveal", "lose_influence", "coins", "steal", "assassinate", "coup", "refund", "exchange_draw",
-              "exchange_return", "out"]
+def test_a_game_declares_which_of_its_inputs_a_phone_may_send_never_control_ones():
+    described = {"phone_inputs": ["take", "doubt", "undo", "new_game", "timeout", "move", "Bad Type", 7]}
+    assert phone_inputs(described) == ("take", "doubt")
+    assert phone_inputs({}) == () and phone_inputs(None) == () and phone_inputs({"phone_inputs": "take"}) == ()
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(json_values | st.fixed_dictionaries({"kind": st.sampled_from(COUP_KINDS)},
-    optional={"seat": st.integers(1, 6) | json_values, "target": st.integers(1, 6) | json_values,
-              "claimant": st.integers(1, 6), "claim": st.sampled_from(["duke", "captain"]) | json_values,
-              "card": st.sampled_from(["contessa", "assassin"]) | json_values, "move": json_values,
-              "coins": json_values, "count": json_values, "seats": st.lists(st.integers(1, 6))}), max_size=6))
-def test_coup_narration_never_fails_and_gives_one_line_per_coup_effect(effects):
-    lines = narrate(effects, PUBLIC["players"], {})
-    assert len(lines) == sum(1 for e in effects if isinstance(e, dict) and e.get("kind") in COUP_KINDS)
-    assert all(isinstance(line, str) and line and "\n" not in line for line in lines)
+@given(st.fixed_dictionaries({"id": st.just("req-00000001"), "type": st.sampled_from(["take", "doubt", "strike", "x"])},
+                             optional={"count": json_values | st.integers(0, 4), "seat": st.integers(1, 3),
+                                       "extra": json_values}), st.integers(1, 2))
+def test_a_game_input_from_a_phone_is_exactly_one_of_its_seats_legal_moves(body, seat):
+    legal = TAKE_LEGAL if seat == 1 else [{"type": "doubt"}]
+    try:
+        cmd = seat_command(body, seat, TAKE_PUBLIC, {"legal": legal}, game_inputs=("take", "doubt"))
+    except CommandError as exc:
+        assert exc.status in (400, 403, 409) and "\n" not in str(exc)
+        return
+    assert cmd["seat"] == seat and cmd["id"] == "panel-req-00000001"
+    assert {k: v for k, v in cmd.items() if k not in ("id", "seat")} in legal
 
 
-def test_coup_narration_names_roles_with_their_poker_rank():
-    effects = [{"kind": "declare", "seat": 2, "move": "steal", "target": 1, "claim": "captain", "paid": 0},
-               {"kind": "challenge", "seat": 3, "claimant": 2, "claim": "captain", "had": False},
-               {"kind": "bluff", "seat": 2, "claim": "captain", "rule": "CP-3.3"},
-               {"kind": "reveal", "seat": 2, "card": "contessa", "rule": "CP-5.1"},
-               {"kind": "exchange_return", "seat": 3, "count": 2, "rule": "CP-2.4"}]
-    assert narrate(effects, PUBLIC["players"]) == [
-        "Bo steals from Ann, claiming Captain (10)", "Cy challenges Bo's Captain (10)",
-        "Bo had no Captain (10): the claim fails (CP-3.3)", "Bo turns Contessa (9) face up",
-        "Cy returns 2 cards to the deck"]
+def test_a_game_input_that_is_not_legal_now_is_refused_in_words():
+    with pytest.raises(CommandError, match=r"^that take is not one of your moves now \(you may: count 1; count 2\)$"):
+        seat_command({"id": "req-00000001", "type": "take", "count": 3}, 1, TAKE_PUBLIC, {"legal": TAKE_LEGAL},
+                     game_inputs=("take",))
+    with pytest.raises(CommandError, match=r"^you cannot take now$"):
+        seat_command({"id": "req-00000001", "type": "take", "count": 1}, 2, TAKE_PUBLIC, {"legal": []},
+                     game_inputs=("take",))
+    with pytest.raises(CommandError, match=r"^unknown command type 'take'"):  # not declared by the game
+        seat_command({"id": "req-00000001", "type": "take", "count": 1}, 1, TAKE_PUBLIC, {"legal": TAKE_LEGAL})
+
+
+# --- host pause/resume (CP-6): the daemon's deadlines, any game ---------------------------------
+def test_cp_6_host_pause_and_resume_go_to_the_daemon_and_a_phone_may_not_send_them():
+    """Whether a countdown runs is the daemon's to say (its deadlines, for any game): the panel
+    reads no game key for it and forwards the host's request (test_panel_http checks the answers)."""
+    coup = {"game": "coup", "phase": "playing", "turn": {"seat": 1}, "players": PUBLIC["players"]}
+    assert host_command({"id": "pause-00001", "type": "pause"}, coup, {}) == {"type": "pause", "id": "host-pause-00001"}
+    assert host_command({"id": "resume-0001", "type": "resume"}, coup, {})["type"] == "resume"
+    with pytest.raises(CommandError, match=r"^the game is over; start a new game$"):
+        host_command({"id": "pause-00002", "type": "pause"}, dict(coup, phase="over"), {})
+    with pytest.raises(CommandError, match=r"^unknown command type 'pause'"):
+        seat_command({"id": "pause-00004", "type": "pause"}, 2, coup, {"legal": []})

@@ -13,17 +13,26 @@ import io
 import json
 import secrets
 import socket
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from flask import Flask, Response, g, jsonify, request, send_from_directory
+from flask import Flask, Response, abort, g, jsonify, request, send_file, send_from_directory
 
 from controller.clock import Clock, SystemClock
 from controller.config import Config
-from controller.games import registry
-from web_panel.commands import CommandError, flick, host_command, request_id, seat_command
+from web_panel.commands import (
+    CommandError,
+    flick,
+    host_command,
+    phone_inputs,
+    request_id,
+    seat_command,
+    seats_moves,
+)
+from web_panel.game_views import GameViews
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
 from web_panel.link import TableLink
 from web_panel.security import (
@@ -69,20 +78,14 @@ def seats_file(config: Config) -> Path:
     return journal.with_name(journal.name + ".panel-seats.json")
 
 
-def lobby_games() -> dict[str, Any]:
-    """The static descriptions of every registered game (modes, player counts, options)."""
-    out = {}
-    for name, game in registry().items():
-        describe = getattr(game, "describe", None)
-        out[name] = describe() if describe else {"game": name, "title": name, "modes": []}
-    return out
-
-
 def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | None = None,
                keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S,
-               pin: str | None = None) -> Flask:
+               pin: str | None = None, game_views: Mapping[str, Path | str] | None = None) -> Flask:
     """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made);
-    ``pin``: the host PIN (default ``[panel] pin``; ``web_panel.serve`` passes a generated one)."""
+    ``pin``: the host PIN (default ``[panel] pin``; ``web_panel.serve`` passes a generated one).
+
+    ``game_views``: phone-view folders of games that do not live in ``controller/games/``
+    (:mod:`web_panel.game_views`)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     link = mqtt
@@ -94,7 +97,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     pins = PinGuard(pin or config.panel.pin, clock)
     replays = ReplayGuard()
     host_names = HostCheck.for_config(config)
-    games = lobby_games()
+    views = GameViews(game_views)
     app.extensions["gametable"] = {"link": link, "seats": seats, "hosts": hosts, "pins": pins}
 
     def fail(status: int, message: str, **extra: Any) -> Response:
@@ -154,7 +157,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         resp.headers.setdefault("X-Frame-Options", "DENY")
         resp.headers.setdefault("Content-Security-Policy",
                                 "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'")
-        if not request.cookies.get(CSRF_COOKIE) and not request.path.startswith("/static/"):
+        if not request.cookies.get(CSRF_COOKIE) and not request.path.startswith(("/static/", "/games/")):
             resp.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), max_age=COOKIE_AGE, samesite="Strict")
         return resp
 
@@ -187,6 +190,16 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
+    @app.get("/games/<game>/<name>")
+    def game_view(game: str, name: str) -> Response:
+        """A game's phone view (JS/CSS from its own package), found by path, never imported."""
+        path = views.find(game, name)
+        if path is None:
+            abort(404)
+        resp = send_file(path, max_age=0)
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
     def join_url() -> str:
         base = config.panel.public_url or request.host_url  # the Host passed the gate's check: ours
         host = urlsplit(base).hostname or ""
@@ -207,7 +220,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     # --- reading -----------------------------------------------------------------------------
     @app.get("/api/info")
     def info() -> Response:
-        return jsonify({"table": config.table_id, "games": games, "me": me(), "taken": seats.taken(),
+        return jsonify({"table": config.table_id, "games": link.described_games(), "me": me(), "taken": seats.taken(),
                         "join_url": join_url(), "status": link.status, "pin_is_default": pins.is_default,
                         "now": clock.wall()})  # phones correct their clock for window countdowns (CP-6)
 
@@ -303,7 +316,10 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         if g.seat is None:
             return fail(403, "this phone holds no seat; join a seat first")
         try:
-            command = seat_command(g.body, g.seat, link.public_state(), link.private_view(g.seat))
+            public = link.public_state()
+            described = link.described_games().get(str((public or {}).get("game")))
+            command = seat_command(g.body, g.seat, public, link.private_view(g.seat),
+                                   seats_moves(link.private_views()), phone_inputs(described))
         except CommandError as exc:
             return fail(exc.status, str(exc))
         return publish(command)
@@ -313,7 +329,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         if not g.host:
             return fail(403, "this needs the host PIN (unlock the host screen first)")
         try:
-            command = host_command(g.body, link.public_state(), games)
+            command = host_command(g.body, link.public_state(), link.described_games(),
+                                   seats_moves(link.private_views()))
         except CommandError as exc:
             return fail(exc.status, str(exc))
         return publish(command)

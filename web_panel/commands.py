@@ -2,20 +2,26 @@
 
 The daemon trusts ``cmd`` (architecture.md), so the panel is the gate: the envelope and schema of
 each request, the seat it acts for (a phone only ever acts for the seat its token holds), and
-whether the move is legal now (from the seat's ``legal`` list in its private view). The rules
-themselves stay in the engine; the daemon still rejects anything the engine does not allow.
-Pure functions: easy to property-test.
+whether the move is legal now — from the seats' ``legal`` lists in their private views (every
+game publishes them), never from a game's own state keys: an open question is an ``answer`` move
+in the legal list of the seats that must answer, a coin to put back a ``placed`` move of the seat
+that places it. Only the common fields of every public state are read (``phase``, ``turn``).
+The rules themselves stay in the engine; the daemon still rejects anything the engine does not
+allow. Pure functions: easy to property-test.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from typing import Any
 
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 PHONE_TYPES = ("answer", "end_turn", "move", "placed")
 HOST_TYPES = ("abort", "answer", "new_game", "pause", "placed", "resume", "undo")
+NEVER_FROM_A_PHONE = frozenset(HOST_TYPES) | {"timeout", "time_up"}  # the host's and the table's own
+INPUT_TYPE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 MAX_SPEED_MM_S = 4000.0
 
 
@@ -60,6 +66,18 @@ def _legal(private: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [m for m in moves if isinstance(m, dict)] if isinstance(moves, list) else []
 
 
+SeatMoves = Mapping[int, list[dict[str, Any]]]
+
+
+def seats_moves(privates: Mapping[int, dict[str, Any] | None]) -> dict[int, list[dict[str, Any]]]:
+    """Every seat's legal moves, from the private views the panel holds (seat -> moves)."""
+    return {seat: _legal(view) for seat, view in privates.items()}
+
+
+def _moves_of(kind: str, moves: SeatMoves) -> list[tuple[int, dict[str, Any]]]:
+    return [(seat, m) for seat, listed in sorted(moves.items()) for m in listed if m.get("type") == kind]
+
+
 def _answer_value(body: dict[str, Any], question: dict[str, Any]) -> list[str]:
     value = body.get("value")
     options = question.get("options") or []
@@ -75,154 +93,159 @@ def _answer_value(body: dict[str, Any], question: dict[str, Any]) -> list[str]:
     return value
 
 
-def _open_question(body: dict[str, Any], public: dict[str, Any]) -> dict[str, Any]:
+def _open_question(body: dict[str, Any], moves: SeatMoves) -> dict[str, Any]:
+    """The question ``body`` answers, from the seats' ``answer`` moves: its id, options and seats."""
     qid = body.get("question")
-    questions = [q for q in public.get("questions") or [] if isinstance(q, dict)]
     if not isinstance(qid, str):
         raise _bad("'question' must be the id of the open question, e.g. \"q1\"")
-    for q in questions:
-        if q.get("id") == qid:
-            return q
-    if questions:
-        raise CommandError(409, f"question {qid} is not open; the open question is {questions[0].get('id')}")
+    open_: dict[str, dict[str, Any]] = {}
+    for seat, m in _moves_of("answer", moves):
+        q = open_.setdefault(str(m.get("question")), {"id": m.get("question"), "options": m.get("options") or [],
+                                                       "multi": m.get("multi", True), "seats": []})
+        q["seats"].append(seat)
+    if qid in open_:
+        return open_[qid]
+    if open_:
+        raise CommandError(409, f"question {qid} is not open; the open question is {next(iter(open_))}")
     raise CommandError(409, f"question {qid} is not open; there is no open question")
 
 
+def phone_inputs(described: Any) -> tuple[str, ...]:
+    """The game's own input types a phone may send (its ``describe()["phone_inputs"]``), never a
+    host's or the table's own; anything malformed counts as none."""
+    listed = described.get("phone_inputs") if isinstance(described, dict) else None
+    if not isinstance(listed, list):
+        return ()
+    return tuple(t for t in listed if isinstance(t, str) and INPUT_TYPE.match(t)
+                 and t not in PHONE_TYPES and t not in NEVER_FROM_A_PHONE)
+
+
+def _game_input(body: dict[str, Any], seat: int, kind: str, legal: list[dict[str, Any]], cid: str) -> dict[str, Any]:
+    """A game's own phone input: exactly one of the seat's legal moves of that type (its fields)."""
+    fields = {k: v for k, v in body.items() if k not in ("id", "type", "seat")}
+    listed = [{k: v for k, v in m.items() if k != "type"} for m in legal if m.get("type") == kind]
+    if fields in listed:
+        return {"type": kind, "id": cid, "seat": seat, **fields}
+    if not listed:
+        raise CommandError(409, f"you cannot {kind} now")
+    shown = "; ".join(", ".join(f"{k} {v}" for k, v in m.items()) or kind for m in listed)
+    raise CommandError(409, f"that {kind} is not one of your moves now (you may: {shown})")
+
+
 def seat_command(body: Any, seat: int, public: dict[str, Any] | None,
-                 private: dict[str, Any] | None) -> dict[str, Any]:
-    """The ``cmd`` a phone holding ``seat`` may publish for ``body``, or :class:`CommandError`."""
+                 private: dict[str, Any] | None, moves: SeatMoves | None = None,
+                 game_inputs: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The ``cmd`` a phone holding ``seat`` may publish for ``body``, or :class:`CommandError`.
+
+    ``moves``: every seat's legal moves (:func:`seats_moves`), so a refusal can say whose move it
+    is; without it only this seat's are known. ``game_inputs``: the game's own input types a
+    phone may send (:func:`phone_inputs`); each must be one of the seat's legal moves exactly."""
     rid = request_id(body)
     kind = body.get("type")
-    if kind not in PHONE_TYPES:
-        raise _bad(f"unknown command type {kind!r}; a phone may send: {', '.join(PHONE_TYPES)}")
+    if kind not in PHONE_TYPES and kind not in game_inputs:
+        allowed = ", ".join((*PHONE_TYPES, *game_inputs))
+        raise _bad(f"unknown command type {kind!r}; a phone may send: {allowed}")
     _check_seat_field(body, seat)
     public = _playing(public)
     legal = _legal(private)
+    moves = {**(moves or {}), seat: legal}
     cid = f"panel-{rid}"
-    if kind == "answer":
-        q = _open_question(body, public)
-        if seat not in (q.get("seats") or []):
-            raise CommandError(403, f"question {q.get('id')} is for seat(s) "
-                                    f"{', '.join(map(str, q.get('seats') or []))}, not seat {seat}")
-        return {"type": "answer", "id": cid, "seat": seat, "question": q["id"], "value": _answer_value(body, q)}
-    if kind == "end_turn":
-        move = next((m for m in legal if m.get("type") == "end_turn"), None)
-        if move is None:
-            turn = public.get("turn") or {}
-            if turn.get("seat") != seat:
-                raise CommandError(409, f"it is seat {turn.get('seat')}'s turn, not seat {seat}'s")
-            raise CommandError(409, "you cannot end the turn now (a question or a placement is pending)")
-        if move.get("confirm") and body.get("confirm") is not True:
-            raise _bad("ending the turn without a strike needs confirmation (send \"confirm\": true)")
-        return {"type": "end_turn", "id": cid, "seat": seat}
-    if kind == "placed":
-        coin = body.get("coin")
-        if not isinstance(coin, str):
-            raise _bad("'coin' must be the id of the coin you placed, e.g. \"c3\"")
-        mine = [m.get("coin") for m in legal if m.get("type") == "placed"]
-        if coin not in mine:
-            pending = [p for p in public.get("pending_placements") or [] if p.get("coin") == coin]
-            if pending:
-                raise CommandError(403, f"coin {coin} is placed by seat {pending[0].get('by')}, not seat {seat}")
-            raise CommandError(409, f"coin {coin} is not waiting to be placed")
-        return {"type": "placed", "id": cid, "coin": coin}
-    # kind == "move": card games (CP-…); names come from the seat's legal list.
+    if kind not in PHONE_TYPES:
+        return _game_input(body, seat, kind, legal, cid)
+    return _PHONE[kind](body, seat, cid, public, legal, moves)
+
+
+def _answer(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
+            moves: SeatMoves) -> dict[str, Any]:
+    q = _open_question(body, moves)
+    if seat not in (q.get("seats") or []):
+        raise CommandError(403, f"question {q.get('id')} is for seat(s) "
+                                f"{', '.join(map(str, q.get('seats') or []))}, not seat {seat}")
+    return {"type": "answer", "id": cid, "seat": seat, "question": q["id"], "value": _answer_value(body, q)}
+
+
+def _end_turn(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
+              moves: SeatMoves) -> dict[str, Any]:
+    move = next((m for m in legal if m.get("type") == "end_turn"), None)
+    if move is None:
+        turn = public.get("turn") or {}
+        if turn.get("seat") != seat:
+            raise CommandError(409, f"it is seat {turn.get('seat')}'s turn, not seat {seat}'s")
+        raise CommandError(409, "you cannot end the turn now (a question or a placement is pending)")
+    if move.get("confirm") and body.get("confirm") is not True:
+        raise _bad("ending the turn without a strike needs confirmation (send \"confirm\": true)")
+    return {"type": "end_turn", "id": cid, "seat": seat}
+
+
+def _placed(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
+            moves: SeatMoves) -> dict[str, Any]:
+    coin = body.get("coin")
+    if not isinstance(coin, str):
+        raise _bad("'coin' must be the id of the coin you placed, e.g. \"c3\"")
+    mine = [m.get("coin") for m in legal if m.get("type") == "placed"]
+    if coin not in mine:
+        placer = [s for s, m in _moves_of("placed", moves) if m.get("coin") == coin]
+        if placer:
+            raise CommandError(403, f"coin {coin} is placed by seat {placer[0]}, not seat {seat}")
+        raise CommandError(409, f"coin {coin} is not waiting to be placed")
+    return {"type": "placed", "id": cid, "coin": coin}
+
+
+def _move(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
+          moves: SeatMoves) -> dict[str, Any]:
+    """Card games (architecture.md "move"); names come from the seat's legal list."""
     name = body.get("move")
     if not isinstance(name, str) or not 0 < len(name) <= 40:
         raise _bad("'move' must be a move name from your legal moves, e.g. \"income\"")
     args = body.get("args", {})
     if not isinstance(args, dict):
         raise _bad(f"'args' must be an object, got {args!r}")
-    names = [m.get("move") for m in legal if isinstance(m.get("move"), str)]
+    names = [str(m["move"]) for m in legal if isinstance(m.get("move"), str)]
     if name not in names:
         raise CommandError(409, f"{name!r} is not one of your moves now"
                                 + (f" (you may: {', '.join(names)})" if names else ""))
     return {"type": "move", "id": cid, "seat": seat, "move": name, "args": args}
 
 
+_PHONE = {"answer": _answer, "end_turn": _end_turn, "placed": _placed, "move": _move}
+
+
 def _players(players: Any) -> list[dict[str, Any]]:
-    if not isinstance(players, list) or not 1 <= len(players) <= 6:
+    """Who plays, as the lobby sets it (seat, name, team): the daemon's one player-list check
+    (``controller/games/players.py``) says what is wrong with it; the panel only bounds the shape."""
+    if not isinstance(players, list) or not 1 <= len(players) <= 6 or not all(isinstance(p, dict) for p in players):
         raise _bad("'players' must be a list of 1 to 6 {seat, name}")
-    out, seats = [], set()
-    for p in players:
-        if not isinstance(p, dict):
-            raise _bad(f"each player must be an object with 'seat' and 'name', got {p!r}")
-        seat, name = p.get("seat"), p.get("name")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 6:
-            raise _bad(f"player seat must be a number from 1 to 6, got {seat!r}")
-        if seat in seats:
-            raise _bad(f"seat {seat} is given twice")
-        if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise _bad(f"the name for seat {seat} must be 1-40 characters")
-        entry = {"seat": seat, "name": name.strip()}
-        if p.get("team") is not None:
-            if not isinstance(p["team"], str) or not 0 < len(p["team"]) <= 8:
-                raise _bad(f"the team for seat {seat} must be a short name such as \"A\"")
-            entry["team"] = p["team"]
-        seats.add(seat)
-        out.append(entry)
-    return out
+    return [{k: p[k] for k in ("seat", "name", "team") if k in p} for p in players]
 
 
-def host_command(body: Any, public: dict[str, Any] | None, games: dict[str, Any]) -> dict[str, Any]:
-    """The ``cmd`` the host (PIN unlocked) may publish for ``body``."""
+def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, Any],
+                 moves: SeatMoves | None = None) -> dict[str, Any]:
+    """The ``cmd`` the host (PIN unlocked) may publish for ``body``; ``moves``: every seat's legal
+    moves (:func:`seats_moves`): the host answers and places on behalf of the seats."""
     rid = request_id(body)
     kind = body.get("type")
     if kind not in HOST_TYPES:
         raise _bad(f"unknown command type {kind!r}; the host may send: {', '.join(HOST_TYPES)}")
     cid = f"host-{rid}"
     if kind == "new_game":
-        game = body.get("game")
-        if game not in games:
-            raise _bad(f"unknown game {game!r}; known games: {', '.join(sorted(games))}")
-        cmd: dict[str, Any] = {"type": "new_game", "id": cid, "game": game, "players": _players(body.get("players"))}
-        if body.get("mode") is not None:
-            if not isinstance(body["mode"], str):
-                raise _bad("'mode' must be a mode name")
-            cmd["mode"] = body["mode"]
-        seats = sorted(p["seat"] for p in cmd["players"])
-        order = body.get("order")
-        if order is not None:
-            if not isinstance(order, list) or sorted(o for o in order if isinstance(o, int)) != seats \
-                    or len(order) != len(seats):
-                raise _bad(f"'order' must list every seat once ({', '.join(map(str, seats))})")
-            cmd["order"] = order
-        options = body.get("options", {})
-        if not isinstance(options, dict):
-            raise _bad("'options' must be an object")
-        cmd["options"] = options
-        seed = body.get("seed")
-        if seed is not None:
-            if isinstance(seed, bool) or not isinstance(seed, int):
-                raise _bad("'seed' must be an integer")
-            cmd["seed"] = seed
-        return cmd
+        return _new_game(body, cid, games)
     if kind in ("undo", "abort"):
         if public is None and kind == "abort":
             raise CommandError(409, "no game in progress; nothing to abort")
         return {"type": kind, "id": cid}
     public = _playing(public)
     if kind in ("pause", "resume"):
-        return _pause(kind, cid, public)
+        # The daemon's timers are the game's deadlines (a Coup window, a game clock): only the
+        # daemon knows whether one runs, and it answers "no reaction window is open to pause" …
+        return {"type": kind, "id": cid}
+    moves = moves or {}
     if kind == "answer":
-        q = _open_question(body, public)
+        q = _open_question(body, moves)
         return {"type": "answer", "id": cid, "question": q["id"], "value": _answer_value(body, q)}
     coin = body.get("coin")  # placed, on behalf of whoever places it
-    if not any(p.get("coin") == coin for p in public.get("pending_placements") or []):
+    if not any(m.get("coin") == coin for _, m in _moves_of("placed", moves)):
         raise CommandError(409, f"coin {coin!r} is not waiting to be placed")
     return {"type": "placed", "id": cid, "coin": coin}
-
-
-def _pause(kind: str, cid: str, public: dict[str, Any]) -> dict[str, Any]:
-    """Host ``pause``/``resume`` of a reaction window's countdown (CP-6); the daemon owns the timer."""
-    window = public.get("window")
-    if not isinstance(window, dict):
-        raise CommandError(409, f"no reaction window is open to {kind}")
-    if kind == "pause" and window.get("paused"):
-        raise CommandError(409, "the window is already paused")
-    if kind == "resume" and not window.get("paused"):
-        raise CommandError(409, "the window is not paused")
-    return {"type": kind, "id": cid}
 
 
 def flick(body: Any, seat: int, public: dict[str, Any] | None, private: dict[str, Any] | None) -> dict[str, Any]:
@@ -251,3 +274,34 @@ def flick(body: Any, seat: int, public: dict[str, Any] | None, private: dict[str
     if speed < 1:
         raise _bad("a flick needs some speed; drag back further")
     return {"seat": seat, "coin": coin, "vx": round(v[0], 1), "vy": round(v[1], 1), "id": f"flick-{rid}"}
+
+
+def _new_game(body: dict[str, Any], cid: str, games: Mapping[str, Any]) -> dict[str, Any]:
+    """A ``new_game`` for one of the games the table published (its lobby entries)."""
+    game = body.get("game")
+    if not games:
+        raise CommandError(409, "the table has not listed its games yet (is the daemon running?)")
+    if game not in games:
+        raise _bad(f"unknown game {game!r}; known games: {', '.join(sorted(games))}")
+    cmd: dict[str, Any] = {"type": "new_game", "id": cid, "game": game, "players": _players(body.get("players"))}
+    if body.get("mode") is not None:
+        if not isinstance(body["mode"], str):
+            raise _bad("'mode' must be a mode name")
+        cmd["mode"] = body["mode"]
+    order = body.get("order")
+    if order is not None:
+        seats = sorted(p["seat"] for p in cmd["players"] if isinstance(p.get("seat"), int))
+        if not isinstance(order, list) or sorted(o for o in order if isinstance(o, int)) != seats \
+                or len(order) != len(cmd["players"]):
+            raise _bad(f"'order' must list every seat once ({', '.join(map(str, seats))})")
+        cmd["order"] = order
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise _bad("'options' must be an object")
+    cmd["options"] = options
+    seed = body.get("seed")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise _bad("'seed' must be an integer")
+        cmd["seed"] = seed
+    return cmd

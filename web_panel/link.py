@@ -1,8 +1,9 @@
 """The panel's own MQTT connection: the only way it talks to the daemon (architecture.md).
 
 It keeps the latest retained payloads (public state, each seat's private view, LEDs, status, the
-virtual table's coin positions) so a phone that (re)connects gets the full picture at once, forwards
-every update to the SSE hub, and publishes commands, waiting for their ``cmd/result``.
+games the table offers, the virtual table's coin positions) so a phone that (re)connects gets the
+full picture at once, forwards every update to the SSE hub (the log lines are the game's own
+``words`` from ``events``), and publishes commands, waiting for their ``cmd/result``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import paho.mqtt.client as mqtt
 
 from controller.mqtt_bridge import no_delay
 from web_panel.hub import Hub, sse_frame
-from web_panel.narrate import narrate
+from web_panel.loglines import log_lines
 
 log = logging.getLogger("gametable.panel.mqtt")
 
@@ -40,6 +41,7 @@ class TableLink:
         self.status = "unknown"
         self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table)
         self.journal: dict[str, Any] | None = None  # sensors/journal (retained): a torn record dropped at start
+        self.games: dict[str, dict[str, Any]] = {}  # retained games: each game's describe(), by name
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self.connected = threading.Event()
         self._lock = threading.Lock()
@@ -70,7 +72,7 @@ class TableLink:
         b = self.base
         client.subscribe([(f"{b}/state", 1), (f"{b}/events", 0), (f"{b}/seat/+/private", 1),
                           (f"{b}/cmd/result", 1), (f"{b}/leds", 1), (f"{b}/status", 1),
-                          (f"{b}/sensors/#", 0)])
+                          (f"{b}/sensors/#", 0), (f"{b}/games", 1)])
         self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -119,6 +121,11 @@ class TableLink:
                 self.hub.publish("private", data, seat=seat)
         elif rest == "cmd/result":
             self._resolve(data)
+        elif rest == "games":
+            games = games_by_name(data)
+            with self._lock:
+                self.games = games
+            self.hub.publish("games", games)
         elif rest == "leds":
             self.leds = data  # kept for the snapshot; phones do not need every LED change live
         elif rest == "sensors/journal":  # the host's panel shows it (issue 17 #7)
@@ -133,8 +140,7 @@ class TableLink:
             return None
         with self._lock:
             players = list((self.state or {}).get("players") or [])
-        effects = event.get("effects") or []
-        lines = narrate(effects, players, event.get("input") or {}, mode_titles())
+        lines = log_lines(event, players)
         if not lines:
             return None
         return {"seq": event.get("seq"), "ts": event.get("ts"), "lines": lines}
@@ -181,8 +187,8 @@ class TableLink:
     def snapshot(self, seat: int | None) -> list[bytes]:
         """Everything a fresh stream needs to draw the whole screen (resync after a reconnect)."""
         with self._lock:
-            frames = [sse_frame("status", self.status), sse_frame("state", self.state),
-                      sse_frame("history", list(self.log))]
+            frames = [sse_frame("status", self.status), sse_frame("games", self.games),
+                      sse_frame("state", self.state), sse_frame("history", list(self.log))]
             if self.leds is not None:
                 frames.append(sse_frame("leds", self.leds))
             if self.table is not None:
@@ -200,20 +206,23 @@ class TableLink:
         with self._lock:
             return self.private.get(seat)
 
+    def private_views(self) -> dict[int, dict[str, Any]]:
+        """Every seat's private view (the panel's own use: whose move a refusal names)."""
+        with self._lock:
+            return dict(self.private)
 
-_TITLES: dict[str, str] = {}
+    def described_games(self) -> dict[str, dict[str, Any]]:
+        """The lobby's games as the daemon last published them (empty until it has)."""
+        with self._lock:
+            return self.games
 
 
-def mode_titles() -> dict[str, str]:
-    """Mode name -> title for the log, from the games' static descriptions (read once)."""
-    if not _TITLES:
-        from controller.games import registry
-
-        for game in registry().values():
-            describe = getattr(game, "describe", None)
-            for m in (describe() if describe else {}).get("modes", []):
-                _TITLES.setdefault(m.get("mode"), m.get("title") or m.get("mode"))
-    return _TITLES
+def games_by_name(payload: Any) -> dict[str, dict[str, Any]]:
+    """``{"games": [describe(), ...]}`` -> ``{name: describe()}`` in the daemon's order."""
+    listed = payload.get("games") if isinstance(payload, dict) else None
+    if not isinstance(listed, list):
+        return {}
+    return {g["game"]: g for g in listed if isinstance(g, dict) and isinstance(g.get("game"), str)}
 
 
 def _seat_of(rest: str) -> int | None:

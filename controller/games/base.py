@@ -1,16 +1,14 @@
-"""The interface every game offers (architecture.md, "Games").
+"""The contract every game implements (architecture.md, "Games"): :class:`Game`.
 
-A game is a module with pure functions over plain JSON-able state (boardgame.io style):
-
-- ``new(options: dict, seed: int, *, players, mode, order) -> state``  (from a ``new_game`` input)
-- ``apply(state, input) -> state``      a *new* state; raises :class:`GameError`, state unchanged
-- ``legal(state, seat) -> dict``        what that seat may do now
-- ``view(state, seat | None) -> dict``  what that seat may see; ``None`` is the public view
-- ``winner(state)``                     ``None``, a sorted seat list, or ``{"draw": [...]}``
-- ``MODES`` / ``describe()``            what the lobby offers
+A game is a module (or any object) with pure functions over plain JSON-able state
+(boardgame.io style). The daemon, table, LEDs, bot runner, simulator and panel know a game only
+through :class:`Game` and the small common :class:`TableView` it provides; mypy checks every
+registered game against it (``controller/games/__init__.py``).
 
 No I/O, no wall clock, no global random: the only randomness is :mod:`controller.games.rng`,
-whose state lives inside the game state, so a replay is exact.
+whose state lives inside the game state, so a replay is exact. Time enters only as inputs: the
+game lists its timers in ``deadlines(state)`` and the daemon sends each one's input when it
+expires (:mod:`controller.deadlines`).
 """
 
 from __future__ import annotations
@@ -18,10 +16,121 @@ from __future__ import annotations
 import marshal
 import pickle
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NotRequired, Protocol, TypedDict
 
 State = dict[str, Any]
 Input = dict[str, Any]
+View = dict[str, Any]
+# ``(id, seconds, input)``: when a deadline id first appears in ``deadlines(state)`` the daemon
+# arms it for ``seconds``; if it is still listed when they have passed, the daemon submits
+# ``input`` (a journalled input like any other, so replays stay exact). An id that disappears is
+# cancelled. On a restart a deadline the game has had since its ``new_game`` counts from the
+# game's start (a game clock); any other starts again in full (a reaction window).
+Deadline = tuple[str, float, Input]
+
+
+class Turn(TypedDict):
+    seat: int
+    extra: NotRequired[bool]  # an extra turn (CW-3.4): the LED blinks
+
+
+class TablePlayer(TypedDict):
+    seat: int
+    alive: bool
+
+
+class TableView(TypedDict):
+    """The small view every game provides, so LEDs, bots, the simulator and the daemon need no
+    game keys: the phase, who is in, whose turn, who must answer (and the deadline id that closes
+    their answer, or None), and the winner (None, a sorted seat list or ``{"draw": [...]}``)."""
+
+    phase: str
+    players: list[TablePlayer]
+    turn: Turn | None
+    answer: list[int]
+    until: str | None
+    winner: Any
+
+
+class Timer(TypedDict):
+    """A running deadline as the daemon shows it: its wall-clock end, or paused with what is left."""
+
+    deadline: float | None
+    paused: bool
+    remaining_s: float
+
+
+class Bot(Protocol):
+    """A seat played by the computer, seeing only that seat's view (never a hidden card)."""
+
+    def observe(self, view: View) -> None:
+        """Learn from a view (e.g. a bluff caught), whether or not it is the bot's move."""
+        ...
+
+    def choose(self, view: View, legal: dict[str, Any]) -> Input | None:
+        """One input among ``legal``'s moves, or None to wait."""
+        ...
+
+
+class Game(Protocol):
+    """What every game offers. A module satisfies it with module-level functions."""
+
+    def describe(self) -> dict[str, Any]:
+        """The lobby: ``game``, ``name``, ``title``, ``modes`` (each with ``mode``, ``title``,
+        ``players``, ``options``), ``players`` ``{min, max}``, ``options``, ``free_seating``."""
+        ...
+
+    def new(self, options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | None = ...,
+            order: list[int] | None = ...) -> State:
+        """A fresh state from a ``new_game`` input; GameError for anything invalid."""
+        ...
+
+    def apply(self, state: State, inp: Input) -> State:
+        """A *new* state after ``inp``; raises GameError (``state`` unchanged) if it is illegal."""
+        ...
+
+    def apply_in_place(self, state: State, inp: Input) -> State:
+        """Like ``apply`` but may modify ``state`` (journal replay, where an error ends the replay)."""
+        ...
+
+    def legal(self, state: State, seat: int) -> dict[str, Any]:
+        """What ``seat`` may do now: ``{"seat": seat, "moves": [...]}``."""
+        ...
+
+    def view(self, state: State, seat: int | None = ...) -> View:
+        """What ``seat`` may see; ``None`` is the public view. No hidden card ever leaks."""
+        ...
+
+    def winner(self, state: State) -> Any:
+        """None, a sorted seat list, or ``{"draw": [...]}``."""
+        ...
+
+    def public_input(self, inp: Input) -> Input:
+        """An input as ``events`` may show it (the daemon already strips ``new_game``'s secrets)."""
+        ...
+
+    def deadlines(self, state: State) -> list[Deadline]:
+        """The game's timers now; the only source of timeouts (see :data:`Deadline`)."""
+        ...
+
+    def words(self, inp: Input | None, effects: list[dict[str, Any]], state: View | None) -> list[str]:
+        """The log lines of one input: ``inp`` as ``public_input`` shows it, ``effects`` as on
+        ``events``, ``state`` the public view after it, so words cannot leak a secret."""
+        ...
+
+    def table_view(self, state: State) -> TableView:
+        """The common view (see :class:`TableView`)."""
+        ...
+
+    def with_timers(self, view: View, timers: dict[str, Timer]) -> View:
+        """``view`` with the running deadlines shown where the game's phones expect them (Coup's
+        ``window.deadline``); ``timers`` maps the deadline ids of ``deadlines(state)``."""
+        ...
+
+    def bots(self) -> dict[str, Callable[[int], Bot]]:
+        """The game's bots by name (the first is the default): ``make(seed) -> Bot``. Empty when
+        the bot runner's generic play (questions, placements, ending a turn) is all it needs."""
+        ...
 
 
 class GameError(ValueError):

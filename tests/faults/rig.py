@@ -60,6 +60,12 @@ class Rig:
         rows = self.daemon.journal_rows()
         return comparable(replay_lines([body for _s, _c, body in rows]).public_view())
 
+    def journal_leds(self) -> Any:
+        """The LED plan that goes with a replay of the daemon's journal (from the game's table view)."""
+        table = replay_lines([body for _s, _c, body in self.daemon.journal_rows()])
+        view = table.game.table_view(table.state) if table.game is not None and table.state is not None else None
+        return expected_leds(view)
+
     def settled(self, mark: int, timeout: float = 30.0) -> tuple[Any, Any]:
         """(latest state the phone got after ``mark``, replay of the journal) once they agree.
 
@@ -108,8 +114,9 @@ class Rig:
             return seen[-1] if seen else None
 
 
-def expected_leds(state: dict[str, Any] | None) -> Any:
-    return json.loads(json.dumps(led_plan_for(state, None)))
+def expected_leds(view: Any) -> Any:
+    """The LED plan of a game's table view (``Game.table_view``), as it arrives over MQTT."""
+    return json.loads(json.dumps(led_plan_for(view, None)))
 
 
 def retained(broker: Broker, topic: str, timeout: float = 30.0) -> Any:

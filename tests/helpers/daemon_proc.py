@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -19,7 +20,14 @@ from controller.broker import free_port
 REPO = Path(__file__).resolve().parents[2]
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def write_config(path: Path, table_id: str, host: str, port: int, journal: Path) -> Path:
+    # `gametable run` also serves the panel: on a free port, not 8080 (a demo may hold it).
     path.write_text(
         f'table_id = "{table_id}"\n'
         f'[mqtt]\nhost = "{host}"\nport = {port}\nkeepalive = 5\n'

@@ -105,7 +105,8 @@ def _resolve(st):
         _next_turn(st)
 
 
-def apply(state: dict[str, Any] | None, cmd: dict[str, Any]) -> dict[str, Any]:
+# a whole toy referee as one dispatch, read top to bottom next to the rules it imitates
+def apply(state: dict[str, Any] | None, cmd: dict[str, Any]) -> dict[str, Any]:  # noqa: C901
     t = cmd.get("type")
     if t == "new_game":
         return new(cmd)
@@ -190,6 +191,10 @@ class FakeDaemon:
 
     def add_listener(self, fn) -> None:
         self._listeners.append(fn)
+
+    def seat_view(self, seat: int) -> None:
+        """The mini referee keeps no seat views (bots and the simulator then use the public state)."""
+        return None
 
     def public_state(self):
         with self._lock:

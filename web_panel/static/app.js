@@ -7,12 +7,10 @@ const SHAPES = ["●", "■", "▲", "◆", "★", "⬢"];
 const SHAPE_NAMES = ["circle", "square", "triangle", "diamond", "star", "hexagon"];
 const COLOURS = ["#d32f2f", "#1565c0", "#b26a00", "#2e7d32", "#7b1fa2", "#00838f"];
 const COLOUR_NAMES = ["red", "blue", "amber", "green", "purple", "teal"];
-const TABLE_W = 425, TABLE_H = 625, GOAL_W = 60, GOAL_H = 160, COIN_R = 15;
-const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000;
 
 const S = {
   me: { seat: null, host: false }, taken: [], state: null, priv: null, table: null, log: [], status: "unknown",
-  info: null, sel: {}, lobby: null, online: false, pendingRender: false,
+  info: null, games: {}, sel: {}, lobby: null, online: false, pendingRender: false,
 };
 let es = null;
 
@@ -28,18 +26,11 @@ const route = () => (location.pathname.replace(/^\/+/, "").split("/")[0] || "joi
 function players() { return (S.state && S.state.players) || []; }
 function playerBySeat(seat) { return players().find((p) => p.seat === seat); }
 function nameOf(seat) { const p = playerBySeat(seat); return p ? p.name : `Seat ${seat}`; }
-function coinOwner(coin) { const p = players().find((p) => p.coin === coin); if (p) return p.seat; const m = /^c(\d)$/.exec(coin || ""); return m ? +m[1] : null; }
-
 function coinBadge(seat, { big = false, dead = false, label = null } = {}) {
   const i = (seat || 0) - 1, known = i >= 0 && i < 6;
   const title = known ? `Seat ${seat}, ${COLOUR_NAMES[i]} ${SHAPE_NAMES[i]}` : String(label || "coin");
   return `<span class="coin ${known ? "s" + seat : ""} ${big ? "big" : ""} ${dead ? "dead" : ""}" role="img" aria-label="${esc(title)}">${esc(label ?? (known ? seat : "?"))}${known ? `<span class="shape" aria-hidden="true">${SHAPES[i]}</span>` : ""}</span>`;
 }
-function coinChipLabel(coin) {
-  const owner = coinOwner(coin);
-  return owner ? `${coinBadge(owner)}<span>${esc(nameOf(owner))}</span>` : `${coinBadge(null, { label: coin })}<span>${esc(coin)}</span>`;
-}
-
 function toast(msg, ok = false) {
   const t = $("#toast"); t.textContent = msg; t.className = "toast" + (ok ? " ok" : ""); t.hidden = false;
   clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, ok ? 1800 : 4500);
@@ -75,7 +66,8 @@ function connect() {
   on("history", (d) => { S.log = d.slice().reverse(); render(); });
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
   on("leds", () => {});
-  on("table", (d) => { Board.update(d); });
+  on("games", (d) => { S.games = d || {}; for (const name of Object.keys(S.games)) GameViews.load(name); render(); });
+  on("table", (d) => { const fresh = !S.table; S.table = d; hook("onTable", d); if (fresh) render(); });
   on("journal", (d) => { S.journal = d; conn(); });
   es.onopen = () => { S.online = true; conn(); };
   es.onerror = () => {
@@ -94,6 +86,49 @@ function conn() {
   if (j) { c.textContent += ` · ⚠ ${(j.dropped || []).length ? `input #${j.dropped.join(", #")} lost in a power cut: check the state` : j.warning}`; c.className = "conn bad"; }
 }
 
+/* ---------- game views: each game's phone screens come from its own package ---------- */
+/* A game ships phone/view.js (and optionally phone/view.css) in its package; the panel serves them
+ * at /games/<game>/… and the script calls GameViews.register(name, view). Every member of a view is
+ * optional (web_panel/PANEL.md): seatView, tableView, hostView (html or null for the generic
+ * screen), banner, hostControls, cardLabel, onTable, afterRender, tick, actions, css. */
+const LOADING = { loading: true };
+const GameViews = {
+  views: {}, status: {},
+  register(name, view) {
+    this.views[name] = view; this.status[name] = "ready";
+    if (view.css) {
+      const link = document.createElement("link"); link.rel = "stylesheet"; link.href = `/games/${encodeURIComponent(name)}/view.css`;
+      document.head.appendChild(link);
+    }
+    render();
+  },
+  /** Start loading a game's view once; a game without one (404) gets the generic screens. */
+  load(name) {
+    if (!/^[a-z][a-z0-9_]{0,31}$/.test(name || "") || this.status[name]) return;
+    this.status[name] = "loading";
+    const el = document.createElement("script"); el.src = `/games/${name}/view.js`; el.async = true;
+    el.onerror = () => { this.status[name] = "missing"; render(); };
+    el.onload = () => { if (this.status[name] === "loading") { this.status[name] = "missing"; render(); } };
+    document.head.appendChild(el);
+  },
+  /** The view of game ``name``: the view, null (none: generic screens) or LOADING. */
+  of(name) {
+    if (!name) return null;
+    this.load(name);
+    const status = this.status[name];
+    return status === "ready" ? this.views[name] : status === "loading" ? LOADING : null;
+  },
+  /** What the daemon published about a game (its describe(): modes, options, and its own data). */
+  describe(name) { return S.games[name] || (S.info && S.info.games && S.info.games[name]) || null; },
+};
+function gameView() { return GameViews.of(S.state && S.state.game); }
+/** Call a member of the current game's view, if it has one (undefined otherwise). */
+function hook(name, ...args) {
+  const view = gameView();
+  return view && view !== LOADING && typeof view[name] === "function" ? view[name](...args) : undefined;
+}
+function loadingCard() { return `<section class="card empty" id="loading-view"><p class="muted">Loading the game's screen…</p></section>`; }
+
 /* ---------- rendering ---------- */
 function render() {
   const view = $("#view"), active = document.activeElement;
@@ -110,7 +145,7 @@ function render() {
     html = `<section class="card question" id="render-error"><h2>This screen could not be drawn</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
   view.innerHTML = html;
-  if (r === "table") Board.mount($("#board-slot"));
+  hook("afterRender", r);
   conn();
 }
 
@@ -121,15 +156,14 @@ function turnBanner(mine) {
   if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">Game aborted</div><div class="sub">Waiting for the host to start a new game.</div></section>`;
   const t = st.turn;
   if (!t) return `<section class="banner" id="turn-banner"><div class="big">Waiting…</div></section>`;
-  const allowed = st.strikes_allowed ?? 0, left = Math.max(0, allowed - (t.strikes || 0)), hasStrikes = st.strikes_allowed !== undefined;
-  const strikesText = hasStrikes ? `${left} strike${left === 1 ? "" : "s"} left` : "";
-  const pips = allowed ? `<div class="pips" aria-hidden="true">${Array.from({ length: allowed }, (_, i) => `<span class="pip ${i < t.strikes ? "used" : ""}"></span>`).join("")}</div>` : "";
+  const own = hook("banner", st, mine);
+  if (own) return own;
   if (mine && t.seat === S.me.seat) {
     return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">YOUR TURN${t.extra ? " (extra)" : ""}</div>
-      <div class="sub" id="strikes-left">${strikesText || "Make your move"}</div>${pips}${lastLine()}</section>`;
+      <div class="sub">Make your move</div>${lastLine()}</section>`;
   }
   return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(t.seat, { big: true })}<div class="grow">
-    <div class="big" style="font-size:28px">${esc(nameOf(t.seat))}'s turn</div><div class="sub">${strikesText}${t.extra ? " · extra turn" : ""}</div></div></div>${pips}${lastLine()}</section>`;
+    <div class="big" style="font-size:28px">${esc(nameOf(t.seat))}'s turn</div><div class="sub">${t.extra ? "extra turn" : ""}</div></div></div>${lastLine()}</section>`;
 }
 
 function lastLine() {
@@ -137,7 +171,7 @@ function lastLine() {
   return e && e.lines.length ? `<div class="last" id="last-event">${esc(e.lines.filter((l) => !/'s (extra )?turn$/.test(l)).slice(-1)[0] || e.lines[e.lines.length - 1])}</div>` : "";
 }
 
-function windowCard(st) {
+function answerCard(st) {
   const w = st.window;
   if (!w || typeof w !== "object") return "";
   const left = w.deadline ? Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0))) : null;
@@ -171,29 +205,39 @@ function joinView() {
     <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">Just watch</a><a class="btn ghost grow" href="/host">Host</a></div>`;
 }
 
+const LEAVE_ROW = `<div class="row"><a class="btn ghost grow" href="/table">See the table</a><button class="btn ghost" data-action="leave">Leave seat</button></div>`;
+
 function seatView() {
-  const st = S.state, pv = S.priv, seat = S.me.seat, me = playerBySeat(seat);
-  const colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
-  if (st && st.phase === "playing" && Coup.is(st)) {
-    return Coup.seatView(st, pv, seat) + `<div class="row"><a class="btn ghost grow" href="/table">See the table</a><button class="btn ghost" data-action="leave">Leave seat</button></div>`;
-  }
+  const st = S.state, pv = S.priv, seat = S.me.seat;
+  const view = gameView();
+  if (view === LOADING) return loadingCard() + LEAVE_ROW;
+  const own = st && view && view.seatView ? view.seatView(st, pv, seat) : null;
+  return (own ?? genericSeat(st, pv, seat)) + LEAVE_ROW;
+}
+
+function heldSeatCard(seat) {
+  return `<section class="card empty"><div class="big">You hold seat ${seat}</div><p class="muted">The game appears here as soon as the host starts it.</p></section>`;
+}
+
+/** A game without a phone view of its own: who you are, the open answer, your private view, your moves. */
+function genericSeat(st, pv, seat) {
+  const me = playerBySeat(seat), colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
   let html = turnBanner(true);
   html += `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
     <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
-    <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && typeof me.coins === "number" ? ` · ${me.coins} coins` : ""}${me && typeof me.influence === "number" ? ` · ${me.influence} influence` : ""}</div>
+    <div class="muted small">Seat ${seat} · ${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && typeof me.coins === "number" ? ` · ${me.coins} coins` : ""}${me && typeof me.influence === "number" ? ` · ${me.influence} influence` : ""}</div>
     ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
   if (st && st.phase === "playing") {
-    html += windowCard(st) + questionCard(st, seat, false);
-    html += privateCard(pv, st);
-    html += movesCard(pv, st);
+    html += answerCard(st) + questionCard(st, seat, false) + privateCard(pv, st) + movesCard(pv);
   } else if (!st || !me) {
-    html += `<section class="card empty"><div class="big">You hold seat ${seat}</div><p class="muted">The game appears here as soon as the host starts it.</p></section>`;
+    html += heldSeatCard(seat);
   }
-  html += `<div class="row"><a class="btn ghost grow" href="/table">See the table</a><button class="btn ghost" data-action="leave">Leave seat</button></div>`;
   return html;
 }
 
-function questionCard(st, seat, host) {
+/** The open question (CW-8 style: pick every option that applies). ``how.label`` draws an option,
+ * ``how.hint`` says what to tap (a game view passes its own words). */
+function questionCard(st, seat, host, how = {}) {
   const q = (st.questions || [])[0];
   if (!q) return "";
   const mine = host || (q.seats || []).includes(seat);
@@ -201,40 +245,31 @@ function questionCard(st, seat, host) {
     return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${esc(q.text)}</b></p></section>`;
   }
   const sel = S.sel[q.id] || [];
-  const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${coinChipLabel(c)}</button>`).join("");
+  const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${how.label ? how.label(c) : `<span>${esc(c)}</span>`}</button>`).join("");
   return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${esc(q.text)}</h2>
-    <p class="muted small">Tap every coin that applies${q.multi === false ? " (one)" : ""}, then send. ${host ? "Answering as the host." : "The table cannot see this by itself."}</p>
+    <p class="muted small">${esc(how.hint || "Tap every answer that applies")}${q.multi === false ? " (one)" : ""}, then send. ${host ? "Answering as the host." : "The table cannot see this by itself."}</p>
     <div class="chips">${chips}</div>
     <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${sel.length ? `Send answer (${sel.length})` : "None of them — send"}</button></section>`;
 }
 
-function movesCard(pv, st) {
-  const legal = legalMoves(pv);
-  const parts = [];
-  for (const m of legal) {
-    if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
-    else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
-    else if (m.move) parts.push(...cardMoveButtons(m));
-  }
-  const shot = legal.find((m) => m.type === "shot");
-  const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${shot.coins.length > 1 ? "one of your coins" : "your coin"} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
-  if (!parts.length && !hint) {
-    const pend = (st.pending_placements || []).filter((p) => p.by !== S.me.seat);
-    if (pend.length) return `<section class="card"><p>Waiting for ${esc(pend.map((p) => nameOf(p.by)).join(", "))} to put ${pend.length > 1 ? "coins" : "a coin"} back.</p></section>`;
-    return "";
-  }
-  return `<section class="card" id="moves"><h2>Your moves</h2>${hint}<div class="moves">${parts.join("")}</div></section>`;
+/** Buttons for the seat's legal moves: those that name a ``move`` (card games: architecture.md
+ * "move"), and those of the game's own input types that phones may send (its describe()'s
+ * ``phone_inputs``), each sent exactly as listed. */
+function movesCard(pv) {
+  const own = (GameViews.describe(S.state && S.state.game) || {}).phone_inputs || [];
+  const label = (m) => Object.entries(m).map(([k, v]) => (k === "type" ? String(v).replace(/_/g, " ") : `${k.replace(/_/g, " ")} ${v}`)).join(" · ");
+  const parts = legalMoves(pv).flatMap((m) => (m.move ? cardMoveButtons(m) : own.includes(m.type)
+    ? [`<button class="btn wide" data-action="game-input" data-body="${esc(JSON.stringify(m))}">${esc(label(m))}</button>`] : []));
+  return parts.length ? `<section class="card" id="moves"><h2>Your moves</h2><div class="moves">${parts.join("")}</div></section>` : "";
 }
-
-function shotAvailable(legal) { return legal.some((m) => m.type === "shot"); }
 
 function cardMoveButtons(m) {
   const label = (s) => { const t = String(s).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); };
   const btn = (text, args) => `<button class="btn wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}">${esc(text)}</button>`;
   if (typeof m.count === "number" && Array.isArray(m.cards)) {
-    // choose exactly `count` of the cards (e.g. Coup's exchange_return); a pool may hold duplicates
+    // choose exactly `count` of the cards (e.g. Coup's exchange_return); a pool may hold duplicates.
     const key = "move:" + m.move, sel = S.sel[key] || [];
-    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(Coup.is(S.state) && Coup.RANK[c] ? Coup.named(c) : label(c))}</button>`).join("");
+    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(hook("cardLabel", c) || label(c))}</button>`).join("");
     const args = { cards: sel.map((i) => m.cards[i]) };
     return [`<div><p class="muted small">${esc(label(m.move))}: pick the ${m.count} card${m.count === 1 ? "" : "s"} to give back</p><div class="chips">${chips}</div>
       <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${esc(label(m.move))} (${sel.length}/${m.count})</button></div>`];
@@ -272,33 +307,24 @@ function playersCard(st) {
   return `<section class="card" id="players">${scores}<ul class="players">${items}</ul></section>`;
 }
 
-function pendingCard(st) {
-  const pend = st.pending_placements || [];
-  if (!pend.length) return "";
-  return `<section class="card" id="pending"><h2>Coins to put back</h2>${pend.map((p) =>
-    `<p>${coinBadge(coinOwner(p.coin))} <b>${esc(nameOf(p.by))}</b> puts ${esc(p.coin)} back (${p.where === "initial" ? "where it started" : "anywhere outside the goal"})</p>`).join("")}</section>`;
-}
-
 function logCard() {
   const lines = S.log.flatMap((e) => e.lines.slice().reverse());
   return `<section class="card"><h2>What happened</h2><ul class="log" id="log">${lines.slice(0, 40).map((l) => `<li>${esc(l)}</li>`).join("") || "<li class='muted'>Nothing yet.</li>"}</ul></section>`;
 }
 
 function tableView() {
-  const st = S.state;
-  let html = turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>`;
+  const st = S.state, view = gameView();
+  if (view === LOADING) return loadingCard() + logCard();
+  const own = st && view && view.tableView ? view.tableView(st) : null;
+  if (own != null) return own + logCard();
+  let html = turnBanner(true);
   if (st) {
     const q = (st.questions || [])[0];
-    if (Coup.is(st)) {  // coins, face-up cards, face-down counts, deck size (CP-6); no board
-      const body = st.phase === "playing" ? Coup.tableView(st, false) : turnBanner(true) + Coup.playersCard(st);
-      return `<div id="board-slot" hidden></div>` + body + logCard();
-    }
-    html += windowCard(st);
+    html += answerCard(st);
     if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
-    html += pendingCard(st) + playersCard(st);
+    html += playersCard(st);
   }
-  html += logCard();
-  return html;
+  return html + logCard();
 }
 
 /* ---------- host ---------- */
@@ -316,10 +342,11 @@ function hostView() {
     html += `<section class="card" id="pin-warning"><p><b>The table PIN is 0000.</b> Anyone on this Wi-Fi can unlock the host screen: set <code>[panel] pin</code> in the table's config.</p></section>`;
   }
   if (st && st.phase === "playing") {
-    html += Coup.is(st) ? Coup.tableView(st, true) : turnBanner(false) + questionCard(st, null, true);
-    const pend = st.pending_placements || [];
+    const view = gameView();
+    const own = view === LOADING ? loadingCard() : view && view.hostView ? view.hostView(st) : null;
+    html += own ?? (turnBanner(false) + answerCard(st) + questionCard(st, null, true));
     html += `<section class="card" id="controls"><h2>Game</h2><div class="moves">
-      ${pend.map((p) => `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join("")}
+      ${hook("hostControls", st) || ""}
       <button class="btn" data-action="undo" id="undo">↶ Undo last input</button>
       <button class="btn danger" data-action="abort" id="abort">Abort game</button></div></section>`;
   } else if (st) {
@@ -335,20 +362,24 @@ function hostView() {
   return html;
 }
 
+/** The games the table offers: the daemon's retained ``games`` topic, as the panel last saw it. */
+function lobbyGames() { return Object.keys(S.games).length ? S.games : ((S.info && S.info.games) || {}); }
+
 function lobbyState() {
-  if (S.lobby || !S.info) return S.lobby;
-  const gameNames = Object.keys(S.info.games);
+  if (S.lobby) return S.lobby;
+  const gameNames = Object.keys(lobbyGames());
+  if (!gameNames.length) return null;
   const game = gameNames[0];
   const names = {}; players().forEach((p) => { names[p.seat] = p.name; });
-  S.lobby = { game, mode: ((S.info.games[game].modes || [])[0] || {}).mode, include: { 1: true, 2: true, 3: true },
+  S.lobby = { game, mode: ((lobbyGames()[game].modes || [])[0] || {}).mode, include: { 1: true, 2: true, 3: true },
     names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {}, mothers: "2" };
   return S.lobby;
 }
 
 function lobbyCard() {
   const L = lobbyState();
-  if (!L) return `<section class="card"><p>Loading games…</p></section>`;
-  const games = S.info.games, g = games[L.game] || { modes: [] };
+  if (!L) return `<section class="card"><p>Waiting for the table to list its games…</p></section>`;
+  const games = lobbyGames(), g = games[L.game] || { modes: [] };
   const modes = g.modes || [];
   const mode = modes.find((m) => m.mode === L.mode) || modes[0] || { options: {}, players: [], teams: false };
   const seg = (key, value, text) => `<button type="button" data-action="lobby-set" data-key="${key}" data-value="${value}" aria-pressed="${L[key] === value}">${text}</button>`;
@@ -386,7 +417,7 @@ function lobbyCard() {
 }
 
 function newGameBody() {
-  const L = S.lobby, g = S.info.games[L.game], mode = (g.modes || []).find((m) => m.mode === L.mode) || {};
+  const L = S.lobby, g = lobbyGames()[L.game] || {}, mode = (g.modes || []).find((m) => m.mode === L.mode) || {};
   const seats = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
   let teams = {};
   if (mode.teams && !factions(L)) {
@@ -431,16 +462,11 @@ async function act(el) {
     const q = el.dataset.q, host = el.dataset.host === "1";
     const d = await post(host ? "/api/host/cmd" : "/api/cmd", { type: "answer", question: q, value: S.sel[q] || [] });
     if (d.ok) { toast("Answer sent", true); delete S.sel[q]; }
-  } else if (a === "end_turn") {
-    if (el.dataset.confirm === "1" && !(await ask("End your turn without striking?", "End turn"))) return;
-    const d = await post("/api/cmd", { type: "end_turn", confirm: true }); if (d.ok) toast("Turn ended", true);
-  } else if (a === "placed") {
-    const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast("Thanks!", true);
   } else if (a === "move") {
     const d = await post("/api/cmd", { type: "move", move: el.dataset.move, args: JSON.parse(el.dataset.args || "{}") });
     if (d.ok) { toast("Done", true); delete S.sel["move:" + el.dataset.move]; }
-  } else if (a === "host-placed") {
-    await post("/api/host/cmd", { type: "placed", coin: el.dataset.coin });
+  } else if (a === "game-input") {
+    const d = await post("/api/cmd", JSON.parse(el.dataset.body || "{}")); if (d.ok) toast("Done", true);
   } else if (a === "host-window") {
     const d = await post("/api/host/cmd", { type: el.dataset.type }); if (d.ok) toast(el.dataset.type === "pause" ? "Countdown paused" : "Countdown resumed", true);
   } else if (a === "undo") {
@@ -465,6 +491,9 @@ async function act(el) {
     if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); }
   } else if (a === "lobby-open") {
     S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
+  } else {
+    const view = gameView(), own = view && view !== LOADING && view.actions && view.actions[a];
+    if (own) await own(el);
   }
 }
 
@@ -475,111 +504,11 @@ function lobbyInput(el) {
   else if (k === "team") L.teams[s] = el.value;
   else if (k === "option") L.options[el.dataset.key] = el.value;
   else if (k === "option-bool") L.options[el.dataset.key] = el.checked ? "true" : "false";
-  else if (k === "game") { L.game = el.value; L.mode = ((S.info.games[L.game].modes || [])[0] || {}).mode; L.options = {}; }
+  else if (k === "game") { L.game = el.value; L.mode = ((((lobbyGames()[L.game] || {}).modes) || [])[0] || {}).mode; L.options = {}; }
   if (k !== "name" && k !== "option") { el.blur(); render(); }
 }
 
 function go(path) { if (location.pathname !== path) history.pushState(null, "", path); render(); window.scrollTo(0, 0); }
-
-/* ---------- the table drawing (virtual table) ---------- */
-const Board = {
-  canvas: null, ctx: null, target: {}, shown: {}, moving: false, drag: null, raf: 0,
-  update(d) {
-    const fresh = !S.table; S.table = d; this.target = (d && d.coins) || {}; this.moving = !!(d && d.moving);
-    for (const k of Object.keys(this.shown)) if (!(k in this.target)) delete this.shown[k];
-    for (const [k, v] of Object.entries(this.target)) if (!this.shown[k]) this.shown[k] = v.slice();
-    if (fresh) render(); else this.kick();
-  },
-  mount(slot) {
-    if (!slot) return;
-    if (!this.canvas) {
-      const c = document.createElement("canvas"); c.className = "board"; c.id = "board";
-      c.setAttribute("role", "img"); c.setAttribute("aria-label", "Top-down view of the table with the coins");
-      c.addEventListener("pointerdown", (e) => this.down(e)); c.addEventListener("pointermove", (e) => this.move(e));
-      c.addEventListener("pointerup", (e) => this.up(e)); c.addEventListener("pointercancel", () => { this.drag = null; this.kick(); });
-      this.canvas = c; this.ctx = c.getContext("2d");
-      this.wrap = document.createElement("div"); this.wrap.className = "board-wrap"; this.wrap.appendChild(c);
-      this.hint = document.createElement("p"); this.hint.className = "board-hint"; this.wrap.appendChild(this.hint);
-    }
-    slot.appendChild(this.wrap); this.resize(); this.kick();
-  },
-  resize() {
-    const w = this.canvas.clientWidth || 360, dpr = window.devicePixelRatio || 1;
-    this.scale = (w * dpr) / TABLE_W; this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round((w * TABLE_H / TABLE_W) * dpr);
-  },
-  flickable() {
-    const shot = legalMoves(S.priv).find((m) => m.type === "shot");
-    return shot && S.state && S.state.turn && S.state.turn.seat === S.me.seat ? shot.coins : [];
-  },
-  mm(e) { const r = this.canvas.getBoundingClientRect(); return [(e.clientX - r.left) * TABLE_W / r.width, (e.clientY - r.top) * TABLE_H / r.height]; },
-  down(e) {
-    const p = this.mm(e);
-    for (const c of this.flickable()) {
-      const pos = this.shown[c]; if (!pos) continue;
-      if (Math.hypot(pos[0] - p[0], pos[1] - p[1]) < COIN_R * 2.2) { this.drag = { coin: c, at: p }; this.canvas.setPointerCapture(e.pointerId); this.kick(); return; }
-    }
-  },
-  move(e) { if (this.drag) { this.drag.at = this.mm(e); this.kick(); } },
-  velocity() {
-    const pos = this.shown[this.drag.coin]; let vx = (pos[0] - this.drag.at[0]) * MM_PER_S_PER_MM, vy = (pos[1] - this.drag.at[1]) * MM_PER_S_PER_MM;
-    const sp = Math.hypot(vx, vy); if (sp > MAX_FLICK) { vx *= MAX_FLICK / sp; vy *= MAX_FLICK / sp; }
-    return [vx, vy, Math.min(sp, MAX_FLICK)];
-  },
-  async up() {
-    if (!this.drag) return;
-    const [vx, vy, sp] = this.velocity(), coin = this.drag.coin; this.drag = null; this.kick();
-    if (sp < 60) return;
-    const d = await post("/api/flick", { coin, vx: Math.round(vx), vy: Math.round(vy) });
-    if (d.ok) toast(`Flicked at ${(sp / 1000).toFixed(1)} m/s`, true);
-  },
-  kick() { if (!this.raf && this.canvas) this.raf = requestAnimationFrame((t) => this.frame(t)); },
-  frame() {
-    this.raf = 0;
-    if (!this.canvas || !this.canvas.isConnected) return;
-    if (Math.abs(this.canvas.width - (this.canvas.clientWidth * (window.devicePixelRatio || 1))) > 2) this.resize();
-    let again = !!this.drag;
-    for (const [k, t] of Object.entries(this.target)) {
-      const s = this.shown[k]; const dx = t[0] - s[0], dy = t[1] - s[1];
-      if (Math.abs(dx) + Math.abs(dy) > 0.3) { s[0] += dx * 0.35; s[1] += dy * 0.35; again = true; } else { s[0] = t[0]; s[1] = t[1]; }
-    }
-    this.draw();
-    const can = this.flickable();
-    this.hint.textContent = !S.table ? "The live drawing appears when the virtual table runs." : can.length ? "Your turn: drag back from your coin like a slingshot and let go." : this.moving ? "Coins moving…" : "";
-    if (again) this.kick();
-  },
-  draw() {
-    const c = this.ctx, k = this.scale; c.setTransform(k, 0, 0, k, 0, 0);
-    c.fillStyle = "#2f6b3d"; c.fillRect(0, 0, TABLE_W, TABLE_H);
-    c.strokeStyle = "rgba(255,255,255,.12)"; c.lineWidth = 1;
-    for (let x = 25; x < TABLE_W; x += 50) { c.beginPath(); c.moveTo(x, 0); c.lineTo(x, TABLE_H); c.stroke(); }
-    for (let y = 25; y < TABLE_H; y += 50) { c.beginPath(); c.moveTo(0, y); c.lineTo(TABLE_W, y); c.stroke(); }
-    const gx = (TABLE_W - GOAL_W) / 2, gy = (TABLE_H - GOAL_H) / 2;
-    c.fillStyle = "rgba(0,0,0,.28)"; c.fillRect(gx, gy, GOAL_W, GOAL_H);
-    c.strokeStyle = "#fff"; c.lineWidth = 3; c.strokeRect(gx + 1.5, gy + 1.5, GOAL_W - 3, GOAL_H - 3);
-    c.fillStyle = "rgba(255,255,255,.8)"; c.font = "bold 14px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
-    c.save(); c.translate(TABLE_W / 2, TABLE_H / 2); c.rotate(-Math.PI / 2); c.fillText("GOAL", 0, 0); c.restore();
-    const mine = new Set(this.flickable());
-    for (const [coin, pos] of Object.entries(this.shown)) {
-      const seat = coinOwner(coin), col = seat ? COLOURS[seat - 1] : "#9e9e9e";
-      c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, COIN_R, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
-      c.beginPath(); c.arc(pos[0], pos[1], COIN_R, 0, Math.PI * 2); c.fillStyle = col; c.fill();
-      c.lineWidth = 2.5; c.strokeStyle = "#111"; c.stroke();
-      if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], COIN_R + 5, 0, Math.PI * 2); c.lineWidth = 3; c.strokeStyle = "#ffe45c"; c.stroke(); }
-      c.fillStyle = "#fff"; c.font = "900 15px system-ui, sans-serif"; c.fillText(seat ? String(seat) : coin, pos[0], pos[1] + 1);
-    }
-    if (this.drag) {
-      const pos = this.shown[this.drag.coin], [vx, vy, sp] = this.velocity(), len = sp / MM_PER_S_PER_MM;
-      c.setLineDash([6, 6]); c.strokeStyle = "rgba(255,255,255,.8)"; c.lineWidth = 2;
-      c.beginPath(); c.moveTo(pos[0], pos[1]); c.lineTo(this.drag.at[0], this.drag.at[1]); c.stroke(); c.setLineDash([]);
-      if (sp > 0) {
-        const ux = vx / sp, uy = vy / sp, off = COIN_R + 6, ex = pos[0] + ux * (len + off), ey = pos[1] + uy * (len + off);
-        c.strokeStyle = "#ffe45c"; c.lineWidth = 5; c.beginPath(); c.moveTo(pos[0] + ux * off, pos[1] + uy * off); c.lineTo(ex, ey); c.stroke();
-        c.beginPath(); c.moveTo(ex, ey); c.lineTo(ex - ux * 14 - uy * 8, ey - uy * 14 + ux * 8); c.lineTo(ex - ux * 14 + uy * 8, ey - uy * 14 - ux * 8); c.closePath(); c.fillStyle = "#ffe45c"; c.fill();
-        c.fillStyle = "#fff"; c.font = "bold 14px system-ui, sans-serif"; c.fillText(`${(sp / 1000).toFixed(1)} m/s`, pos[0] - uy * 34 - ux * 30, pos[1] + ux * 34 - uy * 30);
-      }
-    }
-  },
-};
 
 /* ---------- wiring ---------- */
 document.addEventListener("click", (e) => {
@@ -603,9 +532,8 @@ window.addEventListener("popstate", render);
 setInterval(() => {
   const now = Date.now() / 1000 + (S.skew || 0);
   for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = Math.max(0, Math.ceil(+el.dataset.deadline - now));
-  Coup.tick();
+  hook("tick", now);
 }, 250);
-window.addEventListener("resize", () => { if (Board.canvas) { Board.resize(); Board.kick(); } });
 
 (async function start() {
   try { S.info = await (await fetch("/api/info", { credentials: "same-origin" })).json(); } catch { S.info = null; }

@@ -1,4 +1,5 @@
-"""Coin War (币战): the game interface of architecture.md over the shared referee and its modes.
+"""Coin War (币战): the game contract (:class:`controller.games.base.Game`) over the shared
+referee and its modes.
 
 ``new`` / ``apply`` / ``legal`` / ``view`` / ``winner`` are pure: plain JSON state in, new state
 out, :class:`GameError` for anything illegal (the argument is never modified).
@@ -6,14 +7,18 @@ out, :class:`GameError` for anything illegal (the argument is never modified).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from controller.games import rng
-from controller.games.base import GameError, require
+from controller.games.base import Bot, Deadline, GameError, TableView, Timer, View, require
 from controller.games.coinwar import referee, turns
+from controller.games.coinwar import words as coinwar_words
 from controller.games.coinwar.classic import FreeForAll, Teams
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
+from controller.games.players import check_players, name_of
+from controller.games.words import mode_titles
 
 NAME = "coinwar"
 TITLE = "Coin War (币战)"
@@ -25,15 +30,8 @@ def register_mode(mode: Mode) -> None:
     MODES[mode.name] = mode
 
 
-def _load_extra_modes() -> None:
-    """CW-7 modes live in their own modules; they register themselves when present."""
-    try:
-        from controller.games.coinwar import extra_modes  # noqa: F401
-    except ImportError:
-        pass
-
-
-_load_extra_modes()
+# CW-7 modes live in their own modules and register themselves (imported after register_mode).
+from controller.games.coinwar import extra_modes  # noqa: E402, F401
 
 
 def mode_of(state: State) -> Mode:
@@ -41,10 +39,16 @@ def mode_of(state: State) -> Mode:
 
 
 def describe() -> dict[str, Any]:
-    """What the lobby offers: modes, player counts, options with defaults."""
+    """What the lobby offers: modes, player counts, options with defaults (each mode has its own
+    options; the turn order is chosen in the lobby, so seating is free: CW-3)."""
+    counts = [n for m in MODES.values() for n in m.player_counts]
     return {
         "game": NAME,
+        "name": TITLE,
         "title": TITLE,
+        "players": {"min": min(counts), "max": max(counts)},
+        "options": {},
+        "free_seating": True,
         "modes": [
             {
                 "mode": m.name,
@@ -60,27 +64,11 @@ def describe() -> dict[str, Any]:
 
 
 def _check_players(mode: Mode, players: Any) -> list[dict[str, Any]]:
-    if not isinstance(players, list) or not players:
-        raise GameError("'players' must be a non-empty list of {seat, name}")
-    seats: list[int] = []
-    result = []
-    for p in players:
-        if not isinstance(p, dict):
-            raise GameError(f"each player must be an object with 'seat' and 'name', got {p!r}")
-        seat = p.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 6:
-            raise GameError(f"player seat must be a number from 1 to 6, got {seat!r}")
-        if seat in seats:
-            raise GameError(f"seat {seat} is given twice")
-        name = p.get("name", f"Seat {seat}")
-        if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise GameError(f"player name for seat {seat} must be 1-40 characters, got {name!r}")
-        seats.append(seat)
-        result.append(p)
-    if len(players) not in mode.player_counts:
+    checked = check_players(players)
+    if len(checked) not in mode.player_counts:
         counts = ", ".join(map(str, mode.player_counts))
-        raise GameError(f"mode {mode.name} is for {counts} players, got {len(players)}")
-    return result
+        raise GameError(f"mode {mode.name} is for {counts} players, got {len(checked)}")
+    return checked
 
 
 def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | None = "ffa",
@@ -105,7 +93,7 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
         "seed": seed,
         "rng": rng.seed_state(seed),
         "players": [
-            {"seat": p["seat"], "name": p.get("name", f"Seat {p['seat']}").strip(), "alive": True,
+            {"seat": p["seat"], "name": name_of(p), "alive": True,
              "coin": f"c{p['seat']}"}
             for p in sorted(checked, key=lambda p: p["seat"])
         ],
@@ -124,12 +112,12 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
     }
     m.setup(state, checked, order)
     first = turns.next_regular_seat(state)
+    if first is None:  # cannot happen: a mode's setup leaves at least two players in the order
+        raise GameError(f"mode {mode_name} set up no player to take the first turn")
     turns.start_regular_turn(state, first)
     state["last"] = [{"kind": "new_game", "mode": mode_name}, {"kind": "turn", "seat": first, "extra": False}]
-    started = getattr(m, "turn_started", None)
-    if started:  # CW-7.5: the first turn's start-of-turn effects (draw)
-        ctx = ShotContext(first, "", [], {}, [], [], [], effects=state["last"])
-        started(state, ctx)
+    ctx = ShotContext(first, "", [], {}, [], [], [], effects=state["last"])
+    m.turn_started(state, ctx)  # CW-7.5: the first turn's start-of-turn effects (draw)
     return state
 
 
@@ -164,14 +152,13 @@ def _apply(new_state: State, inp: dict[str, Any]) -> State:
         new_state["last"] = [{"kind": "aborted"}]
         return new_state
     if kind == "move":
-        hook = getattr(m, "move", None)
-        require(hook is not None, f"mode {m.name} has no card moves")
+        require(m.has_moves(), f"mode {m.name} has no card moves")
         referee.check_playing(state)
-        hook(new_state, inp)
+        m.move(new_state, inp)
         return new_state
-    handler = _HANDLERS.get(kind) or getattr(m, "extra_inputs", {}).get(kind)
+    handler = (_HANDLERS.get(kind) or m.extra_inputs.get(kind)) if isinstance(kind, str) else None
     if handler is None:
-        expected = [*_HANDLERS, *getattr(m, "extra_inputs", {}), "move", "abort"]
+        expected = [*_HANDLERS, *m.extra_inputs, "move", "abort"]
         raise GameError(f"unknown input type {kind!r} for coinwar (expected: {', '.join(expected)})")
     handler(m, new_state, inp)
     return new_state
@@ -196,8 +183,7 @@ def legal(state: State, seat: int | None) -> dict[str, Any]:
                     moves.append({"type": "placed", "coin": p["coin"]})
             turn = state["turn"]
             others_pending = any(p["by"] != seat for p in state["pending_placements"])
-            blocked = getattr(m, "blocked", None)
-            if blocked and blocked(state):
+            if m.blocked(state):
                 turn = None  # the mode waits for a decision of its own (listed by legal_moves)
             if turn and turn["seat"] == seat and not others_pending:
                 if state["turn_coin"] is None:
@@ -211,9 +197,7 @@ def legal(state: State, seat: int | None) -> dict[str, Any]:
                     moves.append({"type": "shot", "coins": coins})
                 if not state["striking"] and not state["pending_placements"]:
                     moves.append({"type": "end_turn", "confirm": turn["strikes"] == 0})
-            hook = getattr(m, "legal_moves", None)
-            if hook:
-                moves.extend(hook(state, seat))
+            moves.extend(m.legal_moves(state, seat))
     return {"seat": seat, "moves": moves}
 
 
@@ -225,9 +209,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         entry = {"seat": p["seat"], "name": p["name"], "alive": p["alive"], "coin": p["coin"]}
         if "team" in p:
             entry["team"] = p["team"]
-        extra = getattr(m, "public_player", None)
-        if extra:  # role / health / a revealed identity (CW-9)
-            entry.update(extra(state, p))
+        entry.update(m.public_player(state, p))  # role / health / a revealed identity (CW-9)
         players.append(entry)
     public: dict[str, Any] = {
         "game": NAME,
@@ -254,3 +236,59 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 def player(state: State, seat: int) -> dict[str, Any]:
     return turns.player(state, seat)
+
+
+def public_input(inp: dict[str, Any]) -> dict[str, Any]:
+    """Every Coin War input is public (the daemon already hides a ``new_game``'s seed)."""
+    return inp
+
+
+def deadlines(state: State) -> list[Deadline]:
+    """CW-7.3: a Football game with ``minutes`` ends on the score when its time is up. The id is
+    the one the daemon's game clock has always used, so journals written before still match."""
+    minutes = state["options"].get("minutes") if state["mode"] == "football" else None
+    if not minutes or state["phase"] != "playing" or state.get("time_up"):
+        return []
+    return [("time_up", float(minutes) * 60, {"type": "time_up"})]
+
+
+def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View | None) -> list[str]:
+    """The log lines of one input (:mod:`controller.games.coinwar.words`)."""
+    return coinwar_words.words(inp, effects, state, _titles())
+
+
+_TITLES: dict[str, str] = {}
+
+
+def _titles() -> dict[str, str]:
+    if len(_TITLES) != len(MODES):
+        _TITLES.clear()
+        _TITLES.update(mode_titles(describe()))
+    return _TITLES
+
+
+def table_view(state: State) -> TableView:
+    """Whose turn, who must answer (the first open question: CW-8), the winner."""
+    turn = state["turn"]
+    questions = state["questions"]
+    return {
+        "phase": state["phase"],
+        "players": [{"seat": p["seat"], "alive": p["alive"]} for p in state["players"]],
+        "turn": {"seat": turn["seat"], "extra": bool(turn.get("extra"))} if turn else None,
+        "answer": sorted({s for q in questions for s in q.get("seats") or []}),
+        "until": None,
+        "winner": state["winner"],
+    }
+
+
+def with_timers(view: View, timers: dict[str, Timer]) -> View:
+    """Coin War's phones show no countdown (Football's clock is not in its view)."""
+    return view
+
+
+def bots() -> dict[str, Callable[[int], Bot]]:
+    """Coin War's bot decides off the table (questions, placements, cards, ending a turn); its
+    flicks are the platform's (the virtual table's shot planner)."""
+    from controller.bots.coinwar_decisions import CoinWarBot
+
+    return {"default": CoinWarBot}

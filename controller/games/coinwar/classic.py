@@ -25,7 +25,7 @@ class FreeForAll(Mode):
     name = "ffa"
     title = "Free-for-all"
     summary = "Everyone for themselves: knock the others into the goal; last coin standing wins."
-    player_counts = (2, 3, 4, 5, 6)
+    player_counts: tuple[int, ...] = (2, 3, 4, 5, 6)
 
     def setup(self, state: State, players: list[dict[str, Any]], order: list[int] | None) -> None:
         seats = [p["seat"] for p in state["players"]]
@@ -46,7 +46,7 @@ class Teams(Mode):
     name = "teams"
     title = "Teams"
     summary = "Two teams alternate turns; a team wins when the other has no players left."
-    player_counts = (4, 6)
+    player_counts: tuple[int, ...] = (4, 6)
     teams = True
 
     def setup(self, state: State, players: list[dict[str, Any]], order: list[int] | None) -> None:
@@ -81,7 +81,7 @@ def assign_teams(state: State, players: list[dict[str, Any]], sizes: tuple[int, 
         return
     if any(not isinstance(t, str) or not t for t in given):
         raise GameError("every player needs a 'team' (or leave all out to draw teams at random)")
-    names = sorted(set(given))
+    names = sorted({str(t) for t in given})  # all strings: checked just above
     if len(names) != 2:
         raise GameError(f"teams mode needs exactly two teams, got {names}")
     counts = {name: given.count(name) for name in names}

@@ -119,8 +119,9 @@ class Football(Mode):
         pending["mouth"] = mouth
 
     # --- consequences ------------------------------------------------------------------------
-    def judge_foul(self, state: State, ctx: ShotContext) -> None:
+    def judge_foul(self, state: State, ctx: ShotContext) -> bool:
         """Judged in :meth:`after_foul`, once the goal (if any) is known: see there."""
+        return True
 
     def after_foul(self, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
         """CW-7.3: a goal (own goals count for the opponent) → the conceding team kicks off with
@@ -153,6 +154,7 @@ class Football(Mode):
             elif team == fouler_team:
                 ctx.placements.append({"coin": coin, "by": ctx.seat, "where": "normal"})
             else:
+                assert team is not None  # every coin but the ball belongs to a team (CW-7.3)
                 by = ctx.extra_turn_for if ctx.extra_turn_for is not None else turns.next_member(state, team)
                 ctx.placements.append({"coin": coin, "by": by, "where": "normal"})
 

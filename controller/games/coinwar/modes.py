@@ -7,7 +7,9 @@ free-for-all and teams are in :mod:`.classic`; the CW-7 modes subclass them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
 from controller.games.base import GameError
@@ -153,6 +155,68 @@ class Mode:
         enemies = [c for c in others if self.is_enemy_coin(state, seat, c)]
         return [{"subject": coin, "options": others, "witness": enemies[0] if enemies else None,
                  "text": f"Which coins did {coin} touch?"}]
+
+    # --- optional hooks: the defaults are "nothing special"; the referee calls every one -------
+    @property
+    def extra_inputs(self) -> dict[str, Callable[[Mode, State, dict[str, Any]], None]]:
+        """Input types of this mode beside the shared ones (CW-7.3 ``time_up``): type -> handler."""
+        return {}
+
+    def has_moves(self) -> bool:
+        """Whether the mode takes ``{"type": "move"}`` card moves (CW-7.5): it overrides ``move``."""
+        return type(self).move is not Mode.move
+
+    def move(self, state: State, inp: dict[str, Any]) -> None:
+        """A card move (CW-7.5); only modes with cards override it."""
+        raise GameError(f"mode {self.name} has no card moves")
+
+    def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
+        """The mode's own moves ``seat`` may make now (listed by ``legal``)."""
+        return []
+
+    def blocked(self, state: State) -> str | None:
+        """Why the table waits for a decision of the mode's own (CW-7.5 Elixir), or None."""
+        return None
+
+    def public_player(self, state: State, p: dict[str, Any]) -> dict[str, Any]:
+        """Extra public fields of one player (role, health, a revealed identity: CW-9)."""
+        return {}
+
+    def check_shot(self, state: State, pending: dict[str, Any], inp: dict[str, Any]) -> None:
+        """Validate the mode's own facts of a shot (CW-7.3 mouth) before anything is decided."""
+
+    def before_resolve(self, state: State) -> bool:
+        """True when the mode must wait for a decision before the shot resolves (CW-7.5)."""
+        return False
+
+    def before_deaths(self, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
+        """Runs before the dead coins of a shot are handled."""
+
+    def judge_foul(self, state: State, ctx: ShotContext) -> bool:
+        """True when the mode judged the foul itself; False lets the standard CW-6 foul apply."""
+        return False
+
+    def after_foul(self, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
+        """Runs after the foul is judged (CW-7.3 goals, CW-7.2 conversions)."""
+
+    def turn_over(self, state: State, ctx: ShotContext, shot: dict[str, Any]) -> bool:
+        """True when the shot ends the turn for a reason of the mode's own."""
+        return False
+
+    def before_turn_end(self, state: State, ctx: ShotContext) -> bool:
+        """True when the mode finishes the turn later (CW-7.5: discard down to the hand limit)."""
+        return False
+
+    def turn_started(self, state: State, ctx: ShotContext) -> None:
+        """Start-of-turn effects (CW-7.5 Burning Camps, draw)."""
+
+    def random_shot_extras(self, state: State, rnd: Random, inp: dict[str, Any]) -> dict[str, Any]:
+        """Extra random facts for a random shot (property tests, bots), e.g. the mouth."""
+        return {}
+
+    def random_move(self, state: State, rnd: Random, seat: int, move: dict[str, Any]) -> dict[str, Any] | None:
+        """A random input for one of the mode's own legal moves (property tests)."""
+        return None
 
     def contact_candidates(self, state: State, pending: dict[str, Any]) -> list[list[list[str]]]:
         """Representative contact lists whose differences can change the outcome (CW-8): the

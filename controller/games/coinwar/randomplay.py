@@ -52,14 +52,9 @@ def random_input(state: dict[str, Any], rnd: random.Random, unknown_p: float = 0
             "flown": None if rnd.random() < unknown_p else flown,
             "contacts": None if rnd.random() < unknown_p else [[coin, c] for c in touched],
         }
-        extra = getattr(mode, "random_shot_extras", None)
-        if extra:
-            inp.update(extra(state, rnd, inp))
+        inp.update(mode.random_shot_extras(state, rnd, inp))
         return inp
-    hook = getattr(cw.mode_of(state), "random_move", None)
-    if hook:
-        return hook(state, rnd, seat, move)
-    return None
+    return cw.mode_of(state).random_move(state, rnd, seat, move)
 
 
 def random_new_game(rnd: random.Random, mode: str = "ffa") -> dict[str, Any]:

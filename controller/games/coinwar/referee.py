@@ -35,8 +35,7 @@ def check_no_question(state: State) -> None:
 
 def check_not_blocked(mode: Mode, state: State) -> None:
     """A mode may hold the table for a decision of its own (CW-7.5 Elixir, discard) first."""
-    hook = getattr(mode, "blocked", None)
-    message = hook(state) if hook else None
+    message = mode.blocked(state)
     if message:
         raise GameError(message)
 
@@ -161,9 +160,7 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     for key in ("mouth",):
         if key in inp:
             pending[key] = inp[key]
-    check_hook = getattr(mode, "check_shot", None)
-    if check_hook:  # mode-specific facts (CW-7.3 mouth), validated before anything is decided
-        check_hook(state, pending, inp)
+    mode.check_shot(state, pending, inp)  # mode-specific facts (CW-7.3 mouth), checked first
     state["pending_shot"] = pending
     advance_questions(mode, state)
 
@@ -265,8 +262,7 @@ def advance_questions(mode: Mode, state: State) -> None:
         elif kind == "dead" or fact_matters(mode, state, kind):
             ask(mode, state, kind)
             return
-    hook = getattr(mode, "before_resolve", None)
-    if hook and hook(state):
+    if mode.before_resolve(state):
         return  # the mode waits for a decision first (CW-7.5 Elixir); it resolves the shot later
     resolve_pending(mode, state)
 
@@ -401,10 +397,7 @@ def resolve(mode: Mode, state: State, seat: int, coin: str, dead: list[str], flo
     mode_before_deaths(mode, state, ctx, shot)
     for c in dead:
         mode.on_dead_coin(state, c, ctx)
-    judge = getattr(mode, "judge_foul", None)
-    if judge:
-        judge(state, ctx)
-    else:
+    if not mode.judge_foul(state, ctx):
         foul(mode, state, ctx)
     mode_after_foul(mode, state, ctx, shot)
     winner = mode.victory(state, ctx)
@@ -464,20 +457,15 @@ def settle_placements(state: State) -> None:
 
 
 def mode_before_deaths(mode: Mode, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
-    hook = getattr(mode, "before_deaths", None)
-    if hook:
-        hook(state, ctx, shot)
+    mode.before_deaths(state, ctx, shot)
 
 
 def mode_after_foul(mode: Mode, state: State, ctx: ShotContext, shot: dict[str, Any]) -> None:
-    hook = getattr(mode, "after_foul", None)
-    if hook:
-        hook(state, ctx, shot)
+    mode.after_foul(state, ctx, shot)
 
 
 def mode_turn_over(mode: Mode, state: State, ctx: ShotContext, shot: dict[str, Any]) -> bool:
-    hook = getattr(mode, "turn_over", None)
-    return bool(hook and hook(state, ctx, shot))
+    return mode.turn_over(state, ctx, shot)
 
 
 def foul(mode: Mode, state: State, ctx: ShotContext) -> None:
@@ -528,8 +516,7 @@ def finish_game(state: State, winner: Any, ctx: ShotContext) -> None:
 
 def finish_turn(mode: Mode, state: State, ctx: ShotContext) -> None:
     """End the turn: an extra turn first (CW-6.3), else the next regular turn (CW-3)."""
-    hold = getattr(mode, "before_turn_end", None)
-    if hold and hold(state, ctx):
+    if mode.before_turn_end(state, ctx):
         return  # the mode finishes the turn later (CW-7.5: discard down to the hand limit first)
     extra = ctx.extra_turn_for
     if extra is not None and turns.alive(state, extra):
@@ -545,6 +532,4 @@ def finish_turn(mode: Mode, state: State, ctx: ShotContext) -> None:
     add_placements(state, ctx, next_seat)
     ctx.effects.append({"kind": "turn", "seat": next_seat, "extra": state["turn"]["extra"]})
     state["last"] = ctx.effects
-    started = getattr(mode, "turn_started", None)
-    if started:
-        started(state, ctx)  # CW-7.5: start-of-turn effects (Burning Camps, draw)
+    mode.turn_started(state, ctx)  # CW-7.5: start-of-turn effects (Burning Camps, draw)

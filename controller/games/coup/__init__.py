@@ -1,15 +1,31 @@
-"""Coup on the table (docs/rules/coup.md, CP-1 … CP-7): a pure rules engine with the interface of
-:mod:`controller.games.base`. Hidden hands live on the phones; this module referees."""
+"""Coup on the table (docs/rules/coup.md, CP-1 … CP-7): a pure rules engine implementing the game contract
+(:class:`controller.games.base.Game`). Hidden hands live on the phones; this module referees."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from controller.games.base import GameError, State
+from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View
+from controller.games.coup import setup
+from controller.games.coup import words as coup_words
 from controller.games.coup.engine import MOVES, apply, apply_in_place
 from controller.games.coup.legal import inputs_for, legal
-from controller.games.coup.setup import MODES, PLAYERS, describe, new
+from controller.games.coup.setup import MODES, PLAYERS, new
 from controller.games.coup.view import view
+from controller.games.words import mode_titles, narrate
+
+
+def describe() -> dict[str, Any]:
+    """The lobby's description: the modes of :func:`setup.describe` plus the common fields."""
+    d = setup.describe()
+    lo, hi = PLAYERS
+    d.update(name=d["title"], players={"min": lo, "max": hi}, options=d["modes"][0]["options"],
+             free_seating=True)
+    return d
+
+
+_TITLES = mode_titles(setup.describe())
 
 
 def public_input(inp: dict[str, Any]) -> dict[str, Any]:
@@ -29,6 +45,59 @@ def winner(state: State) -> list[int] | None:
     return None if w is None else list(w)
 
 
+def bots() -> dict[str, Callable[[int], Bot]]:
+    """Coup's bots: a heuristic player (default) and a random one."""
+    from controller.bots.coup_bots import HeuristicBot, RandomBot
+
+    return {"heuristic": HeuristicBot, "random": RandomBot}
+
+
+def _window_deadline(window: dict[str, Any]) -> str:
+    return f"window-{window['id']}"
+
+
+def deadlines(state: State) -> list[Deadline]:
+    """CP-6: an open reaction window closes by a ``timeout`` input after ``timeout_s`` seconds."""
+    window = state["window"]
+    if window is None:
+        return []
+    return [(_window_deadline(window), float(window.get("timeout_s") or 8),
+             {"type": "timeout", "window": window["id"]})]
+
+
+def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View | None) -> list[str]:
+    """The log lines of one input (:mod:`controller.games.coup.words`)."""
+    return narrate(inp, effects, state, coup_words.line, _TITLES)
+
+
+def table_view(state: State) -> TableView:
+    """Whose turn; who may answer the open window, until its deadline (CP-6); the winner."""
+    window = state["window"]
+    return {
+        "phase": state["phase"],
+        "players": [{"seat": p["seat"], "alive": bool(p["hand"])} for p in state["players"]],
+        "turn": None if state["turn"] is None else {"seat": state["turn"]},
+        "answer": list(window["seats"]) if window else [],
+        "until": _window_deadline(window) if window else None,
+        "winner": winner(state),
+    }
+
+
+def with_timers(view: View, timers: dict[str, Timer]) -> View:
+    """The phones count the window down from ``window.deadline`` (or show it paused)."""
+    window = view.get("window")
+    if not isinstance(window, dict):
+        return view
+    timer = timers.get(_window_deadline(window))
+    if timer is None:
+        view["window"] = dict(window, deadline=None)
+    elif timer["paused"]:
+        view["window"] = dict(window, paused=True, deadline=None, remaining_s=timer["remaining_s"])
+    else:
+        view["window"] = dict(window, deadline=timer["deadline"])
+    return view
+
+
 __all__ = [
     "MODES",
     "MOVES",
@@ -36,11 +105,16 @@ __all__ = [
     "GameError",
     "apply",
     "apply_in_place",
+    "bots",
+    "deadlines",
     "describe",
     "inputs_for",
     "legal",
     "new",
     "public_input",
+    "table_view",
     "view",
     "winner",
+    "with_timers",
+    "words",
 ]

@@ -20,6 +20,14 @@ POKER_RANK: dict[str, str] = {
     "captain": "10",
     "contessa": "9",
 }
+# What each role does, in the few words printed on the phones' cards (CP-2, CP-4.1).
+POWER: dict[str, str] = {
+    "duke": "Tax · blocks aid",
+    "assassin": "Assassinate",
+    "ambassador": "Exchange · blocks steal",
+    "captain": "Steal · blocks steal",
+    "contessa": "Blocks assassin",
+}
 
 # CP-2: which claim each action makes, and which claims may block it (CP-4.1).
 ACTION_CLAIM: dict[str, str | None] = {

@@ -11,7 +11,18 @@ from typing import Any
 
 from controller.games import rng
 from controller.games.base import GameError, State
-from controller.games.coup.cards import CARDS, COPIES, DECK_SIZE, START_COINS, TOTAL_COINS, check_card
+from controller.games.coup.cards import (
+    BLOCK_CLAIMS,
+    CARDS,
+    COPIES,
+    DECK_SIZE,
+    POKER_RANK,
+    POWER,
+    START_COINS,
+    TOTAL_COINS,
+    check_card,
+)
+from controller.games.players import check_players, name_of
 
 MODES = ["classic"]
 PLAYERS = (2, 6)
@@ -23,7 +34,8 @@ SETUP_KEYS = ("hands", "deck", "first", "coins")
 
 
 def describe() -> dict[str, Any]:
-    """What the lobby shows, in the same shape as Coin War's ``describe()``."""
+    """What the lobby shows, in the same shape as Coin War's ``describe()``, plus the card table
+    the phones draw from (rank and power of each role, CP-1; which roles block what, CP-4.1)."""
     lo, hi = PLAYERS
     return {
         "game": "coup",
@@ -49,6 +61,8 @@ def describe() -> dict[str, Any]:
                 },
             }
         ],
+        "cards": {c: {"rank": POKER_RANK[c], "power": POWER[c]} for c in CARDS},
+        "blocks": {move: list(claims) for move, claims in BLOCK_CLAIMS.items()},
     }
 
 
@@ -69,19 +83,7 @@ def _players(players: object) -> list[dict[str, Any]]:
     lo, hi = PLAYERS
     if not lo <= len(players) <= hi:
         raise GameError(f"coup needs {lo}-{hi} players, got {len(players)}")
-    out: list[dict[str, Any]] = []
-    for p in players:
-        if not isinstance(p, dict):
-            raise GameError(f"each player must be an object with seat and name, got {p!r}")
-        seat = p.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= 6:
-            raise GameError(f"player seat must be a number from 1 to 6 (the table's seats), got {seat!r}")
-        name = p.get("name", f"Seat {seat}")
-        if not isinstance(name, str) or not name.strip() or len(name) > 40:
-            raise GameError(f"seat {seat}: name must be 1-40 characters, got {name!r}")
-        if any(q["seat"] == seat for q in out):
-            raise GameError(f"seat {seat} appears twice in players")
-        out.append({"seat": seat, "name": name.strip()})
+    out = [{"seat": p["seat"], "name": name_of(p)} for p in check_players(players)]
     return sorted(out, key=lambda q: q["seat"])
 
 

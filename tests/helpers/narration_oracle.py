@@ -1,15 +1,13 @@
-"""Readable log lines from an input's effects ("Ann knocked Bo's coin into the goal").
-
-Built on the panel side from the ``events`` topic, so the engines stay free of presentation.
-Unknown effect kinds (a new game such as Coup) still get a sensible generic line: the log never
-drops an event silently.
+"""The panel's narration as it was before issue 11 moved each game's sentences into the game
+(``controller/games/<game>/words.py``). Kept, frozen, only as the oracle of
+``tests/test_game_words.py``: the games' words must say exactly what the panel said.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from web_panel.coup_words import coup_line
+from tests.helpers.coup_words_oracle import coup_line
 
 QUESTIONS = {"dead": "which coins ended in the goal", "flown": "which coins flew",
              "contacts": "which coins were touched"}
@@ -29,7 +27,7 @@ def _coins(players: list[dict[str, Any]]) -> dict[str, int]:
     return {p["coin"]: p["seat"] for p in players if isinstance(p, dict) and p.get("coin")}
 
 
-def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, Any] | None = None,
+def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, Any] | None = None,  # noqa: C901 (frozen oracle: kept as it was)
             titles: dict[str, str] | None = None) -> list[str]:
     """One short sentence per effect, in order; ``titles`` names modes ("ffa" -> "Free-for-all")."""
     inp = inp if isinstance(inp, dict) else {}

@@ -1,4 +1,4 @@
-"""Coup's effects in words for the table log ("Bo challenges Ann's Duke (K)") — docs/rules/coup.md CP-2..CP-5.
+"""(Frozen oracle, see narration_oracle.py.) Coup's effects in words for the table log ("Bo challenges Ann's Duke (K)") — docs/rules/coup.md CP-2..CP-5.
 
 Only public facts: effects are what the daemon publishes on ``events`` (hidden cards never appear
 in them), so a line can name a card only when the rules turn it face up or show it (CP-3.2, CP-5.1).
@@ -21,7 +21,7 @@ def card(name: Any) -> str:
     return f"{str(name).capitalize()} ({POKER_RANK.get(str(name), '?')})"
 
 
-def coup_line(eff: dict[str, Any], who: Callable[[Any], str]) -> str | None:
+def coup_line(eff: dict[str, Any], who: Callable[[Any], str]) -> str | None:  # noqa: C901 (frozen oracle: kept as it was)
     """One sentence for a Coup effect, or None when the kind is not Coup's own."""
     kind, seat = eff.get("kind"), eff.get("seat")
     if kind == "declare":

@@ -1,18 +1,18 @@
 /* Coup on the phones (docs/rules/coup.md): hand cards with role AND poker rank (CP-1), big buttons for exactly
  * the seat's legal moves, the open reaction window in words with a live countdown (CP-6), and the
  * table's public picture (coins, face-up cards, face-down count, deck size).
- * Loaded before app.js; uses its helpers (esc, nameOf, players, legalMoves, S) at call time only. */
+ * Loaded by the panel from /games/coup/view.js (this game's own package) and registered with
+ * GameViews; the card table (ranks, powers, which roles block what) is the one the daemon
+ * publishes in Coup's describe() on the games topic. Uses the panel's helpers (esc, nameOf,
+ * players, legalMoves, S, …: web_panel/PANEL.md) at call time only. */
 "use strict";
 
+(function () {
 const Coup = {
-  ROLES: ["duke", "assassin", "ambassador", "captain", "contessa"],
-  RANK: { duke: "K", assassin: "Q", ambassador: "J", captain: "10", contessa: "9" },
-  POWER: { duke: "Tax · blocks aid", assassin: "Assassinate", ambassador: "Exchange · blocks steal",
-    captain: "Steal · blocks steal", contessa: "Blocks assassin" },
-  BLOCKS: { foreign_aid: ["duke"], assassinate: ["contessa"], steal: ["captain", "ambassador"] },
-
-  is(st) { return !!(st && st.game === "coup"); },
-  rank(card) { return ((S.state && S.state.ranks) || this.RANK)[card] || "?"; },
+  /** The card table as the daemon describes it: {role: {rank, power}, …} (CP-1). */
+  cards() { return (GameViews.describe("coup") || {}).cards || {}; },
+  blocks(move) { return ((GameViews.describe("coup") || {}).blocks || {})[move]; },
+  rank(card) { return ((S.state && S.state.ranks) || {})[card] || (this.cards()[card] || {}).rank || "?"; },
   title(card) { const c = String(card || ""); return c.charAt(0).toUpperCase() + c.slice(1); },
   /** "Captain (10)": the role and its poker rank, everywhere a card is named (CP-1). */
   named(card) { return `${this.title(card)} (${this.rank(card)})`; },
@@ -22,7 +22,7 @@ const Coup = {
     const r = this.rank(card);
     return `<div class="cp-card r-${esc(card)} ${small ? "small" : ""} ${lost ? "lost" : ""}" role="img" aria-label="${esc(this.named(card))}${lost ? ", face up (lost)" : ""}">
       <span class="corner tl">${esc(r)}</span><span class="role">${esc(this.title(card))}</span>
-      ${small ? "" : `<span class="power">${esc(this.POWER[card] || "")}</span><span class="corner br">${esc(r)}</span>`}</div>`;
+      ${small ? "" : `<span class="power">${esc((this.cards()[card] || {}).power || "")}</span><span class="corner br">${esc(r)}</span>`}</div>`;
   },
   back(n) { return Array.from({ length: n }, () => `<span class="cp-back" aria-hidden="true"></span>`).join(""); },
 
@@ -40,11 +40,11 @@ const Coup = {
   sentence(w) {
     const a = w.action || (S.state && S.state.action) || {};
     if (w.kind === "challenge_action") {
-      const blockable = !!this.BLOCKS[a.move];
+      const blockable = !!this.blocks(a.move);
       return `${nameOf(w.claimant)} claims ${this.named(w.claim)} to ${this.effect(a)} — ${blockable ? "challenge or block?" : "challenge?"}`;
     }
     if (w.kind === "block") {
-      const claims = (w.claims || this.BLOCKS[a.move] || []).map((c) => this.named(c)).join(" or ");
+      const claims = (w.claims || this.blocks(a.move) || []).map((c) => this.named(c)).join(" or ");
       const actor = nameOf(a.seat), who = a.move === "foreign_aid" ? "anyone" : nameOf(a.target);
       const did = a.claim ? `${actor} may ${this.effect(a)}` : `${actor} wants to ${this.effect(a)}`;
       return `${did} — ${who}, block with ${claims}?`;
@@ -189,3 +189,14 @@ const Coup = {
     }
   },
 };
+
+GameViews.register("coup", {
+  css: true,
+  seatView: (st, pv, seat) => (st.phase === "playing" ? Coup.seatView(st, pv, seat) : null),
+  // coins, face-up cards, face-down counts, deck size (CP-6); no board
+  tableView: (st) => (st.phase === "playing" ? Coup.tableView(st, false) : turnBanner(true) + Coup.playersCard(st)),
+  hostView: (st) => Coup.tableView(st, true),
+  cardLabel: (card) => (Coup.cards()[card] || (S.state && S.state.ranks && S.state.ranks[card]) ? Coup.named(card) : null),
+  tick: () => Coup.tick(),
+});
+})();

@@ -1,0 +1,21 @@
+"""The table the simulator and the virtual sensors use when a config names none: the beam layout
+and LEDs of ``controller/data/default-table.toml`` (one place, below both ``sim`` and
+``sim_hardware``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from controller.config import BeamConfig, LedConfig, load
+
+DEFAULT_TABLE = Path(__file__).parent / "data" / "default-table.toml"
+
+
+def default_beams() -> tuple[BeamConfig, ...]:
+    """The beam layout of controller/data/default-table.toml."""
+    return load(DEFAULT_TABLE).beams
+
+
+def default_leds() -> LedConfig:
+    """The seat and status LEDs of controller/data/default-table.toml."""
+    return load(DEFAULT_TABLE).leds

@@ -1,0 +1,206 @@
+/* Coin War (币战) on the phones (coinwar.md): the turn with its strikes (CW-3), your coin, the
+ * questions only a player can answer (CW-8) with coin chips, coins to put back (CW-4.3), ending a
+ * turn (CW-5.4), and the virtual table's top-down drawing where the active player flicks a coin
+ * like a slingshot. Loaded by the panel from /games/coinwar/view.js (this game's own package) and
+ * registered with GameViews; it uses the panel's helpers (esc, nameOf, coinBadge, post, …, see
+ * web_panel/PANEL.md) at call time only. */
+"use strict";
+
+(function () {
+  const TABLE_W = 425, TABLE_H = 625, GOAL_W = 60, GOAL_H = 160, COIN_R = 15;
+  const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000;
+
+  function coinOwner(coin) { const p = players().find((p) => p.coin === coin); if (p) return p.seat; const m = /^c(\d)$/.exec(coin || ""); return m ? +m[1] : null; }
+  function coinChipLabel(coin) {
+    const owner = coinOwner(coin);
+    return owner ? `${coinBadge(owner)}<span>${esc(nameOf(owner))}</span>` : `${coinBadge(null, { label: coin })}<span>${esc(coin)}</span>`;
+  }
+  const QUESTION = { label: coinChipLabel, hint: "Tap every coin that applies" };
+
+  /** The turn with its strikes left as pips (CW-3.1); other phases are the panel's own banner. */
+  function banner(st, mine) {
+    const t = st.turn;
+    const allowed = st.strikes_allowed ?? 0, left = Math.max(0, allowed - (t.strikes || 0)), hasStrikes = st.strikes_allowed !== undefined;
+    const strikesText = hasStrikes ? `${left} strike${left === 1 ? "" : "s"} left` : "";
+    const pips = allowed ? `<div class="pips" aria-hidden="true">${Array.from({ length: allowed }, (_, i) => `<span class="pip ${i < t.strikes ? "used" : ""}"></span>`).join("")}</div>` : "";
+    if (mine && t.seat === S.me.seat) {
+      return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">YOUR TURN${t.extra ? " (extra)" : ""}</div>
+        <div class="sub" id="strikes-left">${strikesText || "Make your move"}</div>${pips}${lastLine()}</section>`;
+    }
+    return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(t.seat, { big: true })}<div class="grow">
+      <div class="big" style="font-size:28px">${esc(nameOf(t.seat))}'s turn</div><div class="sub">${strikesText}${t.extra ? " · extra turn" : ""}</div></div></div>${pips}${lastLine()}</section>`;
+  }
+
+  function myCoin(st, seat) {
+    const me = playerBySeat(seat), colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
+    return `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
+      <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
+      <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}</div>
+      ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
+  }
+
+  function shotAvailable(legal) { return legal.some((m) => m.type === "shot"); }
+
+  /** Put a coin back (CW-4.3), end the turn (CW-5.4), and the hint to flick while strikes are left. */
+  function movesCard(pv, st) {
+    const legal = legalMoves(pv);
+    const parts = [];
+    for (const m of legal) {
+      if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
+      else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
+      else if (m.move) parts.push(...cardMoveButtons(m));
+    }
+    const shot = legal.find((m) => m.type === "shot");
+    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${shot.coins.length > 1 ? "one of your coins" : "your coin"} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
+    if (!parts.length && !hint) {
+      const pend = (st.pending_placements || []).filter((p) => p.by !== S.me.seat);
+      if (pend.length) return `<section class="card"><p>Waiting for ${esc(pend.map((p) => nameOf(p.by)).join(", "))} to put ${pend.length > 1 ? "coins" : "a coin"} back.</p></section>`;
+      return "";
+    }
+    return `<section class="card" id="moves"><h2>Your moves</h2>${hint}<div class="moves">${parts.join("")}</div></section>`;
+  }
+
+  function pendingCard(st) {
+    const pend = st.pending_placements || [];
+    if (!pend.length) return "";
+    return `<section class="card" id="pending"><h2>Coins to put back</h2>${pend.map((p) =>
+      `<p>${coinBadge(coinOwner(p.coin))} <b>${esc(nameOf(p.by))}</b> puts ${esc(p.coin)} back (${p.where === "initial" ? "where it started" : "anywhere outside the goal"})</p>`).join("")}</section>`;
+  }
+
+  function seatView(st, pv, seat) {
+    let html = turnBanner(true) + myCoin(st, seat);
+    if (st.phase === "playing") html += answerCard(st) + questionCard(st, seat, false, QUESTION) + privateCard(pv, st) + movesCard(pv, st);
+    else if (!playerBySeat(seat)) html += heldSeatCard(seat);
+    return html;
+  }
+
+  function tableView(st) {
+    const q = (st.questions || [])[0];
+    return turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>` + answerCard(st)
+      + (q ? `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>` : "")
+      + pendingCard(st) + playersCard(st);
+  }
+
+  /* ---------- the table drawing (virtual table) ---------- */
+  const Board = {
+    canvas: null, ctx: null, target: {}, shown: {}, moving: false, drag: null, raf: 0,
+    update(d) {
+      this.target = (d && d.coins) || {}; this.moving = !!(d && d.moving);
+      for (const k of Object.keys(this.shown)) if (!(k in this.target)) delete this.shown[k];
+      for (const [k, v] of Object.entries(this.target)) if (!this.shown[k]) this.shown[k] = v.slice();
+      this.kick();
+    },
+    mount(slot) {
+      if (!slot) return;
+      if (!this.canvas) {
+        const c = document.createElement("canvas"); c.className = "board"; c.id = "board";
+        c.setAttribute("role", "img"); c.setAttribute("aria-label", "Top-down view of the table with the coins");
+        c.addEventListener("pointerdown", (e) => this.down(e)); c.addEventListener("pointermove", (e) => this.move(e));
+        c.addEventListener("pointerup", (e) => this.up(e)); c.addEventListener("pointercancel", () => { this.drag = null; this.kick(); });
+        this.canvas = c; this.ctx = c.getContext("2d");
+        this.wrap = document.createElement("div"); this.wrap.className = "board-wrap"; this.wrap.appendChild(c);
+        this.hint = document.createElement("p"); this.hint.className = "board-hint"; this.wrap.appendChild(this.hint);
+      }
+      slot.appendChild(this.wrap); this.resize(); this.kick();
+    },
+    resize() {
+      const w = this.canvas.clientWidth || 360, dpr = window.devicePixelRatio || 1;
+      this.scale = (w * dpr) / TABLE_W; this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round((w * TABLE_H / TABLE_W) * dpr);
+    },
+    flickable() {
+      const shot = legalMoves(S.priv).find((m) => m.type === "shot");
+      return shot && S.state && S.state.turn && S.state.turn.seat === S.me.seat ? shot.coins : [];
+    },
+    mm(e) { const r = this.canvas.getBoundingClientRect(); return [(e.clientX - r.left) * TABLE_W / r.width, (e.clientY - r.top) * TABLE_H / r.height]; },
+    down(e) {
+      const p = this.mm(e);
+      for (const c of this.flickable()) {
+        const pos = this.shown[c]; if (!pos) continue;
+        if (Math.hypot(pos[0] - p[0], pos[1] - p[1]) < COIN_R * 2.2) { this.drag = { coin: c, at: p }; this.canvas.setPointerCapture(e.pointerId); this.kick(); return; }
+      }
+    },
+    move(e) { if (this.drag) { this.drag.at = this.mm(e); this.kick(); } },
+    velocity() {
+      const pos = this.shown[this.drag.coin]; let vx = (pos[0] - this.drag.at[0]) * MM_PER_S_PER_MM, vy = (pos[1] - this.drag.at[1]) * MM_PER_S_PER_MM;
+      const sp = Math.hypot(vx, vy); if (sp > MAX_FLICK) { vx *= MAX_FLICK / sp; vy *= MAX_FLICK / sp; }
+      return [vx, vy, Math.min(sp, MAX_FLICK)];
+    },
+    async up() {
+      if (!this.drag) return;
+      const [vx, vy, sp] = this.velocity(), coin = this.drag.coin; this.drag = null; this.kick();
+      if (sp < 60) return;
+      const d = await post("/api/flick", { coin, vx: Math.round(vx), vy: Math.round(vy) });
+      if (d.ok) toast(`Flicked at ${(sp / 1000).toFixed(1)} m/s`, true);
+    },
+    kick() { if (!this.raf && this.canvas) this.raf = requestAnimationFrame((t) => this.frame(t)); },
+    frame() {
+      this.raf = 0;
+      if (!this.canvas || !this.canvas.isConnected) return;
+      if (Math.abs(this.canvas.width - (this.canvas.clientWidth * (window.devicePixelRatio || 1))) > 2) this.resize();
+      let again = !!this.drag;
+      for (const [k, t] of Object.entries(this.target)) {
+        const s = this.shown[k]; const dx = t[0] - s[0], dy = t[1] - s[1];
+        if (Math.abs(dx) + Math.abs(dy) > 0.3) { s[0] += dx * 0.35; s[1] += dy * 0.35; again = true; } else { s[0] = t[0]; s[1] = t[1]; }
+      }
+      this.draw();
+      const can = this.flickable();
+      this.hint.textContent = !S.table ? "The live drawing appears when the virtual table runs." : can.length ? "Your turn: drag back from your coin like a slingshot and let go." : this.moving ? "Coins moving…" : "";
+      if (again) this.kick();
+    },
+    draw() {
+      const c = this.ctx, k = this.scale; c.setTransform(k, 0, 0, k, 0, 0);
+      c.fillStyle = "#2f6b3d"; c.fillRect(0, 0, TABLE_W, TABLE_H);
+      c.strokeStyle = "rgba(255,255,255,.12)"; c.lineWidth = 1;
+      for (let x = 25; x < TABLE_W; x += 50) { c.beginPath(); c.moveTo(x, 0); c.lineTo(x, TABLE_H); c.stroke(); }
+      for (let y = 25; y < TABLE_H; y += 50) { c.beginPath(); c.moveTo(0, y); c.lineTo(TABLE_W, y); c.stroke(); }
+      const gx = (TABLE_W - GOAL_W) / 2, gy = (TABLE_H - GOAL_H) / 2;
+      c.fillStyle = "rgba(0,0,0,.28)"; c.fillRect(gx, gy, GOAL_W, GOAL_H);
+      c.strokeStyle = "#fff"; c.lineWidth = 3; c.strokeRect(gx + 1.5, gy + 1.5, GOAL_W - 3, GOAL_H - 3);
+      c.fillStyle = "rgba(255,255,255,.8)"; c.font = "bold 14px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
+      c.save(); c.translate(TABLE_W / 2, TABLE_H / 2); c.rotate(-Math.PI / 2); c.fillText("GOAL", 0, 0); c.restore();
+      const mine = new Set(this.flickable());
+      for (const [coin, pos] of Object.entries(this.shown)) {
+        const seat = coinOwner(coin), col = seat ? COLOURS[seat - 1] : "#9e9e9e";
+        c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, COIN_R, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
+        c.beginPath(); c.arc(pos[0], pos[1], COIN_R, 0, Math.PI * 2); c.fillStyle = col; c.fill();
+        c.lineWidth = 2.5; c.strokeStyle = "#111"; c.stroke();
+        if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], COIN_R + 5, 0, Math.PI * 2); c.lineWidth = 3; c.strokeStyle = "#ffe45c"; c.stroke(); }
+        c.fillStyle = "#fff"; c.font = "900 15px system-ui, sans-serif"; c.fillText(seat ? String(seat) : coin, pos[0], pos[1] + 1);
+      }
+      if (this.drag) {
+        const pos = this.shown[this.drag.coin], [vx, vy, sp] = this.velocity(), len = sp / MM_PER_S_PER_MM;
+        c.setLineDash([6, 6]); c.strokeStyle = "rgba(255,255,255,.8)"; c.lineWidth = 2;
+        c.beginPath(); c.moveTo(pos[0], pos[1]); c.lineTo(this.drag.at[0], this.drag.at[1]); c.stroke(); c.setLineDash([]);
+        if (sp > 0) {
+          const ux = vx / sp, uy = vy / sp, off = COIN_R + 6, ex = pos[0] + ux * (len + off), ey = pos[1] + uy * (len + off);
+          c.strokeStyle = "#ffe45c"; c.lineWidth = 5; c.beginPath(); c.moveTo(pos[0] + ux * off, pos[1] + uy * off); c.lineTo(ex, ey); c.stroke();
+          c.beginPath(); c.moveTo(ex, ey); c.lineTo(ex - ux * 14 - uy * 8, ey - uy * 14 + ux * 8); c.lineTo(ex - ux * 14 + uy * 8, ey - uy * 14 - ux * 8); c.closePath(); c.fillStyle = "#ffe45c"; c.fill();
+          c.fillStyle = "#fff"; c.font = "bold 14px system-ui, sans-serif"; c.fillText(`${(sp / 1000).toFixed(1)} m/s`, pos[0] - uy * 34 - ux * 30, pos[1] + ux * 34 - uy * 30);
+        }
+      }
+    },
+  };
+
+  GameViews.register("coinwar", {
+    css: true,
+    banner,
+    seatView,
+    tableView,
+    hostView: (st) => turnBanner(false) + answerCard(st) + questionCard(st, null, true, QUESTION),
+    hostControls: (st) => (st.pending_placements || []).map((p) =>
+      `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join(""),
+    optionLabel: coinChipLabel,
+    onTable: (d) => Board.update(d),
+    afterRender: (r) => { if (r === "table") Board.mount($("#board-slot")); },
+    actions: {
+      async end_turn(el) {
+        if (el.dataset.confirm === "1" && !(await ask("End your turn without striking?", "End turn"))) return;
+        const d = await post("/api/cmd", { type: "end_turn", confirm: true }); if (d.ok) toast("Turn ended", true);
+      },
+      async placed(el) { const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast("Thanks!", true); },
+      async "host-placed"(el) { await post("/api/host/cmd", { type: "placed", coin: el.dataset.coin }); },
+    },
+  });
+  if (S.table) Board.update(S.table);
+  window.addEventListener("resize", () => { if (Board.canvas) { Board.resize(); Board.kick(); } });
+})();

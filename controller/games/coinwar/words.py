@@ -1,0 +1,63 @@
+"""Coin War's effects in words for the table log ("Ann knocked Bo's coin into the goal").
+
+Only public facts: the effects as ``events`` carries them and the public view (coinwar.md CW-4 …
+CW-8). Effects without a line here get the shared or generic line of :mod:`controller.games.words`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games import words as shared
+
+QUESTIONS = {"dead": "which coins ended in the goal", "flown": "which coins flew",
+             "contacts": "which coins were touched"}
+CAUSES = {"goal": "into the goal", "execution": "off by execution (CW-6.4)"}
+
+
+def line(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
+    """One sentence for a Coin War effect, "" for none, or None when the shared words say it."""
+    kind, seat, who = eff["kind"], eff.get("seat"), speak.who
+    rule = f" ({eff['rule']})" if isinstance(eff.get("rule"), str) else ""
+    if kind == "strike":
+        return f"{who(seat)} strikes"
+    if kind == "shot":
+        speak.notes["shooter"] = seat
+        if not eff.get("dead") and not eff.get("flown"):
+            return f"{who(seat)} flicked {speak.coin(eff.get('coin'))}"
+        return ""  # the goal / foul lines that follow say what the shot did
+    if kind == "out" and eff.get("cause") is not None:
+        return _out(eff, speak)
+    if kind == "attack":
+        return f"{who(seat)} hit an enemy coin{rule}"
+    if kind == "foul":
+        flown = ", ".join(speak.coin(c) for c in eff.get("flown") or [])
+        text = f"Foul by {who(seat)}: {flown} flew{rule}"
+        if eff.get("extra_turn") is not None:
+            text += f"; {who(eff['extra_turn'])} gets an extra turn"
+        return text
+    if kind == "end_turn":
+        return f"{who(seat)} ended the turn"
+    if kind == "placed":
+        return f"{speak.coin(eff.get('coin'))} is back on the table"
+    if kind == "question":
+        about = str(eff.get("about"))
+        return f"{who(seat)} must answer: {QUESTIONS.get(about, about)}?"
+    return None
+
+
+def _out(eff: dict[str, Any], speak: shared.Speaker) -> str:
+    seat, who, shooter = eff.get("seat"), speak.who, speak.notes.get("shooter")
+    cause = str(eff.get("cause"))
+    how = CAUSES.get(cause, f"out ({cause})")
+    if eff.get("cause") == "goal" and shooter is not None and shooter != seat:
+        return f"{who(shooter)} knocked {who(seat)}'s coin {how}"
+    if eff.get("cause") == "goal" and shooter == seat:
+        return f"{who(seat)} knocked their own coin {how}"
+    return f"{who(seat)} is out: {how}"
+
+
+def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: dict[str, Any] | None,
+          titles: dict[str, str] | None = None) -> list[str]:
+    """The log lines of one input (the game contract's ``words``)."""
+    return shared.narrate(inp, effects, state, line, titles)

@@ -1,0 +1,38 @@
+"""The one check of a ``new_game``'s player list, shared by every game: a list of
+``{"seat": 1-6, "name": 1-40 characters, …}`` with no seat twice. How many players a game or mode
+takes is the game's own check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import GameError
+
+SEATS = range(1, 7)  # the table's six seats
+MAX_NAME = 40
+
+
+def check_players(players: object) -> list[dict[str, Any]]:
+    """The players as given (each dict kept whole: a team, a role), checked; GameError names the
+    first bad entry."""
+    if not isinstance(players, list) or not players:
+        raise GameError("'players' must be a non-empty list of {seat, name}")
+    seen: set[int] = set()
+    for p in players:
+        if not isinstance(p, dict):
+            raise GameError(f"each player must be an object with 'seat' and 'name', got {p!r}")
+        seat = p.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
+            raise GameError(f"player seat must be a number from 1 to 6 (the table's seats), got {seat!r}")
+        name = p.get("name", f"Seat {seat}")
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise GameError(f"seat {seat}: name must be 1-{MAX_NAME} characters, got {name!r}")
+        if seat in seen:
+            raise GameError(f"seat {seat} appears twice in players")
+        seen.add(seat)
+    return players
+
+
+def name_of(player: dict[str, Any]) -> str:
+    """A checked player's name, trimmed ("Seat N" when none was given)."""
+    return str(player.get("name", f"Seat {player['seat']}")).strip()

@@ -1,0 +1,113 @@
+"""Readable log lines shared by every game's ``words`` ("Ann's turn", "Game over: Bo wins").
+
+A game's ``words(inp, effects, state)`` turns the effects of one input into sentences for the
+table log (published on ``events`` as ``"words"``). Everything here reads only what is public:
+``inp`` as :func:`public_input` shows it, the effects as ``events`` carries them, and the public
+view after the input — so a sentence can never name a hidden card. Each game says its own
+effects (``controller/games/<game>/words.py``); this module holds the lines all games share and
+a generic line for any effect a game has no words for, so the log never drops an event silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+Who = Callable[[Any], str]
+# One game's sentence for one effect: a line, "" for no line, or None when the effect is not the
+# game's own (then the shared words say it).
+GameLine = Callable[[dict[str, Any], "Speaker"], str | None]
+
+
+class Speaker:
+    """Names seats and coins for one input's sentences, and keeps what earlier effects of the same
+    input said (Coin War's shot tells the goal line who shot)."""
+
+    def __init__(self, players: Iterable[Any], inp: dict[str, Any]) -> None:
+        self.names: dict[int, str] = {}
+        self.coin_owner: dict[str, int] = {}
+        given = inp.get("players") if isinstance(inp.get("players"), list) else []
+        listed = list(players)
+        for source in (given, listed):
+            for p in source or []:
+                if isinstance(p, dict) and isinstance(p.get("seat"), int):
+                    self.names.setdefault(p["seat"], str(p.get("name") or f"Seat {p['seat']}"))
+        for p in listed:
+            if isinstance(p, dict) and p.get("coin"):
+                self.coin_owner[p["coin"]] = p["seat"]
+        self.notes: dict[str, Any] = {}
+
+    def who(self, seat: Any) -> str:
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            return self.names.get(seat, f"Seat {seat}")
+        return str(seat)
+
+    def coin(self, coin: Any) -> str:
+        owner = self.coin_owner.get(coin)
+        return f"{self.who(owner)}'s coin" if owner is not None else f"coin {coin}"
+
+
+def narrate(inp: dict[str, Any] | None, effects: Any, state: dict[str, Any] | None,
+            game_line: GameLine | None = None, titles: dict[str, str] | None = None) -> list[str]:
+    """One short sentence per effect, in order: the game's own line first, then the shared ones
+    (new game, turn, out, game over, aborted), then a generic line. ``titles`` names the game's
+    modes ("ffa" -> "Free-for-all")."""
+    inp = inp if isinstance(inp, dict) else {}
+    players = (state or {}).get("players") if isinstance(state, dict) else None
+    speak = Speaker(players if isinstance(players, list) else [], inp)
+    lines: list[str] = []
+    for eff in effects if isinstance(effects, list) else []:
+        if not isinstance(eff, dict) or not isinstance(eff.get("kind"), str):
+            continue
+        line = game_line(eff, speak) if game_line else None
+        if line is None:
+            line = shared_line(eff, speak, inp, titles or {})
+        if line:
+            lines.append(line)
+    if not lines and inp.get("type") == "undo":
+        lines.append("Undo: the last input was taken back")
+    return lines
+
+
+def shared_line(eff: dict[str, Any], speak: Speaker, inp: dict[str, Any], titles: dict[str, str]) -> str:
+    """The effects every game may emit, else a generic line."""
+    kind, seat, who = eff["kind"], eff.get("seat"), speak.who
+    if kind == "new_game":
+        mode = eff.get("mode") or inp.get("game") or ""
+        return f"New game: {titles.get(mode, mode)}".strip()
+    if kind == "turn":
+        return f"{who(seat)}'s {'extra ' if eff.get('extra') else ''}turn"
+    if kind == "out" and eff.get("cause") is None:
+        return f"{who(seat)} is out of the game"
+    if kind == "game_over":
+        return winner_line(eff.get("winner"), who)
+    if kind == "aborted":
+        return "The game was aborted"
+    return generic(eff, who)
+
+
+def winner_line(winner: Any, who: Who) -> str:
+    if isinstance(winner, dict) and "draw" in winner:
+        return "Game over: a draw between " + ", ".join(who(s) for s in winner["draw"])
+    if isinstance(winner, list) and winner:
+        return "Game over: " + " and ".join(who(s) for s in winner) + (" win" if len(winner) > 1 else " wins")
+    return "Game over"
+
+
+def generic(eff: dict[str, Any], who: Who) -> str:
+    """Any other effect: ``Ann: steal (target Bo)`` — readable enough for a game without words."""
+    kind = str(eff["kind"]).replace("_", " ")
+    subject = who(eff["seat"]) + ": " if "seat" in eff else ""
+    details = []
+    for key, value in eff.items():
+        if key in ("kind", "seat", "rule"):
+            continue
+        if key in ("target", "by", "claimant") and isinstance(value, int):
+            value = who(value)
+        details.append(f"{key.replace('_', ' ')} {value}")
+    return f"{subject}{kind}" + (f" ({', '.join(details)})" if details else "")
+
+
+def mode_titles(description: dict[str, Any]) -> dict[str, str]:
+    """Mode name -> title from a game's ``describe()``."""
+    return {m["mode"]: m.get("title") or m["mode"] for m in description.get("modes", [])}

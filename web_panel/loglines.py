@@ -1,0 +1,69 @@
+"""The table log's lines for one ``events`` message, without knowing any game.
+
+The game's own words arrive with the event (``"words": [...]``, architecture.md "MQTT"), written
+by the game's words module in the daemon; the panel only shows them. An event without words (from
+a daemon older than the words contract) still gets one plain line per effect, so the log never
+drops an accepted input silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_LINES = 40  # one event never floods the phones' log
+MAX_CHARS = 300
+
+
+def log_lines(event: Any, players: list[dict[str, Any]]) -> list[str]:
+    """The lines to show for ``event``: its ``words``, else a generic line per effect."""
+    if not isinstance(event, dict):
+        return []
+    words = event.get("words")
+    lines = [w for w in words if isinstance(w, str)] if isinstance(words, list) else fallback_lines(event, players)
+    return [_one_line(line) for line in lines if line.strip()][:MAX_LINES]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())[:MAX_CHARS]
+
+
+def fallback_lines(event: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
+    """``Ann: steal (target Bo, coins 2)``: readable enough for a game (or daemon) we do not know."""
+    names = _names(players, event.get("input"))
+
+    def who(seat: Any) -> str:
+        if isinstance(seat, int) and not isinstance(seat, bool):
+            return names.get(seat, f"Seat {seat}")
+        return str(seat)
+
+    effects = event.get("effects")
+    lines = [_generic(e, who) for e in effects if isinstance(e, dict) and isinstance(e.get("kind"), str)] \
+        if isinstance(effects, list) else []
+    inp = event.get("input")
+    if not lines and isinstance(inp, dict) and inp.get("type") == "undo":
+        lines.append("Undo: the last input was taken back")
+    return lines
+
+
+def _names(players: list[dict[str, Any]], inp: Any) -> dict[int, str]:
+    """Seat -> name from the public state, and from a ``new_game`` input (its players are new)."""
+    names: dict[int, str] = {}
+    listed = inp.get("players") if isinstance(inp, dict) and isinstance(inp.get("players"), list) else []
+    for source in (listed, players):
+        for p in source or []:
+            if isinstance(p, dict) and isinstance(p.get("seat"), int):
+                names.setdefault(p["seat"], str(p.get("name") or f"Seat {p['seat']}"))
+    return names
+
+
+def _generic(eff: dict[str, Any], who: Any) -> str:
+    kind = str(eff["kind"]).replace("_", " ").strip() or "event"
+    subject = who(eff["seat"]) + ": " if "seat" in eff else ""
+    details = []
+    for key, value in eff.items():
+        if key in ("kind", "seat", "rule"):
+            continue
+        if key in ("target", "by", "claimant") and isinstance(value, int):
+            value = who(value)
+        details.append(f"{key.replace('_', ' ')} {value}")
+    return f"{subject}{kind}" + (f" ({', '.join(details)})" if details else "")
