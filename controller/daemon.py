@@ -21,7 +21,7 @@ from controller.deadlines import Deadlines, PauseError
 from controller.games import Game, registry
 from controller.games.base import TableView
 from controller.games.words import narrate
-from controller.journal import Journal, JournalError
+from controller.journal import Journal
 from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error

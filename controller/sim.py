@@ -536,7 +536,7 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
              f"MockFactory beams); automatic above --speed {MAX_SPEED:g}, where real-time debounce cannot keep up")
 
 
-def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:
+def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:  # noqa: C901 - wiring: one branch per optional part (rig, broker, panel, bots) and its clean-up
     """`gametable sim`: the daemon on the virtual table, with MQTT (a private Mosquitto when the config
     names none) and the phone panel.
 

@@ -228,7 +228,7 @@ class _Conn(asyncio.Protocol):
         self.close()
 
     # --- reading a request --------------------------------------------------------------------
-    def parse(self) -> None:
+    def parse(self) -> None:  # noqa: C901 - one pass over the request head: each branch is one HTTP refusal
         limits = self.server.limits
         if self.request is None:
             while self.buf[:2] == b"\r\n":  # stray line ends between requests are allowed

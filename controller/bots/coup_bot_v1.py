@@ -57,6 +57,7 @@ class HeuristicBotV1:
             return None
         names = {m["move"]: m for m in legal["moves"]}
         seat = legal["seat"]
+        pick: dict[str, Any] | None
         if "lose_influence" in names:
             pick = _move(seat, "lose_influence", card=self._worst(names["lose_influence"]["cards"]))
         elif "exchange_return" in names:
