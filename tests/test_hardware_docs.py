@@ -74,15 +74,28 @@ def test_seventeen_beams_six_leds_and_rgb_fill_all_26_gpios_exactly():
 @pytest.mark.parametrize(
     "data, problem",
     [
-        ({"beams": [{"id": "a", "pin": 12, "kind": "point", "at": [1, 1]}], "leds": {"seats": {"1": 12}}},
-         "GPIO12 is used by 2 things: beam a, seat 1 LED"),
         ({"beams": [{"id": "a", "pin": 0, "kind": "point", "at": [1, 1]}]}, "GPIO0 is ID_SD (HAT EEPROM)"),
-        ({"leds": {"seats": {"1": 5}, "status": [5, 6, 7]}}, "GPIO5 is used by 2 things"),
     ],
 )
 def test_pin_conflicts_are_named(data, problem):
     problems = draw_wiring.check_pins(parse(data))
     assert any(problem in p for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    "data, problem",
+    [
+        ({"beams": [{"id": "a", "pin": 12, "kind": "point", "at": [1, 1]}], "leds": {"seats": {"1": 12}}},
+         "leds.seats.1: GPIO12 is already used by beam 'a'"),
+        ({"leds": {"seats": {"1": 5}, "status": [5, 6, 7]}}, "leds.status[0]: GPIO5 is already used by leds.seats.1"),
+    ],
+)
+def test_the_config_itself_refuses_a_pin_used_twice(data, problem):
+    from controller.config import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        parse(data)
+    assert problem in str(err.value)
 
 
 def test_wiring_script_refuses_conflicting_pins(tmp_path):
@@ -91,7 +104,7 @@ def test_wiring_script_refuses_conflicting_pins(tmp_path):
     proc = subprocess.run([sys.executable, str(DOCS / "draw_wiring.py"), "--config", str(bad), "--table"],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
-    assert "GPIO16 is used by 2 things: status LED red, status LED green" in proc.stderr
+    assert "leds.status[1]: GPIO16 is already used by leds.status[0]" in proc.stderr
 
 
 def test_systemd_unit_restarts_always_with_a_watchdog():
