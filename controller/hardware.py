@@ -27,8 +27,10 @@ class Hardware:
     """Owns the beam bank, the striker link, the observer and the LEDs of one table."""
 
     def __init__(self, config: Config, clock: Clock, daemon: Any, *, pin_factory: Any = None,
-                 on_facts: Callable[[Any], None] | None = None, settle_s: float = 1.5) -> None:
+                 on_facts: Callable[[Any], None] | None = None, settle_s: float = 1.5,
+                 flight_proof: str = "none") -> None:
         self.config = config
+        self._flight_proof = flight_proof  # "rails" only where every flight crosses a rail beam (sim)
         self._on_facts = on_facts  # None: the observer submits its shot facts to the daemon
         self._settle_s = settle_s
         self.clock = clock
@@ -51,7 +53,7 @@ class Hardware:
             self.daemon.set_fault(None)
         if self.config.beams:  # no beams, no observer: the strike's facts come from the phones
             self.observer = make_observer(self.config, self.clock, self.daemon, on_facts=self._on_facts,
-                                          settle_s=self._settle_s)
+                                          settle_s=self._settle_s, flight_proof=self._flight_proof)
             from sensors.beams import BeamBank
 
             self.beams = BeamBank(self.config.beams, self.clock, self._on_beam_edge, pin_factory=factory,
@@ -118,10 +120,11 @@ class Hardware:
 
 
 def make_observer(config: Config, clock: Clock, daemon: Any, *, on_facts: Callable[[Any], None] | None = None,
-                  settle_s: float = 1.5) -> Any:
+                  settle_s: float = 1.5, flight_proof: str = "none") -> Any:
     """The observer turning beam edges into shot facts, when the observer module is present."""
     try:
         from controller.observer import Observer
     except ImportError:
         return None
-    return Observer.for_daemon(config, clock, daemon, settle_s=settle_s, on_facts=on_facts)
+    return Observer.for_daemon(config, clock, daemon, settle_s=settle_s, on_facts=on_facts,
+                               flight_proof=flight_proof)

@@ -10,8 +10,15 @@ It knows only what the sensors show (architecture.md "Observer", CW-8):
   Otherwise a coin may be dead, and since beams cannot say *which* coin, ``dead`` is ``null``
   (the engine asks, CW-8). It never guesses an identity.
 - *rails*: beams running over the rail tops (outside the surface, unreachable by a flat coin) pulse
-  when a coin leaves the table -> ``flown`` is ``null`` (someone flew, identity unknown), else ``[]``.
-  A coin tilted on another coin is invisible to beams (documented limitation).
+  when a coin leaves the table -> ``flown`` is ``null`` (someone flew, identity unknown). Only a
+  pulse that looks like a coin counts (``COIN_PULSE_S``, inside the strike's window): a hand or a
+  striker resting on or sweeping over a rail is no fact. A beam still blocked at rest may be a coin
+  lying on the rail (flown) or a hand: unknown, so ``null`` too.
+  Without a pulse, ``flown: []`` is stated only when the layout *proves* it (CW-8): ``flight_proof``
+  ``"rails"`` says every coin leaving the table crosses a rail beam (the virtual table, whose
+  physics flies coins through the beams' plane). On a real table a coin may clear a beam 2-4 mm
+  above the rail, and a coin tilted on another coin is invisible to beams, so the default
+  ``"none"`` leaves ``flown`` unknown and the engine asks when it changes the outcome.
 - *contacts*: beams cannot see them -> ``null`` unless the struck coin is alone on the table.
 
 Pure logic apart from the clock: feed it ``strike()`` and ``on_edge()``; it calls ``on_facts``.
@@ -124,6 +131,10 @@ def _reachable_by_flat_coin(beam: BeamConfig, r: float) -> bool:
 
 
 LEAF_MM = 0.05  # smallest cell of the proof's quadtree
+# How long a coin flying over a rail blocks a rail-top beam: 30 mm at 0.4-5 m/s is 6-75 ms; allow
+# a slow, low hop up to 0.2 s. Longer is a hand, a sleeve or a striker, never a fact (#3).
+COIN_PULSE_S = (0.002, 0.2)
+FLIGHT_PROOFS = ("none", "rails")
 
 
 @lru_cache(maxsize=16)
@@ -209,9 +220,13 @@ class Observer:
         *,
         settle_s: float = 1.5,
         initially_blocked: Iterable[str] = (),
+        flight_proof: str = "none",
     ) -> None:
         if not math.isfinite(settle_s) or settle_s <= 0:
             raise ValueError(f"settle_s must be a positive number of seconds, got {settle_s!r}")
+        if flight_proof not in FLIGHT_PROOFS:
+            raise ValueError(f"flight_proof must be one of {FLIGHT_PROOFS}, got {flight_proof!r}")
+        self.flight_proof = flight_proof
         self.beams = tuple(beams)
         self._ids = {b.id for b in self.beams}
         self.roles = classify(self.beams)
@@ -227,7 +242,8 @@ class Observer:
 
     @classmethod
     def for_daemon(cls, config: Any, clock: Clock, daemon: Any, *, settle_s: float = 1.5,
-                   on_facts: Callable[[ObservedStrike], None] | None = None) -> Observer:
+                   on_facts: Callable[[ObservedStrike], None] | None = None,
+                   flight_proof: str = "none") -> Observer:
         """An observer for ``config.beams`` that submits its ``shot`` facts to ``daemon``
         (the Daemon API: ``submit``, ``public_state``) -- the wiring ``gametable run`` uses.
 
@@ -245,7 +261,7 @@ class Observer:
             if not result.get("ok"):
                 log.warning("observer: shot rejected: %s", result.get("error"))
 
-        obs = cls(config.beams, clock, on_facts or submit, settle_s=settle_s)
+        obs = cls(config.beams, clock, on_facts or submit, settle_s=settle_s, flight_proof=flight_proof)
         obs._daemon = daemon
         return obs
 
@@ -277,6 +293,7 @@ class Observer:
             "alone": coins_on_table is not None and list(coins_on_table) == [coin or f"c{seat}"],
             "started": self.clock.now(),
             "rail": 0,
+            "rail_since": {},  # rail beam -> when it went blocked inside this strike's window
             "mouths": {},
             "edges": 0,
         }
@@ -296,8 +313,8 @@ class Observer:
         if s is None:
             return
         s["edges"] += 1
-        if blocked and beam_id in self.roles.rail:
-            s["rail"] += 1
+        if beam_id in self.roles.rail:
+            self._rail_edge(s, beam_id, blocked, float(edge.t))
         if blocked and beam_id in self.roles.mouths:
             m = self.roles.mouths[beam_id]
             s["mouths"][m] = s["mouths"].get(m, 0) + 1
@@ -324,6 +341,17 @@ class Observer:
 
     # --- internals -----------------------------------------------------------------------------
 
+    def _rail_edge(self, s: dict[str, Any], beam_id: str, blocked: bool, t: float) -> None:
+        """Count a rail pulse only if it starts inside the strike and lasts as long as a coin's."""
+        since = s["rail_since"]
+        if blocked:
+            if t >= s["started"] - 1e-9:  # an edge from before the strike is not this strike's
+                since[beam_id] = t
+            return
+        start = since.pop(beam_id, None)
+        if start is not None and COIN_PULSE_S[0] <= t - start <= COIN_PULSE_S[1]:
+            s["rail"] += 1
+
     def _arm(self) -> None:
         if self._cancel:
             self._cancel()
@@ -347,8 +375,7 @@ class Observer:
             seat=s["seat"],
             coin=s["coin"],
             dead=None if possible else [],
-            # a coin through a goal mouth (CW-7.3) is the ball (a goal) or a flown coin: identity unknown
-            flown=None if s["rail"] or s["mouths"] else [],
+            flown=self._flown(s),
             contacts=[] if s["alone"] else None,
             goal_possible=possible,
             goal_points=goal_points,
@@ -360,3 +387,11 @@ class Observer:
             settled=self.clock.now(),
         )
         self.on_facts(facts)
+
+    def _flown(self, s: dict[str, Any]) -> list[str] | None:
+        """``[]`` only when the geometry proves nobody flew (#3, CW-8); else unknown (``None``)."""
+        if s["rail"] or s["mouths"]:
+            return None  # a coin crossed a rail, or a mouth (the ball or a flown coin): who is unknown
+        if any(b in self.blocked for b in s["rail_since"]):
+            return None  # a rail beam blocked at rest since the strike: a coin on the rail, or a hand
+        return [] if self.flight_proof == "rails" else None
