@@ -20,7 +20,8 @@ log = logging.getLogger("gametable.hardware")
 # Striker events that mean the table cannot see strikes right now: the game waits (the status LED
 # turns amber and the panel says why) instead of guessing.
 WAITING_EVENTS = {"port_lost", "port_unavailable", "silent", "low_battery"}
-CLEARING_EVENTS = {"port_reopened", "port_opened", "back", "battery_ok"}
+# a striker that said "going to sleep" is idle by design, not a fault (#8): it clears its "silent"
+CLEARING_EVENTS = {"port_reopened", "port_opened", "back", "battery_ok", "asleep", "awake"}
 
 
 class Hardware:
@@ -62,8 +63,11 @@ class Hardware:
             from sensors.striker_link import StrikerLink
 
             s = self.config.striker
+            # only the strikers paired in [strikers] are tracked (#7): another table's, or a flood
+            # of made-up ids, is dropped before it costs memory or MQTT traffic
             self.link = StrikerLink(s.port, s.baud, self.clock, self._on_frame, self._on_striker_event,
-                                    silence_s=s.silence_s, low_battery_v=s.low_battery_v)
+                                    silence_s=s.silence_s, low_battery_v=s.low_battery_v,
+                                    allowed=self.config.strikers)
             self.link.start()
 
     def stop(self) -> None:
@@ -110,6 +114,8 @@ class Hardware:
         self.daemon.diagnostic("striker", event)
         name = event.get("event")
         key = str(event.get("id") or event.get("striker") or "port")
+        if key not in ("port", "base") and key not in self.config.strikers:
+            return  # never let an unpaired id into the retained "waiting" text
         if name in WAITING_EVENTS:
             self._waiting[key] = event.get("message", name)
         elif name in CLEARING_EVENTS:
