@@ -41,6 +41,8 @@ class Hardware:
         self.link: Any = None
         self.lights: Any = None
         self.observer: Any = None
+        self.walk: Any = None  # the beam walk test before play (#5)
+        self.dead_watch: Any = None  # beams that never block while others do (#5)
         self._waiting: dict[str, str] = {}
 
     def start(self) -> None:
@@ -59,6 +61,7 @@ class Hardware:
 
             self.beams = BeamBank(self.config.beams, self.clock, self._on_beam_edge, pin_factory=factory,
                                   on_stuck=self._on_stuck)
+            self.start_walk()
         if self.config.striker.port:
             from sensors.striker_link import StrikerLink
 
@@ -80,8 +83,30 @@ class Hardware:
                 log.exception("closing %s failed", type(part).__name__)
 
     # --- beams -------------------------------------------------------------------------------
+    def start_walk(self) -> None:
+        """(Re)start the walk test: every beam must go blocked and clear once; its progress goes to
+        ``sensors/walk`` (#5). Also (re)starts the running dead-beam watch."""
+        from sensors.beam_health import BeamWalk, DeadBeamWatch
+
+        self.walk = BeamWalk(self.config.beams, self.beams.blocked_ids() if self.beams is not None else ())
+        roles = self.observer.roles if self.observer is not None else None
+        groups = {}
+        if roles is not None:
+            groups = {**dict.fromkeys(roles.surface, "point"), **dict.fromkeys(roles.rail, "segment"),
+                      **dict.fromkeys(roles.mouths, "mouth")}
+        self.dead_watch = DeadBeamWatch(self.config.beams, groups)
+        self.daemon.diagnostic("walk", self.walk.status())
+
     def _on_beam_edge(self, edge: Any) -> None:
         self.daemon.diagnostic("beams", edge.as_event())
+        if self.walk is not None and not self.walk.complete:
+            status = self.walk.on_edge(edge.beam_id, edge.blocked)
+            if status is not None:
+                self.daemon.diagnostic("walk", status)
+        if self.dead_watch is not None:
+            for report in self.dead_watch.on_edge(edge.beam_id, edge.blocked):
+                log.warning(report["message"])
+                self.daemon.diagnostic("beams", report)
         if self.observer is not None:
             self.observer.beam_edge(edge.beam_id, edge.blocked, edge.t)
 

@@ -3,6 +3,8 @@ MockFactory pins, LEDs — and the state out on a real Mosquitto."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -119,3 +121,15 @@ def test_unknown_striker_ids_never_reach_the_waiting_text(quiet_table):
     clock.advance(10.0)
     assert daemon.waiting is None  # no "silent"/"low battery" for strikers of another table
     assert set(hardware.link.stats()["senders"]) == set()
+
+
+def test_the_beam_walk_test_is_published_for_the_panel(table):
+    daemon, hardware, base, phone = table
+    start = len(phone.messages)
+    pin = hardware._pin_factory.pin(17)
+    pin.drive_low()  # a coin passed through goal_n ...
+    time.sleep(0.02)  # a real 20 ms pulse (the bank debounces on the real clock: 1 ms)
+    pin.drive_high()  # ... and out again (MockFactory pins, the real BeamBank and its debounce)
+    walk = phone.wait_for("gametable/hw/sensors/walk", lambda m: m.json().get("complete") is True,
+                          start=start).json()
+    assert walk["done"] == ["goal_n"] and walk["missing"] == []
