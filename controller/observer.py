@@ -137,8 +137,20 @@ COIN_PULSE_S = (0.002, 0.2)
 FLIGHT_PROOFS = ("none", "rails")
 
 
+# Mounting tolerances the goal proof allows for (#4): a point beam's real axis may sit this far from
+# its config position, or trip this much later, and the proof stays sound. Sum of: drilling with
+# the printed jig (hardware_docs/drilling_jig.svg) 0.5 mm, the 3 mm receiver's slack in its 3.2 mm
+# hole 0.1 mm, half the 1.5 mm aperture (a coin trips the receiver once it covers about half of
+# the beam) 0.75 mm, rounded up.
+TOLERANCE_MM = 1.5
+
+
+def _dead_masks(beams: tuple[BeamConfig, ...], r: float, tol: float = TOLERANCE_MM) -> tuple[frozenset[str], ...]:
+    return _dead_masks_cached(beams, r, tol)
+
+
 @lru_cache(maxsize=16)
-def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str], ...]:
+def _dead_masks_cached(beams: tuple[BeamConfig, ...], r: float, tol: float) -> tuple[frozenset[str], ...]:
     """Beams a dead coin surely blocks, for every cell of a quadtree over the dead-centre region.
 
     Every dead coin's centre lies in the goal shrunk by ``r`` (CW-4.1). For a square cell with
@@ -146,7 +158,10 @@ def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str]
     cell if d + h < r, by none if d - h >= r; otherwise the cell is split (down to ``LEAF_MM``) and a
     leaf keeps only the sure beams. So the proof is sound: a real dead coin blocks all beams of the
     mask of the cell holding its centre, and "no mask is fully blocked" means "no coin is dead".
+    A beam counts as *surely* blocked only within ``r - tol``: a beam mounted up to ``tol`` off its
+    config position (or tripping ``tol`` late) is still blocked by every centre of the cell (#4).
     """
+    sure_r = r - tol
     g = geo.GOAL
     x0, y0, x1, y1 = g.x0 + r, g.y0 + r, g.x1 - r, g.y1 - r
     masks: set[frozenset[str]] = set()
@@ -164,9 +179,9 @@ def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str]
         still = []
         for b in undecided:
             d = beam_distance(b, (cx, cy))
-            if d + h < r:
+            if d + h < sure_r:
                 sure = sure | {b.id}
-            elif d - h < r:
+            elif d - h < sure_r:
                 still.append(b)
         if not still or s <= LEAF_MM:
             masks.add(sure)
@@ -184,15 +199,18 @@ def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str]
     return tuple(minimal)
 
 
-def dead_possible(beams: Sequence[BeamConfig], blocked: Iterable[str], r: float = geo.COIN_RADIUS_MM) -> bool:
+def dead_possible(beams: Sequence[BeamConfig], blocked: Iterable[str], r: float = geo.COIN_RADIUS_MM,
+                  tol: float = TOLERANCE_MM) -> bool:
     """CW-4.1 proof at rest: could some coin lie entirely inside the goal, given these beams?"""
     blocked = frozenset(blocked)
-    return any(mask <= blocked for mask in _dead_masks(tuple(beams), r))
+    return any(mask <= blocked for mask in _dead_masks(tuple(beams), r, tol))
 
 
-def uncovered_dead_region(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM) -> bool:
-    """True if the layout has dead-coin positions that block no beam at all (it can never prove a miss)."""
-    return any(not m for m in _dead_masks(tuple(beams), r))
+def uncovered_dead_region(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM,
+                          tol: float = TOLERANCE_MM) -> bool:
+    """True if the layout has dead-coin positions that surely block no beam, allowing ``tol`` of
+    mounting error (it could never prove a miss there)."""
+    return any(not m for m in _dead_masks(tuple(beams), r, tol))
 
 
 def min_coins(points: Sequence[tuple[float, float] | None], r: float = geo.COIN_RADIUS_MM) -> int:

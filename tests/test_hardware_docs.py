@@ -128,3 +128,45 @@ def test_docs_exist_and_link_to_files_that_exist():
         assert text.startswith("# "), name
         for target in re.findall(r"\]\(([^)#:]+)\)", text):
             assert (DOCS / target).exists(), f"{name} links to missing {target}"
+
+
+# --- #4: the 1:1 drilling jig ---------------------------------------------------------------------
+
+def test_drilling_jig_is_one_to_one_with_every_goal_hole_and_a_scale_check(tmp_path):
+    import math
+
+    from hardware_docs import draw_drilling_jig
+
+    out = tmp_path / "jig.svg"
+    config = load(ROOT / "controller" / "data" / "default-table.toml")
+    assert draw_drilling_jig.main(["--config", config.source, "--out", str(out)]) == 0
+    root = ET.parse(out).getroot()
+    assert root.get("width") == "210mm" and root.get("viewBox") == "0 0 210 297"  # 1 unit = 1 mm
+    holes = {}
+    for g in root.iter(f"{SVG}g"):
+        if (g.get("id") or "").startswith("hole-"):
+            c = g.find(f"{SVG}circle")
+            holes[g.get("id")[5:]] = (float(c.get("cx")), float(c.get("cy")), float(c.get("r")))
+    points = {b.id: b.at for b in config.beams if b.kind == "point"}
+    assert set(holes) == set(points) and len(points) == 12
+    assert all(r == 1.6 for _, _, r in holes.values())  # 3.2 mm holes
+    # every pair of holes is exactly as far apart on paper as on the table (y flipped, not scaled)
+    ids = sorted(points)
+    for a in ids:
+        for b in ids:
+            table = math.dist(points[a], points[b])
+            paper = math.dist(holes[a][:2], holes[b][:2])
+            assert abs(table - paper) < 0.06, (a, b)
+    north = max(ids, key=lambda i: points[i][1])
+    assert holes[north][1] == min(h[1] for h in holes.values())  # north is up the page
+    rulers = {g.get("id") for g in root.iter(f"{SVG}g")}
+    assert {"ruler-100mm", "ruler-50mm", "goal"} <= rulers
+
+
+def test_committed_drilling_jig_is_current(tmp_path):
+    from hardware_docs import draw_drilling_jig
+
+    out = tmp_path / "jig.svg"
+    assert draw_drilling_jig.main(["--config", str(ROOT / "controller" / "data" / "default-table.toml"),
+                                   "--out", str(out)]) == 0
+    assert out.read_text() == (DOCS / "drilling_jig.svg").read_text(), "rerun hardware_docs/draw_drilling_jig.py"
