@@ -139,9 +139,9 @@ FLIGHT_PROOFS = ("none", "rails")
 
 # Mounting tolerances the goal proof allows for (#4): a point beam's real axis may sit this far from
 # its config position, or trip this much later, and the proof stays sound. Sum of: drilling with
-# the printed jig (hardware_docs/drilling_jig.svg) 0.5 mm, the 3 mm receiver's slack in its 3.2 mm
-# hole 0.1 mm, half the 1.5 mm aperture (a coin trips the receiver once it covers about half of
-# the beam) 0.75 mm, rounded up.
+# the 1:1 jig (hardware_docs/drilling_jig.svg) 0.65 mm (2 sigma), the 3 mm receiver's slack in its
+# 3.2 mm hole 0.1 mm, half the 1.5 mm aperture (a coin trips the receiver once it covers about half
+# of the beam) 0.75 mm. Monte Carlo over these: benchmarks/bench_tolerances.py.
 TOLERANCE_MM = 1.5
 
 
