@@ -15,7 +15,7 @@ from hardware_docs import draw_beam_layout, draw_wiring
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "hardware_docs"
-EXAMPLE = DOCS / "example-table.toml"
+EXAMPLE = ROOT / "controller" / "data" / "default-table.toml"  # the one pin map (#13)
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -54,7 +54,7 @@ def test_layout_script_reports_a_broken_config_in_one_line(tmp_path, capsys):
     assert not (tmp_path / "o.svg").exists()
 
 
-def test_example_config_fits_the_header_and_the_pin_map_is_current():
+def test_default_config_fits_the_header_and_the_pin_map_in_wiring_md_is_generated_from_it():
     config = load(EXAMPLE)
     assert draw_wiring.check_pins(config) == []
     assert draw_wiring.pin_table(config) in (DOCS / "wiring.md").read_text()
