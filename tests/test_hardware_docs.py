@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -139,7 +140,7 @@ def test_drilling_jig_is_one_to_one_with_every_goal_hole_and_a_scale_check(tmp_p
 
     out = tmp_path / "jig.svg"
     config = load(ROOT / "controller" / "data" / "default-table.toml")
-    assert draw_drilling_jig.main(["--config", config.source, "--out", str(out)]) == 0
+    assert draw_drilling_jig.main(["--config", config.source, "--out", str(out), "--scad", ""]) == 0
     root = ET.parse(out).getroot()
     assert root.get("width") == "210mm" and root.get("viewBox") == "0 0 210 297"  # 1 unit = 1 mm
     holes = {}
@@ -166,7 +167,28 @@ def test_drilling_jig_is_one_to_one_with_every_goal_hole_and_a_scale_check(tmp_p
 def test_committed_drilling_jig_is_current(tmp_path):
     from hardware_docs import draw_drilling_jig
 
-    out = tmp_path / "jig.svg"
+    out, scad = tmp_path / "jig.svg", tmp_path / "goal_points.scad"
     assert draw_drilling_jig.main(["--config", str(ROOT / "controller" / "data" / "default-table.toml"),
-                                   "--out", str(out)]) == 0
+                                   "--out", str(out), "--scad", str(scad)]) == 0
     assert out.read_text() == (DOCS / "drilling_jig.svg").read_text(), "rerun hardware_docs/draw_drilling_jig.py"
+    assert scad.read_text() == (DOCS / "printable" / "goal_points.scad").read_text(), "rerun draw_drilling_jig.py"
+
+
+def _render_stl(scad: Path, tmp_path: Path) -> str:
+    out = tmp_path / (scad.stem + ".stl")
+    proc = subprocess.run(["openscad", "-o", str(out), str(scad)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out.read_text(errors="replace")
+
+
+@pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad not installed (make stl installs it)")
+def test_the_printed_drilling_jig_renders_with_a_hole_per_goal_beam(tmp_path):
+    stl = _render_stl(DOCS / "printable" / "drilling_jig.scad", tmp_path)
+    assert stl.startswith("solid") and stl.count("facet normal") > 500  # 12 round holes in a plate
+
+
+def test_every_printable_part_has_a_make_stl_rule():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "stl:" in makefile and "openscad" in makefile
+    parts = sorted(p.stem for p in (DOCS / "printable").glob("*.scad") if p.stem != "goal_points")
+    assert parts == ["drilling_jig", "goal_emitter_bridge", "rail_beam_post", "striker_body"]
