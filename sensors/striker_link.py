@@ -37,7 +37,9 @@ BATTERY_HYSTERESIS_V = 0.05
 MAX_SENDERS = 64  # tracked senders (paired strikers + the base); more are counted, not tracked
 MAX_FRAMES_PER_S = 50  # per sender, as a token bucket with a burst of the same size
 MAX_UNPAIRED_IDS = 16  # unpaired ids remembered for stats (most recent first)
-SLEEP = "sleep"  # a striker going to sleep by design: {"t":"sleep","id":"s3","seq":n} (#8)
+# a striker going to sleep by design (#8), firmware 1.1.0 (serial_protocol.md):
+# {"t":"sleep","id":"s3","seq":19,"bat":3.88,"why":"idle"}
+SLEEP = "sleep"
 
 
 @dataclass
@@ -372,6 +374,9 @@ class StrikerLink:
         st.recent.append(seq)
         st.frames += 1
         if t == SLEEP:
+            bat = p.get("bat")  # firmware 1.1.0 sends its battery with the sleep frame
+            if isinstance(bat, int | float) and not isinstance(bat, bool) and 0 <= bat <= 10:
+                self._battery(sid, st, float(bat))
             if not st.asleep:
                 st.asleep = True
                 self._emit("asleep", f"{sid} went to sleep (idle); a strike wakes it", id=sid)

@@ -427,10 +427,12 @@ def test_one_striker_flooding_the_port_is_rate_limited(pty, clock):
 
 
 def test_a_striker_that_said_it_goes_to_sleep_is_not_silent(pty, link, clock):
-    send_and_wait(pty, link, encode(hb("s3", 1)) + encode({"t": "sleep", "id": "s3", "seq": 2}), 2)
+    sleep = {"t": "sleep", "id": "s3", "seq": 2, "bat": 3.88, "why": "idle"}  # serial_protocol.md
+    send_and_wait(pty, link, encode(hb("s3", 1)) + encode(sleep), 2)
     assert [e["id"] for e in link.rec.named("asleep")] == ["s3"]
     clock.advance(60.0)
     assert link.rec.named("silent") == [] and link.stats()["senders"]["s3"]["asleep"] is True
+    assert link.stats()["senders"]["s3"]["bat"] == 3.88
     send_and_wait(pty, link, encode(strike("s3", 3)), 1)  # the wake-up strike
     assert [e["id"] for e in link.rec.named("awake")] == ["s3"]
     assert link.rec.frames[-1]["t"] == "strike" and link.stats()["senders"]["s3"]["asleep"] is False
