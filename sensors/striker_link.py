@@ -35,7 +35,8 @@ BATTERY_HYSTERESIS_V = 0.05
 # per-sender table is bounded and every diagnostic is rate-limited, so memory and MQTT traffic
 # stay flat whatever arrives on the port.
 MAX_SENDERS = 64  # tracked senders (paired strikers + the base); more are counted, not tracked
-MAX_FRAMES_PER_S = 50  # per sender, as a token bucket with a burst of the same size
+MAX_FRAMES_PER_S = 50  # per sender, sustained (a token bucket) ...
+BURST_FRAMES = 200  # ... after a burst this big: a base station's backlog after a USB stall passes
 MAX_UNPAIRED_IDS = 16  # unpaired ids remembered for stats (most recent first)
 # a striker going to sleep by design (#8), firmware 1.1.0 (serial_protocol.md):
 # {"t":"sleep","id":"s3","seq":19,"bat":3.88,"why":"idle"}
@@ -58,7 +59,7 @@ class SenderState:
     fw: str | None = None
     proto: int | None = None
     asleep: bool = False  # said "sleep": quiet by design, not silent (#8)
-    tokens: float = float(MAX_FRAMES_PER_S)
+    tokens: float = float(BURST_FRAMES)
     refilled: float | None = None
     flooding: bool = False
     rate_limited: int = 0
@@ -130,7 +131,7 @@ class StrikerLink:
     ``awake`` (a striker's "sleep" frame: quiet by design, never ``silent``), ``unpaired`` /
     ``unpaired_suppressed`` (frames from an id not in ``allowed``, or beyond ``max_senders``:
     dropped before any per-sender state is made), ``flooding`` (one sender above
-    ``max_frames_per_s``: the excess is dropped).
+    ``max_frames_per_s`` once its ``burst_frames`` are spent: the excess is dropped).
     """
 
     def __init__(
@@ -150,6 +151,7 @@ class StrikerLink:
         allowed: Any = None,
         max_senders: int = MAX_SENDERS,
         max_frames_per_s: float = MAX_FRAMES_PER_S,
+        burst_frames: int = BURST_FRAMES,
         max_unpaired_events_per_s: int = 5,
     ) -> None:
         self.port = port
@@ -167,6 +169,7 @@ class StrikerLink:
         self.allowed: frozenset[str] | None = None if allowed is None else frozenset(allowed) | {"base"}
         self._max_senders = max_senders
         self._rate = float(max_frames_per_s)
+        self._burst = float(max(burst_frames, 1))
         self._unpaired: OrderedDict[str, int] = OrderedDict()
         self._unpaired_budget = _Budget(max_unpaired_events_per_s)
         self._lock = threading.RLock()
@@ -408,13 +411,13 @@ class StrikerLink:
             self._limited("unpaired", f"frames from {sid}: already tracking {self._max_senders} senders; ignored",
                           now, id=sid)
             return None
-        st = self._senders[sid] = SenderState(tokens=self._rate)
+        st = self._senders[sid] = SenderState(tokens=self._burst)
         return st
 
     def _within_rate(self, sid: str, st: SenderState, now: float) -> bool:
         """Token bucket per sender: a flood from one striker costs at most ``max_frames_per_s``."""
         if st.refilled is not None:
-            st.tokens = min(self._rate, st.tokens + (now - st.refilled) * self._rate)
+            st.tokens = min(self._burst, st.tokens + (now - st.refilled) * self._rate)
         st.refilled = now
         if st.tokens >= 1.0:
             st.tokens -= 1.0
@@ -424,7 +427,8 @@ class StrikerLink:
         self._counts["rate_limited"] += 1
         if not st.flooding:
             st.flooding = True
-            self._emit("flooding", f"{sid} sends more than {self._rate:g} frames/s; the excess is dropped", id=sid)
+            self._emit("flooding", f"{sid} sends more than {self._rate:g} frames/s after a burst of "
+                       f"{self._burst:g}; the excess is dropped", id=sid)
         return False
 
     def _limited(self, name: str, message: str, now: float, **fields: Any) -> None:

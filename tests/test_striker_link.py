@@ -415,13 +415,13 @@ def test_without_an_allow_list_the_sender_table_is_still_bounded(pty, clock):
 
 
 def test_one_striker_flooding_the_port_is_rate_limited(pty, clock):
-    lk = _started(pty, clock, allowed={"s1"}, max_frames_per_s=50)
+    lk = _started(pty, clock, allowed={"s1"}, max_frames_per_s=50, burst_frames=200)
     try:
-        send_and_wait(pty, lk, b"".join(encode(hb("s1", i)) for i in range(1, 501)), 500)
-        assert len(lk.rec.frames) == 50 and lk.stats()["rate_limited"] == 450
+        send_and_wait(pty, lk, b"".join(encode(hb("s1", i)) for i in range(1, 1001)), 1000)
+        assert len(lk.rec.frames) == 200 and lk.stats()["rate_limited"] == 800
         assert len(lk.rec.named("flooding")) == 1
         clock.advance(1.0)  # the bucket refills: a striker behaving again is heard again
-        send_and_wait(pty, lk, encode(strike("s1", 501)), 1)
+        send_and_wait(pty, lk, encode(strike("s1", 1001)), 1)
         assert lk.rec.frames[-1]["t"] == "strike"
     finally:
         lk.stop()
