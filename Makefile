@@ -10,7 +10,7 @@ NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LINTED := controller sensors web_panel firmware tests benchmarks
 
-.PHONY: demo test bench soak lint run-deps test-deps apt clean
+.PHONY: demo test bench soak lint run-deps test-deps apt clean stl
 
 demo: run-deps
 	$(VENV)/bin/gametable sim --bots 2
@@ -29,6 +29,15 @@ soak: test-deps
 lint: test-deps
 	$(PY) -m ruff check $(LINTED)
 	$(PY) -m mypy  # controller sensors web_panel: [tool.mypy] in pyproject.toml
+
+# The printed parts (hardware_docs/printable/*.scad) as STL files in build/stl/. Only this target
+# needs Debian's openscad; the hole positions come from the table config (draw_drilling_jig.py).
+SCAD := $(filter-out %/goal_points.scad,$(wildcard hardware_docs/printable/*.scad))
+stl: run-deps
+	@$(MAKE) --no-print-directory apt PKGS="openscad"
+	$(PY) hardware_docs/draw_drilling_jig.py
+	mkdir -p build/stl
+	for f in $(SCAD); do openscad -o build/stl/$$(basename $$f .scad).stl $$f || exit 1; done
 
 # What the table needs to run: Mosquitto and a Python venv.
 run-deps:

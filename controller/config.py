@@ -7,6 +7,7 @@ Unknown keys are errors too: a typo must not silently fall back to a default.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,6 +66,16 @@ class BeamConfig:
     a: tuple[float, float] | None = None
     b: tuple[float, float] | None = None
     at: tuple[float, float] | None = None
+    part: str | None = None  # the emitter/receiver pair, e.g. "Vishay TSSP4038 + TSAL6200"
+    range_mm: float | None = None  # the part's rated emitter-to-receiver range
+    span_mm: float | None = None  # a point beam's emitter-to-receiver distance (not in its geometry)
+
+    @property
+    def length_mm(self) -> float | None:
+        """The emitter-to-receiver distance the part must reach: a segment's length, a point's span."""
+        if self.kind == "segment" and self.a is not None and self.b is not None:
+            return math.hypot(self.b[0] - self.a[0], self.b[1] - self.a[1])
+        return self.span_mm
 
 
 @dataclass(frozen=True)
@@ -166,9 +177,46 @@ def _point(section: dict[str, Any], key: str, prefix: str) -> tuple[float, float
 
 
 GPIO_PINS = range(0, 28)
+BEAM_KINDS = ("segment", "point")
+PART_KEYS = {"part", "range_mm", "span_mm"}
 
 
-def _beams(raw: Any) -> tuple[BeamConfig, ...]:
+def _beam_parts(section: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """``[beam_parts.segment]`` / ``[beam_parts.point]``: the part every beam of that kind uses,
+    unless the beam names its own (``part``, ``range_mm``, ``span_mm`` in ``[[beams]]``)."""
+    _check_keys(section, set(BEAM_KINDS), "beam_parts.")
+    out: dict[str, dict[str, Any]] = {}
+    for kind in BEAM_KINDS:
+        t = _table(section, kind, "beam_parts.")
+        prefix = f"beam_parts.{kind}."
+        _check_keys(t, PART_KEYS, prefix)
+        out[kind] = {
+            "part": _str(t, "part", prefix, None),
+            "range_mm": _float(t, "range_mm", prefix, None, 1.0, 100_000.0),  # type: ignore[arg-type]
+            "span_mm": _float(t, "span_mm", prefix, None, 1.0, 100_000.0),  # type: ignore[arg-type]
+        }
+    return out
+
+
+def _check_reach(beam: BeamConfig, prefix: str, real_table: bool) -> None:
+    """#2: a beam longer than its part's rated range reads "blocked" (or flickers) forever."""
+    length = beam.length_mm
+    where = "[[beams]] range_mm or [beam_parts." + beam.kind + "] range_mm"
+    if beam.range_mm is None:
+        if real_table and beam.kind == "segment":
+            raise ConfigError(
+                f"config error: {prefix}range_mm: missing for beam {beam.id!r} on a real table: give its part's "
+                f"rated range in {where} (the beam spans {length:.0f} mm; see hardware_docs/bill_of_materials.md)")
+        return
+    if length is not None and length > beam.range_mm:
+        part = f" ({beam.part})" if beam.part else ""
+        raise ConfigError(
+            f"config error: {prefix}range_mm: beam {beam.id!r} spans {length:.0f} mm, more than its part's rated "
+            f"range of {beam.range_mm:.0f} mm{part}; use a longer-range part (hardware_docs/bill_of_materials.md) "
+            "or shorten the beam")
+
+
+def _beams(raw: Any, parts: dict[str, dict[str, Any]] | None = None, real_table: bool = False) -> tuple[BeamConfig, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
@@ -180,7 +228,7 @@ def _beams(raw: Any) -> tuple[BeamConfig, ...]:
         prefix = f"beams[{i}]."
         if not isinstance(item, dict):
             raise _fail(f"beams[{i}]", "a table", item)
-        _check_keys(item, {"id", "pin", "kind", "active_high", "a", "b", "at"}, prefix)
+        _check_keys(item, {"id", "pin", "kind", "active_high", "a", "b", "at"} | PART_KEYS, prefix)
         beam_id = _str(item, "id", prefix, None)
         if beam_id is None:
             raise ConfigError(f"config error: {prefix}id: missing (every beam needs an id)")
@@ -201,8 +249,28 @@ def _beams(raw: Any) -> tuple[BeamConfig, ...]:
             raise ConfigError(f"config error: {prefix}at: a point beam needs its position at = [x, y]")
         seen_ids.add(beam_id)
         seen_pins.add(pin)
-        beams.append(BeamConfig(beam_id, pin, kind, _bool(item, "active_high", prefix, False), a, b, at))
+        dflt = (parts or {}).get(kind, {})
+        beam = BeamConfig(
+            beam_id, pin, kind, _bool(item, "active_high", prefix, False), a, b, at,
+            part=_str(item, "part", prefix, dflt.get("part")),
+            range_mm=_float(item, "range_mm", prefix, dflt.get("range_mm"), 1.0, 100_000.0),  # type: ignore[arg-type]
+            span_mm=_float(item, "span_mm", prefix, dflt.get("span_mm"), 1.0, 100_000.0),  # type: ignore[arg-type]
+        )
+        _check_reach(beam, prefix, real_table)
+        beams.append(beam)
     return tuple(beams)
+
+
+def _check_pins(beams: tuple[BeamConfig, ...], leds: LedConfig) -> None:
+    """#13: a beam and an LED (or two LEDs) on one GPIO: the LED's output would fight the receiver."""
+    used = {b.pin: f"beam {b.id!r}" for b in beams}
+    outputs = [(f"leds.seats.{seat}", pin) for seat, pin in sorted(leds.seats.items())]
+    outputs += [(f"leds.status[{i}]", pin) for i, pin in enumerate(leds.status or ())]
+    for key, pin in outputs:
+        if pin in used:
+            raise ConfigError(f"config error: {key}: GPIO{pin} is already used by {used[pin]}; "
+                              "every beam and LED needs its own GPIO")
+        used[pin] = key
 
 
 def _leds(section: dict[str, Any]) -> LedConfig:
@@ -229,7 +297,8 @@ def _leds(section: dict[str, Any]) -> LedConfig:
 
 def parse(data: dict[str, Any], source: str = "<config>") -> Config:
     """Validate a decoded TOML document into a :class:`Config`."""
-    top = {"table_id", "mqtt", "striker", "strikers", "gpio", "journal", "panel", "beams", "leds", "sim"}
+    top = {"table_id", "mqtt", "striker", "strikers", "gpio", "journal", "panel", "beams", "beam_parts", "leds",
+           "sim"}
     _check_keys(data, top, "")
     table_id = _str(data, "table_id", "", "table1")
     if "/" in table_id or "+" in table_id or "#" in table_id:
@@ -257,6 +326,8 @@ def parse(data: dict[str, Any], source: str = "<config>") -> Config:
     st = _table(data, "strikers")
     strikers: dict[str, int] = {}
     for sid in st:
+        if not 0 < len(sid) <= 32:
+            raise _fail(f"strikers.{sid}", "a striker id of 1 to 32 characters (as its frames say it)", sid)
         strikers[sid] = _int(st, sid, "strikers.", 1, 1, 6)
 
     g = _table(data, "gpio")
@@ -264,6 +335,15 @@ def parse(data: dict[str, Any], source: str = "<config>") -> Config:
     factory = _str(g, "pin_factory", "gpio.", "mock")
     if factory not in ("mock", "lgpio", "rpigpio", "pigpio", "native"):
         raise _fail("gpio.pin_factory", "'lgpio' (on a Pi) or 'mock'", factory)
+    real_table = factory != "mock"
+    if real_table and not strikers:
+        # without it every strike frame is dropped (no seat owns the striker) and nobody can play
+        raise ConfigError(
+            f"config error: strikers: empty on a real table (gpio.pin_factory = {factory!r}): map each striker "
+            "id to its seat, e.g. [strikers] s1 = 1 (see hardware_docs/pi_setup.md)")
+    beams = _beams(data.get("beams"), _beam_parts(_table(data, "beam_parts")), real_table)
+    leds = _leds(_table(data, "leds"))
+    _check_pins(beams, leds)
 
     j = _table(data, "journal")
     _check_keys(j, {"path"}, "journal.")
@@ -293,8 +373,8 @@ def parse(data: dict[str, Any], source: str = "<config>") -> Config:
             mqtt_username=_str(p, "mqtt_username", "panel.", None),
             mqtt_password=_str(p, "mqtt_password", "panel.", None, nonempty=False),
         ),
-        beams=_beams(data.get("beams")),
-        leds=_leds(_table(data, "leds")),
+        beams=beams,
+        leds=leds,
         sim=SimConfig(
             seed=_int(sim_t, "seed", "sim.", 1, 0, 2**63 - 1),
             speed=_float(sim_t, "speed", "sim.", 1.0, 0.01, 1000.0),

@@ -120,6 +120,19 @@ class Daemon:
             self.bridge.stop()
         self.journal.close()
 
+    def responsive(self, timeout_s: float = 5.0) -> bool:
+        """The systemd watchdog's probe (sd_notify.DaemonHealth): the input lock is free within
+        ``timeout_s`` (no input is stuck) and the journal answers a query."""
+        if not self._lock.acquire(timeout=timeout_s):
+            return False
+        try:
+            next(self.journal.records(self.journal.last_seq), None)
+            return True
+        except Exception:  # a closed database, a vanished card
+            return False
+        finally:
+            self._lock.release()
+
     def add_listener(self, fn: Listener) -> None:
         self._listeners.append(fn)
 

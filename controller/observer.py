@@ -10,8 +10,15 @@ It knows only what the sensors show (architecture.md "Observer", CW-8):
   Otherwise a coin may be dead, and since beams cannot say *which* coin, ``dead`` is ``null``
   (the engine asks, CW-8). It never guesses an identity.
 - *rails*: beams running over the rail tops (outside the surface, unreachable by a flat coin) pulse
-  when a coin leaves the table -> ``flown`` is ``null`` (someone flew, identity unknown), else ``[]``.
-  A coin tilted on another coin is invisible to beams (documented limitation).
+  when a coin leaves the table -> ``flown`` is ``null`` (someone flew, identity unknown). Only a
+  pulse that looks like a coin counts (``COIN_PULSE_S``, inside the strike's window): a hand or a
+  striker resting on or sweeping over a rail is no fact. A beam still blocked at rest may be a coin
+  lying on the rail (flown) or a hand: unknown, so ``null`` too.
+  Without a pulse, ``flown: []`` is stated only when the layout *proves* it (CW-8): ``flight_proof``
+  ``"rails"`` says every coin leaving the table crosses a rail beam (the virtual table, whose
+  physics flies coins through the beams' plane). On a real table a coin may clear a beam 2-4 mm
+  above the rail, and a coin tilted on another coin is invisible to beams, so the default
+  ``"none"`` leaves ``flown`` unknown and the engine asks when it changes the outcome.
 - *contacts*: beams cannot see them -> ``null`` unless the struck coin is alone on the table.
 
 Pure logic apart from the clock: feed it ``strike()`` and ``on_edge()``; it calls ``on_facts``.
@@ -125,11 +132,27 @@ def _reachable_by_flat_coin(beam: BeamConfig, r: float) -> bool:
 
 
 LEAF_MM = 0.05  # smallest cell of the proof's quadtree
+# How long a coin flying over a rail blocks a rail-top beam: 30 mm at 0.4-5 m/s is 6-75 ms; allow
+# a slow, low hop up to 0.2 s. Longer is a hand, a sleeve or a striker, never a fact (#3).
+COIN_PULSE_S = (0.002, 0.2)
+FLIGHT_PROOFS = ("none", "rails")
+
+
+# Mounting tolerances the goal proof allows for (#4): a point beam's real axis may sit this far from
+# its config position, or trip this much later, and the proof stays sound. Sum of: drilling with
+# the 1:1 jig (hardware_docs/drilling_jig.svg) 0.65 mm (2 sigma), the 3 mm receiver's slack in its
+# 3.2 mm hole 0.1 mm, half the 1.5 mm aperture (a coin trips the receiver once it covers about half
+# of the beam) 0.75 mm. Monte Carlo over these: benchmarks/bench_tolerances.py.
+TOLERANCE_MM = 1.5
+
+
+def _dead_masks(beams: tuple[BeamConfig, ...], r: float, tol: float = TOLERANCE_MM) -> tuple[frozenset[str], ...]:
+    return _dead_masks_cached(beams, r, tol)
 
 
 @lru_cache(maxsize=16)
 # one quadtree walk: split up, its soundness argument (the docstring) would no longer read in one place
-def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str], ...]:  # noqa: C901
+def _dead_masks_cached(beams: tuple[BeamConfig, ...], r: float, tol: float) -> tuple[frozenset[str], ...]:  # noqa: C901
     """Beams a dead coin surely blocks, for every cell of a quadtree over the dead-centre region.
 
     Every dead coin's centre lies in the goal shrunk by ``r`` (CW-4.1). For a square cell with
@@ -137,7 +160,10 @@ def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str]
     cell if d + h < r, by none if d - h >= r; otherwise the cell is split (down to ``LEAF_MM``) and a
     leaf keeps only the sure beams. So the proof is sound: a real dead coin blocks all beams of the
     mask of the cell holding its centre, and "no mask is fully blocked" means "no coin is dead".
+    A beam counts as *surely* blocked only within ``r - tol``: a beam mounted up to ``tol`` off its
+    config position (or tripping ``tol`` late) is still blocked by every centre of the cell (#4).
     """
+    sure_r = r - tol
     g = geo.GOAL
     x0, y0, x1, y1 = g.x0 + r, g.y0 + r, g.x1 - r, g.y1 - r
     masks: set[frozenset[str]] = set()
@@ -155,9 +181,9 @@ def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str]
         still = []
         for b in undecided:
             d = beam_distance(b, (cx, cy))
-            if d + h < r:
+            if d + h < sure_r:
                 sure = sure | {b.id}
-            elif d - h < r:
+            elif d - h < sure_r:
                 still.append(b)
         if not still or s <= LEAF_MM:
             masks.add(sure)
@@ -175,15 +201,18 @@ def _dead_masks(beams: tuple[BeamConfig, ...], r: float) -> tuple[frozenset[str]
     return tuple(minimal)
 
 
-def dead_possible(beams: Sequence[BeamConfig], blocked: Iterable[str], r: float = geo.COIN_RADIUS_MM) -> bool:
+def dead_possible(beams: Sequence[BeamConfig], blocked: Iterable[str], r: float = geo.COIN_RADIUS_MM,
+                  tol: float = TOLERANCE_MM) -> bool:
     """CW-4.1 proof at rest: could some coin lie entirely inside the goal, given these beams?"""
     blocked = frozenset(blocked)
-    return any(mask <= blocked for mask in _dead_masks(tuple(beams), r))
+    return any(mask <= blocked for mask in _dead_masks(tuple(beams), r, tol))
 
 
-def uncovered_dead_region(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM) -> bool:
-    """True if the layout has dead-coin positions that block no beam at all (it can never prove a miss)."""
-    return any(not m for m in _dead_masks(tuple(beams), r))
+def uncovered_dead_region(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM,
+                          tol: float = TOLERANCE_MM) -> bool:
+    """True if the layout has dead-coin positions that surely block no beam, allowing ``tol`` of
+    mounting error (it could never prove a miss there)."""
+    return any(not m for m in _dead_masks(tuple(beams), r, tol))
 
 
 def min_coins(points: Sequence[tuple[float, float] | None], r: float = geo.COIN_RADIUS_MM) -> int:
@@ -212,9 +241,13 @@ class Observer:
         settle_s: float = 1.5,
         initially_blocked: Iterable[str] = (),
         public_state: Callable[[], dict[str, Any] | None] | None = None,
+        flight_proof: str = "none",
     ) -> None:
         if not math.isfinite(settle_s) or settle_s <= 0:
             raise ValueError(f"settle_s must be a positive number of seconds, got {settle_s!r}")
+        if flight_proof not in FLIGHT_PROOFS:
+            raise ValueError(f"flight_proof must be one of {FLIGHT_PROOFS}, got {flight_proof!r}")
+        self.flight_proof = flight_proof
         self.beams = tuple(beams)
         self._ids = {b.id for b in self.beams}
         self.roles = classify(self.beams)
@@ -230,7 +263,8 @@ class Observer:
 
     @classmethod
     def for_daemon(cls, config: Any, clock: Clock, daemon: Referee, *, settle_s: float = 1.5,
-                   on_facts: Callable[[ObservedStrike], None] | None = None) -> Observer:
+                   on_facts: Callable[[ObservedStrike], None] | None = None,
+                   flight_proof: str = "none") -> Observer:
         """An observer for ``config.beams`` that submits its ``shot`` facts to ``daemon``
         (the Daemon API: ``submit``, ``public_state``) -- the wiring ``gametable run`` uses.
 
@@ -248,7 +282,8 @@ class Observer:
             if not result.get("ok"):
                 log.warning("observer: shot rejected: %s", result.get("error"))
 
-        return cls(config.beams, clock, on_facts or submit, settle_s=settle_s, public_state=daemon.public_state)
+        return cls(config.beams, clock, on_facts or submit, settle_s=settle_s, public_state=daemon.public_state,
+                   flight_proof=flight_proof)
 
     def strike_started(self, seat: int, t: float | None = None) -> None:
         """A strike input was accepted for ``seat`` (the hardware glue's name for :meth:`strike`):
@@ -278,6 +313,7 @@ class Observer:
             "alone": coins_on_table is not None and list(coins_on_table) == [coin or f"c{seat}"],
             "started": self.clock.now(),
             "rail": 0,
+            "rail_since": {},  # rail beam -> when it went blocked inside this strike's window
             "mouths": {},
             "edges": 0,
         }
@@ -297,8 +333,8 @@ class Observer:
         if s is None:
             return
         s["edges"] += 1
-        if blocked and beam_id in self.roles.rail:
-            s["rail"] += 1
+        if beam_id in self.roles.rail:
+            self._rail_edge(s, beam_id, blocked, float(edge.t))
         if blocked and beam_id in self.roles.mouths:
             m = self.roles.mouths[beam_id]
             s["mouths"][m] = s["mouths"].get(m, 0) + 1
@@ -325,6 +361,17 @@ class Observer:
 
     # --- internals -----------------------------------------------------------------------------
 
+    def _rail_edge(self, s: dict[str, Any], beam_id: str, blocked: bool, t: float) -> None:
+        """Count a rail pulse only if it starts inside the strike and lasts as long as a coin's."""
+        since = s["rail_since"]
+        if blocked:
+            if t >= s["started"] - 1e-9:  # an edge from before the strike is not this strike's
+                since[beam_id] = t
+            return
+        start = since.pop(beam_id, None)
+        if start is not None and COIN_PULSE_S[0] <= t - start <= COIN_PULSE_S[1]:
+            s["rail"] += 1
+
     def _arm(self) -> None:
         if self._cancel:
             self._cancel()
@@ -348,8 +395,7 @@ class Observer:
             seat=s["seat"],
             coin=s["coin"],
             dead=None if possible else [],
-            # a coin through a goal mouth (CW-7.3) is the ball (a goal) or a flown coin: identity unknown
-            flown=None if s["rail"] or s["mouths"] else [],
+            flown=self._flown(s),
             contacts=[] if s["alone"] else None,
             goal_possible=possible,
             goal_points=goal_points,
@@ -361,3 +407,11 @@ class Observer:
             settled=self.clock.now(),
         )
         self.on_facts(facts)
+
+    def _flown(self, s: dict[str, Any]) -> list[str] | None:
+        """``[]`` only when the geometry proves nobody flew (#3, CW-8); else unknown (``None``)."""
+        if s["rail"] or s["mouths"]:
+            return None  # a coin crossed a rail, or a mouth (the ball or a flown coin): who is unknown
+        if any(b in self.blocked for b in s["rail_since"]):
+            return None  # a rail beam blocked at rest since the strike: a coin on the rail, or a hand
+        return [] if self.flight_proof == "rails" else None

@@ -54,7 +54,7 @@ def run_daemon(args: argparse.Namespace) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     sd_notify.notify("READY=1")
-    watchdog = sd_notify.Watchdog(clock)
+    watchdog = sd_notify.Watchdog(clock, healthy=sd_notify.DaemonHealth(daemon, clock))
     watchdog.start()
     log.info("gametable run: table %s up (broker %s:%s)", config.table_id, config.mqtt.host, config.mqtt.port)
     stop.wait()

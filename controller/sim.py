@@ -142,7 +142,8 @@ class VirtualTable:
             self.observer = rig.observer
             on_blocked = rig.drive
         else:
-            self.observer = Observer(self.beams, clock, self._on_facts, settle_s=settle_s)
+            self.observer = Observer(self.beams, clock, self._on_facts, settle_s=settle_s,
+                                     flight_proof="rails")  # the physics flies every coin through the rail beams
         self.on_blocked = on_blocked
         self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
         self._new_game = False

@@ -116,7 +116,8 @@ class SimHardware:
             raise SimHardwareError("the virtual sensors are already started")
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.hardware = Hardware(self.config, self.clock, daemon, pin_factory=self.factory,
-                                 on_facts=on_facts, settle_s=settle_s)
+                                 on_facts=on_facts, settle_s=settle_s,
+                                 flight_proof="rails")  # the physics flies every coin through the rail beams
         try:
             self.hardware.start()
         except Exception as exc:

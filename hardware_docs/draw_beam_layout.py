@@ -5,8 +5,7 @@ daemon loads, never be redrawn by hand. Usage:
 
     python hardware_docs/draw_beam_layout.py [--config FILE] [--out FILE]
 
-Without --config it draws controller/data/default-table.toml when present, else the placeholder
-hardware_docs/example-table.toml. Table and goal sizes default to Coin War's (425 x 625 mm, goal
+Without --config it draws controller/data/default-table.toml, the table's one pin map. Table and goal sizes default to Coin War's (425 x 625 mm, goal
 60 x 160 mm in the centre) and can be overridden.
 """
 
@@ -23,7 +22,7 @@ if str(ROOT) not in sys.path:
 
 from controller.config import BeamConfig, Config, ConfigError, load  # noqa: E402
 
-DEFAULT_CONFIGS = (ROOT / "controller" / "data" / "default-table.toml", ROOT / "hardware_docs" / "example-table.toml")
+DEFAULT_CONFIGS = (ROOT / "controller" / "data" / "default-table.toml",)  # the one pin map (#13)
 COIN_MM = 30.0
 SCALE = 1.0  # SVG user units per mm
 MARGIN = 60.0  # room around the table

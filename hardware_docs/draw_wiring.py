@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from controller.config import Config, ConfigError, load  # noqa: E402
+from controller.config import BeamConfig, Config, ConfigError, load  # noqa: E402
 from hardware_docs.draw_beam_layout import default_config_path, source_name  # noqa: E402
 
 # Physical header pin → BCM GPIO number, or a power/ground name (40-pin header, all Pi models since B+).
@@ -70,6 +70,17 @@ def check_pins(config: Config) -> list[str]:
     return problems
 
 
+LED_R = "220 Ω (red/amber/yellow) or 120 Ω (green/blue/white)"
+
+
+def beam_wiring(b: BeamConfig) -> str:
+    """How one beam's receiver is wired: the part decides the pull-up (one rule, here)."""
+    level = "high = blocked" if b.active_high else "low = blocked"
+    if b.part and "TSSP" in b.part:
+        return f"TSSP4038 OUT, powered from 3V3 (internal 33k pull-up, no external one; {level})"
+    return f"receiver OUT, 10k pull-up to 3V3, never 5 V ({level})"
+
+
 def pin_table(config: Config) -> str:
     """Markdown pin map: every usable GPIO, its header pin, its role and its notes."""
     used = roles(config)
@@ -78,12 +89,11 @@ def pin_table(config: Config) -> str:
     for g in sorted(USABLE, key=lambda p: PHYSICAL[p]):
         what = ", ".join(used.get(g, [])) or "free"
         if g in beams:
-            b = beams[g]
-            wiring = "receiver OUT, 10k pull-up to 3V3" + (" (active high)" if b.active_high else " (low = blocked)")
+            wiring = beam_wiring(beams[g])
         elif any(w.startswith("seat") for w in used.get(g, [])):
-            wiring = "330 Ω → LED anode, cathode → GND"
+            wiring = f"ULN2803A input; LED from 5 V via {LED_R}"
         elif any(w.startswith("status") for w in used.get(g, [])):
-            wiring = "330 Ω → RGB LED anode (common cathode → GND)"
+            wiring = "ULN2803A input; common-anode RGB LED from 5 V, 220 Ω red, 120 Ω green/blue"
         else:
             wiring = ""
         lines.append(f"| GPIO{g} | {PHYSICAL[g]} | {what} | {wiring} | {ALT.get(g, '')} |")
@@ -122,7 +132,7 @@ def render(config: Config) -> str:
         '<rect width="100%" height="100%" fill="white"/>',
         '<text x="20" y="28" font-size="16" font-weight="bold">Game table wiring — Raspberry Pi 40-pin header (BCM numbering)</text>',
         f'<text x="20" y="48" fill="#555">source: {escape(source_name(config))} · '
-        "beams: open-collector receivers with 10 kΩ pull-ups to 3V3 (never 5 V) · LEDs through 330 Ω · "
+        "beams: pull-ups to 3V3 only (never 5 V) · LEDs switched by a ULN2803A from 5 V · "
         "base station on USB</text>",
         f'<text x="{hx}" y="{hy - 14}" font-weight="bold">Pi header</text>',
     ]
@@ -172,15 +182,16 @@ def _components(config: Config, x: float, y: float, row_h: int) -> list[str]:
             f'<circle cx="{x + 80}" cy="{yy}" r="2.5" fill="{c}"/>',
             f'<line x1="{x + 80}" y1="{yy}" x2="{x + 80}" y2="{yy - 6}" stroke="{c}"/>',
             f'<rect x="{x + 80}" y="{yy - 10}" width="26" height="8" fill="white" stroke="black"/>',
-            f'<text x="{x + 110}" y="{yy - 3}" font-size="8">10k→3V3</text>',
+            f'<text x="{x + 110}" y="{yy - 3}" font-size="8">'
+            f'{"33k inside" if b.part and "TSSP" in b.part else "10k→3V3"}</text>',
             f'<rect x="{x + 200}" y="{yy - 8}" width="150" height="16" fill="#fde0e0" stroke="{c}"/>',
             f'<text x="{x + 205}" y="{yy + 4}">{escape(b.id)} receiver ({b.kind})</text>',
             f'<text x="{x + 360}" y="{yy + 4}" fill="#555" font-size="9">'
             f"{'high' if b.active_high else 'low'} = blocked</text>",
         ]
     y2 = y + len(config.beams) * row_h + 20
-    out.append(f'<text x="{x}" y="{y2}" fill="#555">IR emitters: 5V → emitter (built-in resistor) → GND, '
-               "one per beam, always on</text>")
+    out.append(f'<text x="{x}" y="{y2}" fill="#555">IR emitters: goal pairs 5V → emitter (built-in resistor) → '
+               "GND; rail TSAL6200s 5V → 68 Ω → LED → AO3400A keyed at 38 kHz by a TLC555 (perfboard.md)</text>")
     y2 += 30
     out.append(f'<text x="{x}" y="{y2 - 14}" font-weight="bold">Seat turn LEDs (PWM)</text>')
     g = ROLE_COLORS["seat"]
@@ -189,20 +200,21 @@ def _components(config: Config, x: float, y: float, row_h: int) -> list[str]:
         out += [
             f'<text x="{x}" y="{yy + 4}" fill="{g}">GPIO{pin}</text>',
             f'<line x1="{x + 50}" y1="{yy}" x2="{x + 200}" y2="{yy}" stroke="{g}"/>',
-            _resistor(x + 70, yy, "330Ω"),
+            _resistor(x + 70, yy, "ULN"),
             _led(x + 130, yy, "#7fdc7f"),
-            f'<text x="{x + 205}" y="{yy + 4}">→ GND · seat {seat}</text>',
+            f'<text x="{x + 205}" y="{yy + 4}">ULN2803A sinks the LED (5 V → 220/120 Ω → LED) · seat {seat}</text>',
         ]
     y3 = y2 + len(config.leds.seats) * row_h + 24
     if config.leds.status:
-        out.append(f'<text x="{x}" y="{y3 - 14}" font-weight="bold">Status RGB LED (common cathode → GND)</text>')
+        out.append(f'<text x="{x}" y="{y3 - 14}" font-weight="bold">Status RGB LED (common anode → 5 V, '
+                   "cathodes via ULN2803A)</text>")
         for i, (name, pin, fill) in enumerate(zip(("red", "green", "blue"), config.leds.status,
                                                   ("#ff6b6b", "#6bd66b", "#6b8bff"), strict=True)):
             yy = y3 + i * row_h
             out += [
                 f'<text x="{x}" y="{yy + 4}" fill="{ROLE_COLORS["status"]}">GPIO{pin}</text>',
                 f'<line x1="{x + 50}" y1="{yy}" x2="{x + 200}" y2="{yy}" stroke="{ROLE_COLORS["status"]}"/>',
-                _resistor(x + 70, yy, "330Ω"),
+                _resistor(x + 70, yy, "220Ω" if name == "red" else "120Ω"),
                 _led(x + 130, yy, fill),
                 f'<text x="{x + 205}" y="{yy + 4}">{name}</text>',
             ]

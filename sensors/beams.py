@@ -15,6 +15,12 @@ accepted level, one :class:`BeamEdge` is delivered, stamped with the clock time 
 - toggles that return to the accepted level within 1 ms give nothing;
 - chatter at the start of a real change is folded into that one change.
 
+Edge times (#14): with lgpio, gpiozero gets each edge with the kernel's timestamp (CLOCK_MONOTONIC,
+the clock ``SystemClock`` uses) and keeps it as the device's last change. The bank then stamps an
+edge with that time (``clock.now()`` minus the device's ``active_time``/``inactive_time``) rather
+than with the moment Python got round to the callback, which on a busy Pi can be milliseconds
+later. Other factories (mock, tests on a FakeClock) use the clock time at the callback.
+
 Wiring: each beam is a ``DigitalInputDevice`` with the Pi's pull-up on (the receivers are
 open-collector). gpiozero forbids ``active_state`` together with ``pull_up``, so the beam's
 ``active_high`` (config) is applied here: ``active_high = true`` means a *high* level is "blocked".
@@ -90,6 +96,7 @@ class BeamBank:
         debounce_s: float = DEBOUNCE_S,
         stuck_after_s: float = STUCK_AFTER_S,
         on_stuck: Callable[[str, float], None] | None = None,
+        kernel_timestamps: bool | None = None,
     ) -> None:
         beams = tuple(beams)
         ids = [b.id for b in beams]
@@ -109,6 +116,8 @@ class BeamBank:
         self._debounce = debounce_s
         self._stuck_after = stuck_after_s
         self._on_stuck = on_stuck
+        # None: use the edge's own timestamp where the factory has kernel ones (lgpio)
+        self._kernel_ts = kernel_timestamps
         self._lock = threading.RLock()
         self._closed = False
         self._cancel: Callable[[], None] | None = None
@@ -116,6 +125,8 @@ class BeamBank:
         try:
             for cfg in beams:
                 device = DigitalInputDevice(cfg.pin, pull_up=True, pin_factory=pin_factory)
+                if self._kernel_ts is None:
+                    self._kernel_ts = type(device.pin_factory).__name__.startswith("LGPIO")
                 state = _BeamState(cfg, device, self._level_blocked(cfg, device.is_active), clock.now())
                 self._beams[cfg.id] = state
                 device.when_activated = self._raw_handler(state, True)
@@ -198,12 +209,18 @@ class BeamBank:
         blocked = self._level_blocked(state.config, active)
 
         def handler() -> None:
-            self._raw_edge(state, blocked)
+            age = None
+            if self._kernel_ts:  # how long ago the kernel saw this edge (gpiozero keeps its tick)
+                device = state.device
+                age = device.active_time if active else device.inactive_time
+            self._raw_edge(state, blocked, age)
 
         return handler
 
-    def _raw_edge(self, s: _BeamState, blocked: bool) -> None:
+    def _raw_edge(self, s: _BeamState, blocked: bool, age: float | None = None) -> None:
         now = self._clock.now()
+        if age is not None and 0.0 <= age < 1.0:  # a sane kernel timestamp: the edge's own time
+            now -= age
         with self._lock:
             if self._closed or blocked == s.raw:
                 return

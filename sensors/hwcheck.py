@@ -17,6 +17,7 @@ from gpiozero import GPIOZeroError
 from controller.clock import Clock, SystemClock
 from controller.config import Config, ConfigError, load
 from controller.leds import GpioSeatLights
+from sensors.beam_health import BeamWalk
 from sensors.beams import BeamBank, BeamEdge
 from sensors.gpio import PinFactoryError, make_pin_factory
 
@@ -48,8 +49,13 @@ def check(
         out.write(f"{clock.now() - start:8.3f} s  {text}\n")
         out.flush()
 
+    walk = BeamWalk(cfg.beams)
+
     def on_edge(edge: BeamEdge) -> None:
         say(f"beam {edge.beam_id} {'blocked' if edge.blocked else 'clear'} (edge at +{edge.t - start:.4f} s)")
+        status = walk.on_edge(edge.beam_id, edge.blocked)
+        if status is not None:
+            say(f"walk test: {status['message']}")
 
     bank = BeamBank(cfg.beams, clock, on_edge, pin_factory=pin_factory)
     lights: GpioSeatLights | None = None
@@ -78,6 +84,8 @@ def check(
         stuck = bank.diagnostics()
         for line in stuck:
             say(line)
+        if cfg.beams:
+            say(f"walk test: {walk.status()['message']}")  # an unplugged receiver never toggles (#5)
         say(f"done: {len(bank.beam_ids)} beam(s), {len(stuck)} stuck")
         return 1 if stuck else 0
     finally:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +30,17 @@ log = logging.getLogger(__name__)
 HALF_SEQ = SEQ_MOD // 2
 RECENT_SEQS = 64  # a seq seen among the last 64 from a sender is a duplicate, not a restart
 BATTERY_HYSTERESIS_V = 0.05
+# What one sender may cost (#7): a striker sends a heartbeat a second and a few strikes; a base
+# station in a room of tables, a broken board or an attacker may send thousands of ids. Every
+# per-sender table is bounded and every diagnostic is rate-limited, so memory and MQTT traffic
+# stay flat whatever arrives on the port.
+MAX_SENDERS = 64  # tracked senders (paired strikers + the base); more are counted, not tracked
+MAX_FRAMES_PER_S = 50  # per sender, sustained (a token bucket) ...
+BURST_FRAMES = 200  # ... after a burst this big: a base station's backlog after a USB stall passes
+MAX_UNPAIRED_IDS = 16  # unpaired ids remembered for stats (most recent first)
+# a striker going to sleep by design (#8), firmware 1.1.0 (serial_protocol.md):
+# {"t":"sleep","id":"s3","seq":19,"bat":3.88,"why":"idle"}
+SLEEP = "sleep"
 
 
 @dataclass
@@ -47,6 +58,11 @@ class SenderState:
     low_battery: bool = False
     fw: str | None = None
     proto: int | None = None
+    asleep: bool = False  # said "sleep": quiet by design, not silent (#8)
+    tokens: float = float(BURST_FRAMES)
+    refilled: float | None = None
+    flooding: bool = False
+    rate_limited: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -60,7 +76,32 @@ class SenderState:
             "low_battery": self.low_battery,
             "fw": self.fw,
             "proto": self.proto,
+            "asleep": self.asleep,
+            "rate_limited": self.rate_limited,
         }
+
+
+class _Budget:
+    """At most ``per_s`` events of one kind per second of clock time; the rest are only counted
+    and summarised once the second is over."""
+
+    def __init__(self, per_s: int) -> None:
+        self.per_s = per_s
+        self.window: float | None = None
+        self.used = 0
+        self.suppressed = 0
+
+    def take(self, now: float) -> tuple[bool, int]:
+        """(may emit now, count suppressed in the window that just ended)."""
+        ended = 0
+        if self.window is None or now - self.window >= 1.0:
+            ended, self.suppressed = self.suppressed, 0
+            self.window, self.used = now, 0
+        if self.used < self.per_s:
+            self.used += 1
+            return True, ended
+        self.suppressed += 1
+        return False, ended
 
 
 def strike_input(frame: dict[str, Any], strikers: dict[str, int]) -> dict[str, Any] | None:
@@ -86,7 +127,11 @@ class StrikerLink:
     ``port_opened``, ``port_unavailable``, ``port_lost``, ``port_reopened``, ``frame_error``,
     ``hello``, ``proto_mismatch``, ``lost``, ``duplicate``, ``seq_reset``, ``low_battery``,
     ``battery_ok``, ``silent``, ``back``, ``callback_error``, ``frame_errors_suppressed`` (more than
-    ``max_error_events_per_s`` bad frames in a second: the rest are only counted).
+    ``max_error_events_per_s`` bad frames in a second: the rest are only counted), ``asleep`` /
+    ``awake`` (a striker's "sleep" frame: quiet by design, never ``silent``), ``unpaired`` /
+    ``unpaired_suppressed`` (frames from an id not in ``allowed``, or beyond ``max_senders``:
+    dropped before any per-sender state is made), ``flooding`` (one sender above
+    ``max_frames_per_s`` once its ``burst_frames`` are spent: the excess is dropped).
     """
 
     def __init__(
@@ -103,6 +148,11 @@ class StrikerLink:
         backoff_s: tuple[float, float] = (0.05, 1.0),
         max_error_events_per_s: int = 20,
         check_interval_s: float = 0.5,
+        allowed: Any = None,
+        max_senders: int = MAX_SENDERS,
+        max_frames_per_s: float = MAX_FRAMES_PER_S,
+        burst_frames: int = BURST_FRAMES,
+        max_unpaired_events_per_s: int = 5,
     ) -> None:
         self.port = port
         self.baud = baud
@@ -115,6 +165,13 @@ class StrikerLink:
         self._backoff = backoff_s
         self._decoder = FrameDecoder()
         self._senders: dict[str, SenderState] = {}
+        # paired ids (config [strikers]); None accepts any id (the bring-up tool), still bounded
+        self.allowed: frozenset[str] | None = None if allowed is None else frozenset(allowed) | {"base"}
+        self._max_senders = max_senders
+        self._rate = float(max_frames_per_s)
+        self._burst = float(max(burst_frames, 1))
+        self._unpaired: OrderedDict[str, int] = OrderedDict()
+        self._unpaired_budget = _Budget(max_unpaired_events_per_s)
         self._lock = threading.RLock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -131,6 +188,9 @@ class StrikerLink:
             "duplicates": 0,
             "port_lost": 0,
             "reopens": 0,
+            "ignored_unpaired": 0,
+            "ignored_overflow": 0,
+            "rate_limited": 0,
         }
         self._errors: dict[str, int] = {}
         # a noisy line must not flood MQTT: frame_error events are capped per second of clock
@@ -266,17 +326,24 @@ class StrikerLink:
             self._emit("frame_errors_suppressed", f"{count} more bad frame(s) in the last second (see stats)",
                        count=count)
 
-    def _handle(self, p: dict[str, Any]) -> None:
+    def _handle(self, p: dict[str, Any]) -> None:  # noqa: C901 - one dispatch over the frame types of protocol 1, each branch a few lines
         now = self._clock.now()
         sid, t, seq = p["id"], p["t"], p["seq"]
         self._counts["frames"] += 1
         st = self._senders.get(sid)
         if st is None:
-            st = self._senders[sid] = SenderState()
+            st = self._admit(sid, now)
+            if st is None:
+                return
+        if not self._within_rate(sid, st, now):
+            return
         st.last_seen = now
         if st.silent:
             st.silent = False
             self._emit("back", f"{sid} is sending again", id=sid)
+        if st.asleep and t != SLEEP:
+            st.asleep = False
+            self._emit("awake", f"{sid} woke up", id=sid)
         if t == "hello":
             # a hello starts a new session: the sender rebooted, its counter starts afresh
             st.last_seq = None
@@ -309,6 +376,14 @@ class StrikerLink:
         st.last_seq = seq
         st.recent.append(seq)
         st.frames += 1
+        if t == SLEEP:
+            bat = p.get("bat")  # firmware 1.1.0 sends its battery with the sleep frame
+            if isinstance(bat, int | float) and not isinstance(bat, bool) and 0 <= bat <= 10:
+                self._battery(sid, st, float(bat))
+            if not st.asleep:
+                st.asleep = True
+                self._emit("asleep", f"{sid} went to sleep (idle); a strike wakes it", id=sid)
+            return
         if t == "hb":
             self._battery(sid, st, float(p["bat"]))
         if t not in KNOWN_TYPES:
@@ -320,6 +395,49 @@ class StrikerLink:
         except Exception as exc:  # a consumer bug must not kill the serial reader
             log.exception("on_frame failed")
             self._emit("callback_error", f"on_frame failed: {_oneline(exc)}", error=_oneline(exc))
+
+    def _admit(self, sid: str, now: float) -> SenderState | None:
+        """A new sender gets a table entry only if it is paired and the table has room (#7)."""
+        if self.allowed is not None and sid not in self.allowed:
+            self._counts["ignored_unpaired"] += 1
+            self._unpaired[sid] = self._unpaired.pop(sid, 0) + 1
+            while len(self._unpaired) > MAX_UNPAIRED_IDS:
+                self._unpaired.popitem(last=False)
+            self._limited("unpaired", f"frames from {sid}, a striker not paired with this table; ignored",
+                          now, id=sid)
+            return None
+        if len(self._senders) >= self._max_senders:
+            self._counts["ignored_overflow"] += 1
+            self._limited("unpaired", f"frames from {sid}: already tracking {self._max_senders} senders; ignored",
+                          now, id=sid)
+            return None
+        st = self._senders[sid] = SenderState(tokens=self._burst)
+        return st
+
+    def _within_rate(self, sid: str, st: SenderState, now: float) -> bool:
+        """Token bucket per sender: a flood from one striker costs at most ``max_frames_per_s``."""
+        if st.refilled is not None:
+            st.tokens = min(self._burst, st.tokens + (now - st.refilled) * self._rate)
+        st.refilled = now
+        if st.tokens >= 1.0:
+            st.tokens -= 1.0
+            st.flooding = False
+            return True
+        st.rate_limited += 1
+        self._counts["rate_limited"] += 1
+        if not st.flooding:
+            st.flooding = True
+            self._emit("flooding", f"{sid} sends more than {self._rate:g} frames/s after a burst of "
+                       f"{self._burst:g}; the excess is dropped", id=sid)
+        return False
+
+    def _limited(self, name: str, message: str, now: float, **fields: Any) -> None:
+        ok, ended = self._unpaired_budget.take(now)
+        if ended:
+            self._emit(f"{name}_suppressed", f"{ended} more {name} frame report(s) in the last second (see stats)",
+                       count=ended)
+        if ok:
+            self._emit(name, message, **fields)
 
     def _battery(self, sid: str, st: SenderState, bat: float) -> None:
         st.bat = bat
@@ -343,8 +461,8 @@ class StrikerLink:
             if self._error_window is not None and now - self._error_window >= 1.0:
                 self._flush_suppressed()
             for sid, st in self._senders.items():
-                if st.last_seen is None or st.silent:
-                    continue
+                if st.last_seen is None or st.silent or st.asleep:
+                    continue  # a striker asleep by design is not a fault (#8)
                 quiet = now - st.last_seen
                 if quiet > self.silence_s:
                     st.silent = True
@@ -364,6 +482,7 @@ class StrikerLink:
                 "crc_errors": errors.get("crc", 0),
                 "garbage": sum(errors.get(k, 0) for k in ("cobs", "short", "oversize")),
                 "senders": {sid: st.as_dict() for sid, st in self._senders.items()},
+                "unpaired": dict(self._unpaired),
             }
 
     def _emit(self, name: str, message: str, **fields: Any) -> dict[str, Any]:

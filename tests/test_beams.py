@@ -345,3 +345,47 @@ def test_beam_blocked_at_start_reports_stuck() -> None:
         assert stuck == ["a"]
     finally:
         bank.close()
+
+
+# --- #14: the kernel's edge timestamp (lgpio) instead of the moment Python ran the callback -------
+
+def _late_factory():
+    """MockPins whose edges arrive with a timestamp 5 ms old, as lgpio's kernel timestamps do when
+    the callback thread was busy."""
+    from gpiozero.pins.mock import MockPin
+
+    class LatePin(MockPin):
+        def _call_when_changed(self):  # gpiozero's Pin API: (ticks, state)
+            super(MockPin, self)._call_when_changed(self._last_change - 0.005, self._state)
+
+    return MockFactory(pin_class=LatePin)
+
+
+def test_kernel_timestamps_date_an_edge_when_it_happened_not_when_python_saw_it() -> None:
+    clock = FakeClock()
+    edges: list[BeamEdge] = []
+    factory = _late_factory()
+    bank = BeamBank([beam("g", 5)], clock, edges.append, pin_factory=factory, kernel_timestamps=True)
+    try:
+        clock.advance(1.0)
+        t_callback = clock.now()
+        factory.pin(5).drive_low()
+        clock.advance(0.002)
+        [edge] = edges
+        assert edge.blocked and edge.t == pytest.approx(t_callback - 0.005, abs=0.002)
+    finally:
+        bank.close()
+
+
+def test_mock_pins_keep_the_clock_time_of_the_callback() -> None:
+    clock = FakeClock()
+    edges: list[BeamEdge] = []
+    factory = _late_factory()
+    bank = BeamBank([beam("g", 5)], clock, edges.append, pin_factory=factory)  # auto: not lgpio
+    try:
+        t = clock.now()
+        factory.pin(5).drive_low()
+        clock.advance(0.002)
+        assert edges[0].t == t
+    finally:
+        bank.close()

@@ -44,3 +44,80 @@ def test_broken_toml_and_missing_file_are_clear(tmp_path):
         load(f)
     with pytest.raises(ConfigError, match="cannot read"):
         load(tmp_path / "nope.toml")
+
+
+# --- #2 parts that reach, #13 pins and strikers on a real table ----------------------------------
+
+RAIL = '[[beams]]\nid = "rail_w"\npin = 4\nkind = "segment"\na = [-16.0, -16.0]\nb = [-16.0, 641.0]\n'
+REAL = '[gpio]\npin_factory = "lgpio"\n[strikers]\ns1 = 1\n'
+
+
+def _parse(text: str):
+    import tomllib
+
+    return parse(tomllib.loads(text))
+
+
+def test_the_default_table_uses_parts_that_reach_every_beam_and_maps_its_strikers():
+    from controller.sim import DEFAULT_TABLE
+
+    c = load(DEFAULT_TABLE)
+    assert c.gpio.pin_factory == "lgpio" and sorted(c.strikers.values()) == [1, 2, 3, 4, 5, 6]
+    rails = [b for b in c.beams if b.kind == "segment"]
+    assert {round(b.length_mm) for b in rails} == {457, 657}
+    for b in c.beams:
+        assert b.part and b.range_mm and b.length_mm is not None
+        assert b.length_mm * 1.5 <= b.range_mm, f"{b.id}: {b.length_mm:.0f} mm on a part rated {b.range_mm} mm"
+
+
+def test_a_rail_beam_longer_than_its_parts_rated_range_is_refused():
+    # the old bill of materials: the 5 mm Adafruit pair reaches about 50 cm
+    text = REAL + '[beam_parts.segment]\npart = "Adafruit 2168"\nrange_mm = 500\n' + RAIL
+    with pytest.raises(ConfigError) as err:
+        _parse(text)
+    msg = str(err.value)
+    assert msg.startswith("config error: beams[0].range_mm:")
+    assert "'rail_w' spans 657 mm" in msg and "rated range of 500 mm (Adafruit 2168)" in msg
+    # a beam's own range overrides its kind's
+    assert _parse(text.replace('b = [-16.0, 641.0]\n', 'b = [-16.0, 641.0]\nrange_mm = 2000\n')).beams[0].range_mm == 2000
+
+
+def test_a_real_table_must_say_how_far_its_rail_beams_reach():
+    with pytest.raises(ConfigError, match=r"beams\[0\]\.range_mm: missing for beam 'rail_w' on a real table"):
+        _parse(REAL + RAIL)
+    assert _parse(RAIL).beams[0].range_mm is None  # the virtual table needs no parts
+
+
+def test_a_point_beams_emitter_height_must_be_within_range():
+    text = '[[beams]]\nid = "g1"\npin = 5\nkind = "point"\nat = [200, 300]\nrange_mm = 250\nspan_mm = 300\n'
+    with pytest.raises(ConfigError, match=r"beams\[0\]\.range_mm: beam 'g1' spans 300 mm"):
+        _parse(text)
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[beam_parts.segment]\nrange = 5', "beam_parts.segment.range: unknown key"),
+    ('[beam_parts.laser]\nrange_mm = 5', "beam_parts.laser: unknown key"),
+    ('[beam_parts.segment]\nrange_mm = "far"', "beam_parts.segment.range_mm: expected a number"),
+    (RAIL.replace('a = [', 'part = 3\na = ['), "beams[0].part: expected a non-empty string"),
+])
+def test_part_keys_are_checked_by_name(text, message):
+    with pytest.raises(ConfigError) as err:
+        _parse(text)
+    assert message in str(err.value)
+
+
+def test_a_real_table_refuses_an_empty_strikers_section():
+    with pytest.raises(ConfigError, match=r"strikers: empty on a real table \(gpio.pin_factory = 'lgpio'\)"):
+        _parse('[gpio]\npin_factory = "lgpio"\n')
+    assert _parse('[gpio]\npin_factory = "mock"\n').strikers == {}  # the virtual table has no strikers
+
+
+@pytest.mark.parametrize("leds, message", [
+    ('[leds.seats]\n"2" = 4\n', "leds.seats.2: GPIO4 is already used by beam 'rail_w'"),
+    ('[leds]\nstatus = [16, 4, 27]\n', "leds.status[1]: GPIO4 is already used by beam 'rail_w'"),
+    ('[leds]\nstatus = [16, 12, 27]\n[leds.seats]\n"1" = 12\n', "leds.status[1]: GPIO12 is already used by leds.seats.1"),
+])
+def test_a_beam_and_an_led_on_one_gpio_is_refused(leds, message):
+    with pytest.raises(ConfigError) as err:
+        _parse(RAIL + leds)
+    assert message in str(err.value)

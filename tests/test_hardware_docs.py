@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import configparser
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -15,7 +16,7 @@ from hardware_docs import draw_beam_layout, draw_wiring
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "hardware_docs"
-EXAMPLE = DOCS / "example-table.toml"
+EXAMPLE = ROOT / "controller" / "data" / "default-table.toml"  # the one pin map (#13)
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -54,7 +55,7 @@ def test_layout_script_reports_a_broken_config_in_one_line(tmp_path, capsys):
     assert not (tmp_path / "o.svg").exists()
 
 
-def test_example_config_fits_the_header_and_the_pin_map_is_current():
+def test_default_config_fits_the_header_and_the_pin_map_in_wiring_md_is_generated_from_it():
     config = load(EXAMPLE)
     assert draw_wiring.check_pins(config) == []
     assert draw_wiring.pin_table(config) in (DOCS / "wiring.md").read_text()
@@ -74,15 +75,28 @@ def test_seventeen_beams_six_leds_and_rgb_fill_all_26_gpios_exactly():
 @pytest.mark.parametrize(
     "data, problem",
     [
-        ({"beams": [{"id": "a", "pin": 12, "kind": "point", "at": [1, 1]}], "leds": {"seats": {"1": 12}}},
-         "GPIO12 is used by 2 things: beam a, seat 1 LED"),
         ({"beams": [{"id": "a", "pin": 0, "kind": "point", "at": [1, 1]}]}, "GPIO0 is ID_SD (HAT EEPROM)"),
-        ({"leds": {"seats": {"1": 5}, "status": [5, 6, 7]}}, "GPIO5 is used by 2 things"),
     ],
 )
 def test_pin_conflicts_are_named(data, problem):
     problems = draw_wiring.check_pins(parse(data))
     assert any(problem in p for p in problems), problems
+
+
+@pytest.mark.parametrize(
+    "data, problem",
+    [
+        ({"beams": [{"id": "a", "pin": 12, "kind": "point", "at": [1, 1]}], "leds": {"seats": {"1": 12}}},
+         "leds.seats.1: GPIO12 is already used by beam 'a'"),
+        ({"leds": {"seats": {"1": 5}, "status": [5, 6, 7]}}, "leds.status[0]: GPIO5 is already used by leds.seats.1"),
+    ],
+)
+def test_the_config_itself_refuses_a_pin_used_twice(data, problem):
+    from controller.config import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        parse(data)
+    assert problem in str(err.value)
 
 
 def test_wiring_script_refuses_conflicting_pins(tmp_path):
@@ -91,7 +105,7 @@ def test_wiring_script_refuses_conflicting_pins(tmp_path):
     proc = subprocess.run([sys.executable, str(DOCS / "draw_wiring.py"), "--config", str(bad), "--table"],
                           capture_output=True, text=True, timeout=30)
     assert proc.returncode == 2
-    assert "GPIO16 is used by 2 things: status LED red, status LED green" in proc.stderr
+    assert "leds.status[1]: GPIO16 is already used by leds.status[0]" in proc.stderr
 
 
 def test_systemd_unit_restarts_always_with_a_watchdog():
@@ -116,3 +130,66 @@ def test_docs_exist_and_link_to_files_that_exist():
         assert text.startswith("# "), name
         for target in re.findall(r"\]\(([^)#:]+)\)", text):
             assert (DOCS / target).exists(), f"{name} links to missing {target}"
+
+
+# --- #4: the 1:1 drilling jig ---------------------------------------------------------------------
+
+def test_drilling_jig_is_one_to_one_with_every_goal_hole_and_a_scale_check(tmp_path):
+    import math
+
+    from hardware_docs import draw_drilling_jig
+
+    out = tmp_path / "jig.svg"
+    config = load(ROOT / "controller" / "data" / "default-table.toml")
+    assert draw_drilling_jig.main(["--config", config.source, "--out", str(out), "--scad", ""]) == 0
+    root = ET.parse(out).getroot()
+    assert root.get("width") == "210mm" and root.get("viewBox") == "0 0 210 297"  # 1 unit = 1 mm
+    holes = {}
+    for g in root.iter(f"{SVG}g"):
+        if (g.get("id") or "").startswith("hole-"):
+            c = g.find(f"{SVG}circle")
+            holes[g.get("id")[5:]] = (float(c.get("cx")), float(c.get("cy")), float(c.get("r")))
+    points = {b.id: b.at for b in config.beams if b.kind == "point"}
+    assert set(holes) == set(points) and len(points) == 12
+    assert all(r == 1.6 for _, _, r in holes.values())  # 3.2 mm holes
+    # every pair of holes is exactly as far apart on paper as on the table (y flipped, not scaled)
+    ids = sorted(points)
+    for a in ids:
+        for b in ids:
+            table = math.dist(points[a], points[b])
+            paper = math.dist(holes[a][:2], holes[b][:2])
+            assert abs(table - paper) < 0.06, (a, b)
+    north = max(ids, key=lambda i: points[i][1])
+    assert holes[north][1] == min(h[1] for h in holes.values())  # north is up the page
+    rulers = {g.get("id") for g in root.iter(f"{SVG}g")}
+    assert {"ruler-100mm", "ruler-50mm", "goal"} <= rulers
+
+
+def test_committed_drilling_jig_is_current(tmp_path):
+    from hardware_docs import draw_drilling_jig
+
+    out, scad = tmp_path / "jig.svg", tmp_path / "goal_points.scad"
+    assert draw_drilling_jig.main(["--config", str(ROOT / "controller" / "data" / "default-table.toml"),
+                                   "--out", str(out), "--scad", str(scad)]) == 0
+    assert out.read_text() == (DOCS / "drilling_jig.svg").read_text(), "rerun hardware_docs/draw_drilling_jig.py"
+    assert scad.read_text() == (DOCS / "printable" / "goal_points.scad").read_text(), "rerun draw_drilling_jig.py"
+
+
+def _render_stl(scad: Path, tmp_path: Path) -> str:
+    out = tmp_path / (scad.stem + ".stl")
+    proc = subprocess.run(["openscad", "-o", str(out), str(scad)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out.read_text(errors="replace")
+
+
+@pytest.mark.skipif(shutil.which("openscad") is None, reason="openscad not installed (make stl installs it)")
+def test_the_printed_drilling_jig_renders_with_a_hole_per_goal_beam(tmp_path):
+    stl = _render_stl(DOCS / "printable" / "drilling_jig.scad", tmp_path)
+    assert stl.startswith("solid") and stl.count("facet normal") > 500  # 12 round holes in a plate
+
+
+def test_every_printable_part_has_a_make_stl_rule():
+    makefile = (ROOT / "Makefile").read_text()
+    assert "stl:" in makefile and "openscad" in makefile
+    parts = sorted(p.stem for p in (DOCS / "printable").glob("*.scad") if p.stem != "goal_points")
+    assert parts == ["drilling_jig", "goal_emitter_bridge", "rail_beam_post", "striker_body"]

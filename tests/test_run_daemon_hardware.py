@@ -3,6 +3,8 @@ MockFactory pins, LEDs — and the state out on a real Mosquitto."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
@@ -69,3 +71,65 @@ def test_seat_leds_light_the_active_player(table):
     plan = phone.wait_for("gametable/hw/leds", lambda m: m.json().get("seats", {}).get("1") == "solid").json()
     assert plan["seats"]["2"] != "solid"
     assert hardware.lights.levels()["1"] == pytest.approx(1.0)
+
+
+# --- #7 / #8 through the real link on a pty, the real daemon and its LED plan ----------------------
+
+@pytest.fixture
+def quiet_table(tmp_path):
+    from controller.clock import FakeClock
+    from tests.helpers.pty_pair import PtyPair, wait_for
+
+    clock = FakeClock()
+    pty = PtyPair()
+    config = parse({"journal": {"path": str(tmp_path / "j.sqlite")}, "striker": {"port": pty.path},
+                    "strikers": {"s1": 1, "s2": 2}, "leds": {"status": [16, 26, 27]}})
+    daemon = Daemon(config, clock)
+    daemon.start(connect=False)
+    hardware = Hardware(config, clock, daemon, pin_factory=MockFactory(pin_class=MockPWMPin))
+    hardware.start()
+    wait_for(lambda: hardware.link.is_open, what="the link to open the pty")
+
+    def send(*frames: dict) -> None:
+        from sensors.frames import encode
+
+        before = hardware.link.stats()["frames"]
+        pty.write(b"".join(encode(f) for f in frames))
+        wait_for(lambda: hardware.link.stats()["frames"] >= before + len(frames), what="frames")
+
+    yield clock, daemon, hardware, send
+    hardware.stop()
+    daemon.stop()
+    pty.close()
+
+
+def test_a_striker_asleep_by_design_does_not_turn_the_status_led_amber(quiet_table):
+    clock, daemon, hardware, send = quiet_table
+    send({"t": "hb", "id": "s1", "seq": 1, "bat": 3.9}, {"t": "hb", "id": "s2", "seq": 1, "bat": 3.9})
+    send({"t": "sleep", "id": "s1", "seq": 2})
+    clock.advance(10.0)
+    assert daemon.waiting == "s2 silent for 3.5 s (no heartbeat)"  # s2 vanished: a real fault
+    send({"t": "sleep", "id": "s2", "seq": 2})  # ... until it says it went to sleep
+    assert daemon.waiting is None
+    clock.advance(60.0)
+    assert daemon.waiting is None
+
+
+def test_unknown_striker_ids_never_reach_the_waiting_text(quiet_table):
+    clock, daemon, hardware, send = quiet_table
+    send(*({"t": "hb", "id": f"other{i}", "seq": 1, "bat": 3.0} for i in range(3000)))
+    clock.advance(10.0)
+    assert daemon.waiting is None  # no "silent"/"low battery" for strikers of another table
+    assert set(hardware.link.stats()["senders"]) == set()
+
+
+def test_the_beam_walk_test_is_published_for_the_panel(table):
+    daemon, hardware, base, phone = table
+    start = len(phone.messages)
+    pin = hardware._pin_factory.pin(17)
+    pin.drive_low()  # a coin passed through goal_n ...
+    time.sleep(0.02)  # a real 20 ms pulse (the bank debounces on the real clock: 1 ms)
+    pin.drive_high()  # ... and out again (MockFactory pins, the real BeamBank and its debounce)
+    walk = phone.wait_for("gametable/hw/sensors/walk", lambda m: m.json().get("complete") is True,
+                          start=start).json()
+    assert walk["done"] == ["goal_n"] and walk["missing"] == []

@@ -236,7 +236,8 @@ def test_a_failing_consumer_does_not_stop_the_reader(pty, clock):
         wait_for(lambda: rec.named("port_opened"), what="open")
         pty.write(encode(hb("s1", 1)) + encode(hb("s1", 2)))
         wait_for(lambda: len(rec.frames) == 2, what="both frames")
-        assert len(rec.named("callback_error")) == 2
+        # the error event follows the callback: wait for it too (real I/O thread)
+        wait_for(lambda: len(rec.named("callback_error")) == 2, what="both callback errors")
     finally:
         lk.stop()
 
@@ -371,3 +372,70 @@ def test_property_lost_and_duplicate_counts_match_what_was_sent(start, steps):
     assert got == sent
     st_ = lk.stats()
     assert st_["lost"] == lost and st_["duplicates"] == dups
+
+
+# --- #7: unpaired ids, bounded tables, rate limits; #8: a sleeping striker is not silent ------------
+
+def _started(pty, clock, **kw) -> StrikerLink:
+    rec = Recorder()
+    lk = StrikerLink(pty.path, 115200, clock, rec.on_frame, rec.on_event, **kw)
+    lk.rec = rec  # type: ignore[attr-defined]
+    lk.start()
+    wait_for(lambda: rec.named("port_opened"), what="port_opened")
+    return lk
+
+
+def test_thousands_of_unpaired_ids_cost_no_state_and_a_bounded_number_of_events(pty, clock):
+    lk = _started(pty, clock, allowed={"s1", "s2"})
+    try:
+        flood = b"".join(encode(hb(f"x{i}", 1)) for i in range(5000))
+        send_and_wait(pty, lk, flood + encode(hb("s1", 1)), 5001)
+        stats = lk.stats()
+        assert set(stats["senders"]) == {"s1"}  # only the paired striker is tracked
+        assert stats["ignored_unpaired"] == 5000 and len(stats["unpaired"]) <= 16
+        assert [f["id"] for f in lk.rec.frames] == ["s1"]
+        assert len(lk.rec.named("unpaired")) == 5  # per second of clock time
+        clock.advance(1.0)
+        send_and_wait(pty, lk, encode(hb("x1", 2)), 1)
+        [summary] = lk.rec.named("unpaired_suppressed")
+        assert summary["count"] == 4995
+        assert len(lk.rec.events) < 20  # what reaches MQTT stays flat however many ids arrive
+    finally:
+        lk.stop()
+
+
+def test_without_an_allow_list_the_sender_table_is_still_bounded(pty, clock):
+    lk = _started(pty, clock, max_senders=8)
+    try:
+        send_and_wait(pty, lk, b"".join(encode(hb(f"x{i}", 1)) for i in range(2000)), 2000)
+        stats = lk.stats()
+        assert len(stats["senders"]) == 8 and stats["ignored_overflow"] == 1992
+    finally:
+        lk.stop()
+
+
+def test_one_striker_flooding_the_port_is_rate_limited(pty, clock):
+    lk = _started(pty, clock, allowed={"s1"}, max_frames_per_s=50, burst_frames=200)
+    try:
+        send_and_wait(pty, lk, b"".join(encode(hb("s1", i)) for i in range(1, 1001)), 1000)
+        assert len(lk.rec.frames) == 200 and lk.stats()["rate_limited"] == 800
+        assert len(lk.rec.named("flooding")) == 1
+        clock.advance(1.0)  # the bucket refills: a striker behaving again is heard again
+        send_and_wait(pty, lk, encode(strike("s1", 1001)), 1)
+        assert lk.rec.frames[-1]["t"] == "strike"
+    finally:
+        lk.stop()
+
+
+def test_a_striker_that_said_it_goes_to_sleep_is_not_silent(pty, link, clock):
+    sleep = {"t": "sleep", "id": "s3", "seq": 2, "bat": 3.88, "why": "idle"}  # serial_protocol.md
+    send_and_wait(pty, link, encode(hb("s3", 1)) + encode(sleep), 2)
+    assert [e["id"] for e in link.rec.named("asleep")] == ["s3"]
+    clock.advance(60.0)
+    assert link.rec.named("silent") == [] and link.stats()["senders"]["s3"]["asleep"] is True
+    assert link.stats()["senders"]["s3"]["bat"] == 3.88
+    send_and_wait(pty, link, encode(strike("s3", 3)), 1)  # the wake-up strike
+    assert [e["id"] for e in link.rec.named("awake")] == ["s3"]
+    assert link.rec.frames[-1]["t"] == "strike" and link.stats()["senders"]["s3"]["asleep"] is False
+    clock.advance(3.6)  # awake again: silence is a fault again
+    assert [e["id"] for e in link.rec.named("silent")] == ["s3"]

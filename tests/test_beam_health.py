@@ -1,0 +1,91 @@
+"""#5 dead beams: the walk test and the running check, fed by the real BeamBank on MockFactory pins."""
+
+from __future__ import annotations
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller.clock import FakeClock
+from controller.config import BeamConfig
+from controller.sim import default_beams
+from sensors.beam_health import BeamWalk, DeadBeamWatch
+from sensors.beams import BeamBank
+
+BEAMS = default_beams()
+
+
+@pytest.fixture
+def bank():
+    """The default layout's beams on mock pins; ``pulse(id)`` passes a coin through one beam."""
+    clock = FakeClock()
+    factory = MockFactory()
+    walk = BeamWalk(BEAMS)
+    watch = DeadBeamWatch(BEAMS)
+    seen: dict[str, list] = {"walk": [], "dead": []}
+
+    def on_edge(edge) -> None:
+        status = walk.on_edge(edge.beam_id, edge.blocked)
+        if status:
+            seen["walk"].append(status)
+        seen["dead"] += watch.on_edge(edge.beam_id, edge.blocked)
+
+    b = BeamBank(BEAMS, clock, on_edge, pin_factory=factory)
+    for beam in BEAMS:  # every emitter on: the (active-high) rail receivers read clear
+        if beam.active_high:
+            factory.pin(beam.pin).drive_low()
+    clock.advance(0.01)
+    seen["walk"].clear()
+    walk.__init__(BEAMS, b.blocked_ids())  # the walk starts from the levels read at start
+    by_id = {beam.id: beam for beam in BEAMS}
+
+    def pulse(beam_id: str) -> None:
+        beam, pin = by_id[beam_id], factory.pin(by_id[beam_id].pin)
+        (pin.drive_high if beam.active_high else pin.drive_low)()  # blocked
+        clock.advance(0.02)
+        (pin.drive_low if beam.active_high else pin.drive_high)()  # clear
+        clock.advance(0.02)
+
+    yield pulse, walk, watch, seen
+    b.close()
+
+
+def test_the_walk_test_names_every_beam_that_has_not_toggled(bank):
+    pulse, walk, _watch, seen = bank
+    assert walk.status()["missing"] == [b.id for b in BEAMS] and not walk.complete
+    for b in BEAMS:
+        if b.id != "goal7":  # its receiver is unplugged: it reads clear forever
+            pulse(b.id)
+    status = seen["walk"][-1]
+    assert status["complete"] is False and status["missing"] == ["goal7"]
+    assert status["message"] == "not seen yet: goal7 (GPIO22)"
+    pulse("goal7")
+    assert seen["walk"][-1]["complete"] is True and walk.complete
+
+
+def test_a_beam_that_never_blocks_while_its_neighbours_see_coins_is_flagged_once(bank):
+    pulse, _walk, watch, seen = bank
+    others = [b.id for b in BEAMS if b.kind == "point" and b.id != "goal4"]
+    for i in range(40):
+        pulse(others[i % len(others)])
+    [report] = [r for r in seen["dead"] if r["event"] == "dead_suspect"]
+    assert report["beam"] == "goal4" and "GPIO11" in report["message"]
+    for i in range(40):
+        pulse(others[i % len(others)])
+    assert len([r for r in seen["dead"] if r["event"] == "dead_suspect"]) == 1  # once per episode
+    pulse("goal4")  # fixed: it blocks again
+    assert seen["dead"][-1] == {"event": "dead_cleared", "beam": "goal4", "message": "beam goal4 blocks again"}
+
+
+def test_rail_beams_are_judged_among_rail_beams_only(bank):
+    pulse, _walk, watch, seen = bank
+    for i in range(200):  # coins over the goal say nothing about a rail beam
+        pulse(f"goal{1 + i % 10}")
+    assert not any(r["beam"].startswith("rail") for r in seen["dead"])
+    for _ in range(12):
+        pulse("rail_w")
+    assert {r["beam"] for r in seen["dead"] if r["event"] == "dead_suspect"} >= {"rail_e", "rail_s", "rail_n"}
+
+
+def test_edges_of_unknown_beams_change_nothing():
+    walk, watch = BeamWalk(BEAMS), DeadBeamWatch([BeamConfig("a", 4, "point", at=(0, 0))])
+    assert walk.on_edge("nope", False) is None and watch.on_edge("nope", True) == []
