@@ -59,7 +59,7 @@ def _parse(text: str):
 
 
 def test_the_default_table_uses_parts_that_reach_every_beam_and_maps_its_strikers():
-    from controller.sim import DEFAULT_TABLE
+    from controller.default_table import DEFAULT_TABLE
 
     c = load(DEFAULT_TABLE)
     assert c.gpio.pin_factory == "lgpio" and sorted(c.strikers.values()) == [1, 2, 3, 4, 5, 6]

@@ -1,6 +1,6 @@
 """The log sentences each game says (its ``words``, published on ``events``), as the phone panel
 showed them before issue 11 moved them out of ``web_panel``: the same sentences, now asserted on
-the game side (coinwar.md CW-4 … CW-8, coup.md CP-1 … CP-5)."""
+the game side (docs/rules/coinwar.md CW-4 … CW-8, docs/rules/coup.md CP-1 … CP-5)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Coin War's effects in words for the table log ("Ann knocked Bo's coin into the goal").
 
-Only public facts: the effects as ``events`` carries them and the public view (coinwar.md CW-4 …
+Only public facts: the effects as ``events`` carries them and the public view (docs/rules/coinwar.md CW-4 …
 CW-8). Effects without a line here get the shared or generic line of :mod:`controller.games.words`.
 """
 

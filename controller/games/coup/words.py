@@ -1,4 +1,4 @@
-"""Coup's effects in words for the table log ("Bo challenges Ann's Duke (K)") — coup.md CP-2..CP-5.
+"""Coup's effects in words for the table log ("Bo challenges Ann's Duke (K)") — docs/rules/coup.md CP-2..CP-5.
 
 Only public facts: effects are what the daemon publishes on ``events`` (hidden cards never appear
 in them), so a line can name a card only when the rules turn it face up or show it (CP-3.2, CP-5.1).

@@ -1,4 +1,4 @@
-/* Coin War (币战) on the phones (coinwar.md): the turn with its strikes (CW-3), your coin, the
+/* Coin War (币战) on the phones (docs/rules/coinwar.md): the turn with its strikes (CW-3), your coin, the
  * questions only a player can answer (CW-8) with coin chips, coins to put back (CW-4.3), ending a
  * turn (CW-5.4), and the virtual table's top-down drawing where the active player flicks a coin
  * like a slingshot. Loaded by the panel from /games/coinwar/view.js (this game's own package) and
