@@ -139,7 +139,10 @@ def test_sim_arguments_parse_and_do_not_clash_with_the_callers_options():
 
 def test_run_sim_headless_plays_a_bot_game_to_its_end(tmp_path, capsys):
     cfg = tmp_path / "table.toml"
-    cfg.write_text('[mqtt]\nhost = "127.0.0.1"\nport = 1\n[sim]\nseed = 5\n')
+    from controller.broker import free_port
+
+    cfg.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = 1\n[sim]\nseed = 5\n'
+                   f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\n')  # never 8080: `make demo` may run
     parser = argparse.ArgumentParser()
     add_sim_arguments(parser)
     args = parser.parse_args(["--config", str(cfg), "--bots", "3", "--headless", "--speed", "1000"])

@@ -18,10 +18,15 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def write_config(path: Path, table_id: str, host: str, port: int, journal: Path) -> Path:
+    """A daemon config; its panel on a free loopback port (never the default 8080: the suite must
+    pass while ``make demo`` runs)."""
+    from controller.broker import free_port
+
     path.write_text(
         f'table_id = "{table_id}"\n'
         f'[mqtt]\nhost = "{host}"\nport = {port}\nkeepalive = 5\n'
-        f'[journal]\npath = "{journal}"\n',
+        f'[journal]\npath = "{journal}"\n'
+        f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\n',
         encoding="utf-8",
     )
     return path
@@ -35,6 +40,7 @@ class DaemonProcess:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.table_id = table_id
         self.journal = self.workdir / "journal.sqlite"
+        self.host, self.port = host, port
         self.config = write_config(self.workdir / "gametable.toml", table_id, host, port, self.journal)
         self.log = self.workdir / "daemon.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -42,6 +48,8 @@ class DaemonProcess:
 
     def start(self) -> None:
         assert self.proc is None or self.proc.poll() is not None, "daemon already running"
+        # a fresh free port for its panel each start (the last one may have been taken meanwhile)
+        write_config(self.config, self.table_id, self.host, self.port, self.journal)
         env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
