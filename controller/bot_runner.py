@@ -17,7 +17,6 @@ could answer them first with "nothing seen".
 
 from __future__ import annotations
 
-import itertools
 import logging
 import random
 import threading
@@ -25,6 +24,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from controller.bots.coup_bots import HeuristicBot, RandomBot
+from controller.command_ids import CommandIds
 
 log = logging.getLogger("gametable.bots")
 
@@ -61,7 +61,7 @@ class BotRunner:
         self.rng = random.Random(f"bots|{seed}")
         self.log: list[dict[str, Any]] = []  # every input submitted and its result, for diagnostics
         self._coup_bots: dict[int, HeuristicBot | RandomBot] = {}
-        self._ids = itertools.count(1)
+        self._ids = CommandIds("bot")  # never repeats across runs: a restart reuses the journal
         self.changed = threading.Event()
         self.changed.set()
         self._lock = threading.Lock()
@@ -127,7 +127,7 @@ class BotRunner:
         return False
 
     def submit(self, inp: Input) -> dict[str, Any]:
-        cmd = {**inp, "id": f"bot-{self.seed}-{next(self._ids)}"}
+        cmd = {**inp, "id": self._ids()}
         result = self.daemon.submit(cmd, source="bot")
         self.log.append({"cmd": cmd, "result": result})
         if not result.get("ok"):
