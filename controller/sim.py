@@ -36,6 +36,7 @@ from controller.command_ids import CommandIds, new_id
 from controller.config import BeamConfig, Config
 from controller.observer import ObservedStrike, Observer
 from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
+from controller.topics import Topics, client_id
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
 from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
@@ -678,8 +679,8 @@ def sensor_topics(table_id: str) -> dict[str, str]:
       panel's drag (the panel has checked the seat's token);
     - ``sim/flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``.
     """
-    base = f"gametable/{table_id}"
-    return {"coins": f"{base}/sensors/table", "flick": f"{base}/sim/flick", "result": f"{base}/sim/flick/result"}
+    t = Topics(table_id)
+    return {"coins": t.sim_table, "flick": t.sim_flick, "result": t.sim_flick_result}
 
 
 def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: threading.Event | None = None,
@@ -694,7 +695,7 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
 
     topics = sensor_topics(config.table_id)
     flicks: queue.Queue[bytes] = queue.Queue()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gametable-sim-{config.table_id}")
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id("sim", config.table_id))
     if config.mqtt.username:
         client.username_pw_set(config.mqtt.username, config.mqtt.password)
     no_delay(client)
