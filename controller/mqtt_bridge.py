@@ -66,6 +66,10 @@ class MqttBridge:
         self._on_command = on_command
         self._on_connected = on_connected
         self.connected = threading.Event()
+        # set once the broker acknowledged the `cmd` subscription: from then on no command is missed
+        # (CONNACK alone is not enough: a command published before the SUBACK is dropped)
+        self.subscribed = threading.Event()
+        self._cmd_sub_mid: int | None = None
         self.disconnects = 0  # times the broker connection was lost (a takeover shows up here)
         # A persistent session (clean_session=False, fixed client id): while the daemon is down
         # (crash, restart, Wi-Fi drop) the broker keeps its `cmd` subscription and queues QoS 1
@@ -92,6 +96,7 @@ class MqttBridge:
         self.client.on_connect = self._handle_connect
         self.client.on_disconnect = self._handle_disconnect
         self.client.on_message = self._handle_message
+        self.client.on_subscribe = self._handle_subscribe
 
     def start(self) -> None:
         self.client.connect_async(self.host, self.port, keepalive=self.keepalive)
@@ -108,7 +113,8 @@ class MqttBridge:
         self.client.loop_stop()
 
     def wait_connected(self, timeout: float) -> bool:
-        return self.connected.wait(timeout)
+        """True once connected *and* subscribed to ``cmd`` (a command sent now is answered)."""
+        return self.subscribed.wait(timeout)
 
     # --- paho callbacks ----------------------------------------------------------------------
     def _handle_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -116,14 +122,22 @@ class MqttBridge:
             log.error("broker %s:%s refused the connection: %s", self.host, self.port, reason)
             return
         log.info("connected to broker %s:%s", self.host, self.port)
-        client.subscribe(self.topics["cmd"], qos=1)
+        self._cmd_sub_mid = client.subscribe(self.topics["cmd"], qos=1)[1]
         client.publish(self.topics["status"], "online", qos=1, retain=True)
         self.connected.set()
         if self._on_connected:
             self._on_connected()
 
+    def _handle_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        if mid == self._cmd_sub_mid:
+            if any(getattr(r, "is_failure", False) for r in reasons):
+                log.error("the broker refused the daemon's subscription to %s (ACL?)", self.topics["cmd"])
+                return
+            self.subscribed.set()
+
     def _handle_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self.connected.clear()
+        self.subscribed.clear()
         self.disconnects += 1
         log.warning("disconnected from broker (%s); reconnecting", reason)
 

@@ -15,8 +15,10 @@ import time
 import uuid
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from controller.command_client import CommandTimeout
+from controller.command_client import CommandTimeout, expiry_for
 from tests.faults.rig import T
 from tests.helpers.panel import PIN, Http, start_stack
 
@@ -90,3 +92,12 @@ def test_a_command_given_up_on_while_the_daemon_is_down_is_not_delivered_when_it
     answered = [m.json().get("id") for m in rig.phone.messages[mark:] if m.topic == f"{T}/cmd/result"]
     assert stale["id"] not in answered and stale["id"] not in rig.journal_ids()
     assert kept["id"] in rig.journal_ids()
+
+
+@given(st.floats(min_value=0, max_value=3600, allow_nan=False))
+def test_a_commands_expiry_always_ends_a_full_second_before_its_sender_gives_up(seconds_left):
+    props = expiry_for(seconds_left)
+    if seconds_left < 2:
+        assert props is None  # too late to publish at all: Mosquitto's expiry has 1 s granularity
+    else:
+        assert 1 <= props.MessageExpiryInterval <= seconds_left - 1
