@@ -52,6 +52,8 @@ class TableLink:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
+        self._sub_mid: int | None = None
 
     # --- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -68,9 +70,13 @@ class TableLink:
             return
         forget_unsent(client)  # commands and flicks from before the outage: their phones were told it failed
         t = self.names
-        client.subscribe([(t.state, 1), (t.events, 0), (t.private_all, 1), (t.result, 1), (t.leds, 1),
-                          (t.status, 1), (t.sensors_all, 0)])
-        self.connected.set()
+        self._sub_mid = client.subscribe([(t.state, 1), (t.events, 0), (t.private_all, 1), (t.result, 1),
+                                          (t.leds, 1), (t.status, 1), (t.sensors_all, 0)])[1]
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        # connected = subscribed (SUBACK): from now on no result or state update can be missed
+        if mid == self._sub_mid:
+            self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self.connected.clear()
