@@ -4,10 +4,11 @@ The real daemon process (``gametable run --no-hardware``) behind a real Mosquitt
 a network that can be cut; a bot plays every registered game (Coup joins by itself) through a
 retrying :class:`~controller.command_client.CommandClient`. At random moments the soak
 ``kill -9``s the daemon (sometimes with a command in flight), restarts Mosquitto, cuts the
-daemon's network, or runs a hostile-LAN phase (:data:`HOSTILE_LAN`: strangers try to take over the
-daemon's client id and forge commands while the bot keeps playing); meanwhile a buggy client now
+daemon's network, or runs an MQTT hostile-LAN phase (:data:`HOSTILE_LAN`: strangers try to take over
+the daemon's client id and forge commands while the bot keeps playing); meanwhile a buggy client now
 and then publishes junk on ``cmd``. Mosquitto runs exactly as shipped (hardware_docs/mosquitto:
-config, ACL, a daemon and a panel user). Time is compressed: a "simulated minute" is ``60 / pace_s`` inputs, and faults
+config, ACL, a daemon and a panel user). A panel hostile-LAN phase follows
+(:mod:`benchmarks.soak_hostile_lan`: slowloris, stream floods, PIN guessing at the panel). Time is compressed: a "simulated minute" is ``60 / pace_s`` inputs, and faults
 arrive on that simulated clock, so 30 simulated minutes take about a minute of real time.
 
 At the end it checks, from the journal itself:
@@ -275,6 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace-s", type=float, default=2.0, help="simulated seconds between inputs (mean)")
     parser.add_argument("--fault-every-s", type=float, default=60.0, help="simulated seconds between faults (mean)")
     parser.add_argument("--workdir", type=Path, help="keep the journal and daemon log here")
+    parser.add_argument("--hostile-lan-s", type=float, default=20.0,
+                        help="real seconds of the hostile-LAN phase (panel attacks; 0: skip)")
     parser.add_argument("--faults", default=",".join(FAULTS),
                         help=f"comma-separated kinds (default all: {','.join(FAULTS)}); leave out "
                              "'kill -9' to watch one daemon process's memory over a long run")
@@ -285,6 +288,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--faults: unknown kind(s) {unknown}; choose from {', '.join(FAULTS)}")
     figures = run_soak(args.minutes, args.seed, args.pace_s, args.fault_every_s, args.workdir, faults=kinds)
     ok = passed(figures)
+    if args.hostile_lan_s > 0:  # slowloris, stream floods, PIN guessing, forged requests at the panel
+        from benchmarks.soak_hostile_lan import lan_passed, run_hostile_lan
+
+        ok = lan_passed(run_hostile_lan(args.hostile_lan_s, args.seed)) and ok
     print("soak: PASS" if ok else "soak: FAIL")
     return 0 if ok else 1
 

@@ -1,4 +1,4 @@
-"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``."""
+"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``."""
 
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("file", help="one input per line (new_game first)")
     rp.add_argument("--view", type=_positive_seat, metavar="SEAT", help="print this seat's view instead")
     rp.add_argument("--config", help="config file (accepted for symmetry; replay needs none)")
+
+    from controller.journal_cli import add_parser as add_journal_parser
+
+    add_journal_parser(sub)  # gametable journal check|export|repair FILE
 
     run = sub.add_parser("run", help="the daemon on a Raspberry Pi: beams, strikers, LEDs, MQTT")
     run.add_argument("--config", help="TOML config file")
@@ -66,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
         from controller.replay import run as run_replay
 
         return run_replay(args.file, args.view)
+    if args.command == "journal":
+        from controller.journal_cli import run as run_journal
+
+        return run_journal(args)
     if args.command == "run":
         from controller.daemon import run_daemon
 

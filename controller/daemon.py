@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import signal
 import threading
 from collections import OrderedDict
@@ -19,7 +20,7 @@ from typing import Any
 from controller import sd_notify
 from controller.clock import Clock, SystemClock
 from controller.config import Config, ConfigError, load
-from controller.journal import Journal, JournalError
+from controller.journal import Journal, JournalBusy, JournalError
 from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error
@@ -89,10 +90,7 @@ class Daemon:
     # --- lifecycle ---------------------------------------------------------------------------
     def start(self, *, connect: bool = True) -> None:
         with self._lock:
-            count = self.table.load()
-            if self.journal.dropped:
-                self.diagnostic("journal", {"dropped": self.journal.dropped,
-                                            "warning": "torn journal tail dropped"})
+            count = self.table.load()  # (a torn tail or an empty file: `journal.notice`, see _republish)
             log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
             self._arm_window_timer()
             self._arm_game_timer()
@@ -163,7 +161,10 @@ class Daemon:
 
     def _publish_result(self, result: dict[str, Any]) -> None:
         if self.bridge:
-            self.bridge.publish_result(result)
+            try:
+                self.bridge.publish_result(result)
+            except UnicodeEncodeError:  # a lone surrogate in the echoed id: JSON's \u escape carries it
+                self.bridge.publish(self.bridge.topics["result"], json.dumps(result, separators=(",", ":")), qos=1)
 
     # --- effects -----------------------------------------------------------------------------
     def _after_accept(self, result: Result, source: str) -> None:
@@ -220,7 +221,11 @@ class Daemon:
             self._publish_views(self.public_state())
             if self.bridge:
                 self.bridge.publish_leds(led_plan_for(self.public_state(), self.fault, self.config.leds.seats, self.waiting))
-                # warnings from before the first connection (a torn journal tail at start)
+                # Retained, so the host's panel shows it whenever it connects: this start dropped a
+                # torn record (its retry is applied again) or found an empty file; a sound start clears it.
+                self.bridge.publish(f"{self.bridge.topics['sensors']}/journal",
+                                    self.journal.notice or {"dropped": [], "warning": None}, qos=1, retain=True)
+                # sensor warnings from before the first connection
                 for kind, payload in self._pending_diagnostics:
                     self.bridge.publish_sensor(kind, payload)
                 self._pending_diagnostics.clear()
@@ -361,20 +366,25 @@ class Daemon:
 
 def run_daemon(args: Any) -> int:
     """``gametable run --config FILE``: the daemon on the Pi with its real hardware."""
+    # A fatal error needs a person, not a restart every 2 s: EX_CONFIG (78) is the exit status the
+    # systemd unit's RestartPreventExitStatus= names. Another daemon on the journal (2) may go away.
     try:
         config = load(args.config)
     except ConfigError as exc:
         print(exc)
-        return 2
+        return os.EX_CONFIG
     if not config.mqtt.host:
         print("config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing")
-        return 2
+        return os.EX_CONFIG
     clock = SystemClock()
     try:
         daemon = Daemon(config, clock)
-    except JournalError as exc:  # not a database (or unreadable): never overwrite it, say so
-        print(f"gametable run: {exc}; move the file away to start a new journal")
+    except JournalBusy as exc:
+        print(f"gametable run: {exc}")
         return 2
+    except JournalError as exc:  # not a database, a bad record, a damaged page: never touched, say so
+        print(f"gametable run: {exc}")
+        return os.EX_CONFIG
     hardware = None
     try:
         from controller.hardware import Hardware
@@ -390,7 +400,7 @@ def run_daemon(args: Any) -> int:
         hardware.start()
     from web_panel import serve
 
-    panel = serve(config)  # the phone panel, in a thread; host/port from [panel]
+    panel = serve(config, generate_pin=True)  # the phone panel, in a thread; host/port/PIN from [panel]
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

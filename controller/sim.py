@@ -582,7 +582,17 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         rig = SimHardware(config, clock, beams=beams)  # its pty path and mock pins go into the config
         config = rig.config
     config, broker = ensure_broker(config)
-    daemon = daemon_factory(config, clock)
+    from controller.journal import JournalError
+
+    try:
+        daemon = daemon_factory(config, clock)
+    except JournalError as exc:  # a damaged journal is never touched: one line, as `gametable run` says it
+        print(f"gametable sim: {exc}")
+        if rig is not None:
+            rig.stop()
+        if broker is not None:
+            broker.close()
+        return 78  # EX_CONFIG, as `gametable run`
     daemon.start()
     panel = None
     stop = threading.Event()

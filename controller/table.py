@@ -7,6 +7,7 @@ caller may publish its effects knowing nothing can be lost.
 
 from __future__ import annotations
 
+import hmac
 import json
 import logging
 import os
@@ -45,6 +46,15 @@ def nesting_depth(value: Any, limit: int) -> int:
             depth += 1
         level = nxt
     return depth
+
+
+def _is_unicode(text: str) -> bool:
+    """False for a str holding a lone surrogate (JSON's "\\ud800"), which UTF-8 cannot encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def short_error(message: str) -> str:
@@ -113,6 +123,7 @@ class Table:
         self._accepted_ids: set[str] = set()
         self.seq = 0
         self.game_started_at: float | None = None  # wall time the current game's new_game was accepted
+        self._secret: bytes | None = None  # for seeds (see _seed_for); read from the journal's side file once
 
     # --- loading -----------------------------------------------------------------------------
     def load(self) -> int:
@@ -138,11 +149,20 @@ class Table:
         """Validate and apply one command; journal it if accepted. Never raises for bad input."""
         cid = cmd.get("id") if isinstance(cmd, dict) else None
         key = None if cid is None or isinstance(cid, bool) or not isinstance(cid, str | int) else str(cid)
+        if key is not None and not _is_unicode(key):  # a lone surrogate: no journal or topic can hold it
+            return Result(cid, False, short_error(
+                f"'id' must be valid Unicode text; it contains a lone surrogate: {ascii(key)}"))
         if key is not None:
             if key in self._results:
                 old = self._results[key]
                 return Result(old.id, old.ok, old.error, duplicate=True, input=old.input, seq=old.seq)
-            if key in self._accepted_ids or (self.journal is not None and self.journal.has_id(key)):
+            try:
+                seen = key in self._accepted_ids or (self.journal is not None and self.journal.has_id(key))
+            except JournalError as exc:
+                log.error("%s", exc)
+                return Result(cid, False, short_error(
+                    f"the table could not read its journal, so this input was not applied ({exc})"))
+            if seen:
                 return Result(cid, True, duplicate=True)
         try:
             check_command(cmd)
@@ -184,8 +204,21 @@ class Table:
         """Make the input replayable: a ``new_game`` without a seed gets one now, recorded."""
         inp = dict(cmd)
         if inp["type"] == "new_game" and inp.get("seed") is None:
-            inp["seed"] = int.from_bytes(os.urandom(4), "big")
+            inp["seed"] = self._seed_for(inp.get("id"))
         return inp
+
+    def _seed_for(self, cid: Any) -> int:
+        """A seed nobody can predict, yet the same for the same command id: HMAC(table secret, id).
+
+        If the journal drops a torn last record, the phone's retry (same id) is applied again; a
+        fresh random seed would then deal different hidden cards than the ones players already saw.
+        """
+        if cid is None or isinstance(cid, bool) or not isinstance(cid, str | int):
+            return int.from_bytes(os.urandom(4), "big")
+        if self._secret is None:
+            self._secret = self.journal.secret() if self.journal is not None else os.urandom(32)
+        digest = hmac.digest(self._secret, b"new_game seed\0" + str(cid).encode("utf-8"), "sha256")
+        return int.from_bytes(digest[:4], "big")
 
     # --- applying ----------------------------------------------------------------------------
     def _preview(self, inp: dict[str, Any]) -> tuple[dict[str, Any] | None, ModuleType | None]:

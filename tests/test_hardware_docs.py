@@ -100,6 +100,7 @@ def test_systemd_unit_restarts_always_with_a_watchdog():
     unit.read(DOCS / "systemd" / "gametable.service")
     svc = unit["Service"]
     assert svc["Restart"] == "always"
+    assert "78" in svc["RestartPreventExitStatus"].split()  # a fatal config/journal error: no restart loop
     assert int(svc["WatchdogSec"]) > 0
     assert svc["Type"] == "notify"
     assert "gametable run --config" in svc["ExecStart"]

@@ -26,7 +26,15 @@ from controller.games import registry
 from web_panel.commands import CommandError, flick, host_command, request_id, seat_command
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
 from web_panel.link import TableLink
-from web_panel.security import SEATS, HostSessions, PinGuard, ReplayGuard, SeatRegistry
+from web_panel.security import (
+    LOCAL_ADDRESSES,
+    SEATS,
+    HostCheck,
+    HostSessions,
+    PinGuard,
+    ReplayGuard,
+    SeatRegistry,
+)
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 8 * 1024
@@ -71,8 +79,10 @@ def lobby_games() -> dict[str, Any]:
 
 
 def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | None = None,
-               keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S) -> Flask:
-    """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made)."""
+               keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S,
+               pin: str | None = None) -> Flask:
+    """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made);
+    ``pin``: the host PIN (default ``[panel] pin``; ``web_panel.serve`` passes a generated one)."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     link = mqtt
@@ -81,8 +91,9 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         link.start()
     seats, hosts = SeatRegistry(seats_file(config)), HostSessions()
     clock = clock or SystemClock()
-    pins = PinGuard(config.panel.pin, clock)
+    pins = PinGuard(pin or config.panel.pin, clock)
     replays = ReplayGuard()
+    host_names = HostCheck.for_config(config)
     games = lobby_games()
     app.extensions["gametable"] = {"link": link, "seats": seats, "hosts": hosts, "pins": pins}
 
@@ -94,6 +105,9 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     # --- the gate ----------------------------------------------------------------------------
     @app.before_request
     def gate() -> Response | None:
+        if not host_names.allowed(request.headers.get("Host")):
+            # DNS rebinding (issue 17 #11): a page on another name must not reach the table.
+            return fail(421, f"unknown host name {request.headers.get('Host')!r}: open the panel by the table's address")
         g.seat = seats.seat_of(request.cookies.get(SEAT_COOKIE))
         g.host = hosts.valid(request.cookies.get(HOST_COOKIE))
         if request.method != "POST":
@@ -118,6 +132,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
             body = json.loads(request.get_data(cache=True) or b"null")
         except ValueError:
             return fail(400, "the request body is not valid JSON")
+        except RecursionError:  # e.g. 3,000 nested arrays (issue 17 #10)
+            return fail(400, "the request body is nested too deeply")
         try:
             rid = request_id(body)
         except CommandError as exc:
@@ -172,7 +188,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         return resp
 
     def join_url() -> str:
-        base = config.panel.public_url or request.host_url
+        base = config.panel.public_url or request.host_url  # the Host passed the gate's check: ours
         host = urlsplit(base).hostname or ""
         if not config.panel.public_url and (host == "localhost" or host.startswith("127.")):
             # The host screen runs on the Pi itself: phones need the Pi's address on the LAN.
@@ -192,17 +208,25 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     @app.get("/api/info")
     def info() -> Response:
         return jsonify({"table": config.table_id, "games": games, "me": me(), "taken": seats.taken(),
-                        "join_url": join_url(), "status": link.status,
+                        "join_url": join_url(), "status": link.status, "pin_is_default": pins.is_default,
                         "now": clock.wall()})  # phones correct their clock for window countdowns (CP-6)
 
     @app.get("/api/stream")
     def stream() -> Response:
+        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+        attach = request.environ.get("gametable.sse")
+        if attach is not None:
+            # The panel's own server: its event loop writes the snapshot (taken at that moment, so
+            # no frame falls between it and the live ones) and every later frame to this socket.
+            seat, host = g.seat, g.host
+            attach(seat, host, lambda: [sse_frame("me", {"seat": seat, "host": host, "taken": seats.taken()})]
+                   + link.snapshot(seat))
+            return Response(b"", mimetype="text/event-stream", headers=headers)
         sub = link.hub.add(g.seat)
         if sub is None:
             return fail(503, "too many open screens on this table; close one and retry")
         snapshot = [sse_frame("me", me() | {"taken": seats.taken()})] + link.snapshot(g.seat)
-        return Response(link.hub.stream(sub, snapshot, keepalive_s), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return Response(link.hub.stream(sub, snapshot, keepalive_s), mimetype="text/event-stream", headers=headers)
 
     # --- seats and host ----------------------------------------------------------------------
     @app.post("/api/seat/claim")
@@ -214,7 +238,13 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
             return jsonify({"ok": True, "seat": seat})
         if g.seat is not None:
             return fail(409, f"this phone already holds seat {g.seat}; leave it first")
-        token = seats.claim(seat)
+        address = request.remote_addr or "?"
+        mine = seats.held_by(address)
+        if mine and address not in LOCAL_ADDRESSES and not seats.is_open_for_shared(seat):
+            # One seat per phone (issue 17 #9): a cleared cookie does not buy a second seat.
+            return fail(409, f"this phone already holds seat {mine[0]}; one seat per phone "
+                             f"(the host can free it, or open seat {seat} for a shared phone)")
+        token = seats.claim(seat, address)
         if token is None:
             return fail(409, f"seat {seat} is taken by another phone (the host can free it)")
         link.hub.publish("taken", seats.taken())
@@ -243,6 +273,18 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     def lock() -> Response:
         hosts.close(request.cookies.get(HOST_COOKIE))
         return cookie(jsonify({"ok": True}), HOST_COOKIE, None)
+
+    @app.post("/api/host/share")
+    def share() -> Response:
+        if not g.host:
+            return fail(403, "opening a seat for a shared phone needs the host PIN")
+        seat = g.body.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
+            return fail(400, f"'seat' must be a seat number from 1 to 6, got {seat!r}")
+        if seat in seats.taken():
+            return fail(409, f"seat {seat} is held by a phone; free it first")
+        seats.open_for_shared(seat)
+        return jsonify({"ok": True, "seat": seat})
 
     @app.post("/api/host/release")
     def release() -> Response:

@@ -1,8 +1,10 @@
 """Fan-out of live updates to Server-Sent-Events clients.
 
-Each open stream owns a bounded queue; the MQTT thread pushes into every matching queue and never
-blocks on a slow phone (a full queue drops that client, whose EventSource reconnects and resyncs
-from the full snapshot it gets on connect).
+Two kinds of stream. Under the panel's own server (:mod:`web_panel.server`) one *sink* (its event
+loop) holds every stream and writes each frame to all of its sockets itself: one writer, no thread
+per phone. Under any other WSGI server (or Flask's test client) each stream owns a bounded queue
+read by its worker thread. Either way the MQTT thread never blocks on a slow phone (a stuck
+client is dropped; its EventSource reconnects and resyncs from the snapshot it gets on connect).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import queue
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 KEEPALIVE_S = 15.0
 QUEUE_SIZE = 256
@@ -32,17 +34,39 @@ class Subscriber:
     closed: bool = False
 
 
+class Sink(Protocol):
+    """A server that writes frames to its own streams (thread-safe methods, called from any thread)."""
+
+    def deliver(self, frame: bytes, seat: int | None) -> None: ...
+    def close_seat(self, seat: int) -> None: ...
+    def close_all(self) -> None: ...
+    def __len__(self) -> int: ...
+
+
 class Hub:
     """Thread-safe registry of open streams, with a cap so threads stay for ordinary requests."""
 
     def __init__(self, max_clients: int = 200) -> None:
         self.max_clients = max_clients
         self._subs: set[Subscriber] = set()
+        self._sinks: list[Sink] = []
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         with self._lock:
-            return len(self._subs)
+            return len(self._subs) + sum(len(s) for s in self._sinks)
+
+    def __bool__(self) -> bool:  # a Hub is always "there", however many streams it has
+        return True
+
+    def attach_sink(self, sink: Sink) -> None:
+        with self._lock:
+            self._sinks.append(sink)
+
+    def detach_sink(self, sink: Sink) -> None:
+        with self._lock:
+            if sink in self._sinks:
+                self._sinks.remove(sink)
 
     def add(self, seat: int | None) -> Subscriber | None:
         with self._lock:
@@ -65,20 +89,29 @@ class Hub:
         """A seat changed hands: end its open streams so the old phone gets no more private views."""
         with self._lock:
             subs = [s for s in self._subs if s.seat == seat]
+            sinks = list(self._sinks)
         for sub in subs:
             self.remove(sub)
+        for sink in sinks:
+            sink.close_seat(seat)
 
     def close_all(self) -> None:
         with self._lock:
             subs = list(self._subs)
+            sinks = list(self._sinks)
         for sub in subs:
             self.remove(sub)
+        for sink in sinks:
+            sink.close_all()
 
     def publish(self, event: str, data: Any, seat: int | None = None) -> None:
         """Send to every stream, or only to the streams of ``seat`` (private views)."""
         frame = sse_frame(event, data)
         with self._lock:
             targets = [s for s in self._subs if seat is None or s.seat == seat]
+            sinks = list(self._sinks)
+        for sink in sinks:  # one hand-over per frame, however many phones the sink serves
+            sink.deliver(frame, seat)
         for sub in targets:
             try:
                 sub.queue.put_nowait(frame)

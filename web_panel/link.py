@@ -41,6 +41,7 @@ class TableLink:
         self.leds: Any = None
         self.status = "unknown"
         self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table)
+        self.journal: dict[str, Any] | None = None  # sensors/journal (retained): a torn record dropped at start
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self.connected = threading.Event()
         self._lock = threading.Lock()
@@ -126,6 +127,9 @@ class TableLink:
             self._resolve(data)
         elif rest == "leds":
             self.leds = data  # kept for the snapshot; phones do not need every LED change live
+        elif rest == "sensors/journal":  # the host's panel shows it (issue 17 #7)
+            self.journal = data if isinstance(data, dict) and data.get("warning") else None
+            self.hub.publish("journal", self.journal)
         elif rest in ("sensors/table", "sensors/coins"):  # (coins: the physics branch's first name)
             self.table = data
             self.hub.publish("table", data)
@@ -197,6 +201,7 @@ class TableLink:
                 frames.append(sse_frame("leds", self.leds))
             if self.table is not None:
                 frames.append(sse_frame("table", self.table))
+            frames.append(sse_frame("journal", self.journal))  # (null clears a warning the page still shows)
             if seat is not None:
                 frames.append(sse_frame("private", self.private.get(seat)))
         return frames

@@ -1,28 +1,39 @@
-"""Who may act: seat tokens, the host PIN, its rate limit, and replay protection.
+"""Who may act: seat tokens, the host PIN, its rate limit, replay protection and the Host check.
 
 A seat is claimed with an unguessable token (``secrets.token_urlsafe``) kept in an HttpOnly,
 SameSite=Strict cookie; the panel stores only its SHA-256 so a memory dump does not leak working
-tokens. The host unlocks with the table PIN printed on the table; wrong PINs are rate-limited by
-the injected clock (no sleeping, testable with a FakeClock).
+tokens. One seat per phone (client address) unless the host opens a seat for a phone that has one.
+The host unlocks with the table PIN (random at the first start of ``gametable run`` unless one is
+configured); wrong PINs slow down *that client* only, with a doubling pause, timed by the injected
+clock (no sleeping, testable with a FakeClock): guessing from one phone never locks out the host.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import os
 import secrets
+import socket
 import threading
 from collections import OrderedDict
+from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from controller.clock import Clock
+from controller.config import Config
 
 log = logging.getLogger("gametable.panel")
 
 SEATS = range(1, 7)
+# The table's own screen: not a phone on the LAN (exempt from per-address caps and the one-seat rule).
+LOCAL_ADDRESSES = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+DEFAULT_PIN = "0000"
+PIN_DIGITS = 6
 
 
 def _digest(token: str) -> bytes:
@@ -38,6 +49,8 @@ class SeatRegistry:
 
     def __init__(self, path: str | Path | None = None) -> None:
         self._holders: dict[int, bytes] = {}
+        self._addresses: dict[int, str] = {}  # seat -> the address that claimed it (this run only)
+        self._opened: set[int] = set()  # seats the host opened for a phone that already holds one
         self._lock = threading.Lock()
         self.path = Path(path) if path else None
         if self.path and self.path.exists():
@@ -57,15 +70,32 @@ class SeatRegistry:
         except OSError:
             log.warning("cannot save seat file %s", self.path, exc_info=True)
 
-    def claim(self, seat: int) -> str | None:
+    def claim(self, seat: int, address: str | None = None) -> str | None:
         """A new token for a free seat; None if another phone holds it."""
         with self._lock:
             if seat in self._holders:
                 return None
             token = secrets.token_urlsafe(32)
             self._holders[seat] = _digest(token)
+            self._opened.discard(seat)
+            if address:
+                self._addresses[seat] = address
             self._save()
             return token
+
+    def held_by(self, address: str) -> list[int]:
+        """The seats claimed from ``address`` during this run (one seat per phone, issue 17 #9)."""
+        with self._lock:
+            return sorted(s for s, a in self._addresses.items() if a == address and s in self._holders)
+
+    def open_for_shared(self, seat: int) -> None:
+        """The host lets the next claim of ``seat`` come from a phone that already holds a seat."""
+        with self._lock:
+            self._opened.add(seat)
+
+    def is_open_for_shared(self, seat: int) -> bool:
+        with self._lock:
+            return seat in self._opened
 
     def seat_of(self, token: str | None) -> int | None:
         if not token:
@@ -80,6 +110,7 @@ class SeatRegistry:
     def release(self, seat: int) -> bool:
         with self._lock:
             held = self._holders.pop(seat, None) is not None
+            self._addresses.pop(seat, None)
             if held:
                 self._save()
             return held
@@ -118,38 +149,154 @@ class HostSessions:
 
 
 class PinGuard:
-    """Checks the PIN; after ``max_failures`` wrong tries (per client and overall) it locks for
-    ``lock_s`` seconds, so a 4-digit PIN cannot be brute-forced from a phone."""
+    """Checks the PIN with a per-client backoff (issue 17 #8).
+
+    A client gets ``max_failures`` free tries; then it must wait ``lock_s`` seconds, and each
+    further wrong PIN doubles its wait (up to ``max_lock_s``). Other clients are never affected:
+    a phone guessing PINs cannot lock the host out. With a random 6-digit PIN one address gets
+    about a hundred guesses a day. At most ``max_clients`` addresses are remembered.
+    """
 
     def __init__(self, pin: str, clock: Clock, max_failures: int = 5, lock_s: float = 60.0,
-                 global_failures: int = 20) -> None:
+                 max_lock_s: float = 3600.0, max_clients: int = 4096) -> None:
         self._pin = pin
         self.clock = clock
-        self.max_failures, self.lock_s, self.global_failures = max_failures, lock_s, global_failures
-        self._failures: dict[str, list[float]] = {}
+        self.max_failures, self.lock_s, self.max_lock_s = max_failures, lock_s, max_lock_s
+        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client -> (wrong PINs, locked until)
+        self._max_clients = max_clients
         self._lock = threading.Lock()
 
-    def _recent(self, key: str, now: float) -> list[float]:
-        times = [t for t in self._failures.get(key, []) if now - t < self.lock_s]
-        self._failures[key] = times
-        return times
+    @property
+    def is_default(self) -> bool:
+        return self._pin == DEFAULT_PIN
 
     def check(self, client: str, pin: object) -> tuple[bool, str | None, float]:
         """(ok, error, retry_after_s). A locked client is refused even with the right PIN."""
         now = self.clock.now()
         with self._lock:
-            mine, everyone = self._recent(client, now), self._recent("*", now)
-            for times, limit in ((mine, self.max_failures), (everyone, self.global_failures)):
-                if len(times) >= limit:
-                    wait = max(1.0, self.lock_s - (now - times[0]))
-                    return False, f"too many wrong PINs; try again in {int(wait + 0.999)} s", wait
+            count, until = self._failures.get(client, (0, 0.0))
+            if until > now:
+                wait = until - now
+                return False, f"too many wrong PINs; try again in {int(wait + 0.999)} s", wait
             if isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode()):
                 self._failures.pop(client, None)
                 return True, None, 0.0
-            mine.append(now)
-            everyone.append(now)
-            left = self.max_failures - len(mine)
+            count += 1
+            if count >= self.max_failures:
+                until = now + min(self.max_lock_s, self.lock_s * 2 ** (count - self.max_failures))
+            self._failures[client] = (count, until)
+            self._failures.move_to_end(client)
+            while len(self._failures) > self._max_clients:
+                self._failures.popitem(last=False)
+            left = max(0, self.max_failures - count)
             return False, f"wrong PIN ({left} tr{'y' if left == 1 else 'ies'} left before a pause)", 0.0
+
+
+def pin_file(config: Config) -> Path:
+    """Where a generated PIN is kept: beside the journal (like the seat file)."""
+    journal = Path(config.journal.path)
+    return journal.with_name(journal.name + ".panel-pin")
+
+
+def resolve_pin(config: Config) -> str:
+    """The host PIN for ``gametable run``/``sim``: the configured one, else a random one made once.
+
+    A config left at ``0000`` gets a random ``PIN_DIGITS``-digit PIN at the first start, stored
+    (mode 0600) beside the journal and printed on the console at every start, so the table's owner
+    can read it and the LAN cannot guess the default.
+    """
+    if config.panel.pin != DEFAULT_PIN:
+        return config.panel.pin
+    path = pin_file(config)
+    try:
+        stored = path.read_text(encoding="utf-8").strip()
+        if stored.isdigit() and 4 <= len(stored) <= 12:
+            _announce(stored, f"kept in {path}")
+            return stored
+    except OSError:
+        pass
+    pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(pin + "\n")
+        where = f"new, kept in {path}"
+    except OSError:
+        where = "new; could not be stored, so it changes at the next start"
+        log.warning("cannot store the panel PIN in %s", path, exc_info=True)
+    _announce(pin, where)
+    return pin
+
+
+def _announce(pin: str, where: str) -> None:
+    print(f"panel host PIN: {pin} ({where}; set [panel] pin in the config to choose one)", flush=True)
+    log.info("panel host PIN %s", where)
+
+
+class HostCheck:
+    """Is a ``Host`` header one of this table's own names (DNS rebinding, issue 17 #11)?
+
+    Allowed: localhost, loopback and this machine's own IP addresses (an address is ours if a
+    socket can bind to it), the machine's host name (also ``.local``), the host of
+    ``[panel] public_url``. A page served from any other name (an attacker's domain rebound to the
+    table's address) gets 421 and nothing else.
+    """
+
+    def __init__(self, extra_names: Iterable[str] = ()) -> None:
+        hostname = socket.gethostname().lower()
+        names = {"localhost", hostname, f"{hostname}.local"}
+        try:
+            names.add(socket.getfqdn().lower())
+        except OSError:  # pragma: no cover
+            pass
+        self.names = names | {n.lower() for n in extra_names if n}
+        self._ours: dict[str, bool] = {}
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def for_config(config: Config) -> HostCheck:
+        public = urlsplit(config.panel.public_url).hostname if config.panel.public_url else None
+        bound = config.panel.host if config.panel.host not in ("0.0.0.0", "::") else ""
+        return HostCheck([public or "", bound])
+
+    def allowed(self, host_header: str | None) -> bool:
+        if not host_header:
+            return False
+        host = host_header.strip().lower()
+        if host.startswith("["):
+            host = host[1:host.find("]")] if "]" in host else ""
+        elif host.count(":") == 1:
+            host = host.split(":", 1)[0]
+        host = host.rstrip(".")
+        if host in self.names:
+            return True
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        if ip.is_loopback:
+            return True
+        if ip.is_unspecified or ip.is_multicast:
+            return False
+        return self._is_ours(str(ip), ip.version)
+
+    def _is_ours(self, ip: str, version: int) -> bool:
+        with self._lock:
+            known = self._ours.get(ip)
+        if known is not None:
+            return known
+        family = socket.AF_INET6 if version == 6 else socket.AF_INET
+        try:
+            with socket.socket(family, socket.SOCK_DGRAM) as sock:
+                sock.bind((ip, 0))  # succeeds only for an address of this machine
+            ours = True
+        except OSError:
+            ours = False
+        with self._lock:
+            if len(self._ours) < 1024:
+                self._ours[ip] = ours
+        return ours
 
 
 class ReplayGuard:

@@ -1,87 +1,727 @@
-"""Serving the panel with waitress (pure Python, Debian-packaged, fine on a Pi).
+"""Serving the panel: one asyncio event loop owns every socket; Flask runs in a few worker threads.
 
-Each open Server-Sent-Events stream holds one waitress worker thread, so ``threads`` is sized for
-the streams (default 100 phones/screens) plus spare workers for ordinary requests; the hub refuses
-streams beyond its cap so the spare workers always remain. ``connection_limit`` is raised to match.
+Why not waitress (issue 17): it held one worker thread per Server-Sent-Events stream (100 threads
+woke one after another for every state: p95 600-1,300 ms), its main loop polled ~24,000 times a
+second with the timeout we gave it, and 185 half-open sockets or 120 streams from one client
+starved every real phone. Here, on the standard library alone (it runs on a Pi):
+
+- **One writer for all streams**: the app admits a stream (:func:`web_panel.app.create_app`'s
+  ``/api/stream``); from then on the loop writes the snapshot and every later frame to the socket
+  itself, the same bytes to every phone, and a slow reader whose buffer grows is dropped.
+- **Idle means asleep**: the loop only wakes for I/O, per-connection deadlines and one keepalive
+  timer for all streams.
+- **Hostile LAN** (see :class:`Limits`): a request head must arrive within ``head_timeout_s``
+  (slowloris); waiting connections are capped per client address and overall, and the *oldest
+  waiting one is closed* to make room, so a real phone's request (milliseconds) always gets in;
+  spectator streams are capped per address and overall; a seated phone's and the host's streams
+  never count against those caps, and their requests run on a reserved worker pool.
+- The table's own screen (``127.0.0.1``/``::1``) is not subject to the per-address caps.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import io
 import logging
+import resource
+import socket
+import sys
 import threading
-import warnings
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import unquote_to_bytes, urlsplit
 
-from waitress.server import create_server
+from werkzeug.http import parse_cookie
 
 from controller.config import Config
-from web_panel.app import create_app, link_for
+from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, link_for
+from web_panel.hub import KEEPALIVE_S
 from web_panel.link import TableLink
+from web_panel.security import DEFAULT_PIN, LOCAL_ADDRESSES, resolve_pin
 
 log = logging.getLogger("gametable.panel")
 
-MAX_STREAMS = 120
-SPARE_THREADS = 16
+MAX_STREAMS = 2000  # spectator streams held at once (seated phones and the host come on top)
+STREAM_PATH = "/api/stream"
+REFUSED_STREAM = "too many open screens on this table; close one and retry"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client address, and everyone together, may hold (hostile LAN, issue 17)."""
+
+    max_connections: int = 4096        # sockets in all (file descriptors)
+    max_waiting: int = 1024            # connections without a request in progress (oldest closed)
+    client_waiting: int = 16           # the same, per client address (its oldest closed)
+    client_busy: int = 8               # requests in progress per address (more: 503)
+    client_streams: int = 8            # spectator streams per address (more: 503)
+    spectator_streams: int = MAX_STREAMS
+    seat_streams: int = 4              # streams per seat (the oldest closed: a phone that reloaded)
+    host_streams: int = 8              # streams of host screens (the oldest closed)
+    head_timeout_s: float = 5.0        # a request head (and body) must arrive within this
+    idle_timeout_s: float = 20.0       # an idle keep-alive connection is closed after this
+    max_head_bytes: int = 16 * 1024
+    max_body_bytes: int = 64 * 1024    # bigger bodies are not read (the app answers 413) and the socket closed
+    stream_buffer_bytes: int = 512 * 1024  # a stream whose unsent frames exceed this is dropped
+    workers: int = 16                  # threads for everyone's ordinary requests
+    reserved_workers: int = 8          # threads only seated phones and the host use
+
+
+class _Request:
+    """A parsed request head plus its body."""
+
+    __slots__ = ("method", "target", "version", "headers", "body", "close_after", "declared")
+
+    def __init__(self, method: str, target: str, version: str, headers: list[tuple[str, str]]) -> None:
+        self.method, self.target, self.version, self.headers = method, target, version, headers
+        self.body = b""
+        self.close_after = False  # the body was not read: the connection cannot carry another request
+        self.declared = 0  # the Content-Length sent
+
+    def header(self, name: str) -> str | None:
+        for k, v in self.headers:
+            if k.lower() == name:
+                return v
+        return None
+
+    def keep_alive(self) -> bool:
+        conn = (self.header("connection") or "").lower()
+        if self.version == "HTTP/1.1":
+            return "close" not in conn
+        return "keep-alive" in conn
+
+
+class _BadRequest(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _parse_head(head: bytes) -> _Request:
+    lines = head.split(b"\r\n")
+    parts = lines[0].split(b" ")
+    if len(parts) != 3 or not parts[0].isalpha() or not parts[1]:
+        raise _BadRequest(400, "malformed request line")
+    version = parts[2].decode("latin-1")
+    if version not in ("HTTP/1.0", "HTTP/1.1"):
+        raise _BadRequest(505, "HTTP/1.0 or HTTP/1.1 only")
+    if len(lines) > 101:
+        raise _BadRequest(431, "too many header lines")
+    headers = []
+    for line in lines[1:]:
+        name, sep, value = line.partition(b":")
+        if not sep or not name or name.strip() != name or b" " in name or b"\t" in name:
+            raise _BadRequest(400, "malformed header line")
+        headers.append((name.decode("latin-1"), value.strip(b" \t").decode("latin-1")))
+    return _Request(parts[0].decode("ascii").upper(), parts[1].decode("latin-1"), version, headers)
+
+
+def _simple_response(status: int, message: str, *, close: bool = True, extra: str = "") -> bytes:
+    body = ('{"ok":false,"error":"' + message.replace('"', "'") + '"}').encode()
+    reason = {400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large",
+              503: "Service Unavailable", 505: "HTTP Version Not Supported", 500: "Internal Server Error"}
+    return (f"HTTP/1.1 {status} {reason.get(status, 'Error')}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n{extra}Connection: {'close' if close else 'keep-alive'}\r\n\r\n"
+            ).encode() + body
+
+
+WAITING, BUSY, STREAM = "waiting", "busy", "stream"
+
+
+class _Conn(asyncio.Protocol):
+    """One client socket: read a request, hand it to the app, write the answer; or become a stream."""
+
+    def __init__(self, server: _Loop) -> None:
+        self.server = server
+        self.transport: asyncio.Transport | None = None
+        self.addr, self.port = "?", 0
+        self.buf = bytearray()
+        self.state = WAITING
+        self.timer: asyncio.TimerHandle | None = None
+        self.request: _Request | None = None
+        self.head_len = -1
+        self.seat: int | None = None
+        self.host = False
+        self.privileged = False
+        self.discarded = 0
+        self.closed = False
+        self.peer_done = False  # the client half-closed after its request: answer, then close
+
+    # --- asyncio callbacks --------------------------------------------------------------------
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername") or ("?", 0)
+        self.addr, self.port = str(peer[0]), int(peer[1])
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except OSError:
+                pass
+        self.server.opened(self)
+        if not self.closed:
+            self.arm(self.server.limits.head_timeout_s)
+
+    def data_received(self, data: bytes) -> None:
+        if self.state == STREAM:  # a stream's client has nothing to say; a flood is cut off
+            self.discarded += len(data)
+            if self.discarded > 64 * 1024:
+                self.close()
+            return
+        self.buf += data
+        if self.state == WAITING:
+            self.parse()
+
+    def eof_received(self) -> bool:
+        if self.state == BUSY:  # the request is being answered: keep the socket open for the answer
+            self.peer_done = True
+            return True
+        self.close()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.disarm()
+        self.server.lost(self)
+
+    # --- helpers ------------------------------------------------------------------------------
+    def arm(self, seconds: float) -> None:
+        self.disarm()
+        self.timer = self.server.loop.call_later(seconds, self.timed_out)
+
+    def disarm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def timed_out(self) -> None:
+        self.timer = None
+        if self.state == WAITING:
+            if self.buf:  # a head that never finished (slowloris): say so, then close
+                self.write(_simple_response(408, "the request took too long to arrive"))
+            self.close()
+
+    def write(self, data: bytes) -> None:
+        if self.transport is not None and not self.closed:
+            self.transport.write(data)
+
+    def close(self) -> None:
+        if self.transport is not None and not self.closed:
+            self.closed = True
+            self.disarm()
+            self.transport.close()
+            self.server.lost(self)
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.closed = True
+            self.disarm()
+            self.transport.abort()
+            self.server.lost(self)
+
+    def refuse(self, status: int, message: str) -> None:
+        self.write(_simple_response(status, message))
+        self.close()
+
+    # --- reading a request --------------------------------------------------------------------
+    def parse(self) -> None:
+        limits = self.server.limits
+        if self.request is None:
+            while self.buf[:2] == b"\r\n":  # stray line ends between requests are allowed
+                del self.buf[:2]
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                if len(self.buf) > limits.max_head_bytes:
+                    self.refuse(431, "the request head is too large")
+                return
+            if end > limits.max_head_bytes:
+                self.refuse(431, "the request head is too large")
+                return
+            try:
+                self.request = _parse_head(bytes(self.buf[:end]))
+            except _BadRequest as exc:
+                self.refuse(exc.status, str(exc))
+                return
+            del self.buf[:end + 4]
+            req = self.request
+            if req.header("transfer-encoding") is not None:  # the app answers 411; the body is never read
+                req.close_after = True
+                self.head_len = 0
+            else:
+                raw = req.header("content-length")
+                try:
+                    length = int(raw) if raw is not None else 0
+                    if length < 0 or (raw is not None and not raw.isdigit()):
+                        raise ValueError
+                except ValueError:
+                    self.refuse(400, "bad Content-Length")
+                    return
+                req.declared = length
+                if length > limits.max_body_bytes:  # the app answers 413 from the header alone
+                    req.close_after = True
+                    length = 0
+                elif length and (req.header("expect") or "").lower() == "100-continue":
+                    self.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+                self.head_len = length
+        req = self.request
+        if len(self.buf) < self.head_len:
+            return
+        req.body = bytes(self.buf[:self.head_len])
+        del self.buf[:self.head_len]
+        self.request, self.head_len = None, -1
+        self.disarm()
+        self.state = BUSY
+        assert self.transport is not None
+        self.transport.pause_reading()
+        self.server.dispatch(self, req)
+
+    def next_request(self) -> None:
+        """After an answer on a kept-alive connection: wait for the next request (maybe buffered)."""
+        self.state = WAITING
+        self.server.waiting(self)
+        if self.closed:
+            return
+        assert self.transport is not None
+        self.transport.resume_reading()
+        self.arm(self.server.limits.idle_timeout_s if not self.buf else self.server.limits.head_timeout_s)
+        if self.buf:
+            self.parse()
+
+
+class _StreamRequest:
+    """Handed to the app in ``environ["gametable.sse"]``: the app calls it to admit the stream."""
+
+    def __init__(self) -> None:
+        self.snapshot: Callable[[], list[bytes]] | None = None
+        self.seat: int | None = None
+        self.host = False
+
+    def __call__(self, seat: int | None, host: bool, snapshot: Callable[[], list[bytes]]) -> None:
+        self.seat, self.host, self.snapshot = seat, host, snapshot
+
+
+class _Loop:
+    """The event loop's side: bookkeeping of connections and streams (loop thread only)."""
+
+    def __init__(self, panel: PanelServer, limits: Limits, keepalive_s: float) -> None:
+        self.panel = panel
+        self.limits = limits
+        self.keepalive_s = keepalive_s
+        self.loop = asyncio.new_event_loop()
+        self.conns: set[_Conn] = set()
+        self.waiting_conns: OrderedDict[_Conn, None] = OrderedDict()  # oldest first
+        self.waiting_by_addr: dict[str, OrderedDict[_Conn, None]] = {}
+        self.busy_by_addr: dict[str, int] = {}
+        self.streams: set[_Conn] = set()
+        self.spectators_by_addr: dict[str, int] = {}
+        self.spectators = 0
+        self.by_seat: dict[int, list[_Conn]] = {}
+        self.hosts: list[_Conn] = []
+        self.public = concurrent.futures.ThreadPoolExecutor(limits.workers, "gametable-panel")
+        self.reserved = concurrent.futures.ThreadPoolExecutor(limits.reserved_workers, "gametable-panel-seat")
+        self.stream_count = 0  # read from other threads (Hub.__len__)
+        self.refused = 0       # connections and requests refused or cut off (for tests and the soak)
+
+    # --- admission ----------------------------------------------------------------------------
+    @staticmethod
+    def local(addr: str) -> bool:
+        return addr in LOCAL_ADDRESSES
+
+    def opened(self, conn: _Conn) -> None:
+        self.conns.add(conn)
+        if len(self.conns) > self.limits.max_connections and not self._evict_waiting(None):
+            self.refused += 1
+            conn.abort()
+            return
+        self.waiting(conn)
+
+    def waiting(self, conn: _Conn) -> None:
+        """``conn`` waits for a request: it may be closed to make room for a newer one."""
+        self.waiting_conns[conn] = None
+        mine = self.waiting_by_addr.setdefault(conn.addr, OrderedDict())
+        mine[conn] = None
+        if not self.local(conn.addr) and len(mine) > self.limits.client_waiting:
+            self._evict_waiting(conn.addr)
+        if len(self.waiting_conns) > self.limits.max_waiting:
+            self._evict_waiting(None)
+
+    def _evict_waiting(self, addr: str | None) -> bool:
+        """Close the oldest waiting connection (of ``addr``, or of anyone); False if none."""
+        pool = self.waiting_conns if addr is None else self.waiting_by_addr.get(addr)
+        if not pool:
+            return False
+        victim = next(iter(pool))
+        self.refused += 1
+        victim.abort()
+        return True
+
+    def _unwait(self, conn: _Conn) -> None:
+        self.waiting_conns.pop(conn, None)
+        mine = self.waiting_by_addr.get(conn.addr)
+        if mine is not None:
+            mine.pop(conn, None)
+            if not mine:
+                del self.waiting_by_addr[conn.addr]
+
+    def lost(self, conn: _Conn) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        self._unwait(conn)
+        if conn.state == BUSY:
+            conn.state = "gone"
+            self._done_busy(conn)
+        if conn in self.streams:
+            self.streams.discard(conn)
+            self.stream_count = len(self.streams)
+            if conn.seat is not None:
+                mine = self.by_seat.get(conn.seat, [])
+                if conn in mine:
+                    mine.remove(conn)
+            elif conn.host:
+                if conn in self.hosts:
+                    self.hosts.remove(conn)
+            else:
+                self.spectators -= 1
+                n = self.spectators_by_addr.get(conn.addr, 1) - 1
+                if n:
+                    self.spectators_by_addr[conn.addr] = n
+                else:
+                    self.spectators_by_addr.pop(conn.addr, None)
+
+    def _done_busy(self, conn: _Conn) -> None:
+        n = self.busy_by_addr.get(conn.addr, 1) - 1
+        if n:
+            self.busy_by_addr[conn.addr] = n
+        else:
+            self.busy_by_addr.pop(conn.addr, None)
+
+    def who(self, req: _Request) -> tuple[int | None, bool]:
+        """(seat, host) from the request's cookies: decides the worker pool and the stream caps."""
+        raw = req.header("cookie")
+        if not raw:
+            return None, False
+        cookies = parse_cookie(raw)
+        ext = self.panel.app.extensions["gametable"]
+        return ext["seats"].seat_of(cookies.get(SEAT_COOKIE)), ext["hosts"].valid(cookies.get(HOST_COOKIE))
+
+    # --- requests -----------------------------------------------------------------------------
+    def dispatch(self, conn: _Conn, req: _Request) -> None:
+        self._unwait(conn)
+        conn.seat, conn.host = self.who(req)
+        conn.privileged = conn.seat is not None or conn.host
+        local = self.local(conn.addr)
+        if not local and self.busy_by_addr.get(conn.addr, 0) >= self.limits.client_busy:
+            self.refused += 1
+            conn.state = "gone"
+            conn.refuse(503, "too many requests at once from this address")
+            return
+        path = req.target.split("?", 1)[0]
+        stream: _StreamRequest | None = None
+        if path == STREAM_PATH and req.method in ("GET", "HEAD"):  # (HEAD: headers only, never a stream)
+            if not conn.privileged and (
+                    self.spectators >= self.limits.spectator_streams
+                    or (not local and self.spectators_by_addr.get(conn.addr, 0) >= self.limits.client_streams)):
+                self.refused += 1
+                conn.state = "gone"
+                conn.write(_simple_response(503, REFUSED_STREAM, extra="Retry-After: 2\r\n"))
+                conn.close()
+                return
+            stream = _StreamRequest()
+        self.busy_by_addr[conn.addr] = self.busy_by_addr.get(conn.addr, 0) + 1
+        pool = self.reserved if conn.privileged else self.public
+        environ = self.environ(conn, req, stream)
+        try:
+            future = pool.submit(self.panel.call_app, environ)
+        except RuntimeError:  # shutting down
+            conn.close()
+            return
+        future.add_done_callback(lambda f: self.panel._soon(self.answer, conn, req, stream, f))
+
+    def environ(self, conn: _Conn, req: _Request, stream: _StreamRequest | None) -> dict[str, Any]:
+        target = req.target
+        if target.startswith(("http://", "https://")):
+            parts = urlsplit(target)
+            target = (parts.path or "/") + ("?" + parts.query if parts.query else "")
+        path, _, query = target.partition("?")
+        env: dict[str, Any] = {
+            "REQUEST_METHOD": req.method, "SCRIPT_NAME": "",
+            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"), "QUERY_STRING": query,
+            "SERVER_NAME": self.panel.host_shown, "SERVER_PORT": str(self.panel.port),
+            "SERVER_PROTOCOL": req.version, "REMOTE_ADDR": conn.addr, "REMOTE_PORT": str(conn.port),
+            "wsgi.version": (1, 0), "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(req.body),
+            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": False,
+            "wsgi.run_once": False,
+        }
+        for name, value in req.headers:
+            key = name.upper().replace("-", "_")
+            if "_" in name:  # Foo_Bar would pose as Foo-Bar: dropped, as other servers do
+                continue
+            if key == "CONTENT_TYPE":
+                env["CONTENT_TYPE"] = value
+            elif key == "CONTENT_LENGTH":
+                continue  # set below from what was read
+            else:
+                key = "HTTP_" + key
+                env[key] = env[key] + "," + value if key in env else value
+        # What was read; a body too big to read keeps its declared length (the app answers 413 from it).
+        env["CONTENT_LENGTH"] = str(req.declared if req.close_after else len(req.body)) if req.declared else ""
+        if stream is not None:
+            env["gametable.sse"] = stream
+        return env
+
+    def answer(self, conn: _Conn, req: _Request, stream: _StreamRequest | None,
+               future: concurrent.futures.Future) -> None:
+        """The app's answer is ready (loop thread): write it, or turn the connection into a stream."""
+        if conn.state == BUSY:
+            self._done_busy(conn)
+        if conn.closed or conn.state != BUSY:
+            return
+        try:
+            status, headers, body = future.result()
+        except Exception:
+            log.exception("panel request %s %s failed", req.method, req.target)
+            conn.refuse(500, "internal error")
+            return
+        if stream is not None and stream.snapshot is not None and status.startswith("200") and req.method == "GET":
+            self.start_stream(conn, status, headers, stream)
+            return
+        keep = req.keep_alive() and not req.close_after and not conn.peer_done
+        head = [f"HTTP/1.1 {status}"]
+        for k, v in headers:
+            if k.lower() not in ("connection", "content-length", "transfer-encoding"):
+                head.append(f"{k}: {v}")
+        head.append(f"Content-Length: {len(body)}")
+        head.append("Connection: " + ("keep-alive" if keep else "close"))
+        conn.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + (b"" if req.method == "HEAD" else body))
+        if keep:
+            conn.next_request()
+        else:
+            conn.close()
+
+    # --- streams ------------------------------------------------------------------------------
+    def start_stream(self, conn: _Conn, status: str, headers: list[tuple[str, str]], stream: _StreamRequest) -> None:
+        conn.seat, conn.host = stream.seat, stream.host
+        if conn.seat is None and not conn.host:  # the caps, checked again now that it is certain
+            if self.spectators >= self.limits.spectator_streams or (
+                    not self.local(conn.addr)
+                    and self.spectators_by_addr.get(conn.addr, 0) >= self.limits.client_streams):
+                self.refused += 1
+                conn.write(_simple_response(503, REFUSED_STREAM, extra="Retry-After: 2\r\n"))
+                conn.close()
+                return
+        head = [f"HTTP/1.1 {status}"]
+        for k, v in headers:
+            if k.lower() not in ("connection", "content-length", "transfer-encoding"):
+                head.append(f"{k}: {v}")
+        head.append("Connection: close")  # the body runs until either side closes
+        assert stream.snapshot is not None
+        try:
+            snapshot = stream.snapshot()
+        except Exception:
+            log.exception("panel stream snapshot failed")
+            conn.refuse(500, "internal error")
+            return
+        conn.state = STREAM
+        assert conn.transport is not None
+        conn.transport.resume_reading()  # to notice a client that goes away
+        conn.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + b"retry: 1500\n\n" + b"".join(snapshot))
+        self.streams.add(conn)
+        self.stream_count = len(self.streams)
+        if conn.seat is not None:
+            mine = self.by_seat.setdefault(conn.seat, [])
+            mine.append(conn)
+            while len(mine) > self.limits.seat_streams:
+                mine[0].close()
+        elif conn.host:
+            self.hosts.append(conn)
+            while len(self.hosts) > self.limits.host_streams:
+                self.hosts[0].close()
+        else:
+            self.spectators += 1
+            self.spectators_by_addr[conn.addr] = self.spectators_by_addr.get(conn.addr, 0) + 1
+
+    def broadcast(self, frame: bytes, seat: int | None) -> None:
+        """The one writer: the same bytes to every stream (or to one seat's streams)."""
+        targets = list(self.streams) if seat is None else list(self.by_seat.get(seat, ()))
+        limit = self.limits.stream_buffer_bytes
+        for conn in targets:
+            if conn.closed or conn.transport is None or conn.transport.is_closing():  # (lost, not yet told)
+                continue
+            conn.transport.write(frame)
+            if conn.transport.get_write_buffer_size() > limit:  # a phone that stopped reading
+                conn.abort()
+
+    def keepalive(self) -> None:
+        self.broadcast(b": keepalive\n\n", None)
+        self.loop.call_later(self.keepalive_s, self.keepalive)
+
+    def close_seat(self, seat: int) -> None:
+        for conn in list(self.by_seat.get(seat, ())):
+            conn.close()
+
+    def close_streams(self) -> None:
+        for conn in list(self.streams):
+            conn.close()
 
 
 class PanelServer:
-    """A running panel: ``url``, ``port`` and ``stop()``."""
+    """A running panel: ``url``, ``port``, ``pin`` and ``stop()``."""
 
     def __init__(self, config: Config, link: TableLink | None = None, *, host: str | None = None,
-                 port: int | None = None, max_streams: int = MAX_STREAMS, **app_kwargs: Any) -> None:
+                 port: int | None = None, max_streams: int = MAX_STREAMS, limits: Limits | None = None,
+                 pin: str | None = None, **app_kwargs: Any) -> None:
         self.owns_link = link is None
         self.link = link or link_for(config)
-        self.link.hub.max_clients = max_streams
+        self.limits = limits or Limits(spectator_streams=max_streams)
+        self.link.hub.max_clients = self.limits.spectator_streams
         if self.owns_link:
             self.link.start()
-        self.app = create_app(config, self.link, **app_kwargs)
-        options: dict[str, Any] = dict(
-            host=host if host is not None else config.panel.host,
-            port=port if port is not None else config.panel.port,
-            threads=max_streams + SPARE_THREADS,
-            connection_limit=max_streams + 4 * SPARE_THREADS,
-            channel_timeout=60,
-            asyncore_loop_timeout=0.25,  # stop() returns quickly; 4 idle wake-ups a second are free
-            ident="gametable",
-            clear_untrusted_proxy_headers=True,
-        )
-        # Flush every write at once: below send_bytes (18000 by default) waitress leaves a small SSE
-        # frame in its buffer until its main loop next wakes. Deprecated in waitress 3, so it is
-        # only passed while waitress still knows it.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            try:
-                self.server = create_server(self.app, send_bytes=1, **options)
-            except (TypeError, ValueError):
-                self.server = create_server(self.app, **options)
-        self.port: int = self.server.effective_port
-        shown = "127.0.0.1" if self.server.effective_host in ("0.0.0.0", "::") else self.server.effective_host
-        self.url = f"http://{shown}:{self.port}"
+        self.pin = pin or config.panel.pin
+        if self.pin == DEFAULT_PIN:
+            log.warning("the host PIN is %s: anyone on the LAN can unlock the host screen; "
+                        "set [panel] pin in the config", DEFAULT_PIN)
+        self.app = create_app(config, self.link, pin=self.pin, **app_kwargs)
+        _raise_file_limit(self.limits.max_connections + 256)
+        self._core = _Loop(self, self.limits, float(app_kwargs.get("keepalive_s", KEEPALIVE_S)))
+        bind_host = host if host is not None else config.panel.host
+        bind_port = port if port is not None else config.panel.port
+        self._sock = _listen(bind_host, bind_port)
+        self._server: asyncio.Server | None = None
+        self._ready = threading.Event()
+        sockname = self._sock.getsockname()
+        self.port: int = sockname[1]
+        shown = sockname[0]
+        self.host_shown = "127.0.0.1" if shown in ("0.0.0.0", "::") else shown
+        self.url = f"http://{self.host_shown if ':' not in self.host_shown else '[' + self.host_shown + ']'}:{self.port}"
+        self.app.extensions["gametable"]["allowed_ports"] = {self.port}
         self._thread = threading.Thread(target=self._run, name="gametable-panel", daemon=True)
 
-    def _run(self) -> None:
+    # Hub sink (thread-safe): frames from the MQTT thread go to the loop in one hand-over each.
+    def deliver(self, frame: bytes, seat: int | None) -> None:
+        self._soon(self._core.broadcast, frame, seat)
+
+    def close_seat(self, seat: int) -> None:
+        self._soon(self._core.close_seat, seat)
+
+    def close_all(self) -> None:
+        self._soon(self._core.close_streams)
+
+    def __len__(self) -> int:
+        return self._core.stream_count
+
+    @property
+    def refused(self) -> int:
+        """Connections and requests refused or cut off so far (hostile-LAN tests and the soak)."""
+        return self._core.refused
+
+    def _soon(self, fn: Callable[..., Any], *args: Any) -> None:
         try:
-            self.server.run()
-        except OSError:  # closed by stop()
+            self._core.loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:  # the loop is closed: nothing to write to
             pass
 
+    def call_app(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
+        """Run the Flask app in a worker thread; the whole body is collected (streams have none)."""
+        started: list[Any] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            started[:] = [status, headers]
+            return lambda data: chunks.append(data)
+
+        chunks: list[bytes] = []
+        result = self.app(environ, start_response)
+        try:
+            for chunk in result:
+                chunks.append(chunk)
+        finally:
+            close = getattr(result, "close", None)
+            if close:
+                close()
+        return started[0], list(started[1]), b"".join(chunks)
+
+    def _run(self) -> None:
+        # The loop is built and run in its own thread: the caller's thread may run another loop
+        # (Playwright's sync API does).
+        loop = self._core.loop
+        asyncio.set_event_loop(loop)
+        try:
+            self._server = loop.run_until_complete(
+                loop.create_server(lambda: _Conn(self._core), sock=self._sock, backlog=1024))
+            loop.call_later(self._core.keepalive_s, self._core.keepalive)
+            self._ready.set()
+            loop.run_forever()
+        finally:
+            self._ready.set()
+            loop.close()
+
     def start(self) -> PanelServer:
+        self.link.hub.attach_sink(self)
         self._thread.start()
+        self._ready.wait(10)
         log.info("panel on %s", self.url)
         return self
 
     def stop(self) -> None:
-        self.link.hub.close_all()  # frees the stream threads first, while waitress still runs
-        try:
-            self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
-        except Exception:  # pragma: no cover - best effort on shutdown
-            log.debug("waitress shutdown", exc_info=True)
-        self.server.close()
+        self.link.hub.detach_sink(self)
+        loop = self._core.loop
+        if self._thread.is_alive():
+            done = threading.Event()
+
+            def shut() -> None:
+                if self._server is not None:
+                    self._server.close()
+                for conn in list(self._core.conns):
+                    conn.abort()
+                loop.call_soon(loop.stop)
+                done.set()
+
+            loop.call_soon_threadsafe(shut)
+            done.wait(3)
+            self._thread.join(timeout=3)
+        else:
+            self._sock.close()
+            loop.close()
+        self._core.public.shutdown(wait=False, cancel_futures=True)
+        self._core.reserved.shutdown(wait=False, cancel_futures=True)
         if self.owns_link:
             self.link.stop()
-        self._thread.join(timeout=3)
 
 
-def serve(config: Config, link: TableLink | None = None, **kwargs: Any) -> PanelServer:
-    """Start the panel in a thread (``gametable sim`` / ``gametable run``); host/port from ``[panel]``."""
+def _listen(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    if family == socket.AF_INET6 and host == "::":
+        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)  # phones on IPv4 too
+    sock.bind((host, port))
+    sock.listen(1024)
+    sock.setblocking(False)
+    return sock
+
+
+def _raise_file_limit(wanted: int) -> None:
+    """Room for every socket: the soft limit of open files is often 1,024 (up to the hard limit)."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError):  # pragma: no cover - a container may forbid it
+        log.warning("cannot raise the open-file limit to %d", wanted)
+
+
+def serve(config: Config, link: TableLink | None = None, *, generate_pin: bool = False,
+          **kwargs: Any) -> PanelServer:
+    """Start the panel in a thread (``gametable sim`` / ``gametable run``); host/port from ``[panel]``.
+
+    ``generate_pin`` (``gametable run``): a config left at the ``0000`` default gets a random PIN
+    made at the first start and kept beside the journal, printed on the console (issue 17 #8).
+    """
+    if generate_pin and "pin" not in kwargs:
+        kwargs["pin"] = resolve_pin(config)
     return PanelServer(config, link, **kwargs).start()

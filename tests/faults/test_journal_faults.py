@@ -1,6 +1,7 @@
 """Journal faults: a full SD card refuses the input with a clear error (a retry with the same id
 works once there is room); a journal that is not a database, or one another daemon is writing,
-stops `gametable run` with a one-line error and is never touched."""
+stops `gametable run` with a one-line error and is never touched (exit 78, which the systemd
+unit does not restart; another daemon on it is exit 2, which it retries)."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_run_refuses_a_journal_that_is_not_a_database_without_touching_it(tmp_pa
     config = write_config(tmp_path / "g.toml", "t9", "127.0.0.1", 1, journal)
     proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--no-hardware"],
                           cwd=REPO, capture_output=True, text=True, timeout=30)
-    assert proc.returncode == 2
+    assert proc.returncode == 78  # EX_CONFIG: the systemd unit does not restart it every 2 s
     lines = proc.stdout.strip().splitlines()
     assert len(lines) == 1 and "cannot open journal" in lines[0] and str(journal) in lines[0], proc.stdout
     assert journal.read_bytes() == junk
@@ -74,3 +75,16 @@ def test_a_second_daemon_on_the_same_journal_is_refused_and_the_first_plays_on(r
 def test_journal_path_that_is_a_directory_gives_a_clear_error(tmp_path):
     with pytest.raises(JournalError, match="cannot open journal .*: Is a directory"):
         Journal(tmp_path)
+
+
+def test_run_with_a_bad_config_exits_78_so_systemd_does_not_restart_it(tmp_path):
+    import subprocess
+    import sys
+
+    from tests.helpers.daemon_proc import REPO
+
+    config = tmp_path / "g.toml"
+    config.write_text('table_id = "t9"\n[panel]\nport = "eighty"\n')
+    proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--no-hardware"],
+                          cwd=REPO, capture_output=True, text=True, timeout=30)
+    assert proc.returncode == 78 and "panel.port" in proc.stdout and "Traceback" not in proc.stderr

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from controller.broker import free_port
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -21,14 +23,12 @@ def write_config(path: Path, table_id: str, host: str, port: int, journal: Path,
                  credentials: dict[str, str] | None = None) -> Path:
     """A daemon config; its panel on a free loopback port (never the default 8080: the suite must
     pass while ``make demo`` runs); ``credentials``: the broker's ``username`` and ``password``."""
-    from controller.broker import free_port
-
     auth = "".join(f'{k} = "{v}"\n' for k, v in (credentials or {}).items())
     path.write_text(
         f'table_id = "{table_id}"\n'
         f'[mqtt]\nhost = "{host}"\nport = {port}\nkeepalive = 5\n{auth}'
         f'[journal]\npath = "{journal}"\n'
-        f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\n',
+        f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\n',  # not 8080: a `make demo` may hold it
         encoding="utf-8",
     )
     return path

@@ -76,6 +76,7 @@ function connect() {
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
   on("leds", () => {});
   on("table", (d) => { Board.update(d); });
+  on("journal", (d) => { S.journal = d; conn(); });
   es.onopen = () => { S.online = true; conn(); };
   es.onerror = () => {
     S.online = false; conn();
@@ -89,6 +90,8 @@ function conn() {
   if (!S.online) { c.textContent = "reconnecting…"; c.className = "conn bad"; return; }
   if (S.status === "offline") { c.textContent = "table offline"; c.className = "conn bad"; return; }
   c.textContent = S.me.host ? "host · live" : S.me.seat ? `seat ${S.me.seat} · live` : "live"; c.className = "conn ok";
+  const j = S.me.host && S.journal;  // the table dropped a torn journal record at its last start
+  if (j) { c.textContent += ` · ⚠ ${(j.dropped || []).length ? `input #${j.dropped.join(", #")} lost in a power cut: check the state` : j.warning}`; c.className = "conn bad"; }
 }
 
 /* ---------- rendering ---------- */
@@ -309,6 +312,9 @@ function hostView() {
   }
   const st = S.state;
   let html = qr;
+  if (S.info && S.info.pin_is_default) {
+    html += `<section class="card" id="pin-warning"><p><b>The table PIN is 0000.</b> Anyone on this Wi-Fi can unlock the host screen: set <code>[panel] pin</code> in the table's config.</p></section>`;
+  }
   if (st && st.phase === "playing") {
     html += Coup.is(st) ? Coup.tableView(st, true) : turnBanner(false) + questionCard(st, null, true);
     const pend = st.pending_placements || [];
@@ -323,6 +329,8 @@ function hostView() {
     ? `<section class="card"><button class="btn wide" data-action="lobby-open" id="lobby-open">Set up a new game…</button></section>`
     : lobbyCard();
   html += `<section class="card"><h2>Phones</h2>${S.taken.length ? S.taken.map((s) => `<div class="row" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span><button class="btn ghost" data-action="release" data-seat="${s}">Free seat</button></div>`).join("") : "<p class='muted'>No phone holds a seat yet.</p>"}
+    <p class="muted" style="margin:10px 0 4px">One seat per phone. To let a phone that already has a seat take another (a shared phone):</p>
+    <div class="row" id="share-seats">${[1, 2, 3, 4, 5, 6].filter((s) => !S.taken.includes(s)).map((s) => `<button class="btn ghost" data-action="share" data-seat="${s}">Seat ${s}</button>`).join("")}</div>
     <button class="btn ghost wide" data-action="lock" style="margin-top:10px">Lock host screen</button></section>`;
   return html;
 }
@@ -432,6 +440,9 @@ async function act(el) {
     if (await ask("Abort this game for everyone?", "Abort")) await post("/api/host/cmd", { type: "abort" });
   } else if (a === "release") {
     await post("/api/host/release", { seat: +el.dataset.seat });
+  } else if (a === "share") {
+    const d = await post("/api/host/share", { seat: +el.dataset.seat });
+    if (d.ok) toast(`Seat ${d.seat} may now be taken by a phone that already has a seat`, true);
   } else if (a === "lock") {
     await post("/api/host/lock"); S.me.host = false; connect(); render();
   } else if (a === "lobby-set") {

@@ -1,0 +1,54 @@
+"""A whole table for the hostile-LAN tests: real Mosquitto, the real daemon, the served panel."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.clock import FakeClock
+from tests.helpers.mqtt_client import Recorder
+from tests.helpers.panel import NEW_GAME, PIN, start_stack
+from tests.security.lan import Phone, lan
+from web_panel.server import Limits
+
+# Short head deadline so the slowloris tests finish quickly; everything else as shipped.
+TEST_LIMITS = Limits(head_timeout_s=1.0)
+
+
+@pytest.fixture
+def stack(broker, tmp_path):
+    clock = FakeClock()
+    s = start_stack(broker, str(tmp_path / "journal.sqlite"), clock=clock, limits=TEST_LIMITS)
+    s.clock = clock
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def wire(broker):
+    """Everything written on the table's topics (what the daemon would act on)."""
+    r = Recorder(broker.host, broker.port, "gametable/t1/#")
+    yield r
+    r.close()
+
+
+def commands(wire: Recorder, start: int = 0) -> list[dict]:
+    return [m.json() for m in wire.messages[start:] if m.topic.endswith("/cmd")]
+
+
+def host_of(stack, address: str | None = None) -> Phone:
+    host = Phone(stack.panel.port, address or lan(1, net=9))
+    assert host.post("/api/host/unlock", {"id": "unlock-host-1", "pin": PIN})[0] == 200
+    return host
+
+
+def start_game(stack, host: Phone) -> None:
+    status, body = host.post("/api/host/cmd", {**{k: v for k, v in NEW_GAME.items() if k != "type"},
+                                               "type": "new_game", "id": "start-game-1"})
+    assert (status, body) == (200, {"ok": True})
+    stack.wait(lambda: stack.panel.link.private_view(3), what="private views")
+
+
+def seated(stack, seat: int, address: str | None = None) -> Phone:
+    phone = Phone(stack.panel.port, address or lan(seat, net=8))
+    assert phone.post("/api/seat/claim", {"id": f"claim-seat-{seat}", "seat": seat}) == (200, {"ok": True, "seat": seat})
+    return phone

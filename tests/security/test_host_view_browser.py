@@ -1,0 +1,44 @@
+"""Issue 17 #8/#9 on the host screen (Chromium): the 0000 warning, sharing a seat, freeing a seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.config import parse
+from controller.daemon import Daemon
+from tests.helpers.browser import PHONE, shot
+from web_panel.server import PanelServer
+
+pytestmark = [pytest.mark.mqtt, pytest.mark.browser, pytest.mark.usefixtures("close_contexts")]
+
+
+def test_host_screen_warns_about_0000_shares_and_frees_seats(broker, browser, tmp_path):
+    config = parse({"table_id": "t1", "mqtt": {"host": broker.host, "port": broker.port},
+                    "journal": {"path": str(tmp_path / "j.sqlite")}, "panel": {"host": "127.0.0.1"}})
+    daemon = Daemon(config)
+    daemon.start()
+    panel = PanelServer(config, port=0).start()  # the PIN left at 0000
+    try:
+        assert panel.link.connected.wait(10)
+        host = browser.new_context(**PHONE).new_page()
+        host.set_default_timeout(10_000)
+        host.goto(panel.url + "/host")
+        host.fill("#pin", "0000")
+        host.click("#unlock")
+        host.locator("#pin-warning").filter(has_text="The table PIN is 0000").wait_for()
+        ann = browser.new_context(**PHONE).new_page()
+        ann.set_default_timeout(10_000)
+        ann.goto(panel.url + "/join")
+        ann.click("#seat-1")
+        host.locator("[data-action=release][data-seat='1']").wait_for()
+        assert host.locator("#share-seats button").all_inner_texts() == [f"Seat {s}" for s in range(2, 7)]
+        host.click("#share-seats [data-seat='2']")
+        host.locator("#toast").filter(has_text="Seat 2 may now be taken").wait_for()
+        assert panel.app.extensions["gametable"]["seats"].is_open_for_shared(2)
+        shot("host-phones-share.png", host)
+        host.click("[data-action=release][data-seat='1']")
+        host.locator("#share-seats [data-seat='1']").wait_for()  # seat 1 is free again
+        assert panel.app.extensions["gametable"]["seats"].taken() == []
+    finally:
+        panel.stop()
+        daemon.stop()
