@@ -26,6 +26,23 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def _wait_until_panel_offers(panel: PanelServer, seat: int, move: str, timeout: float = 10.0) -> None:
+    """Bounded poll (real I/O) until the panel has the state and ``seat``'s private view offering
+    ``move``: a tap before that is refused by the panel, which has not seen the game yet."""
+    deadline = time.monotonic() + timeout
+    while True:
+        legal = (panel.link.private_view(seat) or {}).get("legal")
+        if isinstance(legal, dict):
+            legal = legal.get("moves")
+        public = panel.link.public_state() or {}
+        if public.get("phase") == "playing" and any(isinstance(m, dict) and m.get("move") == move
+                                                     for m in legal or []):
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the panel never offered {move!r} to seat {seat}")
+        time.sleep(0.001)
+
+
 def run() -> dict[str, float]:
     broker = start_broker()
     workdir = Path(tempfile.mkdtemp(prefix="gametable-bench-coup-"))
@@ -48,6 +65,7 @@ def run() -> dict[str, float]:
         started = time.perf_counter()
         for n in range(MOVES):  # income: no reaction window, so each tap resolves at once (CP-2)
             seat = daemon.public_state()["turn"]["seat"]
+            _wait_until_panel_offers(panel, seat, "income")  # its MQTT cache lags the daemon a little
             marks = [len(s.frames) for s in streams]
             t0 = time.perf_counter()
             status, body = phones[seat].post("/api/cmd", {"id": f"bench-move-{n:05d}", "type": "move",
