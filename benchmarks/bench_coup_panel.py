@@ -26,16 +26,21 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def _until_panel_offers(panel: PanelServer, seat: int, move: str, timeout: float = 10.0) -> None:
-    """Wait (bounded, real I/O) until the panel holds ``seat``'s view offering ``move``: the daemon
-    publishes the state before the private views, so the next seat's buttons arrive a moment later."""
+def _wait_until_panel_offers(panel: PanelServer, seat: int, move: str, timeout: float = 10.0) -> None:
+    """Bounded poll (real I/O) until the panel has the state and ``seat``'s private view offering
+    ``move``: a tap before that is refused by the panel, which has not seen the game yet."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        legal = (panel.link.private_view(seat) or {}).get("legal") or []
-        if any(isinstance(m, dict) and m.get("move") == move for m in legal):
+    while True:
+        legal = (panel.link.private_view(seat) or {}).get("legal")
+        if isinstance(legal, dict):
+            legal = legal.get("moves")
+        public = panel.link.public_state() or {}
+        if public.get("phase") == "playing" and any(isinstance(m, dict) and m.get("move") == move
+                                                     for m in legal or []):
             return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the panel never offered {move!r} to seat {seat}")
         time.sleep(0.001)
-    raise TimeoutError(f"the panel never offered {move} to seat {seat}")
 
 
 def run() -> dict[str, float]:
@@ -60,7 +65,7 @@ def run() -> dict[str, float]:
         started = time.perf_counter()
         for n in range(MOVES):  # income: no reaction window, so each tap resolves at once (CP-2)
             seat = daemon.public_state()["turn"]["seat"]
-            _until_panel_offers(panel, seat, "income")  # a phone taps only what it was shown
+            _wait_until_panel_offers(panel, seat, "income")  # its MQTT cache lags the daemon a little
             marks = [len(s.frames) for s in streams]
             t0 = time.perf_counter()
             status, body = phones[seat].post("/api/cmd", {"id": f"bench-move-{n:05d}", "type": "move",

@@ -3,15 +3,19 @@
 The real daemon process (``gametable run --no-hardware``) behind a real Mosquitto, reached through
 a network that can be cut; a bot plays every registered game (Coup joins by itself) through a
 retrying :class:`~controller.command_client.CommandClient`. At random moments the soak
-``kill -9``s the daemon (sometimes with a command in flight), restarts Mosquitto, or cuts the
-daemon's network; meanwhile a hostile client now and then publishes junk on ``cmd``. A hostile-LAN
-phase follows (:mod:`benchmarks.soak_hostile_lan`: slowloris, stream floods, PIN guessing at the panel). Time is compressed: a "simulated minute" is ``60 / pace_s`` inputs, and faults
+``kill -9``s the daemon (sometimes with a command in flight), restarts Mosquitto, cuts the
+daemon's network, or runs an MQTT hostile-LAN phase (:data:`HOSTILE_LAN`: strangers try to take over
+the daemon's client id and forge commands while the bot keeps playing); meanwhile a buggy client now
+and then publishes junk on ``cmd``. Mosquitto runs exactly as shipped (hardware_docs/mosquitto:
+config, ACL, a daemon and a panel user). A panel hostile-LAN phase follows
+(:mod:`benchmarks.soak_hostile_lan`: slowloris, stream floods, PIN guessing at the panel). Time is compressed: a "simulated minute" is ``60 / pace_s`` inputs, and faults
 arrive on that simulated clock, so 30 simulated minutes take about a minute of real time.
 
 At the end it checks, from the journal itself:
   inputs lost        commands acknowledged ok that are not in the journal, or never answered (must be 0)
   duplicates applied command ids applied more than once (must be 0)
-  hostile commands applied  junk that got into the journal (must be 0)
+  hostile commands applied  junk or forged commands that got into the journal (must be 0)
+  daemon kicked off  times a hostile-LAN phase disconnected the daemon from the broker (must be 0)
 and that the state the broker holds (retained) equals a replay of the journal. Exit status 1 if
 any of that fails or the daemon's memory grew by 10 % or more. Memory is sampled after a warm-up
 and at the end; after a ``kill -9`` the new process has replayed the whole journal, so the end
@@ -32,9 +36,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from controller.broker import Broker, start_table_broker
 from controller.command_client import CommandClient, CommandTimeout
 from controller.replay import replay_lines
-from tests.helpers.broker import Broker, start_broker
+from controller.topics import daemon_client_id
 from tests.helpers.daemon_proc import DaemonProcess
 from tests.helpers.hostile import random_junk
 from tests.helpers.mqtt_client import Recorder
@@ -43,19 +48,22 @@ from tests.helpers.play import Bot, comparable
 
 TABLE = "soak"
 T = f"gametable/{TABLE}"
-FAULTS = ("kill -9", "broker restart", "network cut")
+FAULTS = ("kill -9", "broker restart", "network cut", "hostile LAN")
+DISCONNECTED = "disconnected from broker"  # the daemon's log line when it loses the broker
 
 
 class Soak:
     def __init__(self, workdir: Path, seed: int, faults: tuple[str, ...] = FAULTS) -> None:
         self.rnd = random.Random(seed)
         self.kinds = faults
-        self.broker: Broker = start_broker()
+        self.broker: Broker = start_table_broker()
         self.net = NetCut(self.broker.host, self.broker.port)
-        self.daemon = DaemonProcess(workdir, self.broker.host, self.net.port, TABLE)
-        self.phone = Recorder(self.broker.host, self.broker.port, f"{T}/status")
+        self.daemon = DaemonProcess(workdir, self.broker.host, self.net.port, TABLE,
+                                    credentials={"username": "daemon", "password": self.broker.users["daemon"]})
+        self.phone = Recorder(self.broker.host, self.broker.port, f"{T}/status")  # anonymous: status is public
         self.phone.client.reconnect_delay_set(0.05, 0.5)
-        self.cc = CommandClient(self.broker.host, self.broker.port, TABLE)
+        self.cc = CommandClient(self.broker.host, self.broker.port, TABLE, username="panel",
+                                password=self.broker.users["panel"])
         self.bot = Bot(seed, prefix="s", max_inputs_per_game=250)
         self.synced = 0  # the last journal seq the bot's mirror has applied
         self.results: dict[str, dict[str, Any]] = {}
@@ -63,6 +71,8 @@ class Soak:
         self.unanswered: list[str] = []
         self.faults: Counter[str] = Counter()
         self.junk_sent = 0
+        self.hostile: Counter[str] = Counter()  # what the hostile-LAN phases tried, by kind
+        self.kicked_off = 0  # times the daemon lost the broker during a hostile-LAN phase
 
     # --- the daemon ---------------------------------------------------------------------------
     def start_daemon(self) -> None:
@@ -115,9 +125,17 @@ class Soak:
             self.start_daemon()
         elif kind == "broker restart":
             self.broker.stop()
-            self.cc.publish(cmd)  # paho queues it until the broker is back
+            self.cc.publish(cmd)  # not queued by paho (it could apply after its sender gave up): resent below
             time.sleep(self.rnd.uniform(0, 0.5))
             self.broker.restart()
+        elif kind == "hostile LAN":
+            self.cc.publish(cmd)
+            drops = self.daemon.log_text().count(DISCONNECTED)
+            for attack in HOSTILE_LAN:
+                attack(self)
+            self.resolve(cmd)
+            self.kicked_off += self.daemon.log_text().count(DISCONNECTED) - drops
+            return
         else:
             self.net.cut()
             self.cc.publish(cmd)  # the broker queues it in the daemon's session
@@ -131,6 +149,51 @@ class Soak:
         self.phone.close()
         self.net.close()
         self.broker.close()
+
+
+# --- the hostile LAN (issue 17) ---------------------------------------------------------------
+def _connect_once(soak: Soak, client_id: str, username: str | None = None, password: str | None = None) -> None:
+    """One MQTT connection as ``client_id``, held until the broker answers, then dropped."""
+    import threading
+
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+    if username:
+        client.username_pw_set(username, password)
+    answered = threading.Event()
+    client.on_connect = lambda *a: answered.set()
+    client.on_disconnect = lambda *a: answered.set()
+    try:
+        client.connect(soak.broker.host, soak.broker.port, keepalive=5)
+    except OSError:
+        return
+    client.loop_start()
+    answered.wait(5)
+    if client.is_connected():
+        # a stranger's forged command: the ACL must drop it (counted in "hostile commands applied")
+        forged = {"type": "abort", "id": f"hostile-{soak.hostile['forged']}"}
+        soak.hostile["forged"] += 1
+        client.publish(f"{T}/cmd", json.dumps(forged), qos=1).wait_for_publish(2)
+    client.disconnect()
+    client.loop_stop()
+
+
+def mqtt_takeover_attempts(soak: Soak) -> None:
+    """Strangers on the LAN connect again and again as the daemon's public name (anonymous, or with
+    a guessed password) to kick it off the broker, while the bot keeps playing."""
+    public = f"gametable-daemon-{TABLE}"
+    guesses = [(public, None, None), (daemon_client_id(TABLE, "guess"), None, None), (public, "daemon", "guess"),
+               (public, "panel", "guess")]
+    for _ in range(soak.rnd.randint(3, 8)):
+        cid, user, pw = soak.rnd.choice(guesses)
+        _connect_once(soak, cid, user, pw)
+        soak.hostile["takeover attempts"] += 1
+        soak.play_one()
+
+
+# The attacks of a hostile-LAN phase; each takes the Soak (panel attacks are added beside this one).
+HOSTILE_LAN: list = [mqtt_takeover_attempts]
 
 
 def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_every_s: float = 60.0,
@@ -159,7 +222,7 @@ def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_ev
         ok_ids = [i for i, r in soak.results.items() if r.get("ok")]
         lost = sum(1 for i in ok_ids if i not in ids) + len(soak.unanswered)
         duplicates = sum(n - 1 for n in ids.values() if n > 1)
-        junk_applied = sum(1 for i in ids if str(i).startswith("junk"))
+        junk_applied = sum(1 for i in ids if str(i).startswith(("junk", "hostile")))
         refused = [(i, r.get("error")) for i, r in soak.results.items() if not r.get("ok")]
         expected = replay_lines([b for _s, _c, b in rows]).public_view()
         late = Recorder(soak.broker.host, soak.broker.port, f"{T}/state")
@@ -184,6 +247,8 @@ def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_ev
         "commands refused": float(len(refused)),
         "hostile commands sent": float(soak.junk_sent),
         "hostile commands applied": float(junk_applied),
+        **{f"hostile LAN {k}": float(v) for k, v in sorted(soak.hostile.items())},
+        "daemon kicked off by hostile LAN": float(soak.kicked_off),
         "retained state equals journal replay": float(state_ok),
         "daemon RSS start (KiB)": float(rss_start),
         "daemon RSS end (KiB)": float(rss_end),
@@ -200,7 +265,7 @@ def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_ev
 
 def passed(figures: dict[str, float]) -> bool:
     return (figures["inputs lost"] == 0 and figures["duplicates applied"] == 0
-            and figures["hostile commands applied"] == 0
+            and figures["hostile commands applied"] == 0 and figures["daemon kicked off by hostile LAN"] == 0
             and figures["retained state equals journal replay"] == 1.0 and figures["daemon RSS growth %"] < 10)
 
 

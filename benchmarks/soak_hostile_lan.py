@@ -150,10 +150,8 @@ def run_hostile_lan(seconds: float = 20.0, seed: int = 1, workdir: Path | None =
     """Run the phase; returns the figures it prints."""
     workdir = workdir or Path(tempfile.mkdtemp(prefix="gametable-soak-lan-"))
     broker = start_broker()
-    daemon = DaemonProcess(workdir, broker.host, broker.port, TABLE)
     port = free_port()
-    with daemon.config.open("a", encoding="utf-8") as conf:
-        conf.write(f'[panel]\nhost = "127.0.0.1"\nport = {port}\npin = "{PIN}"\n')
+    daemon = DaemonProcess(workdir, broker.host, broker.port, TABLE, panel={"port": port, "pin": PIN})
     ctx = multiprocessing.get_context("spawn")
     results = ctx.Queue()
     attacker = None

@@ -17,13 +17,13 @@ could answer them first with "nothing seen".
 
 from __future__ import annotations
 
-import itertools
 import logging
 import random
 import threading
 from collections.abc import Iterable
 from typing import Any
 
+from controller.command_ids import CommandIds
 from controller.games import GameError, get_game
 from controller.games.base import Bot
 from controller.referee_api import SeatReferee
@@ -62,7 +62,7 @@ class BotRunner:
         self._race = random.Random(f"race|{seed}")  # who answers a reaction window first (CP-3.4)
         self.log: list[dict[str, Any]] = []  # every input submitted and its result, for diagnostics
         self._bots: dict[tuple[str, int], Bot] = {}  # (game, seat) -> its bot, for one game
-        self._ids = itertools.count(1)
+        self._ids = CommandIds("bot")  # never repeats across runs: a restart reuses the journal
         self.changed = threading.Event()
         self.changed.set()
         self._lock = threading.Lock()
@@ -134,7 +134,7 @@ class BotRunner:
         return False
 
     def submit(self, inp: Input) -> dict[str, Any]:
-        cmd = {**inp, "id": f"bot-{self.seed}-{next(self._ids)}"}
+        cmd = {**inp, "id": self._ids()}
         result = self.daemon.submit(cmd, source="bot")
         self.log.append({"cmd": cmd, "result": result})
         if not result.get("ok"):

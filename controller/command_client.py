@@ -7,6 +7,17 @@ until a ``cmd/result`` with that id arrives. The daemon answers a repeated id wi
 result (``"duplicate": true``) and never applies it twice, which makes the retry safe.
 
 :class:`CommandClient` is that rule in code, for tools, bots, the soak test and the panel.
+
+The other half of the rule: **a command the sender gave up on must never apply later** (issue 17
+item 6). A client that reported "the table did not answer" to its user must not have the command
+delivered afterwards by a queue somewhere:
+
+- paho's queue: while the broker is unreachable nothing is published (paho would keep it and send it
+  on reconnect), and on every reconnect whatever paho still holds from before is dropped
+  (:func:`forget_unsent`) - a command still waited for is published again by its own retry loop;
+- the broker's queue (the daemon's persistent session while the daemon is down): every command is
+  published with an MQTT v5 message expiry that ends before the sender's deadline
+  (:func:`expiry_for`), so Mosquitto discards it instead of delivering it late.
 """
 
 from __future__ import annotations
@@ -14,12 +25,44 @@ from __future__ import annotations
 import json
 import threading
 import time
-import uuid
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from controller.mqtt_bridge import no_delay
+from controller.topics import Topics
+from controller.topics import client_id as random_client_id
+
+# Mosquitto counts expiry in whole seconds of its own clock (a message expires in (n, n+1] s), so
+# a command must expire a full second before the sender gives up: published only while at least
+# MIN_LEFT_S of its wait is left, with an expiry of (seconds left - 1), rounded down.
+MIN_LEFT_S = 2.0
+
+
+def expiry_for(seconds_left: float) -> Properties | None:
+    """MQTT v5 PUBLISH properties whose message expiry ends before ``seconds_left`` run out;
+    None when too little is left to publish at all."""
+    if seconds_left < MIN_LEFT_S:
+        return None
+    props = Properties(PacketTypes.PUBLISH)
+    props.MessageExpiryInterval = int(seconds_left - 1)
+    return props
+
+
+def forget_unsent(client: mqtt.Client) -> int:
+    """Drop every QoS>0 message paho still holds from before a reconnect (call in ``on_connect``)."""
+    return len(client.drop_out_messages())
+
+
+def command_mqtt_client(client_id: str, username: str | None, password: str | None) -> mqtt.Client:
+    """An MQTT v5 client (message expiry) with TCP_NODELAY, for clients that publish commands."""
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+    if username:
+        client.username_pw_set(username, password)
+    no_delay(client)
+    return client
 
 
 class CommandTimeout(TimeoutError):
@@ -32,17 +75,15 @@ class CommandClient:
     def __init__(self, host: str, port: int, table_id: str, *, client_id: str | None = None,
                  username: str | None = None, password: str | None = None) -> None:
         self.table_id = table_id
-        self.cmd_topic = f"gametable/{table_id}/cmd"
-        self.result_topic = f"gametable/{table_id}/cmd/result"
+        names = Topics(table_id)
+        self.cmd_topic = names.cmd
+        self.result_topic = names.result
         self.sends = 0  # publishes, retries included (for soak statistics)
+        self.dropped = 0  # publishes skipped or forgotten because the broker was unreachable
         self._results: dict[str, dict[str, Any]] = {}
         self._cond = threading.Condition()
         self._subscribed = threading.Event()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
-                                  client_id=client_id or f"cmd-{uuid.uuid4().hex[:10]}")
-        if username:
-            self.client.username_pw_set(username, password)
-        no_delay(self.client)
+        self.client = command_mqtt_client(client_id or random_client_id("cmd", table_id), username, password)
         self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.5)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self._subscribed.clear()
@@ -53,6 +94,7 @@ class CommandClient:
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not reason.is_failure:
+            self.dropped += forget_unsent(client)  # never deliver late what was sent before the outage
             client.subscribe(self.result_topic, qos=1)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
@@ -69,10 +111,23 @@ class CommandClient:
         """True once connected and subscribed to results (so no result can be missed)."""
         return self._subscribed.wait(timeout)
 
-    def publish(self, cmd: dict[str, Any]) -> None:
-        """Publish once (QoS 1; paho queues it while offline); no waiting."""
+    def publish(self, cmd: dict[str, Any], *, expiry_s: float | None = None) -> bool:
+        """Publish once (QoS 1), no waiting; False (and nothing queued) while the broker is unreachable.
+
+        With ``expiry_s`` the broker discards the command if it cannot deliver it in time
+        (:func:`expiry_for`); without, it keeps it for the daemon's session as long as that lives.
+        """
+        props = None
+        if expiry_s is not None:
+            props = expiry_for(expiry_s)
+            if props is None:
+                return False
+        if not self.client.is_connected():
+            self.dropped += 1
+            return False
         self.sends += 1
-        self.client.publish(self.cmd_topic, json.dumps(cmd, separators=(",", ":")), qos=1)
+        self.client.publish(self.cmd_topic, json.dumps(cmd, separators=(",", ":")), qos=1, properties=props)
+        return True
 
     def result(self, cid: Any) -> dict[str, Any] | None:
         with self._cond:
@@ -81,8 +136,9 @@ class CommandClient:
     def send(self, cmd: dict[str, Any], *, retry_s: float = 1.0, timeout: float = 30.0) -> dict[str, Any]:
         """Publish ``cmd`` (it must carry an ``id``) until its result arrives; return the result.
 
-        Each retry reuses the same id, so the daemon applies the command at most once.
-        Raises :class:`CommandTimeout` after ``timeout`` seconds without any result.
+        Each retry reuses the same id, so the daemon applies the command at most once. Each publish
+        expires before ``timeout`` runs out, so a command that raised :class:`CommandTimeout`
+        (after ``timeout`` seconds without any result) is never applied afterwards.
         """
         if cmd.get("id") is None:
             raise ValueError("a command needs a client-chosen 'id' to be retried safely")
@@ -92,7 +148,7 @@ class CommandClient:
         deadline = time.monotonic() + timeout
         while True:
             self._subscribed.wait(max(0.0, deadline - time.monotonic()))
-            self.publish(cmd)
+            self.publish(cmd, expiry_s=deadline - time.monotonic())
             retry_at = min(deadline, time.monotonic() + retry_s)
             with self._cond:
                 while key not in self._results:

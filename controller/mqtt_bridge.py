@@ -1,14 +1,4 @@
-"""The MQTT side of the daemon: the topic contract of architecture.md.
-
-| topic                          | retained | QoS |
-| gametable/T/status             | yes      | 1   | online / offline (offline is the last will)
-| gametable/T/state              | yes      | 1   | public state
-| gametable/T/events             | no       | 0   | each accepted input and its visible effects
-| gametable/T/seat/S/private     | yes      | 1   | seat S's private view
-| gametable/T/cmd                | no       | 1   | commands in
-| gametable/T/cmd/result         | no       | 1   | {"id", "ok", "error"?}
-| gametable/T/sensors/...        | no       | 0   | diagnostics
-| gametable/T/leds               | yes      | 1   | what each seat LED shows
+"""The MQTT side of the daemon: the topic contract of architecture.md (names: controller.topics).
 
 paho-mqtt keeps reconnecting by itself with a capped backoff; every (re)connect re-announces
 ``online`` and calls ``on_connected`` so the daemon republishes its retained topics.
@@ -25,25 +15,16 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from controller.topics import Topics, daemon_client_id, private_topic
+
 log = logging.getLogger("gametable.mqtt")
 
 
 def topics(table_id: str) -> dict[str, str]:
-    base = f"gametable/{table_id}"
-    return {
-        "base": base,
-        "status": f"{base}/status",
-        "state": f"{base}/state",
-        "events": f"{base}/events",
-        "cmd": f"{base}/cmd",
-        "result": f"{base}/cmd/result",
-        "leds": f"{base}/leds",
-        "sensors": f"{base}/sensors",
-    }
-
-
-def private_topic(table_id: str, seat: int) -> str:
-    return f"gametable/{table_id}/seat/{seat}/private"
+    """The daemon's topics by name (built by controller.topics, the one place that names them)."""
+    t = Topics(table_id)
+    return {"base": t.base, "status": t.status, "state": t.state, "events": t.events, "cmd": t.cmd,
+            "result": t.result, "leds": t.leds, "sensors": t.sensors, "games": t.games}
 
 
 def no_delay(client: mqtt.Client) -> None:
@@ -85,6 +66,11 @@ class MqttBridge:
         self._on_command = on_command
         self._on_connected = on_connected
         self.connected = threading.Event()
+        # set once the broker acknowledged the `cmd` subscription: from then on no command is missed
+        # (CONNACK alone is not enough: a command published before the SUBACK is dropped)
+        self.subscribed = threading.Event()
+        self._cmd_sub_mid: int | None = None
+        self.disconnects = 0  # times the broker connection was lost (a takeover shows up here)
         # A persistent session (clean_session=False, fixed client id): while the daemon is down
         # (crash, restart, Wi-Fi drop) the broker keeps its `cmd` subscription and queues QoS 1
         # commands for it, delivered when it reconnects. Commands are acknowledged (PUBACK) only
@@ -93,11 +79,16 @@ class MqttBridge:
         # a broker restart without persistence forgets the session.
         self.client = mqtt.Client(
             mqtt.CallbackAPIVersion.VERSION2,
-            client_id=client_id or f"gametable-daemon-{table_id}",
+            # Unguessable without the broker password, so nobody else can take it over (and kick
+            # the daemon off the broker): controller.topics.daemon_client_id.
+            client_id=client_id or daemon_client_id(table_id, password),
             clean_session=False,
         )
         if username:
             self.client.username_pw_set(username, password)
+        else:
+            log.warning("no broker password configured: anyone who reaches the broker can take over the "
+                        "daemon's client id and write commands (hardware_docs/mosquitto/README.md)")
         self.client.will_set(self.topics["status"], "offline", qos=1, retain=True)
         self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
         self.client.max_queued_messages_set(10000)
@@ -105,6 +96,7 @@ class MqttBridge:
         self.client.on_connect = self._handle_connect
         self.client.on_disconnect = self._handle_disconnect
         self.client.on_message = self._handle_message
+        self.client.on_subscribe = self._handle_subscribe
 
     def start(self) -> None:
         self.client.connect_async(self.host, self.port, keepalive=self.keepalive)
@@ -121,7 +113,8 @@ class MqttBridge:
         self.client.loop_stop()
 
     def wait_connected(self, timeout: float) -> bool:
-        return self.connected.wait(timeout)
+        """True once connected *and* subscribed to ``cmd`` (a command sent now is answered)."""
+        return self.subscribed.wait(timeout)
 
     # --- paho callbacks ----------------------------------------------------------------------
     def _handle_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -129,14 +122,23 @@ class MqttBridge:
             log.error("broker %s:%s refused the connection: %s", self.host, self.port, reason)
             return
         log.info("connected to broker %s:%s", self.host, self.port)
-        client.subscribe(self.topics["cmd"], qos=1)
+        self._cmd_sub_mid = client.subscribe(self.topics["cmd"], qos=1)[1]
         client.publish(self.topics["status"], "online", qos=1, retain=True)
         self.connected.set()
         if self._on_connected:
             self._on_connected()
 
+    def _handle_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        if mid == self._cmd_sub_mid:
+            if any(getattr(r, "is_failure", False) for r in reasons):
+                log.error("the broker refused the daemon's subscription to %s (ACL?)", self.topics["cmd"])
+                return
+            self.subscribed.set()
+
     def _handle_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self.connected.clear()
+        self.subscribed.clear()
+        self.disconnects += 1
         log.warning("disconnected from broker (%s); reconnecting", reason)
 
     def _handle_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:

@@ -19,7 +19,6 @@ so tests can use a small fake daemon and the CLI the real one. Two sensor paths:
 from __future__ import annotations
 
 import argparse
-import itertools
 import logging
 import math
 import random
@@ -32,11 +31,13 @@ from typing import Any
 from controller.bot_runner import BotRunner, coin_choices
 from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
+from controller.command_ids import CommandIds, new_id
 from controller.config import BeamConfig, Config
 from controller.default_table import default_beams
 from controller.observer import ObservedStrike, Observer
 from controller.referee_api import TableReferee
 from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
+from controller.topics import Topics, client_id
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
 from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
@@ -154,7 +155,7 @@ class VirtualTable:
         self._last_frame = 0.0
         self.last_truth: StrikeTruth | None = None
         self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
-        self._ids = itertools.count(1)
+        self._ids = CommandIds("sim")  # never repeats across runs: a restart reuses the journal
         self._lock = threading.RLock()
         self._owed = 0.0
         self.act: Callable[[], int] | None = None  # e.g. BotRunner.poll: bots' non-shot decisions first
@@ -172,7 +173,7 @@ class VirtualTable:
     # --- talking to the daemon -------------------------------------------------------------------
 
     def submit(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        cmd = {**cmd, "id": cmd.get("id") or f"sim-{self.seed}-{next(self._ids)}"}
+        cmd = {**cmd, "id": cmd.get("id") or self._ids()}
         result = self.daemon.submit(cmd, source="sim")
         self.log.append({"cmd": cmd, "result": result})
         if not result.get("ok"):
@@ -681,7 +682,7 @@ def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int,
     players = [{"seat": s, "name": f"Bot {s}"} for s in seats]
     if game == "coup":
         r = table.submit({"type": "new_game", "game": "coup", "players": players, "options": {}, "seed": seed,
-                          "id": f"sim-new-game-{seed}"})
+                          "id": new_id("sim-new-game")})
         if not r.get("ok"):
             print(f"sim error: new game rejected: {r.get('error')}")
         return bool(r.get("ok"))
@@ -689,7 +690,7 @@ def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int,
         for i, p in enumerate(players):
             p["team"] = "AB"[i % 2]
     r = table.submit({"type": "new_game", "game": "coinwar", "mode": mode, "players": players,
-                      "order": seats, "options": {}, "seed": seed, "id": f"sim-new-game-{seed}"})
+                      "order": seats, "options": {}, "seed": seed, "id": new_id("sim-new-game")})
     if not r.get("ok"):
         print(f"sim error: new game rejected: {r.get('error')}")
         return False
@@ -717,8 +718,8 @@ def sensor_topics(table_id: str) -> dict[str, str]:
       panel's drag (the panel has checked the seat's token);
     - ``sim/flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``.
     """
-    base = f"gametable/{table_id}"
-    return {"coins": f"{base}/sensors/table", "flick": f"{base}/sim/flick", "result": f"{base}/sim/flick/result"}
+    t = Topics(table_id)
+    return {"coins": t.sim_table, "flick": t.sim_flick, "result": t.sim_flick_result}
 
 
 def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: threading.Event | None = None,
@@ -733,7 +734,7 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
 
     topics = sensor_topics(config.table_id)
     flicks: queue.Queue[bytes] = queue.Queue()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"gametable-sim-{config.table_id}")
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id("sim", config.table_id))
     if config.mqtt.username:
         client.username_pw_set(config.mqtt.username, config.mqtt.password)
     no_delay(client)

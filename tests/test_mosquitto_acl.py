@@ -107,7 +107,7 @@ def test_the_panel_link_with_its_credentials_reads_private_views_and_commands(se
         result = None
         deadline = time.monotonic() + 10
         while result is None and time.monotonic() < deadline:
-            result = link.command({**NEW_GAME, "id": f"g-{time.monotonic_ns()}"}, timeout=1)
+            result = link.command({**NEW_GAME, "id": f"g-{time.monotonic_ns()}"}, timeout=3)
         assert result and result["ok"]
         deadline = time.monotonic() + 10
         while link.private_view(3) is None and time.monotonic() < deadline:

@@ -87,7 +87,9 @@ def test_same_seed_gives_the_same_game():
         for _ in range(300):
             if not vt.play_bots():
                 break
-        return [(c["type"], json.dumps(c, sort_keys=True)) for c in daemon.inputs]
+        # (command ids differ: they never repeat across runs, controller.command_ids)
+        return [(c["type"], json.dumps({k: v for k, v in c.items() if k != "id"}, sort_keys=True))
+                for c in daemon.inputs]
 
     assert game() == game()
 
@@ -141,7 +143,8 @@ def test_sim_arguments_parse_and_do_not_clash_with_the_callers_options():
 def test_run_sim_headless_plays_a_bot_game_to_its_end(tmp_path, capsys):
     cfg = tmp_path / "table.toml"
     # a free panel port: the default 8080 may be taken by a `make demo` running beside the tests
-    cfg.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = 1\n[sim]\nseed = 5\n[panel]\nport = {free_port()}\n')
+    cfg.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = 1\n[sim]\nseed = 5\n'
+                   f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\n')
     parser = argparse.ArgumentParser()
     add_sim_arguments(parser)
     args = parser.parse_args(["--config", str(cfg), "--bots", "3", "--headless", "--speed", "1000"])

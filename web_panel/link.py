@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import uuid
+import time
 from collections import deque
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt_bridge import no_delay
+from controller.command_client import command_mqtt_client, expiry_for, forget_unsent
+from controller.topics import Topics, client_id
 from web_panel.hub import Hub, sse_frame
 from web_panel.loglines import log_lines
 
@@ -32,7 +33,8 @@ class TableLink:
     def __init__(self, table_id: str, host: str, port: int, hub: Hub | None = None, *,
                  username: str | None = None, password: str | None = None, keepalive: int = 15) -> None:
         self.table_id = table_id
-        self.base = f"gametable/{table_id}"
+        self.names = Topics(table_id)
+        self.base = self.names.base
         self.hub = hub if hub is not None else Hub()  # (an empty Hub is falsy)
         self.host, self.port, self.keepalive = host, port, keepalive
         self.state: dict[str, Any] | None = None
@@ -46,15 +48,15 @@ class TableLink:
         self.connected = threading.Event()
         self._lock = threading.Lock()
         self._waiters: dict[str, tuple[threading.Event, list[dict[str, Any]]]] = {}
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
-                                  client_id=f"gametable-panel-{table_id}-{uuid.uuid4().hex[:6]}")
-        if username:
-            self.client.username_pw_set(username, password)
+        # MQTT v5 for message expiry: a command the panel reported as failed must never apply later
+        # (controller.command_client); a random client id, so nobody can take this one over.
+        self.client = command_mqtt_client(client_id("panel", table_id), username, password)
         self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
-        no_delay(self.client)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
+        self._sub_mid: int | None = None
 
     # --- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -69,11 +71,16 @@ class TableLink:
         if reason.is_failure:
             log.error("broker refused the panel: %s", reason)
             return
-        b = self.base
-        client.subscribe([(f"{b}/state", 1), (f"{b}/events", 0), (f"{b}/seat/+/private", 1),
-                          (f"{b}/cmd/result", 1), (f"{b}/leds", 1), (f"{b}/status", 1),
-                          (f"{b}/sensors/#", 0), (f"{b}/games", 1)])
-        self.connected.set()
+        forget_unsent(client)  # commands and flicks from before the outage: their phones were told it failed
+        t = self.names
+        self._sub_mid = client.subscribe([(t.state, 1), (t.events, 0), (t.private_all, 1), (t.result, 1),
+                                          (t.leds, 1), (t.status, 1), (t.sensors_all, 0),
+                                          (t.games, 1)])[1]
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        # connected = subscribed (SUBACK): from now on no result or state update can be missed
+        if mid == self._sub_mid:
+            self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self.connected.clear()
@@ -161,27 +168,35 @@ class TableLink:
         The same command (same ``id``) is published again every ``retry_s`` until answered: a
         command sent just as the broker restarts can be dropped before the daemon re-subscribes,
         and the daemon answers a repeated id again without applying it twice.
+
+        None means the phone is told the command failed, so it must never apply later: nothing is
+        published while the broker is unreachable (paho would queue it), and each publish carries a
+        message expiry that ends before ``timeout`` (controller.command_client.expiry_for).
         """
         key = str(cmd["id"])
         done: tuple[threading.Event, list[dict[str, Any]]] = (threading.Event(), [])
         with self._lock:
             self._waiters[key] = done
         payload = json.dumps(cmd, separators=(",", ":"))
+        deadline = time.monotonic() + timeout
         try:
-            remaining = timeout
-            while remaining > 0:
-                self.client.publish(f"{self.base}/cmd", payload, qos=1)
-                wait = min(retry_s, remaining)
-                if done[0].wait(wait):
+            while (remaining := deadline - time.monotonic()) > 0:
+                props = expiry_for(remaining)
+                if props is not None and self.client.is_connected():
+                    self.client.publish(self.names.cmd, payload, qos=1, properties=props)
+                if done[0].wait(min(retry_s, remaining)):
                     return done[1][0]
-                remaining -= wait
-            return None
+            return done[1][0] if done[1] else None
         finally:
             with self._lock:
                 self._waiters.pop(key, None)
 
-    def publish(self, suffix: str, payload: dict[str, Any], qos: int = 1) -> None:
+    def publish(self, suffix: str, payload: dict[str, Any], qos: int = 1) -> bool:
+        """Fire and forget (e.g. a flick); False, and nothing queued, while the broker is unreachable."""
+        if not self.client.is_connected():
+            return False
         self.client.publish(f"{self.base}/{suffix}", json.dumps(payload, separators=(",", ":")), qos=qos)
+        return True
 
     # --- snapshot ----------------------------------------------------------------------------
     def snapshot(self, seat: int | None) -> list[bytes]:

@@ -10,8 +10,9 @@ gen() { head -c 18 /dev/urandom | base64 | tr -d '/+=' ; }
 DAEMON_PW=$(gen)
 PANEL_PW=$(gen)
 umask 077
-mosquitto_passwd -b -c "$FILE" daemon "$DAEMON_PW"
-mosquitto_passwd -b "$FILE" panel "$PANEL_PW"
+# plain "user:password" lines hashed in place (-U): the passwords never appear on a command line
+printf 'daemon:%s\npanel:%s\n' "$DAEMON_PW" "$PANEL_PW" > "$FILE"
+mosquitto_passwd -U "$FILE"
 if id mosquitto >/dev/null 2>&1; then chown mosquitto: "$FILE" 2>/dev/null || true; fi
 echo "wrote $FILE"
 echo "[mqtt]  username = \"daemon\"  password = \"$DAEMON_PW\""

@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from controller.command_client import CommandClient
+from controller.command_client import CommandClient, CommandTimeout
 from controller.daemon import led_plan_for
 from controller.replay import replay_lines
 from tests.helpers.broker import Broker
@@ -45,7 +45,11 @@ class Rig:
         cmd = None
         for _ in range(n):
             cmd = self.bot.next_command()
-            result = self.cc.send(cmd)
+            try:
+                result = self.cc.send(cmd)
+            except CommandTimeout:
+                raise AssertionError(f"no answer to {cmd}; daemon alive: {self.daemon.alive()}; its log:\n"
+                                     + self.daemon.log_text()[-3000:]) from None
             assert result["ok"], result
             self.bot.accepted(cmd)
         if cmd is not None:  # the result is the daemon's last message for a command: all effects are in

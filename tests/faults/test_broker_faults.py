@@ -44,7 +44,7 @@ def test_broker_restart_mid_game_loses_no_command_and_applies_none_twice(rig):
     pid = rig.daemon.pid
     before_ids = rig.journal_ids()
     rig.broker.stop()
-    batch = _outage_batch(rig, 4)  # paho queues them (QoS 1) while the broker is down
+    batch = _outage_batch(rig, 4)  # not queued by paho while the broker is down (a stale command must never apply)
     mark = len(rig.phone.messages)
     rig.broker.restart()
     # the phone retries each command with the same id until it gets a result

@@ -19,13 +19,19 @@ from controller.broker import free_port
 REPO = Path(__file__).resolve().parents[2]
 
 
-def write_config(path: Path, table_id: str, host: str, port: int, journal: Path) -> Path:
-    # `gametable run` also serves the panel: on a free port, not 8080 (a demo may hold it).
+def write_config(path: Path, table_id: str, host: str, port: int, journal: Path,
+                 credentials: dict[str, str] | None = None, panel: dict[str, Any] | None = None) -> Path:
+    """A daemon config; its panel on a free loopback port unless ``panel`` names one (never the
+    default 8080: the suite must pass while ``make demo`` runs); ``panel`` may add keys such as
+    ``pin``; ``credentials``: the broker's ``username`` and ``password``."""
+    auth = "".join(f'{k} = "{v}"\n' for k, v in (credentials or {}).items())
+    panel = {"host": "127.0.0.1", "port": free_port(), **(panel or {})}
+    panel_keys = "".join(f"{k} = {v}\n" if isinstance(v, int) else f'{k} = "{v}"\n' for k, v in panel.items())
     path.write_text(
         f'table_id = "{table_id}"\n'
-        f'[mqtt]\nhost = "{host}"\nport = {port}\nkeepalive = 5\n'
+        f'[mqtt]\nhost = "{host}"\nport = {port}\nkeepalive = 5\n{auth}'
         f'[journal]\npath = "{journal}"\n'
-        f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\n',  # not 8080: a `make demo` may hold it
+        f'[panel]\n{panel_keys}',
         encoding="utf-8",
     )
     return path
@@ -34,18 +40,23 @@ def write_config(path: Path, table_id: str, host: str, port: int, journal: Path)
 class DaemonProcess:
     """One table daemon process; ``start`` / ``kill`` / ``terminate`` as often as a test likes."""
 
-    def __init__(self, workdir: Path, host: str, port: int, table_id: str = "t1") -> None:
+    def __init__(self, workdir: Path, host: str, port: int, table_id: str = "t1", *,
+                 credentials: dict[str, str] | None = None, panel: dict[str, Any] | None = None) -> None:
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.table_id = table_id
         self.journal = self.workdir / "journal.sqlite"
-        self.config = write_config(self.workdir / "gametable.toml", table_id, host, port, self.journal)
+        self.host, self.port, self.credentials, self.panel = host, port, credentials, panel
+        self.config = write_config(self.workdir / "gametable.toml", table_id, host, port, self.journal, credentials,
+                                   panel)
         self.log = self.workdir / "daemon.log"
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
     def start(self) -> None:
         assert self.proc is None or self.proc.poll() is not None, "daemon already running"
+        # a fresh free port for its panel each start (the last one may have been taken meanwhile)
+        write_config(self.config, self.table_id, self.host, self.port, self.journal, self.credentials, self.panel)
         env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(

@@ -30,7 +30,7 @@ class PtyPair:
                 pass
 
 
-def wait_for(predicate: Callable[[], bool], timeout: float = 5.0, what: str = "condition") -> None:
+def wait_for(predicate: Callable[[], bool], timeout: float = 20.0, what: str = "condition") -> None:
     """Bounded poll for real I/O to arrive (never used to wait for logic)."""
     deadline = time.monotonic() + timeout
     while not predicate():
