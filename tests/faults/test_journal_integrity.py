@@ -173,8 +173,10 @@ def test_a_new_game_redelivered_after_its_record_was_torn_deals_the_same_hidden_
     db.close()
 
     mark = rig.start_daemon()
-    notice = retained(rig.broker, f"{T}/sensors/journal")  # what the host's panel is shown
+    # what the host's panel is shown: the new daemon's notice (it may follow its `online`)
+    notice = rig.phone.wait_for(f"{T}/sensors/journal", start=mark).json()
     assert notice == {"dropped": [rows[-1][0]], "warning": "torn journal tail dropped"}
+    assert retained(rig.broker, f"{T}/sensors/journal") == notice
     again = rig.cc.send({**COUP, "id": "coup-game-1"})  # the panel's retry, or the broker's redelivery
     assert again["ok"], again
     for seat, hand in hands.items():
