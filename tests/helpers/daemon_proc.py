@@ -7,7 +7,9 @@ and measure its memory, exactly as systemd would on the Pi.
 from __future__ import annotations
 
 import os
+import random
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,11 +19,30 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[2]
 
 
+def panel_port() -> int:
+    """A free port below the ephemeral range: a port the OS handed out and took back (port 0)
+    may meanwhile become the source port of the daemon's own MQTT connection, and the panel could
+    then not bind it."""
+    low, _ = (int(v) for v in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    rnd = random.SystemRandom()
+    for _ in range(200):
+        port = rnd.randrange(10_000, max(10_001, low))
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port for the panel below the ephemeral range")
+
+
 def write_config(path: Path, table_id: str, host: str, port: int, journal: Path) -> Path:
     path.write_text(
         f'table_id = "{table_id}"\n'
         f'[mqtt]\nhost = "{host}"\nport = {port}\nkeepalive = 5\n'
-        f'[journal]\npath = "{journal}"\n',
+        f'[journal]\npath = "{journal}"\n'
+        # a free panel port: the default 8080 may be taken by a `make demo` running beside the tests
+        f'[panel]\nport = {panel_port()}\n',
         encoding="utf-8",
     )
     return path
