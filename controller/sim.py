@@ -601,7 +601,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         if args.headless:
             return _play_headless(table, runner, args, sorted(bots), seed)
         if bots:
-            _start_bot_game(table, sorted(bots), args.mode, seed, getattr(args, "game", "coinwar"))
+            _start_bot_game(table, sorted(bots), args.mode, seed, args.game)
         if not args.no_browser:
             _open_browser(f"{panel.url}/host")
         print("virtual table running; Ctrl-C to stop", flush=True)
@@ -669,7 +669,7 @@ def _play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namesp
     import json
 
     for game in range(max(1, args.games)):
-        if not _start_bot_game(table, seats, args.mode, seed + game, getattr(args, "game", "coinwar")):
+        if not _start_bot_game(table, seats, args.mode, seed + game, args.game):
             return 1
         for _ in range(5000):
             if not runner.poll() + table.play_bots():

@@ -320,6 +320,7 @@ class Table:
         return self.game.view(self.state, seat)
 
     def seats(self) -> list[int]:
-        if self.state is None:
+        """The seats of the current game (from its table view: the table knows no game's keys)."""
+        if self.state is None or self.game is None:
             return []
-        return [p["seat"] for p in self.state.get("players", [])]
+        return [p["seat"] for p in self.game.table_view(self.state)["players"]]

@@ -158,8 +158,9 @@ def test_runner_thread_answers_a_phone_move_made_over_mqtt(broker, tmp_path):
     config = parse({"mqtt": {"host": broker.host, "port": broker.port}})
     daemon = Daemon(config, FakeClock(), journal_path=str(tmp_path / "j.sqlite"))
     daemon.start()
-    assert daemon.bridge.wait_connected(10)  # subscribed to cmd before the phone sends
     phone = Recorder(broker.host, broker.port)
+    # the daemon says "online" after subscribing to cmd, so from here on no command is missed
+    phone.wait_for(f"gametable/{config.table_id}/status", lambda m: m.payload == b"online")
     runner = BotRunner(daemon, [2], seed=2)
     runner.start()
     try:

@@ -112,3 +112,12 @@ def test_pause_also_stops_a_game_clock(daemon, fake_clock):
     assert daemon.submit({"type": "resume", "id": "r"})["ok"]
     fake_clock.advance(31)
     assert "time_up" in [r.input["type"] for r in daemon.journal.records()]
+
+
+def test_an_aborted_game_has_no_running_deadline(daemon, fake_clock):
+    daemon.submit(COUP)
+    daemon.submit(TAX)
+    assert daemon.submit({"type": "abort", "id": "a"})["ok"]
+    assert daemon.deadlines.timers() == {}
+    fake_clock.advance(60)
+    assert [r.input["type"] for r in daemon.journal.records()] == ["new_game", "move", "abort"]

@@ -16,7 +16,7 @@ from controller.clock import FakeClock
 from controller.sim import SEAT_SPOTS, SimError, VirtualTable, add_sim_arguments, answer_from_truth, run_sim
 from sensors import table_geometry as geo
 from sensors.flying import FlyModel
-from tests.helpers.broker import free_port
+from tests.helpers.daemon_proc import panel_port
 from tests.helpers.mini_referee import FakeDaemon
 
 ALWAYS_OFF_RAIL = FlyModel(rail_threshold=1.0, rail_full=2.0, rail_p_max=1.0, coin_threshold=1e12)
@@ -144,7 +144,7 @@ def test_run_sim_headless_plays_a_bot_game_to_its_end(tmp_path, capsys):
     cfg = tmp_path / "table.toml"
     # a free panel port: the default 8080 may be taken by a `make demo` running beside the tests
     cfg.write_text(f'[mqtt]\nhost = "127.0.0.1"\nport = 1\n[sim]\nseed = 5\n'
-                   f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\n')
+                   f'[panel]\nhost = "127.0.0.1"\nport = {panel_port()}\n')
     parser = argparse.ArgumentParser()
     add_sim_arguments(parser)
     args = parser.parse_args(["--config", str(cfg), "--bots", "3", "--headless", "--speed", "1000"])

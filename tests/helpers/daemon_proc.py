@@ -7,16 +7,33 @@ and measure its memory, exactly as systemd would on the Pi.
 from __future__ import annotations
 
 import os
+import random
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from controller.broker import free_port
-
 REPO = Path(__file__).resolve().parents[2]
+
+
+def panel_port() -> int:
+    """A free port below the ephemeral range: a port the OS handed out and took back (port 0)
+    may meanwhile become the source port of the daemon's own MQTT connection, and the panel could
+    then not bind it."""
+    low, _ = (int(v) for v in Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    rnd = random.SystemRandom()
+    for _ in range(200):
+        port = rnd.randrange(10_000, max(10_001, low))
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port for the panel below the ephemeral range")
 
 
 def write_config(path: Path, table_id: str, host: str, port: int, journal: Path,
@@ -25,7 +42,7 @@ def write_config(path: Path, table_id: str, host: str, port: int, journal: Path,
     default 8080: the suite must pass while ``make demo`` runs); ``panel`` may add keys such as
     ``pin``; ``credentials``: the broker's ``username`` and ``password``."""
     auth = "".join(f'{k} = "{v}"\n' for k, v in (credentials or {}).items())
-    panel = {"host": "127.0.0.1", "port": free_port(), **(panel or {})}
+    panel = {"host": "127.0.0.1", "port": panel_port(), **(panel or {})}
     panel_keys = "".join(f"{k} = {v}\n" if isinstance(v, int) else f'{k} = "{v}"\n' for k, v in panel.items())
     path.write_text(
         f'table_id = "{table_id}"\n'

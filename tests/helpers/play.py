@@ -21,8 +21,8 @@ def new_game_input(name: str, rnd: random.Random) -> dict[str, Any]:
         from controller.games.coinwar.randomplay import random_new_game
 
         return random_new_game(rnd, rnd.choice(sorted(cw.MODES)))
-    module = registry()[name]
-    lo, hi = getattr(module, "PLAYERS", (2, 4))
+    players = registry()[name].describe()["players"]
+    lo, hi = players["min"], players["max"]
     seats = sorted(rnd.sample(range(1, 7), rnd.randint(lo, min(hi, 6))))
     return {"type": "new_game", "game": name, "players": [{"seat": s, "name": f"Bot{s}"} for s in seats],
             "options": {}, "seed": rnd.randrange(2**31)}
@@ -33,15 +33,17 @@ def random_legal(table: Table, rnd: random.Random) -> dict[str, Any] | None:
     state, game = table.state, table.game
     if state is None or game is None or state.get("phase") != "playing":
         return None
-    if getattr(game, "NAME", None) == "coinwar":
+    name = game.describe()["game"]
+    if name == "coinwar":
         from controller.games.coinwar.randomplay import random_input
 
         return random_input(state, rnd)
-    inputs_for = getattr(game, "inputs_for", None)
     options: list[dict[str, Any]] = []
     for seat in table.seats():
         legal = game.legal(state, seat)
-        if inputs_for is not None:
+        if name == "coup":  # Coup's legal moves name their choices; inputs_for spells them out
+            from controller.games.coup import inputs_for
+
             options += inputs_for(legal)
         else:
             options += [{**m, "seat": seat} for m in legal.get("moves", []) if "type" in m]

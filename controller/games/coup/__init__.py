@@ -59,7 +59,7 @@ def _window_deadline(window: dict[str, Any]) -> str:
 def deadlines(state: State) -> list[Deadline]:
     """CP-6: an open reaction window closes by a ``timeout`` input after ``timeout_s`` seconds."""
     window = state["window"]
-    if window is None:
+    if window is None or state["phase"] != "playing":  # an aborted game keeps its last window
         return []
     return [(_window_deadline(window), float(window.get("timeout_s") or 8),
              {"type": "timeout", "window": window["id"]})]
@@ -72,7 +72,7 @@ def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View
 
 def table_view(state: State) -> TableView:
     """Whose turn; who may answer the open window, until its deadline (CP-6); the winner."""
-    window = state["window"]
+    window = state["window"] if state["phase"] == "playing" else None
     return {
         "phase": state["phase"],
         "players": [{"seat": p["seat"], "alive": bool(p["hand"])} for p in state["players"]],

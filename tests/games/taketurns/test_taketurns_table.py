@@ -36,6 +36,8 @@ def table(game, broker, tmp_path, fake_clock):
     daemon.start()
     assert daemon.bridge.wait_connected(10)
     phone = Recorder(broker.host, broker.port, f"gametable/{T}/#")
+    # the daemon says "online" after subscribing to cmd, so from here on no command is missed
+    phone.wait_for(f"gametable/{T}/status", lambda m: m.payload == b"online")
     yield daemon, phone
     phone.close()
     daemon.stop()
