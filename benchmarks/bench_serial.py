@@ -37,7 +37,10 @@ def run() -> dict[str, float]:
         if count == FRAMES:
             done.set()
 
-    link = StrikerLink(pty.path, 115200, SystemClock(), on_frame, lambda _e: None)
+    # the link's throughput, not its per-striker flood limit (50 frames/s after a burst of 200 on a
+    # real table): a 60,000-frame stream from six strikers would be rate-limited after its burst
+    link = StrikerLink(pty.path, 115200, SystemClock(), on_frame, lambda _e: None,
+                       max_frames_per_s=FRAMES, burst_frames=FRAMES)
     link.start()
     try:
         wait_for(lambda: link.is_open, what="port open")
