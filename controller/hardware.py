@@ -112,14 +112,22 @@ class Hardware:
             groups = {**dict.fromkeys(roles.surface, "point"), **dict.fromkeys(roles.rail, "segment"),
                       **dict.fromkeys(roles.mouths, "mouth")}
         self.dead_watch = DeadBeamWatch(self.config.beams, groups)
-        self.daemon.diagnostic("walk", self.walk.status())
+        self._walk_status(self.walk.status())
+
+    def _walk_status(self, status: dict[str, Any]) -> None:
+        """Retained when the daemon can: the bring-up page opened later still sees the walk test."""
+        publish = getattr(self.daemon, "publish_retained_sensor", None)
+        if publish is not None:
+            publish("walk", status)
+        else:
+            self.daemon.diagnostic("walk", status)
 
     def _on_beam_edge(self, edge: Any) -> None:
         self.daemon.diagnostic("beams", edge.as_event())
         if self.walk is not None and not self.walk.complete:
             status = self.walk.on_edge(edge.beam_id, edge.blocked)
             if status is not None:
-                self.daemon.diagnostic("walk", status)
+                self._walk_status(status)
         if self.dead_watch is not None:
             for report in self.dead_watch.on_edge(edge.beam_id, edge.blocked):
                 log.warning(report["message"])

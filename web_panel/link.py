@@ -18,6 +18,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.mqtt_bridge import no_delay
+from web_panel.bringup import BringupCache
 from web_panel.hub import Hub, sse_frame
 from web_panel.loglines import log_lines
 
@@ -42,6 +43,7 @@ class TableLink:
         self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table)
         self.journal: dict[str, Any] | None = None  # sensors/journal (retained): a torn record dropped at start
         self.games: dict[str, dict[str, Any]] = {}  # retained games: each game's describe(), by name
+        self.bringup = BringupCache()  # sensors/… for the host's bring-up page (GET /api/bringup)
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self.connected = threading.Event()
         self._lock = threading.Lock()
@@ -134,6 +136,8 @@ class TableLink:
         elif rest in ("sensors/table", "sensors/coins"):  # (coins: the physics branch's first name)
             self.table = data
             self.hub.publish("table", data)
+        elif rest.startswith("sensors/"):
+            self.bringup.handle(rest[len("sensors/"):], data)
 
     def _log_entry(self, event: Any) -> dict[str, Any] | None:
         if not isinstance(event, dict):
