@@ -88,6 +88,7 @@ class Hardware:
                 register("pair_striker", self._pair_striker)
                 register("unpair_striker", self._unpair_striker)
             self._publish_pairing()
+            self._nobody_paired()
             self.link.start()
 
     def stop(self) -> None:
@@ -222,6 +223,15 @@ class Hardware:
         if self.link is not None:
             self.link.set_allowed(self.strikers)
         self._send_peers()
+        self._nobody_paired()
+
+    def _nobody_paired(self) -> None:
+        """No striker belongs to any seat: strikes would be ignored, so the game says why it waits."""
+        if self.link is not None and not self.strikers:
+            self._waiting["pairing"] = "no striker is paired with this table: pair them on the host's bring-up page"
+        else:
+            self._waiting.pop("pairing", None)
+        self.daemon.set_waiting("; ".join(self._waiting.values()) or None)
 
     def _publish_pairing(self) -> None:
         status = self.desk.status(self.pairings, self.clock.now())
@@ -271,7 +281,7 @@ class Hardware:
             except OSError as exc:
                 return {"ok": False, "error": f"cannot store the pairing in {self.pairings.path}: {exc}"}
             self._waiting.pop(str(cmd.get("striker")), None)
-            self._changed()
+            self._changed()  # (also refreshes the waiting text)
             self._publish_pairing()
         return {"ok": True}
 

@@ -111,11 +111,11 @@ def _cid() -> str:
 
 
 class Table:
-    def __init__(self, broker, tmp_path, base: FirmwareBase) -> None:
+    def __init__(self, broker, tmp_path, base: FirmwareBase, strikers: dict | None = None, **extra) -> None:
         self.config = parse({
             "table_id": "pair", "mqtt": {"host": broker.host, "port": broker.port},
             "journal": {"path": str(tmp_path / "j.sqlite")},
-            "striker": {"port": base.path}, "strikers": {"s1": 1},
+            "striker": {"port": base.path}, "strikers": {"s1": 1} if strikers is None else strikers, **extra,
         })
         self.daemon = Daemon(self.config, SystemClock())
         self.daemon.start()
@@ -136,8 +136,8 @@ def rig(broker, tmp_path):
     phone = Recorder(broker.host, broker.port, "gametable/pair/#")
     tables: list[Table] = []
 
-    def start() -> Table:
-        t = Table(broker, tmp_path, base)
+    def start(**kw) -> Table:
+        t = Table(broker, tmp_path, base, **kw)
         tables.append(t)
         return t
 
@@ -243,3 +243,15 @@ def test_table_commands_without_a_base_station_never_reach_the_game(offline_daem
     assert res == {"id": "p1", "ok": False,
                    "error": "pair_open: this table has no striker base station ([striker] port is not set)"}
     assert offline_daemon.journal.last_seq == seq
+
+
+def test_a_real_table_with_no_striker_paired_waits_and_says_so_until_one_is(rig):
+    base, phone, start = rig
+    table = start(strikers={}, gpio={"pin_factory": "mock"})
+    assert table.daemon.waiting == "no striker is paired with this table: pair them on the host's bring-up page"
+    base.boot()
+    wait_for(lambda: base.commands, what="peers_set")
+    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 1, "id": _cid()})["ok"]
+    assert table.daemon.waiting is None
+    assert phone.command("pair", {"type": "unpair_striker", "striker": SID, "id": _cid()})["ok"]
+    assert table.daemon.waiting.startswith("no striker is paired")
