@@ -150,8 +150,13 @@ class Hardware:
             self._on_base_report(frame)
             return
         self.daemon.diagnostic("striker", frame)
-        if t == "hello" and frame.get("id") == "base":
-            self._on_base_hello()
+        if frame.get("id") == "base":
+            if t == "hello":
+                self._on_base_hello()
+            elif not self._base_ready:
+                # a base already running when this port was opened (the Pi restarted, the base did
+                # not): its heartbeat says it is past its boot window, so the Pi may write now
+                self._on_base_hello(rebooted=False)
             return
         inp = strike_input(frame, self.strikers)
         if inp is None:
@@ -186,11 +191,13 @@ class Hardware:
 
 
     # --- pairing (#6): the host's panel pairs strikers; the Pi owns the list ---------------------
-    def _on_base_hello(self) -> None:
-        """The base (re)booted: it may hold an old list, so the Pi's whole list goes to it again."""
+    def _on_base_hello(self, rebooted: bool = True) -> None:
+        """The base (re)booted, or is heard for the first time on this port: it may hold an old
+        list, so the Pi's whole list goes to it again."""
         with self._lock:
             self._base_ready = True
-            self.desk.window_s, self.desk.opened_at = 0, None  # a reboot closed any window
+            if rebooted:
+                self.desk.window_s, self.desk.opened_at = 0, None  # a reboot closed any window
             self._send_peers()
             self._publish_pairing()
 

@@ -255,3 +255,14 @@ def test_a_real_table_with_no_striker_paired_waits_and_says_so_until_one_is(rig)
     assert table.daemon.waiting is None
     assert phone.command("pair", {"type": "unpair_striker", "striker": SID, "id": _cid()})["ok"]
     assert table.daemon.waiting.startswith("no striker is paired")
+
+
+def test_a_base_already_running_when_the_pi_starts_gets_the_list_at_its_first_heartbeat(rig):
+    base, phone, start = rig
+    table = start()
+    assert table.hardware.link.stats()["sent"] == 0  # nothing heard from the base: the Pi writes nothing
+    base.tick()  # no hello on this port (the base did not reset), only its heartbeat
+    wait_for(lambda: base.commands, what="peers_set after the base's heartbeat")
+    assert base.commands[0]["t"] == "peers_set"
+    cid = _cid()
+    assert phone.command("pair", {"type": "pair_open", "seconds": 30, "id": cid}) == {"id": cid, "ok": True}
