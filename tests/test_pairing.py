@@ -266,3 +266,66 @@ def test_a_base_already_running_when_the_pi_starts_gets_the_list_at_its_first_he
     assert base.commands[0]["t"] == "peers_set"
     cid = _cid()
     assert phone.command("pair", {"type": "pair_open", "seconds": 30, "id": cid}) == {"id": cid, "ok": True}
+
+
+# --- the link's send path and the panel's cache ----------------------------------------------------
+
+def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fake_clock):
+    from sensors.frames import FrameDecoder
+    from sensors.striker_link import LinkDown, StrikerLink
+    from tests.helpers.pty_pair import PtyPair
+
+    got: list[dict] = []
+    link = StrikerLink("/nonexistent/port", 115200, fake_clock, got.append, lambda e: None, allowed={"s1"})
+    with pytest.raises(LinkDown, match=r"the striker base station \(/nonexistent/port\) is not connected"):
+        link.send({"t": "pair_open", "s": 60})
+    pty = PtyPair()
+    link = StrikerLink(pty.path, 115200, fake_clock, got.append, lambda e: None, allowed={"s1"})
+    link.start()
+    try:
+        wait_for(lambda: link.is_open, what="open")
+        link.send({"t": "pair_open", "s": 60})
+        link.send({"t": "peers_set", "peers": {MAC: SID}})
+        import os
+        import time
+
+        data = b""
+        deadline = time.monotonic() + 5
+        while data.count(b"\x00") < 2 and time.monotonic() < deadline:
+            data += os.read(pty.master, 4096)
+        assert FrameDecoder().feed(data) == [{"t": "pair_open", "id": "pi", "seq": 0, "s": 60},
+                                             {"t": "peers_set", "id": "pi", "seq": 1, "peers": {MAC: SID}}]
+        # the base's reports reach on_frame; the same types from a striker do not
+        from sensors.frames import encode
+
+        pty.write(encode({"t": "pair_seen", "id": "base", "seq": 0, "sid": SID, "mac": MAC, "g": 6.2})
+                  + encode({"t": "pair_seen", "id": "s1", "seq": 0, "sid": "x", "mac": MAC, "g": 1}))
+        wait_for(lambda: link.stats()["frames"] >= 2, what="frames")
+        assert [f["id"] for f in got] == ["base"]
+        link.set_allowed({SID})  # s1 unpaired: its state goes, its frames are dropped
+        link.check()
+        assert set(link.stats()["senders"]) == {"base"}
+    finally:
+        link.stop()
+        pty.close()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["beams", "walk", "striker", "pairing", "waiting", "other"]),
+                          st.dictionaries(st.sampled_from(["t", "id", "event", "g", "bat", "beam", "blocked",
+                                                           "message", "rssi", "waiting", "fw"]),
+                                          st.one_of(st.none(), st.booleans(), st.integers(-5, 2000),
+                                                    st.floats(allow_nan=False), st.text(max_size=40)))),
+                max_size=60))
+def test_the_bringup_cache_takes_any_sensor_payload_and_stays_bounded(messages):
+    from web_panel.bringup import MAX_STRIKERS, BringupCache
+
+    cache = BringupCache()
+    for kind, data in messages:
+        cache.handle(kind, data)
+    for i in range(40):
+        cache.handle("striker", {"t": "strike", "id": f"st-{i}", "g": 5.0})
+    snap = cache.snapshot()
+    json.dumps(snap)
+    assert len(snap["strikers"]) <= MAX_STRIKERS and len(snap["reports"]) <= 12
+    assert snap["strikers"]["st-39"]["g"] == [5.0]
