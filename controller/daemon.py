@@ -312,7 +312,8 @@ class Daemon:
         self.submit({**inp, "id": f"{ident}@{self.table.seq}"}, source="timer")
 
     def _pause_once(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        """``pause`` / ``resume`` are not journalled, so their duplicate ids are remembered here:
+        """``pause`` / ``resume`` and the table commands (TABLE_COMMANDS) are not journalled, so
+        their duplicate ids are remembered here:
         a client that retries (same id) gets the first answer, and a late retry of an old
         ``pause`` never pauses the window again after a ``resume``."""
         cid = cmd.get("id")
