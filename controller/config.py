@@ -336,11 +336,13 @@ def parse(data: dict[str, Any], source: str = "<config>") -> Config:
     if factory not in ("mock", "lgpio", "rpigpio", "pigpio", "native"):
         raise _fail("gpio.pin_factory", "'lgpio' (on a Pi) or 'mock'", factory)
     real_table = factory != "mock"
-    if real_table and not strikers:
-        # without it every strike frame is dropped (no seat owns the striker) and nobody can play
+    if real_table and not strikers and not striker.port:
+        # without it every strike frame is dropped (no seat owns the striker) and nobody can play; with a
+        # base station the host pairs strikers from the bring-up page instead (the game waits until then)
         raise ConfigError(
             f"config error: strikers: empty on a real table (gpio.pin_factory = {factory!r}): map each striker "
-            "id to its seat, e.g. [strikers] s1 = 1 (see hardware_docs/pi_setup.md)")
+            "id to its seat, e.g. [strikers] s1 = 1, or set [striker] port and pair them from the host's "
+            "bring-up page (see hardware_docs/pi_setup.md)")
     beams = _beams(data.get("beams"), _beam_parts(_table(data, "beam_parts")), real_table)
     leds = _leds(_table(data, "leds"))
     _check_pins(beams, leds)

@@ -31,6 +31,10 @@ log = logging.getLogger("gametable.daemon")
 MAX_COMMAND_BYTES = 64 * 1024  # a command is a small JSON object; anything bigger is a bug or abuse
 
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
+# The table's own wiring (pairing strikers from the host's panel, controller/pairing.py): host
+# commands on ``cmd`` that never reach a game engine and are not journalled (no game state changes;
+# the pairing is persisted in its own file). Handled by whoever registers them (controller.hardware).
+TABLE_COMMANDS = ("pair_open", "pair_striker", "unpair_striker")
 
 
 def _reject_constant(name: str) -> Any:
@@ -95,6 +99,8 @@ class Daemon:
         self.bridge: MqttBridge | None = None
         self._pending_diagnostics: list[tuple[str, Any]] = []
         self._control_results: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self._table_commands: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+        self._retained_sensors: dict[str, Any] = {}
         self.started = threading.Event()
 
     # --- lifecycle ---------------------------------------------------------------------------
@@ -140,7 +146,7 @@ class Daemon:
     def submit(self, cmd: Any, source: str = "sensor") -> dict[str, Any]:
         """Apply one command; returns the ``cmd/result`` payload. Thread-safe, never raises."""
         with self._lock:
-            if isinstance(cmd, dict) and cmd.get("type") in ("pause", "resume"):
+            if isinstance(cmd, dict) and cmd.get("type") in ("pause", "resume", *TABLE_COMMANDS):
                 return self._pause_once(cmd)
             result = self.table.submit(cmd)
             if result.ok and not result.duplicate:
@@ -248,6 +254,8 @@ class Daemon:
                 # torn record (its retry is applied again) or found an empty file; a sound start clears it.
                 self.bridge.publish(f"{self.bridge.topics['sensors']}/journal",
                                     self.journal.notice or {"dropped": [], "warning": None}, qos=1, retain=True)
+                for kind, payload in self._retained_sensors.items():
+                    self.bridge.publish(f"{self.bridge.topics['sensors']}/{kind}", payload, qos=1, retain=True)
                 # sensor warnings from before the first connection
                 for kind, payload in self._pending_diagnostics:
                     self.bridge.publish_sensor(kind, payload)
@@ -304,19 +312,44 @@ class Daemon:
         self.submit({**inp, "id": f"{ident}@{self.table.seq}"}, source="timer")
 
     def _pause_once(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        """``pause`` / ``resume`` are not journalled, so their duplicate ids are remembered here:
+        """``pause`` / ``resume`` and the table commands (TABLE_COMMANDS) are not journalled, so
+        their duplicate ids are remembered here:
         a client that retries (same id) gets the first answer, and a late retry of an old
         ``pause`` never pauses the window again after a ``resume``."""
         cid = cmd.get("id")
         key = str(cid) if isinstance(cid, str | int) and not isinstance(cid, bool) else None
         if key is not None and key in self._control_results:
             return dict(self._control_results[key], duplicate=True)
-        result = self._pause(cmd)
+        result = self._pause(cmd) if cmd["type"] in ("pause", "resume") else self._table_command(cmd)
         if key is not None:
             self._control_results[key] = result
             while len(self._control_results) > 256:
                 self._control_results.popitem(last=False)
         return result
+
+    def on_table_command(self, kind: str, handler: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+        """``handler(cmd)`` answers the table command ``kind`` (one of TABLE_COMMANDS) from now on;
+        it returns ``{"ok": True, ...}`` or ``{"ok": False, "error": ...}``."""
+        self._table_commands[kind] = handler
+
+    def _table_command(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        handler = self._table_commands.get(cmd["type"])
+        if handler is None:
+            return {"id": cmd.get("id"), "ok": False,
+                    "error": f"{cmd['type']}: this table has no striker base station ([striker] port is not set)"}
+        try:
+            answer = handler(cmd)
+        except Exception as exc:  # a handler bug must not kill the command path
+            log.exception("table command %s failed", cmd["type"])
+            answer = {"ok": False, "error": short_error(f"{cmd['type']} failed: {exc}")}
+        return {"id": cmd.get("id"), **answer}
+
+    def publish_retained_sensor(self, kind: str, payload: Any) -> None:
+        """A retained ``sensors/<kind>`` (the pairing list): a panel that connects later sees it."""
+        with self._lock:
+            self._retained_sensors[kind] = payload
+            if self.bridge and self.bridge.connected.is_set():
+                self.bridge.publish(f"{self.bridge.topics['sensors']}/{kind}", payload, qos=1, retain=True)
 
     def _pause(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """Host ``pause`` / ``resume`` of the running deadlines (a Coup window CP-6, a game clock).

@@ -9,12 +9,14 @@ seat whose turn it is (a strike from another seat is reported, not applied); the
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from controller.clock import Clock
 from controller.config import Config
 from controller.observer import Observer
+from controller.pairing import MAX_WINDOW_S, PairingDesk, PairingError, Pairings, base_report, pairings_file
 from controller.referee_api import Referee, TableReferee
 
 log = logging.getLogger("gametable.hardware")
@@ -46,6 +48,14 @@ class Hardware:
         self.walk: Any = None  # the beam walk test before play (#5)
         self.dead_watch: Any = None  # beams that never block while others do (#5)
         self._waiting: dict[str, str] = {}
+        # which striker is which seat: the config's [strikers] with the host's pairings over it (#6)
+        self.pairings = Pairings(pairings_file(config.journal.path), config.strikers)
+        self.strikers: dict[str, int] = self.pairings.seats()
+        self.desk = PairingDesk()
+        self._base_ready = False  # the base said hello on this port: the Pi may write to it
+        # the daemon's input lock guards the pairing too: the reader thread takes it inside the
+        # link's lock (as a strike does), a host command holds it already; one order, no deadlock
+        self._lock = getattr(daemon, "_lock", None) or threading.RLock()
 
     def start(self) -> None:
         from controller.leds import GpioSeatLights
@@ -71,7 +81,14 @@ class Hardware:
             # of made-up ids, is dropped before it costs memory or MQTT traffic
             self.link = StrikerLink(s.port, s.baud, self.clock, self._on_frame, self._on_striker_event,
                                     silence_s=s.silence_s, low_battery_v=s.low_battery_v,
-                                    allowed=self.config.strikers)
+                                    allowed=self.strikers)
+            register = getattr(self.daemon, "on_table_command", None)
+            if register is not None:
+                register("pair_open", self._pair_open)
+                register("pair_striker", self._pair_striker)
+                register("unpair_striker", self._unpair_striker)
+            self._publish_pairing()
+            self._nobody_paired()
             self.link.start()
 
     def stop(self) -> None:
@@ -96,14 +113,22 @@ class Hardware:
             groups = {**dict.fromkeys(roles.surface, "point"), **dict.fromkeys(roles.rail, "segment"),
                       **dict.fromkeys(roles.mouths, "mouth")}
         self.dead_watch = DeadBeamWatch(self.config.beams, groups)
-        self.daemon.diagnostic("walk", self.walk.status())
+        self._walk_status(self.walk.status())
+
+    def _walk_status(self, status: dict[str, Any]) -> None:
+        """Retained when the daemon can: the bring-up page opened later still sees the walk test."""
+        publish = getattr(self.daemon, "publish_retained_sensor", None)
+        if publish is not None:
+            publish("walk", status)
+        else:
+            self.daemon.diagnostic("walk", status)
 
     def _on_beam_edge(self, edge: Any) -> None:
         self.daemon.diagnostic("beams", edge.as_event())
         if self.walk is not None and not self.walk.complete:
             status = self.walk.on_edge(edge.beam_id, edge.blocked)
             if status is not None:
-                self.daemon.diagnostic("walk", status)
+                self._walk_status(status)
         if self.dead_watch is not None:
             for report in self.dead_watch.on_edge(edge.beam_id, edge.blocked):
                 log.warning(report["message"])
@@ -118,10 +143,22 @@ class Hardware:
 
     # --- strikers ----------------------------------------------------------------------------
     def _on_frame(self, frame: dict[str, Any]) -> None:
-        from sensors.striker_link import strike_input
+        from sensors.striker_link import BASE_REPORTS, strike_input
 
+        t = frame.get("t")
+        if t in BASE_REPORTS:
+            self._on_base_report(frame)
+            return
         self.daemon.diagnostic("striker", frame)
-        inp = strike_input(frame, self.config.strikers)
+        if frame.get("id") == "base":
+            if t == "hello":
+                self._on_base_hello()
+            elif not self._base_ready:
+                # a base already running when this port was opened (the Pi restarted, the base did
+                # not): its heartbeat says it is past its boot window, so the Pi may write now
+                self._on_base_hello(rebooted=False)
+            return
+        inp = strike_input(frame, self.strikers)
         if inp is None:
             return
         view = self.daemon.table_view()
@@ -140,7 +177,9 @@ class Hardware:
         self.daemon.diagnostic("striker", event)
         name = event.get("event")
         key = str(event.get("id") or event.get("striker") or "port")
-        if key not in ("port", "base") and key not in self.config.strikers:
+        if name in ("port_lost", "port_opened", "port_reopened", "port_unavailable"):
+            self._base_ready = False  # a (re)opened port: wait for the base's hello before writing
+        if key not in ("port", "base") and key not in self.strikers:
             return  # never let an unpaired id into the retained "waiting" text
         if name in WAITING_EVENTS:
             self._waiting[key] = event.get("message", name)
@@ -149,6 +188,109 @@ class Hardware:
             if name in ("port_reopened", "port_opened"):
                 self._waiting.pop("port", None)
         self.daemon.set_waiting("; ".join(self._waiting.values()) or None)
+
+
+    # --- pairing (#6): the host's panel pairs strikers; the Pi owns the list ---------------------
+    def _on_base_hello(self, rebooted: bool = True) -> None:
+        """The base (re)booted, or is heard for the first time on this port: it may hold an old
+        list, so the Pi's whole list goes to it again."""
+        with self._lock:
+            self._base_ready = True
+            if rebooted:
+                self.desk.window_s, self.desk.opened_at = 0, None  # a reboot closed any window
+            self._send_peers()
+            self._publish_pairing()
+
+    def _on_base_report(self, frame: dict[str, Any]) -> None:
+        report = base_report(frame)
+        if report is None:
+            self.daemon.diagnostic("striker", {"event": "bad_report", "t": frame.get("t"),
+                                               "message": f"malformed {frame.get('t')} frame from the base station"})
+            return
+        with self._lock:
+            self.desk.on_report(report, self.clock.now())
+            if report["t"] == "peers" and self.pairings.adopt(report["peers"]):
+                self._changed()  # a configured striker's MAC, learnt from the base: keep it
+            self._publish_pairing()
+
+    def _send_peers(self) -> dict[str, Any] | None:
+        """``peers_set`` with the whole allow-list; an error text if it could not be written."""
+        from sensors.striker_link import LinkDown
+
+        if self.link is None or not self._base_ready:
+            return None  # sent after the base's next hello (the Pi writes nothing before it)
+        try:
+            self.link.send({"t": "peers_set", "peers": self.pairings.peers()})
+        except LinkDown as exc:
+            return {"ok": False, "error": str(exc)}
+        return None
+
+    def _changed(self) -> None:
+        self.strikers = self.pairings.seats()
+        if self.link is not None:
+            self.link.set_allowed(self.strikers)
+        self._send_peers()
+        self._nobody_paired()
+
+    def _nobody_paired(self) -> None:
+        """No striker belongs to any seat: strikes would be ignored, so the game says why it waits."""
+        if self.link is not None and not self.strikers:
+            self._waiting["pairing"] = "no striker is paired with this table: pair them on the host's bring-up page"
+        else:
+            self._waiting.pop("pairing", None)
+        self.daemon.set_waiting("; ".join(self._waiting.values()) or None)
+
+    def _publish_pairing(self) -> None:
+        status = self.desk.status(self.pairings, self.clock.now())
+        status["base_ready"] = self._base_ready
+        publish = getattr(self.daemon, "publish_retained_sensor", None)
+        if publish is not None:
+            publish("pairing", status)
+
+    def _pair_open(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """``{"type":"pair_open","seconds":60}``: the base lists waved strikers for that long (0 closes)."""
+        from sensors.striker_link import LinkDown
+
+        seconds = cmd.get("seconds", 60)
+        if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= MAX_WINDOW_S:
+            return {"ok": False, "error": f"'seconds' must be a whole number from 0 to {MAX_WINDOW_S}, got {seconds!r}"}
+        with self._lock:
+            if not self._base_ready:
+                return {"ok": False, "error": "the striker base station has not said hello yet "
+                                              "(is it plugged in and running firmware 1.1.0?)"}
+            try:
+                self.link.send({"t": "pair_open", "s": seconds})
+            except LinkDown as exc:
+                return {"ok": False, "error": str(exc)}
+        return {"ok": True}
+
+    def _pair_striker(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """``{"type":"pair_striker","striker":"st-1a2b3c","mac":"3485181a2b3c","seat":3}``."""
+        with self._lock:
+            try:
+                self.pairings.pair(cmd.get("striker"), cmd.get("mac"), cmd.get("seat"))  # type: ignore[arg-type]
+            except PairingError as exc:
+                return {"ok": False, "error": str(exc)}
+            except OSError as exc:
+                return {"ok": False, "error": f"cannot store the pairing in {self.pairings.path}: {exc}"}
+            self._changed()
+            self._publish_pairing()
+        log.info("striker %s (%s) paired to seat %s", cmd.get("striker"), cmd.get("mac"), cmd.get("seat"))
+        return {"ok": True}
+
+    def _unpair_striker(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """``{"type":"unpair_striker","striker":"st-1a2b3c"}``: its strikes no longer count."""
+        with self._lock:
+            try:
+                self.pairings.unpair(cmd.get("striker"))  # type: ignore[arg-type]
+            except PairingError as exc:
+                return {"ok": False, "error": str(exc)}
+            except OSError as exc:
+                return {"ok": False, "error": f"cannot store the pairing in {self.pairings.path}: {exc}"}
+            self._waiting.pop(str(cmd.get("striker")), None)
+            self._changed()  # (also refreshes the waiting text)
+            self._publish_pairing()
+        return {"ok": True}
 
 
 def make_observer(config: Config, clock: Clock, daemon: Referee, *, on_facts: Callable[[Any], None] | None = None,

@@ -23,7 +23,7 @@ from typing import Any
 import serial
 
 from controller.clock import Clock
-from sensors.frames import KNOWN_TYPES, PROTOCOL, SEQ_MOD, FrameDecoder, FrameError
+from sensors.frames import KNOWN_TYPES, PROTOCOL, SEQ_MOD, FrameDecoder, FrameError, encode
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,13 @@ MAX_UNPAIRED_IDS = 16  # unpaired ids remembered for stats (most recent first)
 # a striker going to sleep by design (#8), firmware 1.1.0 (serial_protocol.md):
 # {"t":"sleep","id":"s3","seq":19,"bat":3.88,"why":"idle"}
 SLEEP = "sleep"
+# the base station's pairing reports (firmware 1.1.0): passed on to ``on_frame`` only from "base"
+BASE_REPORTS = frozenset({"pairing", "peers", "pair_seen"})
+PI_ID = "pi"  # the sender id of frames the Pi writes to the base station
+
+
+class LinkDown(RuntimeError):
+    """A frame for the base station could not be written (no port open); the message says why."""
 
 
 @dataclass
@@ -121,7 +128,9 @@ def strike_input(frame: dict[str, Any], strikers: dict[str, int]) -> dict[str, A
 class StrikerLink:
     """Read protocol 1 frames from ``port`` and report frames and diagnostics.
 
-    ``on_frame(payload)`` gets each valid, non-duplicate ``hello``/``strike``/``hb`` payload.
+    ``on_frame(payload)`` gets each valid, non-duplicate ``hello``/``strike``/``hb`` payload, and
+    the base station's ``pairing``/``peers``/``pair_seen`` reports (checked by the consumer).
+    :meth:`send` writes the Pi's own frames to the base station.
     ``on_event(event)`` gets diagnostics: dicts with ``event`` (a name below), ``t`` (clock time),
     ``message`` (one line for people) and event fields:
     ``port_opened``, ``port_unavailable``, ``port_lost``, ``port_reopened``, ``frame_error``,
@@ -173,6 +182,8 @@ class StrikerLink:
         self._unpaired: OrderedDict[str, int] = OrderedDict()
         self._unpaired_budget = _Budget(max_unpaired_events_per_s)
         self._lock = threading.RLock()
+        self._write_lock = threading.Lock()  # never the reader's lock: a send may come from any thread
+        self._tx_seq = 0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._check_interval = check_interval_s
@@ -191,6 +202,7 @@ class StrikerLink:
             "ignored_unpaired": 0,
             "ignored_overflow": 0,
             "rate_limited": 0,
+            "sent": 0,
         }
         self._errors: dict[str, int] = {}
         # a noisy line must not flood MQTT: frame_error events are capped per second of clock
@@ -249,7 +261,7 @@ class StrikerLink:
             if self._serial is None:
                 attempts += 1
                 try:
-                    ser = serial.Serial(self.port, self.baud, timeout=self._read_timeout)
+                    ser = serial.Serial(self.port, self.baud, timeout=self._read_timeout, write_timeout=0.5)
                 except (serial.SerialException, OSError, ValueError) as exc:
                     if not unavailable_reported:
                         unavailable_reported = True
@@ -331,6 +343,9 @@ class StrikerLink:
         sid, t, seq = p["id"], p["t"], p["seq"]
         self._counts["frames"] += 1
         st = self._senders.get(sid)
+        if st is not None and self.allowed is not None and sid not in self.allowed:
+            del self._senders[sid]  # unpaired since its last frame (set_allowed)
+            st = None
         if st is None:
             st = self._admit(sid, now)
             if st is None:
@@ -386,7 +401,7 @@ class StrikerLink:
             return
         if t == "hb":
             self._battery(sid, st, float(p["bat"]))
-        if t not in KNOWN_TYPES:
+        if t not in KNOWN_TYPES and not (t in BASE_REPORTS and sid == "base"):
             self._counts["ignored_unknown"] += 1
             return
         self._counts["delivered"] += 1
@@ -395,6 +410,36 @@ class StrikerLink:
         except Exception as exc:  # a consumer bug must not kill the serial reader
             log.exception("on_frame failed")
             self._emit("callback_error", f"on_frame failed: {_oneline(exc)}", error=_oneline(exc))
+
+    # --- the Pi's frames to the base station ------------------------------------------------------
+
+    def send(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """Write one frame to the base station (``pair_open``, ``peers_set``): ``id`` "pi" and the
+        next ``seq`` are filled in; returns the payload written. Thread-safe; raises
+        :class:`LinkDown` when the port is not open (the caller reports it, nothing is queued: a
+        stale ``peers_set`` must never reach a base station later)."""
+        with self._write_lock:
+            ser = self._serial
+            if ser is None:
+                raise LinkDown(f"the striker base station ({self.port}) is not connected")
+            frame = {"t": payload["t"], "id": PI_ID, "seq": self._tx_seq,
+                     **{k: v for k, v in payload.items() if k not in ("t", "id", "seq")}}
+            try:
+                ser.write(encode(frame))
+                ser.flush()
+            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+                raise LinkDown(f"writing to the striker base station failed: {_oneline(exc)}") from exc
+            self._tx_seq = (self._tx_seq + 1) % SEQ_MOD
+            self._counts["sent"] += 1
+            return frame
+
+    def set_allowed(self, allowed: Any) -> None:
+        """The paired ids changed (a pairing from the host's panel): admit exactly these from now on.
+
+        One atomic assignment, no lock: the caller may hold the daemon's lock, which the reader
+        thread takes *inside* this link's lock (a strike), so taking ours here could deadlock. An
+        unpaired striker's state is dropped by the reader at its next frame or by :meth:`check`."""
+        self.allowed = None if allowed is None else frozenset(allowed) | {"base"}
 
     def _admit(self, sid: str, now: float) -> SenderState | None:
         """A new sender gets a table entry only if it is paired and the table has room (#7)."""
@@ -460,6 +505,10 @@ class StrikerLink:
         with self._lock:
             if self._error_window is not None and now - self._error_window >= 1.0:
                 self._flush_suppressed()
+            allowed = self.allowed
+            if allowed is not None:
+                for sid in [s for s in self._senders if s not in allowed]:
+                    del self._senders[sid]  # unpaired (set_allowed): no "silent" report for it
             for sid, st in self._senders.items():
                 if st.last_seen is None or st.silent or st.asleep:
                     continue  # a striker asleep by design is not a fault (#8)

@@ -110,6 +110,8 @@ def test_a_real_table_refuses_an_empty_strikers_section():
     with pytest.raises(ConfigError, match=r"strikers: empty on a real table \(gpio.pin_factory = 'lgpio'\)"):
         _parse('[gpio]\npin_factory = "lgpio"\n')
     assert _parse('[gpio]\npin_factory = "mock"\n').strikers == {}  # the virtual table has no strikers
+    # with a base station, strikers are paired from the host's bring-up page (issue 15 #6)
+    assert _parse('[gpio]\npin_factory = "lgpio"\n[striker]\nport = "/dev/ttyACM0"\n').strikers == {}
 
 
 @pytest.mark.parametrize("leds, message", [

@@ -23,6 +23,7 @@ from flask import Flask, Response, abort, g, jsonify, request, send_file, send_f
 
 from controller.clock import Clock, SystemClock
 from controller.config import Config
+from web_panel.bringup import bringup_command
 from web_panel.commands import (
     CommandError,
     flick,
@@ -189,6 +190,29 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         resp = send_from_directory(STATIC, "index.html")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
+
+    @app.get("/bringup")
+    def bringup_page() -> Response:
+        """The host's bring-up page (beams, walk test, strikers, pairing): web_panel/bringup.py."""
+        resp = send_from_directory(STATIC, "bringup.html")
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    @app.get("/api/bringup")
+    def bringup_state() -> Response:
+        if not g.host:
+            return fail(403, "the bring-up page needs the host PIN")
+        return jsonify({"ok": True, **link.bringup.snapshot()})
+
+    @app.post("/api/host/bringup")
+    def bringup_cmd() -> Response:
+        if not g.host:
+            return fail(403, "pairing strikers needs the host PIN (unlock first)")
+        try:
+            command = bringup_command(g.body)
+        except CommandError as exc:
+            return fail(exc.status, str(exc))
+        return publish(command)
 
     @app.get("/games/<game>/<name>")
     def game_view(game: str, name: str) -> Response:

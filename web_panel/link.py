@@ -19,6 +19,7 @@ import paho.mqtt.client as mqtt
 
 from controller.command_client import command_mqtt_client, expiry_for, forget_unsent
 from controller.topics import Topics, client_id
+from web_panel.bringup import BringupCache
 from web_panel.hub import Hub, sse_frame
 from web_panel.loglines import log_lines
 
@@ -44,6 +45,7 @@ class TableLink:
         self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table)
         self.journal: dict[str, Any] | None = None  # sensors/journal (retained): a torn record dropped at start
         self.games: dict[str, dict[str, Any]] = {}  # retained games: each game's describe(), by name
+        self.bringup = BringupCache()  # sensors/… for the host's bring-up page (GET /api/bringup)
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self.connected = threading.Event()
         self._lock = threading.Lock()
@@ -141,6 +143,8 @@ class TableLink:
         elif rest in ("sensors/table", "sensors/coins"):  # (coins: the physics branch's first name)
             self.table = data
             self.hub.publish("table", data)
+        elif rest.startswith("sensors/"):
+            self.bringup.handle(rest[len("sensors/"):], data)
 
     def _log_entry(self, event: Any) -> dict[str, Any] | None:
         if not isinstance(event, dict):

@@ -248,6 +248,7 @@ function questionCard(st, seat, host, how = {}) {
   const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${how.label ? how.label(c) : `<span>${esc(c)}</span>`}</button>`).join("");
   return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${esc(q.text)}</h2>
     <p class="muted small">${esc(how.hint || "Tap every answer that applies")}${q.multi === false ? " (one)" : ""}, then send. ${host ? "Answering as the host." : "The table cannot see this by itself."}</p>
+    ${q.kind === "flown" ? `<button class="btn good wide" data-action="answer" data-none="1" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="answer-none">Nobody flew</button>` : ""}
     <div class="chips">${chips}</div>
     <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${sel.length ? `Send answer (${sel.length})` : "None of them — send"}</button></section>`;
 }
@@ -337,7 +338,7 @@ function hostView() {
       <button class="btn primary wide" id="unlock">Unlock</button></form></section>`;
   }
   const st = S.state;
-  let html = qr;
+  let html = qr + `<p class="small"><a href="/bringup" id="bringup-link">Table bring-up: beams, strikers, pairing →</a></p>`;
   if (S.info && S.info.pin_is_default) {
     html += `<section class="card" id="pin-warning"><p><b>The table PIN is 0000.</b> Anyone on this Wi-Fi can unlock the host screen: set <code>[panel] pin</code> in the table's config.</p></section>`;
   }
@@ -460,7 +461,7 @@ async function act(el) {
     S.sel[key] = [...sel].sort((x, y) => x - y); render();
   } else if (a === "answer") {
     const q = el.dataset.q, host = el.dataset.host === "1";
-    const d = await post(host ? "/api/host/cmd" : "/api/cmd", { type: "answer", question: q, value: S.sel[q] || [] });
+    const d = await post(host ? "/api/host/cmd" : "/api/cmd", { type: "answer", question: q, value: el.dataset.none ? [] : S.sel[q] || [] });
     if (d.ok) { toast("Answer sent", true); delete S.sel[q]; }
   } else if (a === "move") {
     const d = await post("/api/cmd", { type: "move", move: el.dataset.move, args: JSON.parse(el.dataset.args || "{}") });

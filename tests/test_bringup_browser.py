@@ -1,0 +1,116 @@
+"""The host's bring-up page in a real Chromium (issue 15 "builders expect", #5, #6): a real daemon
+with its Hardware (beams on MockFactory pins, the striker link on a pty to the base station's own
+firmware logic), a real Mosquitto and the served panel. The host unlocks with the PIN, sees a beam
+toggle and the walk test, opens pairing, sees the waved striker, taps seat 3; the striker's next
+strike then counts for seat 3 and its g-value and battery show up."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from controller.clock import SystemClock
+from controller.config import parse
+from controller.daemon import Daemon
+from controller.hardware import Hardware
+from tests.helpers.browser import PHONE, shot
+from tests.helpers.firmware_base import FirmwareBase
+from tests.helpers.panel import PIN, Http
+from tests.helpers.pty_pair import wait_for
+from web_panel.server import PanelServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
+
+MAC, SID = "3485181a2b3c", "st-1a2b3c"
+NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
+       "players": [{"seat": 1, "name": "Ann"}, {"seat": 3, "name": "Cy"}], "order": [3, 1]}
+
+
+@pytest.fixture
+def real_table(broker, tmp_path):
+    base = FirmwareBase()
+    config = parse({
+        "table_id": "bu", "mqtt": {"host": broker.host, "port": broker.port},
+        "journal": {"path": str(tmp_path / "j.sqlite")}, "striker": {"port": base.path}, "strikers": {"s1": 1},
+        "panel": {"host": "127.0.0.1", "pin": PIN},
+        "beams": [{"id": "goal_n", "pin": 17, "kind": "segment", "a": [182.5, 232.5], "b": [242.5, 232.5]},
+                  {"id": "goal_s", "pin": 18, "kind": "segment", "a": [182.5, 392.5], "b": [242.5, 392.5]}],
+    })
+    daemon = Daemon(config, SystemClock())
+    daemon.start()
+    assert daemon.bridge.wait_connected(10)
+    factory = MockFactory(pin_class=MockPWMPin)
+    hardware = Hardware(config, SystemClock(), daemon, pin_factory=factory)
+    hardware.start()
+    wait_for(lambda: hardware.link.is_open, what="the link to open the pty")
+    panel = PanelServer(config, port=0).start()
+    assert panel.link.connected.wait(10)
+    base.boot()
+    wait_for(lambda: base.commands, what="peers_set after the base's hello")
+    yield daemon, hardware, base, panel, factory
+    panel.stop()
+    hardware.stop()
+    daemon.stop()
+    base.close()
+
+
+def test_the_host_pairs_a_striker_to_seat_3_from_the_bringup_page(real_table, browser):
+    daemon, hardware, base, panel, factory = real_table
+    page = browser.new_context(**PHONE).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(panel.url + "/bringup")
+    page.locator("#lock").wait_for()  # host only
+    page.fill("#pin", PIN)
+    page.click("#unlock")
+    page.locator("#base").filter(has_text="firmware 1.1.0").wait_for()
+    page.locator("#walk").filter(has_text="not toggled yet: goal_n (GPIO17), goal_s (GPIO18)").wait_for()
+
+    pin = factory.pin(17)
+    pin.drive_low()  # a coin passes goal_n: the page shows the edges and the walk test's progress
+    time.sleep(0.02)
+    pin.drive_high()
+    page.locator("[data-beam=goal_n]").filter(has_text="(2 edges)").wait_for()
+    page.locator("#walk").filter(has_text="not toggled yet: goal_s (GPIO18)").wait_for()
+    assert "missing" in page.get_attribute("[data-beam=goal_s]", "class")
+
+    page.click("#pair-open")
+    page.locator("#pair-window").filter(has_text="Pairing open").wait_for()
+    wait_for(lambda: base.core.pair_until is not None, what="the base's window")
+    base.wave("st-far", "aabbccddeeff", g=2.7)  # someone else's striker nudged across the room
+    base.wave(SID, MAC, g=6.4)  # the one in the host's hand
+    page.locator("#seen li[data-striker='st-1a2b3c']").filter(has_text="6.4 g  ← in your hand?").wait_for()
+    shot("bringup-pairing.png", page, full=True)
+    page.click(f"#seen [data-action=pair][data-striker='{SID}'][data-seat='3']")
+    page.locator("#paired li[data-striker='st-1a2b3c']").filter(has_text="st-1a2b3c → seat 3").wait_for()
+    wait_for(lambda: base.core.peers == {MAC: SID}, what="the base's allow-list")
+    assert hardware.strikers == {"s1": 1, SID: 3}
+
+    daemon.submit(NEW)
+    base.hb(SID, MAC, bat=3.87)
+    base.strike(SID, MAC, g=7.25)
+    row = page.locator("#strikers tr[data-striker='st-1a2b3c']")
+    row.filter(has_text="7.3").filter(has_text="3.87 V").filter(has_text="n/a").wait_for()
+    assert daemon.public_state()["turn"] == {"seat": 3, "strikes": 1, "extra": False}
+    shot("bringup-strikers.png", page, full=True)
+
+    page.click(f"#paired [data-action=unpair][data-striker='{SID}']")
+    page.locator("#paired li[data-striker='st-1a2b3c']").wait_for(state="detached")
+    wait_for(lambda: base.core.peers == {}, what="removed from the base")
+
+
+def test_the_bringup_data_and_pairing_need_the_host_pin(real_table):
+    daemon, hardware, base, panel, factory = real_table
+    phone = Http(panel.port)
+    status, _ = phone.get("/api/bringup")
+    assert status == 403
+    status, body = phone.post("/api/host/bringup", {"id": "phone-tries-pairing", "type": "pair_open"})
+    assert status == 403 and "host PIN" in body["error"]
+    assert not any(c["t"] == "pair_open" for c in base.commands)
+    assert phone.post("/api/host/unlock", {"id": "unlock-0001", "pin": PIN})[0] == 200
+    status, body = phone.post("/api/host/bringup", {"id": "host-bad-seat", "type": "pair_striker",
+                                                     "striker": SID, "mac": MAC, "seat": 9})
+    assert status == 409 and body["error"] == "'seat' must be a seat number from 1 to 6, got 9"
+    status, body = phone.post("/api/host/bringup", {"id": "host-new-game", "type": "new_game"})
+    assert status == 400 and "pair_open, pair_striker, unpair_striker" in body["error"]

@@ -1,0 +1,331 @@
+"""Pairing strikers from the host (issue 15 #6), Pi side: the pairing file, the base's reports,
+and end to end through a real pty to the base station's own firmware logic (BaseCore), the real
+daemon, Hardware and StrikerLink, and a real Mosquitto."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.clock import SystemClock
+from controller.config import parse
+from controller.daemon import Daemon
+from controller.hardware import Hardware
+from controller.pairing import PairingDesk, PairingError, Pairings, base_report, pairings_file
+from tests.helpers.firmware_base import FirmwareBase
+from tests.helpers.mqtt_client import Recorder
+from tests.helpers.pty_pair import wait_for
+
+MAC = "3485181a2b3c"
+SID = "st-1a2b3c"
+NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
+       "players": [{"seat": 1, "name": "Ann"}, {"seat": 3, "name": "Cy"}], "order": [3, 1]}
+
+
+# --- the pairing file ---------------------------------------------------------------------------
+
+def test_pairings_merge_over_the_config_and_survive_a_reload(tmp_path):
+    path = tmp_path / "j.sqlite.strikers.json"
+    p = Pairings(path, {"s1": 1, "s2": 2})
+    p.pair(SID, MAC, 3)
+    p.unpair("s2")  # a config entry the host removes stays removed
+    again = Pairings(path, {"s1": 1, "s2": 2})
+    assert again.seats() == {"s1": 1, SID: 3}
+    assert again.peers() == {MAC: SID}
+    assert json.loads(path.read_text())["removed"] == ["s2"]
+
+
+def test_a_pairing_names_what_is_wrong_and_changes_nothing(tmp_path):
+    p = Pairings(tmp_path / "p.json", {})
+    p.pair(SID, MAC, 3)
+    for args, message in (((SID, "34:85:18:1a:2b:3c", 3), "'mac' must be 12 lowercase hex digits"),
+                          ((SID, MAC, 7), "'seat' must be a seat number from 1 to 6, got 7"),
+                          (("base", MAC, 1), "'striker' must be a striker id"),
+                          (("st-other", MAC, 1), f"MAC {MAC} is already paired as {SID}")):
+        with pytest.raises(PairingError, match=message):
+            p.pair(*args)
+    for i in range(7):
+        p.pair(f"st-{i}", f"00000000000{i}", 1)
+    with pytest.raises(PairingError, match="at most 8 strikers"):
+        p.pair("st-9", "000000000009", 1)
+    with pytest.raises(PairingError, match="st-x is not paired"):
+        p.unpair("st-x")
+    assert Pairings(tmp_path / "p.json", {}).seats()[SID] == 3
+
+
+def test_an_unreadable_pairing_file_falls_back_to_the_config_and_says_so(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text("{not json")
+    p = Pairings(path, {"s1": 1})
+    assert p.seats() == {"s1": 1} and "unreadable" in p.load_error
+
+
+def test_the_base_list_gives_a_configured_striker_its_mac(tmp_path):
+    p = Pairings(tmp_path / "p.json", {"s1": 1})
+    assert p.adopt({"aabbccddeeff": "s1", "001122334455": "stranger"})
+    assert p.peers() == {"aabbccddeeff": "s1"}  # a stranger on the base's list is not adopted
+
+
+def test_base_reports_are_checked_field_by_field():
+    assert base_report({"t": "pairing", "s": 60}) == {"t": "pairing", "s": 60}
+    assert base_report({"t": "pairing", "s": 601}) is None
+    assert base_report({"t": "pair_seen", "sid": SID, "mac": MAC, "g": 6.2})["g"] == 6.2
+    assert base_report({"t": "pair_seen", "sid": SID, "mac": "XYZ", "g": 6.2}) is None
+    assert base_report({"t": "peers", "peers": {f"{i:012x}": f"s{i}" for i in range(9)}}) is None
+
+
+def test_the_desk_lists_each_waved_striker_once_newest_first_and_bounded():
+    desk = PairingDesk()
+    desk.on_report({"t": "pairing", "s": 60}, 0.0)
+    for i in range(40):
+        desk.on_report({"t": "pair_seen", "sid": f"st-{i % 20}", "mac": f"{i % 20:012x}", "g": 3.0}, float(i))
+    status = desk.status(Pairings("/nonexistent/x.json", {}), 10.0)
+    assert status["open"] and status["seconds_left"] == 50.0
+    assert len(status["seen"]) == 16 and status["seen"][0]["striker"] == "st-19"
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 9), st.integers(1, 6)), max_size=25))
+def test_any_pair_and_unpair_sequence_reloads_to_the_same_table(tmp_path_factory, steps):
+    path = tmp_path_factory.mktemp("p") / "p.json"
+    p = Pairings(path, {"st-0": 1, "st-5": 2})
+    for pair, n, seat in steps:
+        try:
+            p.pair(f"st-{n}", f"{n:012x}", seat) if pair else p.unpair(f"st-{n}")
+        except PairingError:
+            pass
+        assert len(p.peers()) <= 8
+    again = Pairings(path, {"st-0": 1, "st-5": 2})
+    assert (again.seats(), again.peers()) == (p.seats(), p.peers()) if steps else True
+
+
+# --- end to end: pty base (firmware logic) + Hardware + daemon + Mosquitto ---------------------------
+
+def _cid() -> str:
+    return f"test-{uuid.uuid4().hex}"
+
+
+class Table:
+    def __init__(self, broker, tmp_path, base: FirmwareBase, strikers: dict | None = None, **extra) -> None:
+        self.config = parse({
+            "table_id": "pair", "mqtt": {"host": broker.host, "port": broker.port},
+            "journal": {"path": str(tmp_path / "j.sqlite")},
+            "striker": {"port": base.path}, "strikers": {"s1": 1} if strikers is None else strikers, **extra,
+        })
+        self.daemon = Daemon(self.config, SystemClock())
+        self.daemon.start()
+        assert self.daemon.bridge.wait_connected(10)
+        self.hardware = Hardware(self.config, SystemClock(), self.daemon,
+                                 pin_factory=MockFactory(pin_class=MockPWMPin))
+        self.hardware.start()
+        wait_for(lambda: self.hardware.link.is_open, what="the link to open the pty")
+
+    def stop(self) -> None:
+        self.hardware.stop()
+        self.daemon.stop()
+
+
+@pytest.fixture
+def rig(broker, tmp_path):
+    base = FirmwareBase()
+    phone = Recorder(broker.host, broker.port, "gametable/pair/#")
+    tables: list[Table] = []
+
+    def start(**kw) -> Table:
+        t = Table(broker, tmp_path, base, **kw)
+        tables.append(t)
+        return t
+
+    yield base, phone, start
+    for t in tables:
+        t.stop()
+    phone.close()
+    base.close()
+
+
+def _pairing(phone: Recorder, pred, start: int = 0) -> dict:
+    return phone.wait_for("gametable/pair/sensors/pairing", lambda m: pred(m.json()), start=start).json()
+
+
+def test_the_pi_sends_its_list_after_every_hello_and_a_waved_striker_paired_to_seat_3_strikes_for_it(rig):
+    base, phone, start = rig
+    table = start()
+    base.boot()  # hello: the Pi answers with its whole allow-list (empty: s1 has no MAC yet)
+    wait_for(lambda: any(c["t"] == "peers_set" for c in base.commands), what="peers_set after hello")
+    assert base.commands[0] == {"t": "peers_set", "id": "pi", "seq": 0, "peers": {}}
+
+    # a striker that is not paired: the base drops its strikes, the game never hears of it
+    table.daemon.submit(NEW)
+    base.strike(SID, MAC)
+    assert base.core.unknown == 1
+
+    # the host opens a window, waves the striker, taps seat 3 (host commands over MQTT)
+    cid = _cid()
+    assert phone.command("pair", {"type": "pair_open", "seconds": 60, "id": cid}) == {"id": cid, "ok": True}
+    wait_for(lambda: base.core.pair_until is not None, what="the base to open its window")
+    _pairing(phone, lambda p: p["open"])
+    base.wave(SID, MAC, g=6.2)
+    seen = _pairing(phone, lambda p: p["seen"])["seen"]
+    assert seen[0] == {"striker": SID, "mac": MAC, "g": 6.2, "t": seen[0]["t"], "paired": False}
+    journalled = table.daemon.journal.last_seq
+    cid = _cid()
+    res = phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": cid})
+    assert res == {"id": cid, "ok": True}
+    again = phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": cid})
+    assert again["ok"] and again.get("duplicate") is True
+    assert table.daemon.journal.last_seq == journalled  # the table's wiring, not a game input
+    wait_for(lambda: base.core.peers == {MAC: SID}, what="the base's allow-list")
+    status = _pairing(phone, lambda p: p["in_sync"] and p["base_peers"])
+    assert {"striker": SID, "seat": 3, "mac": MAC, "from": "panel"} in status["paired"]
+
+    # the striker's strike now reaches the Pi and counts for seat 3 (Cy's turn)
+    mark = len(phone.messages)
+    base.strike(SID, MAC, g=7.0)
+    state = phone.wait_for("gametable/pair/state", lambda m: (m.json().get("turn") or {}).get("strikes") == 1,
+                           start=mark).json()
+    assert state["turn"]["seat"] == 3
+    assert json.loads(pairings_file(table.config.journal.path).read_text())["strikers"][SID] == \
+        {"mac": MAC, "seat": 3}
+
+
+def test_a_pairing_survives_a_restart_and_is_sent_to_a_rebooted_base(rig):
+    base, phone, start = rig
+    table = start()
+    base.boot()
+    wait_for(lambda: base.commands, what="peers_set")
+    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": _cid()})["ok"]
+    wait_for(lambda: base.core.peers == {MAC: SID}, what="the base's allow-list")
+    table.stop()
+
+    base.core.peers = {}  # the base lost its peers.json meanwhile
+    table = start()
+    assert table.hardware.strikers == {"s1": 1, SID: 3}
+    sent = len(base.commands)
+    base.boot()
+    wait_for(lambda: len(base.commands) > sent, what="peers_set after the new hello")
+    assert base.commands[-1]["peers"] == {MAC: SID} and base.core.peers == {MAC: SID}
+    table.daemon.submit(NEW)
+    mark = len(phone.messages)
+    base.strike(SID, MAC)
+    phone.wait_for("gametable/pair/state", lambda m: (m.json().get("turn") or {}).get("strikes") == 1, start=mark)
+
+
+def test_an_unpaired_striker_no_longer_counts_and_bad_commands_say_why(rig):
+    base, phone, start = rig
+    table = start()
+    res = phone.command("pair", {"type": "pair_open", "seconds": 60, "id": _cid()})
+    assert res["ok"] is False and "has not said hello yet" in res["error"]  # the Pi writes nothing before it
+    base.boot()
+    wait_for(lambda: base.commands, what="peers_set")
+    bad = phone.command("pair", {"type": "pair_open", "seconds": 601, "id": _cid()})
+    assert bad["error"] == "'seconds' must be a whole number from 0 to 600, got 601"
+    bad = phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": "nope", "seat": 3, "id": _cid()})
+    assert bad["ok"] is False and "'mac' must be 12 lowercase hex digits" in bad["error"]
+    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": _cid()})["ok"]
+    wait_for(lambda: base.core.peers == {MAC: SID}, what="paired")
+    assert phone.command("pair", {"type": "unpair_striker", "striker": SID, "id": _cid()})["ok"]
+    wait_for(lambda: base.core.peers == {}, what="unpaired on the base")
+    assert table.hardware.strikers == {"s1": 1}
+    table.daemon.submit(NEW)
+    base.strike(SID, MAC)
+    assert table.daemon.public_state()["turn"]["strikes"] == 0
+
+
+def test_table_commands_without_a_base_station_never_reach_the_game(offline_daemon):
+    offline_daemon.submit(NEW)
+    seq = offline_daemon.journal.last_seq
+    res = offline_daemon.submit({"type": "pair_open", "seconds": 60, "id": "p1"})
+    assert res == {"id": "p1", "ok": False,
+                   "error": "pair_open: this table has no striker base station ([striker] port is not set)"}
+    assert offline_daemon.journal.last_seq == seq
+
+
+def test_a_real_table_with_no_striker_paired_waits_and_says_so_until_one_is(rig):
+    base, phone, start = rig
+    table = start(strikers={}, gpio={"pin_factory": "mock"})
+    assert table.daemon.waiting == "no striker is paired with this table: pair them on the host's bring-up page"
+    base.boot()
+    wait_for(lambda: base.commands, what="peers_set")
+    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 1, "id": _cid()})["ok"]
+    assert table.daemon.waiting is None
+    assert phone.command("pair", {"type": "unpair_striker", "striker": SID, "id": _cid()})["ok"]
+    assert table.daemon.waiting.startswith("no striker is paired")
+
+
+def test_a_base_already_running_when_the_pi_starts_gets_the_list_at_its_first_heartbeat(rig):
+    base, phone, start = rig
+    table = start()
+    assert table.hardware.link.stats()["sent"] == 0  # nothing heard from the base: the Pi writes nothing
+    base.tick()  # no hello on this port (the base did not reset), only its heartbeat
+    wait_for(lambda: base.commands, what="peers_set after the base's heartbeat")
+    assert base.commands[0]["t"] == "peers_set"
+    cid = _cid()
+    assert phone.command("pair", {"type": "pair_open", "seconds": 30, "id": cid}) == {"id": cid, "ok": True}
+
+
+# --- the link's send path and the panel's cache ----------------------------------------------------
+
+def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fake_clock):
+    from sensors.frames import FrameDecoder
+    from sensors.striker_link import LinkDown, StrikerLink
+    from tests.helpers.pty_pair import PtyPair
+
+    got: list[dict] = []
+    link = StrikerLink("/nonexistent/port", 115200, fake_clock, got.append, lambda e: None, allowed={"s1"})
+    with pytest.raises(LinkDown, match=r"the striker base station \(/nonexistent/port\) is not connected"):
+        link.send({"t": "pair_open", "s": 60})
+    pty = PtyPair()
+    link = StrikerLink(pty.path, 115200, fake_clock, got.append, lambda e: None, allowed={"s1"})
+    link.start()
+    try:
+        wait_for(lambda: link.is_open, what="open")
+        link.send({"t": "pair_open", "s": 60})
+        link.send({"t": "peers_set", "peers": {MAC: SID}})
+        import os
+        import time
+
+        data = b""
+        deadline = time.monotonic() + 5
+        while data.count(b"\x00") < 2 and time.monotonic() < deadline:
+            data += os.read(pty.master, 4096)
+        assert FrameDecoder().feed(data) == [{"t": "pair_open", "id": "pi", "seq": 0, "s": 60},
+                                             {"t": "peers_set", "id": "pi", "seq": 1, "peers": {MAC: SID}}]
+        # the base's reports reach on_frame; the same types from a striker do not
+        from sensors.frames import encode
+
+        pty.write(encode({"t": "pair_seen", "id": "base", "seq": 0, "sid": SID, "mac": MAC, "g": 6.2})
+                  + encode({"t": "pair_seen", "id": "s1", "seq": 0, "sid": "x", "mac": MAC, "g": 1}))
+        wait_for(lambda: link.stats()["frames"] >= 2, what="frames")
+        assert [f["id"] for f in got] == ["base"]
+        link.set_allowed({SID})  # s1 unpaired: its state goes, its frames are dropped
+        link.check()
+        assert set(link.stats()["senders"]) == {"base"}
+    finally:
+        link.stop()
+        pty.close()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["beams", "walk", "striker", "pairing", "waiting", "other"]),
+                          st.dictionaries(st.sampled_from(["t", "id", "event", "g", "bat", "beam", "blocked",
+                                                           "message", "rssi", "waiting", "fw"]),
+                                          st.one_of(st.none(), st.booleans(), st.integers(-5, 2000),
+                                                    st.floats(allow_nan=False), st.text(max_size=40)))),
+                max_size=60))
+def test_the_bringup_cache_takes_any_sensor_payload_and_stays_bounded(messages):
+    from web_panel.bringup import MAX_STRIKERS, BringupCache
+
+    cache = BringupCache()
+    for kind, data in messages:
+        cache.handle(kind, data)
+    for i in range(40):
+        cache.handle("striker", {"t": "strike", "id": f"st-{i}", "g": 5.0})
+    snap = cache.snapshot()
+    json.dumps(snap)
+    assert len(snap["strikers"]) <= MAX_STRIKERS and len(snap["reports"]) <= 12
+    assert snap["strikers"]["st-39"]["g"] == [5.0]

@@ -1,0 +1,188 @@
+// The host's bring-up page: live beams and walk test, strikers (g, battery, RSSI), pairing.
+// Polls GET /api/bringup (host only) twice a second; pairing goes to POST /api/host/bringup.
+// Everything that came over the radio (striker ids, MACs) is shown with textContent only.
+"use strict";
+
+const $ = (sel) => document.querySelector(sel);
+const POLL_MS = 500;
+let pollTimer = null;
+
+function cookie(name) {
+  const hit = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
+  return hit ? decodeURIComponent(hit.slice(name.length + 1)) : "";
+}
+
+function requestId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);  // never repeats across runs (the daemon answers a repeat, never reapplies)
+  return "bu-" + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function toast(text, ok = false) {
+  const t = $("#toast");
+  t.textContent = text;
+  t.classList.toggle("ok", ok);
+  t.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
+async function post(path, body) {
+  const r = await fetch(path, { method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": cookie("gt_csrf") },
+    body: JSON.stringify({ id: requestId(), ...body }) });
+  let data = {};
+  try { data = await r.json(); } catch (e) { data = { error: `HTTP ${r.status}` }; }
+  if (!r.ok || data.ok === false) throw new Error(data.error || `HTTP ${r.status}`);
+  return data;
+}
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+function button(text, attrs, cls = "btn") {
+  const b = el("button", text, cls);
+  for (const [k, v] of Object.entries(attrs)) b.dataset[k] = String(v);
+  return b;
+}
+
+function fill(list, items) {
+  list.replaceChildren(...items);
+}
+
+// --- drawing -------------------------------------------------------------------------------------
+
+function drawBase(s) {
+  const fw = s.base.fw ? `firmware ${s.base.fw}` : "no hello yet";
+  const ready = Boolean(s.pairing && s.pairing.base_ready);
+  const port = s.base.port !== "unknown" ? s.base.port : ready ? "open" : "unknown";
+  $("#base").textContent = `USB port ${port}; ${fw}; ${ready ? "ready" : "not ready"}`;
+  $("#waiting").hidden = !s.waiting;
+  $("#waiting").textContent = s.waiting ? `Game waits: ${s.waiting}` : "";
+}
+
+let windowSeen = { key: null, at: 0 };  // the countdown runs here between two pairing reports
+
+function drawPairing(p) {
+  if (!p) return;
+  const key = `${p.open}/${p.seconds_left}`;
+  if (key !== windowSeen.key) windowSeen = { key, at: Date.now() };
+  const left = Math.max(0, Math.round(p.seconds_left - (Date.now() - windowSeen.at) / 1000));
+  $("#pair-window").textContent = p.open && left > 0 ? `Pairing open: ${left} s left — wave a striker`
+    : "Pairing closed";
+  const biggest = Math.max(0, ...p.seen.map((s) => s.g));
+  fill($("#seen"), p.seen.map((s) => {
+    const li = el("li");
+    li.dataset.striker = s.striker;
+    const head = el("div", `${s.striker}  ·  ${s.g.toFixed(1)} g${s.g === biggest ? "  ← in your hand?" : ""}`,
+      s.g === biggest ? "big" : "");
+    const mac = el("div", `MAC ${s.mac}${s.paired ? " (paired)" : ""}`, "muted small");
+    const seats = el("div", null, "seats");
+    for (let seat = 1; seat <= 6; seat++) {
+      seats.append(button(`Seat ${seat}`, { action: "pair", striker: s.striker, mac: s.mac, seat }));
+    }
+    li.append(head, mac, seats);
+    return li;
+  }));
+  fill($("#paired"), p.paired.map((s) => {
+    const li = el("li");
+    li.dataset.striker = s.striker;
+    li.append(el("span", `${s.striker} → seat ${s.seat}`, "big"), el("span",
+      s.mac ? `  MAC ${s.mac}` : "  from the config (not yet seen by the base)", "muted small"), el("span", " "),
+      button("Unpair", { action: "unpair", striker: s.striker }, "btn ghost"));
+    return li;
+  }));
+  const warn = p.warning || (p.base_peers && !p.in_sync ? "the base station's list differs from the Pi's (it is sent again at its next hello)" : "");
+  $("#pair-warning").hidden = !warn;
+  $("#pair-warning").textContent = warn;
+}
+
+function drawStrikers(s) {
+  const seats = {};
+  for (const p of (s.pairing && s.pairing.paired) || []) seats[p.striker] = p.seat;
+  fill($("#strikers"), Object.entries(s.strikers).map(([sid, st]) => {
+    const tr = el("tr");
+    tr.dataset.striker = sid;
+    const g = st.g.length ? st.g.map((v) => v.toFixed(1)).join(", ") : "—";
+    for (const text of [sid, seats[sid] ?? "—", st.bat == null ? "—" : `${st.bat.toFixed(2)} V`,
+      st.rssi == null ? "n/a" : `${st.rssi} dBm`, g, st.state]) tr.append(el("td", text));
+    return tr;
+  }));
+  const t = s.threshold;
+  $("#threshold").textContent = `Strike threshold ${t.g} g (a strike is a spike above it). ` +
+    (t.tunable ? "" : `Not tunable from here: ${t.why}. RSSI: n/a unless the base station reports it.`);
+}
+
+function drawBeams(s) {
+  const walk = s.walk;
+  const missing = new Set((walk && walk.missing) || []);
+  $("#walk").textContent = !walk ? "Walk test: waiting for the table"
+    : walk.complete ? "Walk test: every beam toggled" : `Walk test: not toggled yet: ${walk.message.replace(/^not seen yet: /, "")}`;
+  const ids = [...new Set([...((walk && walk.done) || []), ...missing, ...Object.keys(s.beams)])];
+  fill($("#beams"), ids.map((id) => {
+    const b = s.beams[id] || { blocked: false, edges: 0 };
+    const li = el("li", `${id}: ${b.blocked ? "BLOCKED" : "clear"} (${b.edges} edges)`);
+    li.dataset.beam = id;
+    li.classList.toggle("blocked", b.blocked);
+    li.classList.toggle("missing", missing.has(id));
+    return li;
+  }));
+  fill($("#reports"), s.reports.slice().reverse().map((r) => el("li", r)));
+}
+
+// --- polling and actions -------------------------------------------------------------------------
+
+async function poll() {
+  clearTimeout(pollTimer);
+  try {
+    const r = await fetch("/api/bringup", { credentials: "same-origin", cache: "no-store" });
+    if (r.status === 403) {
+      $("#lock").hidden = false;
+      $("#bringup").hidden = true;
+      return;  // polling resumes after the PIN
+    }
+    const s = await r.json();
+    $("#lock").hidden = true;
+    $("#bringup").hidden = false;
+    drawBase(s);
+    drawPairing(s.pairing);
+    drawStrikers(s);
+    drawBeams(s);
+  } catch (e) {
+    $("#base").textContent = "the panel does not answer; retrying";
+  }
+  pollTimer = setTimeout(poll, POLL_MS);
+}
+
+async function act(body, done) {
+  try {
+    await post("/api/host/bringup", body);
+    if (done) toast(done, true);
+  } catch (e) {
+    toast(e.message);
+  }
+  poll();
+}
+
+document.addEventListener("click", (ev) => {
+  const b = ev.target.closest("button");
+  if (!b) return;
+  if (b.id === "unlock") {
+    post("/api/host/unlock", { pin: $("#pin").value }).then(() => poll(), (e) => toast(e.message));
+  } else if (b.id === "pair-open") {
+    act({ type: "pair_open", seconds: 60 }, "Pairing open: wave a striker");
+  } else if (b.id === "pair-close") {
+    act({ type: "pair_open", seconds: 0 });
+  } else if (b.dataset.action === "pair") {
+    act({ type: "pair_striker", striker: b.dataset.striker, mac: b.dataset.mac, seat: Number(b.dataset.seat) },
+      `${b.dataset.striker} plays for seat ${b.dataset.seat}`);
+  } else if (b.dataset.action === "unpair") {
+    act({ type: "unpair_striker", striker: b.dataset.striker }, `${b.dataset.striker} unpaired`);
+  }
+});
+
+poll();
