@@ -41,7 +41,7 @@ def winner(state: State) -> Any:
 
 def bots() -> dict[str, Callable[[int], Bot]]:
     """A path-search player (default) and a random one."""
-    from controller.games.sanguosha_map.bots import PathBot, RandomBot
+    from controller.games.sanguosha_map.robots import PathBot, RandomBot
 
     return {"path": PathBot, "random": RandomBot}
 
