@@ -240,7 +240,8 @@ def test_SG_4_knock_out_back_to_castle_kill_gold_weapon_dropped_skip_and_wake():
     assert p(s, 2)["gold"] == 2 and total_gold(s) == 0  # SG-7 kill a general +2, from the bank
     s = move(s, 2, "end_turn")
     # seat 1's next turn is skipped; it wakes with min(3, max) = 2 health ([interpretation])
-    assert s["turn"]["seat"] == 2 and not p(s, 1)["knocked_out"] and p(s, 1)["health"] == 2
+    assert s["turn"]["seat"] == 2 and not p(s, 1)["knocked_out"]
+    assert p(s, 1)["health"] == min(3, p(s, 1)["max_health"])
 
 
 def test_SG_4_a_general_knocked_out_on_their_own_turn_ends_it():
@@ -513,3 +514,39 @@ def test_words_say_each_effect():
     s2 = move(s, 1, "roll")
     lines = sg.words({"type": "move", "seat": 1, "move": "roll"}, s2["last"], sg.view(s2))
     assert lines == ["P1 rolls 2"]
+
+
+def test_SG_6_a_challenger_dying_in_a_won_boss_fight_pays_2_and_gets_no_reward():
+    s = start(4, dice=[1, 1], positions={1: [7, 4], 2: [2, 3], 3: [7, 4], 4: [3, 4]}, first=2,
+              gold={2: 0, 4: 5}, decks={"armour": ["bagua_array", "silver_lion"]})
+    s = move(s, 2, "roll")
+    s = move(s, 2, "challenge_boss")
+    s = move(s, 4, "join_boss")
+    s = move(s, 2, "fight_result", winner="B", knocked_out=[4])
+    s = move(s, 3, "confirm")
+    assert p(s, 4)["knocked_out"] and p(s, 4)["gold"] == 1 and p(s, 4)["armour"] is None
+    assert p(s, 2)["armour"] == "bagua_array" and p(s, 2)["gold"] == 2
+    assert total_gold(s) == 5
+
+
+def test_SG_8_11_a_result_naming_a_fled_joiner_charges_1_and_spares_them():
+    s = start(4, dice=[1, 1], positions={1: [7, 4], 2: [2, 3], 3: [7, 4], 4: [3, 4]}, first=2,
+              gold={2: 0, 4: 2})
+    s = move(s, 2, "roll")
+    s = move(s, 2, "challenge_boss")
+    s = move(s, 4, "join_boss")
+    s = move(s, 2, "fight_result", winner="A", fled=[4], boss_health=2)
+    s = move(s, 1, "confirm")
+    assert p(s, 2)["knocked_out"] and not p(s, 4)["knocked_out"]
+    assert p(s, 4)["gold"] == 0 and s["sides"]["A"]["boss"]["health"] == 2
+
+
+def test_SG_8_10_physical_dice_a_knocked_out_first_roller_skips_and_wakes():
+    s = sg.new({"map": tiny_map(), "physical_dice": True,
+                "setup": {"positions": {1: [2, 3], 2: [2, 5]}}}, 1,
+               players=[{"seat": 1, "name": "a", "team": "A"}, {"seat": 2, "name": "b", "team": "B"}])
+    s["players"][0]["knocked_out"] = True
+    s["players"][0]["health"] = 0
+    s = move(s, 1, "roll", value=1)  # anyone rolls the minions' die; then seat 1's turn is skipped
+    assert s["turn"]["seat"] == 2 and not p(s, 1)["knocked_out"]
+    assert p(s, 1)["health"] == min(3, p(s, 1)["max_health"])

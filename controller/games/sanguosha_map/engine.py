@@ -190,7 +190,8 @@ def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None
         if move != "roll":
             raise GameError(f"{move}: first roll the minions' die (physical dice)")
         minion_roll(state, _die_value(state, args, "roll"))
-        turn["stage"] = "roll"
+        if state["phase"] == "playing":
+            begin_turn(state, turn["index"])  # a knocked-out roller skips and wakes (SG-4)
         return
     if move == "roll":
         if stage != "roll":

@@ -393,8 +393,16 @@ def finish(state: State, result: dict[str, Any]) -> None:  # noqa: C901 - duel a
     else:
         boss = state["sides"][f["side"]]["boss"]
         challengers = [player(state, s) for s in seats]
+        fled = [p for p in challengers if p["seat"] in result["fled"]]
+        for p in fled:  # SG-6: leaving costs 1 gold (what they have)
+            board.to_bank(state, p, 1)
+        challengers = [p for p in challengers if p not in fled]
+        dead = [p for p in challengers if p["seat"] in result["knocked_out"]]
         if winner != f["side"]:
             boss["health"] = boss["max_health"]
+            for p in dead:  # SG-6: a challenger who dies is knocked out and pays 2
+                board.to_bank(state, p, 2)
+            challengers = [p for p in challengers if p not in dead]
             for p in challengers:
                 armour = board.draw(state, "armour")
                 if armour:
@@ -403,7 +411,7 @@ def finish(state: State, result: dict[str, Any]) -> None:  # noqa: C901 - duel a
                     p["armour"] = armour
                 board.gain(state, p, 2)  # SG-7 beat a boss +2
             emit(state, f"Boss {boss['general']} is beaten", {"kind": "boss_beaten", "side": f["side"]})
-            down = set(result["knocked_out"])
+            down = {p["seat"] for p in dead}
         else:
             if result.get("boss_health") is not None:
                 boss["health"] = result["boss_health"]
