@@ -75,8 +75,8 @@ def invariants(state: dict[str, Any]) -> None:
         assert w["seats"], "an open window always has someone to answer"
 
 
-def game(seed: int, n: int, tiny: bool, fights: str = "quick") -> dict[str, Any]:
-    options: dict[str, Any] = {"fights": fights, "start_gold": seed % 25}
+def game(seed: int, n: int, tiny: bool, fights: str = "quick", dice: bool = False) -> dict[str, Any]:
+    options: dict[str, Any] = {"fights": fights, "start_gold": seed % 25, "physical_dice": dice}
     if tiny:
         options["map"] = tiny_map([[[2, 3], [2, 4]], [[3, 4], [4, 4]]])
     state = sg.new(options, seed, players=players(n))
@@ -86,19 +86,19 @@ def game(seed: int, n: int, tiny: bool, fights: str = "quick") -> dict[str, Any]
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), n=st.sampled_from([2, 4, 6]), tiny=st.booleans(),
-       fights=st.sampled_from(["quick", "physical"]))
-def test_random_bots_keep_every_invariant_and_replay_exactly(seed, n, tiny, fights):
-    start = game(seed, n, tiny, fights)
+       fights=st.sampled_from(["quick", "physical"]), dice=st.booleans())
+def test_random_bots_keep_every_invariant_and_replay_exactly(seed, n, tiny, fights, dice):
+    start = game(seed, n, tiny, fights, dice)
     bots = {s: RandomBot(seed + s) for s in range(1, n + 1)}
     inputs = play(start, bots, MAX_INPUTS)
     a = start
     for inp in inputs:
         a = sg.apply(a, inp)
-    b = game(seed, n, tiny, fights)
+    b = game(seed, n, tiny, fights, dice)
     for inp in inputs:
         b = sg.apply_in_place(b, inp)
     assert a == b  # exact replay, in place or not
-    assert start == game(seed, n, tiny, fights)  # apply never changed its argument
+    assert start == game(seed, n, tiny, fights, dice)  # apply never changed its argument
 
 
 @settings(max_examples=20, deadline=None)
@@ -108,6 +108,32 @@ def test_legal_moves_are_accepted(seed):
     state = game(seed, 2, False)
     bots = {s: RandomBot(seed * 7 + s) for s in (1, 2)}
     play(state, bots, 300)
+
+
+ODD_ARGS = [{}, {"target": 1}, {"target": 2}, {"target": "castle", "cards": ["strike-1"]}, {"cards": ["dodge-1"]},
+            {"pile": "weapon"}, {"path": [[2, 3]]}, {"winner": "A"}, {"value": 3}, {"target": "B1", "cards": []}]
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**31), pokes=st.lists(st.tuples(st.sampled_from(sg.MOVES), st.sampled_from(ODD_ARGS),
+                                                            st.integers(1, 4), st.integers(1, 25)),
+                                           min_size=30, max_size=30))
+def test_apply_accepts_only_moves_legal_offers(seed, pokes):
+    """Any move apply() accepts from a seat is one legal() offered that seat (the panel relies on it)."""
+    state = game(seed, 4, True)
+    bots = {s: RandomBot(seed + s) for s in range(1, 5)}
+    for name, args, seat, advance in pokes:
+        if state["phase"] != "playing":
+            break
+        offered = {m["move"] for m in sg.legal(state, seat)["moves"]}
+        try:
+            sg.apply(state, {"type": "move", "seat": seat, "move": name, "args": args})
+        except sg.GameError:
+            pass
+        else:
+            assert name in offered, (name, args, seat, offered)
+        for inp in play(state, bots, advance, check=False):  # then the game goes on a little
+            state = sg.apply(state, inp)
 
 
 def test_path_bots_finish_quick_games():
