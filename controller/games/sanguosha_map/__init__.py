@@ -20,7 +20,7 @@ def describe() -> dict[str, Any]:
     d = setup.describe()
     lo, hi = PLAYERS
     d.update(name=d["title"], players={"min": lo, "max": hi}, options=d["modes"][0]["options"],
-             free_seating=False)
+             free_seating=True)
     return d
 
 
