@@ -85,6 +85,6 @@ def test_two_phones_move_attack_dodge_and_a_refused_duel(stack, browser, broker)
     assert [p["gold"] for p in state["players"]] == [1, 2]
     ann.locator("#my-gold").wait_for()
     ann.wait_for_function("document.querySelector('#my-gold').textContent === '1'")
-    table.wait_for_function("document.querySelector('#sg-log').textContent.includes('refuses')")
+    table.wait_for_function("document.body.textContent.includes('Bo refuses the duel and pays 1')")
     shot("sgmap-table.png", table, full=True)
     assert not ERRORS, ERRORS

@@ -22,6 +22,11 @@ def new_game_input(name: str, rnd: random.Random) -> dict[str, Any]:
 
         return random_new_game(rnd, rnd.choice(sorted(cw.MODES)))
     module = registry()[name]
+    mode = (module.describe().get("modes") or [{}])[0]
+    if mode.get("teams"):  # a team game: a player count its lobby offers, sides A and B alternating
+        seats = sorted(rnd.sample(range(1, 7), rnd.choice(mode["players"])))
+        return {"type": "new_game", "game": name, "seed": rnd.randrange(2**31), "options": {},
+                "players": [{"seat": s, "name": f"Bot{s}", "team": "AB"[i % 2]} for i, s in enumerate(seats)]}
     lo, hi = getattr(module, "PLAYERS", (2, 4))
     seats = sorted(rnd.sample(range(1, 7), rnd.randint(lo, min(hi, 6))))
     return {"type": "new_game", "game": name, "players": [{"seat": s, "name": f"Bot{s}"} for s in seats],

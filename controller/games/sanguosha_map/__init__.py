@@ -12,7 +12,7 @@ from controller.games.base import Bot, Deadline, GameError, State, TableView, Ti
 from controller.games.sanguosha_map import setup
 from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
-from controller.games.sanguosha_map.view import legal, view
+from controller.games.sanguosha_map.view import inputs_for, legal, view
 from controller.games.words import mode_titles, narrate
 
 
@@ -102,5 +102,5 @@ def with_timers(view: View, timers: dict[str, Timer]) -> View:
     return view
 
 
-__all__ = ["MOVES", "PLAYERS", "GameError", "apply", "apply_in_place", "bots", "deadlines", "describe", "legal",
+__all__ = ["MOVES", "PLAYERS", "GameError", "apply", "apply_in_place", "bots", "deadlines", "describe", "inputs_for", "legal",
            "new", "public_input", "table_view", "view", "winner", "with_timers", "words"]

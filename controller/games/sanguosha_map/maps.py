@@ -178,6 +178,7 @@ class Geometry:
         self._dist: dict[Cell, dict[Cell, int]] = {}
         self._reach: dict[tuple[Cell, int, bool], dict[Cell, tuple[int, Cell | None]]] = {}
         self._cells: dict[str, list[Cell]] = {}
+        self._moves: dict[tuple[Cell, int, bool], tuple[list[list[int]], list[list[list[int]]]]] = {}
         # the steps out of each cell, without and with a horse: (next cell, cost)
         self.adj: dict[bool, dict[Cell, list[tuple[Cell, int]]]] = {False: {}, True: {}}
         for r in range(self.h):
@@ -241,6 +242,17 @@ class Geometry:
         got = self._reach.get(k)
         if got is None:
             got = self._reach[k] = self._search(start, budget, horse)
+        return got
+
+    def moves(self, start: Cell, budget: int, horse: bool) -> tuple[list[list[int]], list[list[list[int]]]]:
+        """The reachable cells ``[r, c, cost]`` (cost > 0) and the cheapest path to each, cached:
+        callers must not change them (``legal`` hands them out read-only)."""
+        k = (start, budget, horse)
+        got = self._moves.get(k)
+        if got is None:
+            reach = self.reach(start, budget, horse)
+            cells = [[c[0], c[1], cost] for c, (cost, _) in reach.items() if cost > 0]
+            got = self._moves[k] = (cells, [path_to(reach, (r, c)) for r, c, _ in cells])
         return got
 
     def _search(self, start: Cell, budget: int, horse: bool) -> dict[Cell, tuple[int, Cell | None]]:

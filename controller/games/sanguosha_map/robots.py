@@ -55,8 +55,7 @@ class _Base:
         if name == "place":
             return {"cell": rng.choice(m["cells"])}
         if name == "move":
-            r, c, _ = rng.choice(m["cells"])
-            return {"path": self.path(view, (r, c))}
+            return {"path": rng.choice(m["paths"])}
         if name == "attack":
             n = rng.randint(1, m["max_cards"])
             return {"target": rng.choice(m["targets"]), "cards": m["cards"][:n]}

@@ -107,10 +107,10 @@ def _turn_moves(state: State, p: dict[str, Any]) -> list[dict[str, Any]]:  # noq
     left = turn["movement_left"]
     g = board.geo(state)
     if left > 0:
-        reach = g.reach(board.cell(p), left, bool(p["horse"]))
-        cells = [[c[0], c[1], cost] for c, (cost, _) in reach.items() if cost > 0]
+        cells, paths = g.moves(board.cell(p), left, bool(p["horse"]))
         if cells:
-            moves.append({"move": "move", "cells": cells})
+            # each reachable cell with its cost, and the cheapest path there (the ``move`` input's)
+            moves.append({"move": "move", "cells": cells, "paths": paths})
     strikes = [c for c in p["action"] if is_strike(c)]
     if left >= 1 and strikes:
         targets = _targets(state, p)
@@ -192,4 +192,42 @@ def legal(state: State, seat: int) -> dict[str, Any]:
         out["moves"] = _answers(state, p)
     elif state["turn"] is not None and state["turn"]["seat"] == seat:
         out["moves"] = _turn_moves(state, p)
+    return out
+
+
+def inputs_for(options: dict[str, Any]) -> list[dict[str, Any]]:  # noqa: C901 - one branch per move
+    """Every concrete input a ``legal()`` answer allows, one per choice (for generic random play,
+    fuzzers and tests); a move along each offered path, an attack with one 杀 (and with all of
+    them where the Crossbow allows)."""
+    seat = options["seat"]
+    out: list[dict[str, Any]] = []
+    for m in options["moves"]:
+        name = m["move"]
+        if name in ("roll", "reroll"):
+            arg_sets: list[dict[str, Any]] = [{"value": v} for v in range(1, 7)] if m.get("value") else [{}]
+        elif name == "pick_general":
+            arg_sets = [{"general": g} for g in m["generals"]]
+        elif name == "place":
+            arg_sets = [{"cell": c} for c in m["cells"]]
+        elif name == "move":
+            arg_sets = [{"path": p} for p in m["paths"]]
+        elif name == "attack":
+            counts = sorted({1, m["max_cards"]})
+            arg_sets = [{"target": t, "cards": m["cards"][:n]} for t in m["targets"] for n in counts]
+        elif name == "dodge":
+            arg_sets = [{"cards": m["cards"][:n]} for n in sorted({1, min(len(m["cards"]), m["max_cards"])})]
+        elif name == "shop":
+            arg_sets = [{"pile": p, "drop": "new"} if p == "strategy" and m["strategy_full"] else {"pile": p}
+                        for p in m["piles"]]
+        elif name == "discard":
+            arg_sets = [{"cards": [c]} for c in m["cards"]]
+        elif name == "request_duel":
+            arg_sets = [{"target": t} for t in m["targets"]]
+        elif name == "challenge_boss":
+            arg_sets = [{"point": p} for p in m["points"]]
+        elif name == "fight_result":
+            arg_sets = [{"winner": side} for side in m["sides"]]
+        else:
+            arg_sets = [{}]
+        out += [{"type": "move", "seat": seat, "move": name, "args": a} for a in arg_sets]
     return out

@@ -209,10 +209,6 @@ const SG = {
     return `<section class="card" id="players"><ul class="players sg-players">${items}</ul></section>`;
   },
 
-  logCard(st) {
-    return `<section class="card" id="sg-log"><h2>Log</h2><ol class="sg-log">${(st.log || []).slice(-10).map((l) => `<li>${esc(l)}</li>`).join("")}</ol></section>`;
-  },
-
   winnerCard(st) {
     if (!st.winner) return "";
     const w = st.winner, text = w.draw ? "A draw: both castles fell" : `Side ${esc((this.me(st, w[0]) || {}).team)} wins: ${w.map(nameOf).join(", ")}`;
@@ -228,7 +224,7 @@ const SG = {
 
   tableView(st, host) {
     return this.winnerCard(st) + this.windowCard(st, null, host) + this.fightCard(st, null, null) + this.castles(st)
-      + this.board(st, null, null) + this.playersCard(st) + this.logCard(st);
+      + this.board(st, null, null) + this.playersCard(st);  // the panel shows the log in the game's words
   },
 };
 
