@@ -6,6 +6,8 @@ Screenshots: test-artifacts/ (360x740)."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from tests.helpers.browser import PHONE, shot
@@ -29,7 +31,7 @@ def new_game() -> dict:
     setup = {"dice": [1, 3], "generals": {"1": "simayi", "2": "caocao"},
              "positions": {"1": [2, 2], "2": [2, 4]}, "gold": {"1": 0, "2": 3},
              "hands": {"1": ["strike-1"], "2": ["dodge-1"]}, "decks": {"action": ["dodge-5", "dodge-6"]}}
-    return {"id": "sg-browser-new", "type": "new_game", "game": "sanguosha_map",
+    return {"id": f"sg-browser-{uuid.uuid4().hex[:10]}", "type": "new_game", "game": "sanguosha_map",
             "players": [{"seat": 1, "name": "Ann", "team": "A"}, {"seat": 2, "name": "Bo", "team": "B"}],
             "seed": 2, "options": {"map": tiny_map(), "setup": setup, "timeout_s": 30}}
 

@@ -550,3 +550,35 @@ def test_SG_8_10_physical_dice_a_knocked_out_first_roller_skips_and_wakes():
     s = move(s, 1, "roll", value=1)  # anyone rolls the minions' die; then seat 1's turn is skipped
     assert s["turn"]["seat"] == 2 and not p(s, 1)["knocked_out"]
     assert p(s, 1)["health"] == min(3, p(s, 1)["max_health"])
+
+
+def test_SG_6_seed_example_2_two_on_one_cell_make_2_v_1():
+    """A and C on B's cell: C joins for 1 gold, B is the only defender; refusing costs B 2."""
+    s = start(4, dice=[1, 1], positions={1: [2, 3], 2: [2, 3], 3: [2, 3], 4: [7, 4]}, gold={2: 1, 3: 1})
+    s = move(s, 1, "roll")
+    s = move(s, 1, "request_duel", target=2)
+    assert s["window"]["seats"] == [2, 3]
+    s = move(s, 3, "join")
+    assert s["fight"]["defenders"] == [2] and s["fight"]["joiners"] == [3]
+    assert [m["move"] for m in sg.legal(s, 2)["moves"]] == ["accept"]  # 1 gold cannot pay 2
+    s = move(s, 2, "accept")
+    s = move(s, 1, "fight_result", winner="A")
+    s = move(s, 2, "confirm")
+    assert p(s, 2)["knocked_out"] and p(s, 2)["gold"] == 0 and p(s, 1)["gold"] == 1 and p(s, 3)["gold"] == 0
+    assert total_gold(s) == 2
+
+
+def test_SG_1_pick_general_and_place_before_the_first_roll():
+    s = sg.new({"map": tiny_map()}, 4, players=[{"seat": 1, "name": "a", "team": "A"},
+                                                {"seat": 2, "name": "b", "team": "B"}])
+    offers = p(s, 1)["offers"]
+    assert len(offers) == 2
+    s = move(s, 1, "pick_general", general=offers[1])
+    assert p(s, 1)["general"] == offers[1]
+    with pytest.raises(GameError, match="not in your inner zone"):
+        move(s, 1, "place", cell=[2, 7])
+    s = move(s, 1, "place", cell=[2, 1])
+    assert p(s, 1)["cell"] == [2, 1]
+    s = move(s, 1, "roll")
+    with pytest.raises(GameError, match="only before your first roll"):
+        move(s, 1, "place", cell=[3, 1])

@@ -59,8 +59,9 @@ def request_duel(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
 
 
 def duel_joiners(state: State) -> list[int]:
-    """Who may still join the duel: the requester's side, sharing a cell with an enemy not yet
-    defending, holding the 1 gold (SG-6); nobody once a defender has refused."""
+    """Who may still join the duel: the requester's side, sharing a cell with an enemy general,
+    holding the 1 gold (SG-6; seed example 2: A and C on B's cell make 2 v 1); nobody once a
+    defender has refused."""
     f = state["fight"]
     if f["refused"]:
         return []
@@ -69,7 +70,7 @@ def duel_joiners(state: State) -> list[int]:
     for q in state["players"]:
         if (q["team"] == req["team"] and q["seat"] != req["seat"] and q["seat"] not in f["joiners"]
                 and not q["knocked_out"] and q["gold"] >= 1 and str(q["seat"]) not in f["answers"]
-                and any(e["seat"] not in f["defenders"] for e in _enemies_on(state, q))):
+                and _enemies_on(state, q)):
             out.append(q["seat"])
     return out
 
@@ -227,16 +228,21 @@ def _duel_answer(state: State, seat: int, move: str, args: dict[str, Any]) -> No
         if move not in ("join", "pass"):
             raise GameError(f"{move}: join the duel (1 gold) or pass")
         if move == "join":
-            free = [e for e in _enemies_on(state, q) if e["seat"] not in f["defenders"]]
+            foes = _enemies_on(state, q)
+            free = [e for e in foes if e["seat"] not in f["defenders"]]
             target = args.get("target")
-            pick = next((e for e in free if e["seat"] == target), None) if target is not None else free[0]
-            if pick is None:
-                raise GameError(f"join: seat {target!r} is not a free enemy on your cell")
+            pick = next((e for e in foes if e["seat"] == target), None) if target is not None else (
+                free[0] if free else None)
+            if target is not None and pick is None:
+                raise GameError(f"join: seat {target!r} is not an enemy on your cell")
             board.to_bank(state, q, 1)  # SG-7 join a duel -1
             f["joiners"].append(seat)
-            f["defenders"].append(pick["seat"])
-            emit(state, f"{q['name']} joins the duel for 1 gold; {pick['name']} defends",
-                 {"kind": "duel_join", "seat": seat, "defender": pick["seat"]})
+            if pick is not None and pick["seat"] not in f["defenders"]:
+                f["defenders"].append(pick["seat"])  # the enemy on the joiner's cell defends too
+                emit(state, f"{q['name']} joins the duel for 1 gold; {pick['name']} defends",
+                     {"kind": "duel_join", "seat": seat, "defender": pick["seat"]})
+            else:
+                emit(state, f"{q['name']} joins the duel for 1 gold", {"kind": "duel_join", "seat": seat})
         f["answers"][str(seat)] = move
     _offer_window(state)
 

@@ -8,7 +8,6 @@
 "use strict";
 
 (function () {
-const WALKABLE = "ABIiOo.";
 const ZONE = { A: "castle-a", B: "castle-b", I: "inner-a", i: "inner-b", O: "outer-a", o: "outer-b",
   ".": "road", "#": "off", X: "boss-a", x: "boss-b" };
 const PILE_NAMES = { strategy: "Strategy card", weapon: "Weapon", horse: "Horse" };
@@ -20,35 +19,6 @@ const SG = {
     const set = new Set();
     for (const [a, b] of (st.map && st.map.walls) || []) { set.add(`${a}|${b}`); set.add(`${b}|${a}`); }
     return set;
-  },
-
-  /** The cheapest path (SG-8.3: walls need a horse and cost 2) from the seat's cell to every cell
-   *  within its movement: {"r,c": {cost, prev}}, as the engine's Geometry.reach. */
-  reach(st, me) {
-    const rows = st.map.rows, walls = this.walls(st), horse = !!me.horse, budget = st.turn.movement_left;
-    const start = me.cell.join(","), best = { [start]: { cost: 0, prev: null } };
-    const todo = [[0, me.cell[0], me.cell[1]]];
-    while (todo.length) {
-      todo.sort((x, y) => x[0] - y[0]);
-      const [cost, r, c] = todo.shift();
-      if (cost > best[`${r},${c}`].cost) continue;
-      for (const [dr, dc] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) {
-        const nr = r + dr, nc = c + dc;
-        if (nr < 0 || nc < 0 || nr >= rows.length || nc >= rows[0].length || !WALKABLE.includes(rows[nr][nc])) continue;
-        const walled = walls.has(`${r},${c}|${nr},${nc}`);
-        if (walled && !horse) continue;
-        const next = cost + (walled ? 2 : 1), key = `${nr},${nc}`;
-        if (next > budget || (best[key] && best[key].cost <= next)) continue;
-        best[key] = { cost: next, prev: `${r},${c}` };
-        todo.push([next, nr, nc]);
-      }
-    }
-    return best;
-  },
-  pathTo(reach, key) {
-    const out = [];
-    for (let k = key; reach[k] && reach[k].prev !== null; k = reach[k].prev) out.unshift(k.split(",").map(Number));
-    return out;
   },
 
   /** The map: one square per cell; walls as thick edges; minions, generals and boss points on it. */
@@ -243,10 +213,10 @@ GameViews.register("sanguosha_map", {
   actions: {
     /** Tap a reachable cell: move there by the cheapest path. */
     "sg-go"(el) {
-      const st = S.state, me = SG.me(st, S.me.seat);
-      if (!me) return;
-      const path = SG.pathTo(SG.reach(st, me), el.dataset.cell);
-      if (path.length) send("move", { path });
+      const mv = SG.legal(S.priv, "move");
+      if (!mv) return;
+      const i = mv.cells.findIndex(([r, c]) => `${r},${c}` === el.dataset.cell);
+      if (i >= 0) send("move", { path: mv.paths[i] });  // the engine's cheapest path (SG-8.3)
     },
     /** Tap a target in range: one 杀 (all of them with the Crossbow). */
     "sg-attack"(el) {
