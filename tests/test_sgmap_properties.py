@@ -3,6 +3,8 @@ conservation, generals always on walkable cells, and legal() never offering what
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -73,6 +75,11 @@ def invariants(state: dict[str, Any]) -> None:
     w = state["window"]
     if w is not None:
         assert w["seats"], "an open window always has someone to answer"
+    # the public view (and the log, and the effects on events) never names a card in a hand
+    public = json.dumps(sg.view(state), ensure_ascii=False)
+    named = set(re.findall(r"\b[a-z_]+-\d+\b", public))
+    in_hands = {c for p in state["players"] for c in p["action"] + p["strategy"]}
+    assert not named & in_hands, named & in_hands
 
 
 def game(seed: int, n: int, tiny: bool, fights: str = "quick", dice: bool = False) -> dict[str, Any]:

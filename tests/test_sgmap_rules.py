@@ -582,3 +582,12 @@ def test_SG_1_pick_general_and_place_before_the_first_roll():
     s = move(s, 1, "roll")
     with pytest.raises(GameError, match="only before your first roll"):
         move(s, 1, "place", cell=[3, 1])
+
+
+def test_SG_9_public_input_hides_strategy_cards_only():
+    shop = {"type": "move", "seat": 1, "move": "shop", "args": {"pile": "strategy", "drop": "peach-1"}}
+    assert sg.public_input(shop)["args"] == {"pile": "strategy", "drop": "a strategy card"}
+    discard = {"type": "move", "seat": 1, "move": "discard", "args": {"cards": ["strike-3", "wine-2"]}}
+    assert sg.public_input(discard)["args"] == {"cards": ["strike-3"], "count": 2}
+    attack = {"type": "move", "seat": 1, "move": "attack", "args": {"target": 2, "cards": ["strike-1"]}}
+    assert sg.public_input(attack) is attack

@@ -28,8 +28,17 @@ _TITLES = mode_titles(setup.describe())
 
 
 def public_input(inp: dict[str, Any]) -> dict[str, Any]:
-    """Every card an input names is played face up (杀, 闪, discards), so inputs are public."""
-    return inp
+    """Inputs as everyone may see them: 杀, 闪 and discarded action cards are played face up, but a
+    strategy card named in a ``shop`` drop or a ``discard`` stays hidden (only counted)."""
+    if not isinstance(inp, dict) or inp.get("move") not in ("shop", "discard"):
+        return inp
+    args = inp.get("args") if isinstance(inp.get("args"), dict) else {}
+    if inp["move"] == "shop":
+        drop = args.get("drop")
+        return inp if drop in (None, "new", "old") else {**inp, "args": {**args, "drop": "a strategy card"}}
+    cards = args.get("cards") if isinstance(args.get("cards"), list) else []
+    shown = [c for c in cards if isinstance(c, str) and c.startswith(("strike-", "dodge-"))]
+    return {**inp, "args": {**args, "cards": shown, "count": len(cards)}}
 
 
 def winner(state: State) -> Any:

@@ -460,7 +460,9 @@ def _discard(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
         else:
             p["strategy"].remove(c)
             state["decks"]["strategy"].append(c)
-    emit(state, f"{p['name']} discards {len(cards)}", {"kind": "discard", "seat": p["seat"], "cards": cards})
+    shown = [c for c in cards if is_strike(c) or is_dodge(c)]  # action cards go face up; strategy cards stay hidden
+    emit(state, f"{p['name']} discards {len(cards)}", {"kind": "discard", "seat": p["seat"], "cards": shown,
+                                                       "count": len(cards)})
 
 
 ZONE = {("castle", True): 2, ("castle", False): -1, ("inner", True): 1, ("inner", False): -1,
