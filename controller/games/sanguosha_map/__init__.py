@@ -32,11 +32,13 @@ def public_input(inp: dict[str, Any]) -> dict[str, Any]:
     strategy card named in a ``shop`` drop or a ``discard`` stays hidden (only counted)."""
     if not isinstance(inp, dict) or inp.get("move") not in ("shop", "discard"):
         return inp
-    args = inp.get("args") if isinstance(inp.get("args"), dict) else {}
+    raw = inp.get("args")
+    args: dict[str, Any] = raw if isinstance(raw, dict) else {}
     if inp["move"] == "shop":
         drop = args.get("drop")
         return inp if drop in (None, "new", "old") else {**inp, "args": {**args, "drop": "a strategy card"}}
-    cards = args.get("cards") if isinstance(args.get("cards"), list) else []
+    given = args.get("cards")
+    cards: list[Any] = given if isinstance(given, list) else []
     shown = [c for c in cards if isinstance(c, str) and c.startswith(("strike-", "dodge-"))]
     return {**inp, "args": {**args, "cards": shown, "count": len(cards)}}
 
