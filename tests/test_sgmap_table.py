@@ -126,3 +126,33 @@ def test_headless_sim_plays_full_battlefield_games(tmp_path):
     for final in finals:
         assert final["game"] == "sanguosha_map" and final["phase"] == "over" and final["winner"]
         assert "action" not in final
+
+
+@pytest.mark.mqtt
+def test_the_dodge_window_times_out_on_the_daemons_clock(broker, tmp_path, fake_clock):
+    """SG-9.1: an unanswered 闪 window closes by the daemon's deadline (a journalled timeout)."""
+    t = "sgt"
+    config = parse({"table_id": t, "mqtt": {"host": broker.host, "port": broker.port},
+                    "journal": {"path": str(tmp_path / "j.sqlite")}})
+    daemon = Daemon(config, fake_clock)
+    daemon.start()
+    phone = Recorder(broker.host, broker.port, f"gametable/{t}/#")
+    try:
+        assert daemon.bridge.wait_connected(10)
+        run = uuid.uuid4().hex[:8]
+        new = {**scripted_game()[0], "id": f"sgt-{run}-new"}
+        new["options"] = {**new["options"], "timeout_s": 7}
+        assert phone.command(t, new)["ok"]
+        for i, inp in enumerate(scripted_game()[1:3]):
+            assert phone.command(t, {**inp, "id": f"sgt-{run}-{i}"})["ok"]
+        state = phone.wait_for(f"gametable/{t}/state", lambda m: (m.json().get("window") or {}).get("deadline")).json()
+        assert state["window"]["deadline"] == pytest.approx(fake_clock.wall() + 7)
+        start = len(phone.messages)
+        fake_clock.advance(7.1)
+        event = phone.wait_for(f"gametable/{t}/events", lambda m: m.json().get("source") == "timer", start=start).json()
+        assert event["input"]["type"] == "timeout"
+        assert "Bo loses 1 health to Ann's 杀" in event["words"]
+        assert daemon.public_state()["players"][1]["health"] == 2
+    finally:
+        phone.close()
+        daemon.stop()
