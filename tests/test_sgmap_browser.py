@@ -90,3 +90,40 @@ def test_two_phones_move_attack_dodge_and_a_refused_duel(stack, browser, broker)
     table.wait_for_function("document.body.textContent.includes('Bo refuses the duel and pays 1')")
     shot("sgmap-table.png", table, full=True)
     assert not ERRORS, ERRORS
+
+
+def test_the_fight_result_form_and_its_confirmation(stack, browser, broker):
+    """SG-8.11: Bo accepts Ann's duel; Ann enters on her phone that side A won with her health at 1;
+    Bo's phone confirms; Bo is knocked out and pays Ann (SG-7)."""
+    ERRORS.clear()
+    game = new_game()
+    game["options"]["setup"]["positions"] = {"1": [2, 4], "2": [2, 4]}
+    game["options"]["setup"]["gold"] = {"1": 0, "2": 0}
+    rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
+    try:
+        assert rec.command("t1", game)["ok"]
+    finally:
+        rec.close()
+    ann, bo = (phone(browser, stack.url + "/join") for _ in range(2))
+    for seat, page in ((1, ann), (2, bo)):
+        page.click(f"#seat-{seat}")
+        page.locator("#board").wait_for()
+    ann.click("button[data-move=roll]")
+    ann.locator("button[data-move=request_duel]").wait_for()
+    ann.click("button[data-move=request_duel]")
+    bo.locator("#window[data-kind=duel]").wait_for()
+    assert bo.locator("button[data-move=refuse]").count() == 0  # no gold: Bo cannot refuse (SG-8.7)
+    bo.click("button[data-move=accept]")
+    ann.locator("#fight-result").wait_for()
+    ann.select_option("#sg-winner", "A")
+    ann.fill('[data-health="1"]', "1")
+    shot("sgmap-ann-result.png", ann)
+    ann.click("button[data-action=sg-result]")
+    bo.locator("#window[data-kind=confirm]").wait_for()
+    assert "side A wins" in bo.inner_text("#window-text")
+    bo.click("button[data-move=confirm]")
+    stack.wait(lambda: stack.daemon.public_state()["fight"] is None, what="result confirmed")
+    ann_p, bo_p = stack.daemon.public_state()["players"]
+    assert bo_p["knocked_out"] and ann_p["health"] == 1
+    assert ann_p["gold"] == 0 and bo_p["gold"] == 0  # Bo had nothing to pay (never negative)
+    assert not ERRORS, ERRORS
