@@ -119,11 +119,6 @@ def zone_side(letter: str) -> tuple[str, str] | None:
 # ---------------------------------------------------------------- minions (SG-5, SG-8.9)
 
 
-def minion_cell(state: State, side: str, idx: int) -> maps.Cell | None:
-    m = state["sides"][side]["minions"][idx]
-    return None if m["cell"] is None else (m["cell"][0], m["cell"][1])
-
-
 def _spec(state: State, side: str) -> dict[str, Any]:
     spec: dict[str, Any] = state["map"]["minions"][side]
     return spec

@@ -232,7 +232,7 @@ def _before_start(state: State, p: dict[str, Any], move: str, args: dict[str, An
         p.update(general=g, health=CLASS[p["class"]]["health"], max_health=CLASS[p["class"]]["health"])
         emit(state, f"{p['name']} picks {g}", {"kind": "pick_general", "seat": p["seat"], "general": g})
         return
-    c = maps._cell(args.get("cell"), "place: cell", state["map"]["rows"])
+    c = maps.parse_cell(args.get("cell"), "place: cell", state["map"]["rows"])
     if state["map"]["rows"][c[0]][c[1]] != maps.INNER[p["team"]]:
         raise GameError(f"place: {list(c)} is not in your inner zone (SG-1)")
     p["cell"] = list(c)
@@ -242,7 +242,7 @@ def _before_start(state: State, p: dict[str, Any], move: str, args: dict[str, An
 def _cells(value: object, rows: list[str]) -> list[maps.Cell]:
     if not isinstance(value, list) or not value:
         raise GameError("move: 'path' must be a non-empty list of cells [row, column]")
-    return [maps._cell(v, "move: path cell", rows) for v in value]
+    return [maps.parse_cell(v, "move: path cell", rows) for v in value]
 
 
 def path_cost(state: State, p: dict[str, Any], path: list[maps.Cell]) -> int:

@@ -42,7 +42,8 @@ def builtin(name: str) -> dict[str, Any]:
     return data
 
 
-def _cell(value: object, what: str, rows: list[str]) -> Cell:
+def parse_cell(value: object, what: str, rows: list[str]) -> Cell:
+    """A cell `[row, column]` of the map, or GameError naming ``what`` and the map's size."""
     if (not isinstance(value, list) or len(value) != 2
             or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
         raise GameError(f"map: {what} must be a cell [row, column], got {value!r}")
@@ -91,7 +92,7 @@ def check(data: dict[str, Any]) -> dict[str, Any]:  # noqa: C901 - one named ref
     for i, w in enumerate(raw_walls):
         if not isinstance(w, list) or len(w) != 2:
             raise GameError(f"map: wall {i} must be [[r1, c1], [r2, c2]], got {w!r}")
-        a, b = _cell(w[0], f"wall {i}", rows), _cell(w[1], f"wall {i}", rows)
+        a, b = parse_cell(w[0], f"wall {i}", rows), parse_cell(w[1], f"wall {i}", rows)
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
             raise GameError(f"map: wall {i} is between non-adjacent cells {list(a)} and {list(b)}")
         walls.append(sorted([list(a), list(b)]))
@@ -128,7 +129,7 @@ def _check_minions(side: str, spec: object, rows: list[str],  # noqa: C901 - one
     if not isinstance(cells, list) or len(cells) != MINIONS_PER_SIDE:
         got = len(cells) if isinstance(cells, list) else cells
         raise GameError(f"map: side {side} must have {MINIONS_PER_SIDE} minions (SG-1), got {got}")
-    starts = [_cell(x, f"minion {side}{i + 1}", rows) for i, x in enumerate(cells)]
+    starts = [parse_cell(x, f"minion {side}{i + 1}", rows) for i, x in enumerate(cells)]
     if len(set(starts)) != len(starts):
         raise GameError(f"map: two minions of side {side} start on the same cell")
     for i, (r, c) in enumerate(starts):

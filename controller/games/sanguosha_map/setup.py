@@ -162,7 +162,7 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
     for s, g in generals.items():
         if g not in GENERALS:
             raise GameError(f"setup.generals: unknown general {g!r} for seat {s}")
-    positions = {s: maps._cell(v, f"setup.positions seat {s}", the_map["rows"])
+    positions = {s: maps.parse_cell(v, f"setup.positions seat {s}", the_map["rows"])
                  for s, v in _by_seat(setup, "positions", seats).items()}
     for s, cell in positions.items():
         if not geo.walkable(cell):
