@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.helpers.browser import PHONE, shot
 from tests.helpers.mqtt_client import Recorder
@@ -85,9 +86,8 @@ def test_two_phones_move_attack_dodge_and_a_refused_duel(stack, browser, broker)
     stack.wait(lambda: stack.daemon.public_state()["fight"] is None, what="duel refused")
     state = stack.daemon.public_state()
     assert [p["gold"] for p in state["players"]] == [1, 2]
-    ann.locator("#my-gold").wait_for()
-    ann.wait_for_function("document.querySelector('#my-gold').textContent === '1'")
-    table.wait_for_function("document.body.textContent.includes('Bo refuses the duel and pays 1')")
+    expect(ann.locator("#my-gold")).to_have_text("1")
+    expect(table.locator("text=Bo refuses the duel and pays 1").first).to_be_visible()
     shot("sgmap-table.png", table, full=True)
     assert not ERRORS, ERRORS
 
