@@ -21,8 +21,9 @@ def play_one(seed: int, players: int, bot: type = RandomBot) -> int:
     while state["phase"] == "playing":
         tv = sg.table_view(state)
         seat = tv["answer"][0] if tv["answer"] else tv["turn"]["seat"]
-        legal = sg.legal(state, seat)
-        inp = bots[seat].choose(sg.view(state, seat), legal) if legal["moves"] else sg.deadlines(state)[0][2]
+        view = sg.view(state, seat)  # the seat's view carries its legal moves, as the bot runner reads them
+        moves = view["legal"]
+        inp = bots[seat].choose(view, {"seat": seat, "moves": moves}) if moves else sg.deadlines(state)[0][2]
         state = sg.apply(state, inp)
         steps += 1
     return steps
