@@ -21,8 +21,13 @@ def new_game_input(name: str, rnd: random.Random) -> dict[str, Any]:
         from controller.games.coinwar.randomplay import random_new_game
 
         return random_new_game(rnd, rnd.choice(sorted(cw.MODES)))
-    players = registry()[name].describe()["players"]
-    lo, hi = players["min"], players["max"]
+    described = registry()[name].describe()
+    mode = (described.get("modes") or [{}])[0]
+    if mode.get("teams"):  # a team game: a player count its lobby offers, sides A and B alternating
+        seats = sorted(rnd.sample(range(1, 7), rnd.choice(mode["players"])))
+        return {"type": "new_game", "game": name, "seed": rnd.randrange(2**31), "options": {},
+                "players": [{"seat": s, "name": f"Bot{s}", "team": "AB"[i % 2]} for i, s in enumerate(seats)]}
+    lo, hi = described["players"]["min"], described["players"]["max"]
     seats = sorted(rnd.sample(range(1, 7), rnd.randint(lo, min(hi, 6))))
     return {"type": "new_game", "game": name, "players": [{"seat": s, "name": f"Bot{s}"} for s in seats],
             "options": {}, "seed": rnd.randrange(2**31)}

@@ -1,0 +1,117 @@
+"""The Sanguosha battlefield (sanguosha-map.md, SG-1 … SG-9): generals, minions, castles and bosses
+on a map, refereed by a pure engine implementing the game contract (:class:`controller.games.base.Game`).
+Duels and boss fights are played with the physical deck and entered on the phones (or settled by
+a seeded quick model)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View
+from controller.games.sanguosha_map import setup
+from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
+from controller.games.sanguosha_map.setup import PLAYERS, new
+from controller.games.sanguosha_map.view import inputs_for, legal, view
+from controller.games.words import mode_titles, narrate
+
+
+def describe() -> dict[str, Any]:
+    d = setup.describe()
+    lo, hi = PLAYERS
+    d.update(name=d["title"], players={"min": lo, "max": hi}, options=d["modes"][0]["options"],
+             free_seating=True)
+    return d
+
+
+_TITLES = mode_titles(setup.describe())
+
+
+def public_input(inp: dict[str, Any]) -> dict[str, Any]:
+    """Inputs as everyone may see them: 杀, 闪 and discarded action cards are played face up, but a
+    strategy card named in a ``shop`` drop or a ``discard`` stays hidden (only counted)."""
+    if not isinstance(inp, dict) or inp.get("move") not in ("shop", "discard"):
+        return inp
+    raw = inp.get("args")
+    args: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    if inp["move"] == "shop":
+        drop = args.get("drop")
+        return inp if drop in (None, "new", "old") else {**inp, "args": {**args, "drop": "a strategy card"}}
+    given = args.get("cards")
+    cards: list[Any] = given if isinstance(given, list) else []
+    shown = [c for c in cards if isinstance(c, str) and c.startswith(("strike-", "dodge-"))]
+    return {**inp, "args": {**args, "cards": shown, "count": len(cards)}}
+
+
+def winner(state: State) -> Any:
+    w = state.get("winner")
+    if w is None:
+        return None
+    return dict(w) if isinstance(w, dict) else list(w)
+
+
+def bots() -> dict[str, Callable[[int], Bot]]:
+    """A path-search player (default) and a random one."""
+    from controller.games.sanguosha_map.robots import PathBot, RandomBot
+
+    return {"path": PathBot, "random": RandomBot}
+
+
+def _deadline_id(window: dict[str, Any]) -> str:
+    return f"window-{window['id']}"
+
+
+def deadlines(state: State) -> list[Deadline]:
+    """The 闪, duel-offer, boss-join and result-confirm windows close by ``timeout``."""
+    w = state["window"]
+    if w is None:
+        return []
+    return [(_deadline_id(w), float(w["timeout_s"]), {"type": "timeout", "window": w["id"]})]
+
+
+def _line(eff: dict[str, Any], speak: Any) -> str | None:
+    if eff.get("kind") in ("new_game",):
+        return None
+    text = eff.get("text")
+    return text if isinstance(text, str) else None
+
+
+def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View | None) -> list[str]:
+    """Each effect carries its own public sentence (written by the engine from public facts)."""
+    return narrate(inp, effects, state, _line, _TITLES)
+
+
+def table_view(state: State) -> TableView:
+    w = state["window"]
+    f = state["fight"]
+    turn = state["turn"]
+    answer: list[int] = list(w["seats"]) if w else []
+    if not w and f is not None and f["stage"] == "result":
+        answer = [f["requester"] if f["kind"] == "duel" else f["entrant"]]
+    return {
+        "phase": state["phase"],
+        "players": [{"seat": p["seat"], "alive": not p["knocked_out"]} for p in state["players"]],
+        "turn": None if turn is None else {"seat": turn["seat"]},
+        "answer": answer,
+        "until": _deadline_id(w) if w else None,
+        "winner": winner(state),
+    }
+
+
+def with_timers(view: View, timers: dict[str, Timer]) -> View:
+    """The phones count a window down from ``window.deadline`` (or show it paused)."""
+    window = view.get("window")
+    if not isinstance(window, dict):
+        return view
+    timer = timers.get(_deadline_id(window))
+    if timer is None:
+        view["window"] = dict(window, deadline=None)
+    elif timer["paused"]:
+        view["window"] = dict(window, paused=True, deadline=None, remaining_s=timer["remaining_s"])
+    else:
+        view["window"] = dict(window, deadline=timer["deadline"])
+    return view
+
+
+__all__ = ["MOVES", "PLAYERS", "GameError", "apply", "apply_in_place", "bots", "deadlines", "describe", "inputs_for", "legal",
+           "new", "public_input", "table_view", "view", "winner", "with_timers", "words"]
