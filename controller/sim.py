@@ -704,7 +704,8 @@ def sensor_topics(table_id: str) -> dict[str, str]:
       panel's table view can draw and animate them;
     - ``sim/flick`` (subscribed, QoS 1): ``{"seat": S, "coin": "c1", "vx": mm/s, "vy": mm/s}`` from the
       panel's drag (the panel has checked the seat's token);
-    - ``sim/flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``.
+    - ``sim/flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``, with the
+      flick's ``id`` when it had one (the panel answers the phone that flicked with the real outcome).
     """
     base = f"gametable/{table_id}"
     return {"coins": f"{base}/sensors/table", "flick": f"{base}/sim/flick", "result": f"{base}/sim/flick/result"}
@@ -780,16 +781,35 @@ def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
     if not isinstance(coin, str) or not isinstance(vx, int | float) or not isinstance(vy, int | float) \
             or isinstance(vx, bool) or isinstance(vy, bool):
         return {"ok": False, "error": "flick: expected coin (string), vx and vy (numbers, mm/s)"}
+    rid = msg.get("id")
+    echo = {"id": rid} if isinstance(rid, str) else {}  # the panel matches the outcome to its phone's flick
     st = table.state() or {}
-    turn = st.get("turn") or {}
-    mine = next((p.get("coin") for p in st.get("players", []) if p.get("seat") == turn.get("seat")), None)
-    if coin != mine:
-        return {"ok": False, "error": f"flick: it is {mine or 'nobody'}'s turn, not {coin}'s (CW-5.1)"}
+    mine = _flickable_coins(table, st)
+    if coin not in mine:
+        turn = (st.get("turn") or {}).get("seat")
+        who = next((str(p.get("name")) for p in st.get("players", []) if p.get("seat") == turn), None)
+        if not mine or who is None:
+            return {"ok": False, "error": "flick: nobody may flick now", **echo}
+        return {"ok": False, "error": f"flick: it is {who}'s turn: flick {' or '.join(mine)}, not {coin} (CW-5.1)", **echo}
     try:
         result = table.flick(coin, float(vx), float(vy))
     except (SimError, ValueError) as exc:
-        return {"ok": False, "error": f"flick: {exc}"}
-    return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {})}
+        return {"ok": False, "error": f"flick: {exc}", **echo}
+    return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {}), **echo}
+
+
+def _flickable_coins(table: VirtualTable, st: dict[str, Any]) -> list[str]:
+    """The coins the seat whose turn it is may flick: its legal ``shot`` coins (football: any of the
+    team's three, CW-7.3), else the player's own coin (a referee without seat views)."""
+    seat = (st.get("turn") or {}).get("seat")
+    if seat is None:
+        return []
+    legal = (table.daemon.seat_view(seat) or {}).get("legal")
+    if isinstance(legal, list):
+        shot = next((m for m in legal if isinstance(m, dict) and m.get("type") == "shot"), None)
+        return [str(c) for c in (shot or {}).get("coins") or []]
+    coin = next((p.get("coin") for p in st.get("players", []) if p.get("seat") == seat), None)
+    return [str(coin)] if coin else []
 
 
 __all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "answer_from_truth", "default_beams", "Edge"]

@@ -71,7 +71,7 @@ class TableLink:
         b = self.base
         client.subscribe([(f"{b}/state", 1), (f"{b}/events", 0), (f"{b}/seat/+/private", 1),
                           (f"{b}/cmd/result", 1), (f"{b}/leds", 1), (f"{b}/status", 1),
-                          (f"{b}/sensors/#", 0), (f"{b}/games", 1)])
+                          (f"{b}/sensors/#", 0), (f"{b}/games", 1), (f"{b}/sim/flick/result", 0)])
         self.connected.set()
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -118,7 +118,7 @@ class TableLink:
                 with self._lock:
                     self.private[seat] = data
                 self.hub.publish("private", data, seat=seat)
-        elif rest == "cmd/result":
+        elif rest in ("cmd/result", "sim/flick/result"):  # a flick's outcome carries the flick's id
             self._resolve(data)
         elif rest == "games":
             games = games_by_name(data)
@@ -172,6 +172,20 @@ class TableLink:
                     return done[1][0]
                 remaining -= wait
             return None
+        finally:
+            with self._lock:
+                self._waiters.pop(key, None)
+
+    def flick(self, payload: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        """Publish a flick on ``sim/flick`` and wait for the virtual table's ``sim/flick/result`` of
+        the same id (its real outcome: refused, or played to rest); None if none came in time."""
+        key = str(payload["id"])
+        done: tuple[threading.Event, list[dict[str, Any]]] = (threading.Event(), [])
+        with self._lock:
+            self._waiters[key] = done
+        try:
+            self.publish("sim/flick", payload, qos=1)  # once: a flick played twice would be two strikes
+            return done[1][0] if done[0].wait(timeout) else None
         finally:
             with self._lock:
                 self._waiters.pop(key, None)

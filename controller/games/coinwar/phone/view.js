@@ -9,9 +9,24 @@
 (function () {
   const TABLE_W = 425, TABLE_H = 625, GOAL_W = 60, GOAL_H = 160, COIN_R = 15;
   const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000;
+  // Football (CW-7.3): team coins in their team's colour, a white ball, mouths in the short rails
+  // (team A defends mouth A at the top rail, y = 0; B the bottom one).
+  const TEAM_COLOURS = { A: "#c62828", B: "#1565c0" }, TEAM_COLOUR_NAMES = { A: "red", B: "blue" }, MOUTH_W = 100;
+  const football = () => !!(S.state && S.state.mode === "football");
+  function teamOfCoin(coin) { const m = /^([AB])\d$/.exec(coin || ""); return m ? m[1] : null; }
+  /** A coin as players see it: "Ann's coin (red ●, 1)", "team A coin 2 (red)", "the ball". */
+  function coinName(coin) {
+    if (coin === "ball") return "the ball";
+    const team = teamOfCoin(coin);
+    if (team) return `team ${team}'s coin ${coin.slice(1)} (${TEAM_COLOUR_NAMES[team]})`;
+    const owner = coinOwner(coin);
+    return owner ? `${coin === "c" + S.me.seat ? "your" : nameOf(owner) + "'s"} coin (${COLOUR_NAMES[owner - 1]} ${SHAPE_NAMES[owner - 1]} ${owner})` : coin;
+  }
 
   function coinOwner(coin) { const p = players().find((p) => p.coin === coin); if (p) return p.seat; const m = /^c(\d)$/.exec(coin || ""); return m ? +m[1] : null; }
   function coinChipLabel(coin) {
+    const team = teamOfCoin(coin);
+    if (team || coin === "ball") return `<span class="coin team-${team || "ball"}">${esc(team ? coin.slice(1) : "⚽")}</span><span>${esc(coinName(coin))}</span>`;
     const owner = coinOwner(coin);
     return owner ? `${coinBadge(owner)}<span>${esc(nameOf(owner))}</span>` : `${coinBadge(null, { label: coin })}<span>${esc(coin)}</span>`;
   }
@@ -35,7 +50,7 @@
     const me = playerBySeat(seat), colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
     return `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
       <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
-      <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}</div>
+      <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${football() ? "" : colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && football() && TEAM_COLOURS[me.team] ? ` · your team flicks the ${TEAM_COLOUR_NAMES[me.team]} coins ${me.team}1–${me.team}3` : ""}</div>
       ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
   }
 
@@ -51,7 +66,8 @@
       else if (m.move) parts.push(...cardMoveButtons(m));
     }
     const shot = legal.find((m) => m.type === "shot");
-    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${shot.coins.length > 1 ? "one of your coins" : "your coin"} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
+    const which = shot && shot.coins.length > 1 ? `one of ${shot.coins.map(coinName).join(", ")}` : "your coin";
+    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${esc(which)} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
     if (!parts.length && !hint) {
       const pend = (st.pending_placements || []).filter((p) => p.by !== S.me.seat);
       if (pend.length) return `<section class="card"><p>Waiting for ${esc(pend.map((p) => nameOf(p.by)).join(", "))} to put ${pend.length > 1 ? "coins" : "a coin"} back.</p></section>`;
@@ -129,8 +145,10 @@
       if (!this.drag) return;
       const [vx, vy, sp] = this.velocity(), coin = this.drag.coin; this.drag = null; this.kick();
       if (sp < 60) return;
+      toast(`Flicking at ${(sp / 1000).toFixed(1)} m/s…`, true);
+      // the panel answers once the table has played the flick (or refused it): its real outcome
       const d = await post("/api/flick", { coin, vx: Math.round(vx), vy: Math.round(vy) });
-      if (d.ok) toast(`Flicked at ${(sp / 1000).toFixed(1)} m/s`, true);
+      if (d.ok) toast("Flick played", true);
     },
     kick() { if (!this.raf && this.canvas) this.raf = requestAnimationFrame((t) => this.frame(t)); },
     frame() {
@@ -153,6 +171,14 @@
       c.strokeStyle = "rgba(255,255,255,.12)"; c.lineWidth = 1;
       for (let x = 25; x < TABLE_W; x += 50) { c.beginPath(); c.moveTo(x, 0); c.lineTo(x, TABLE_H); c.stroke(); }
       for (let y = 25; y < TABLE_H; y += 50) { c.beginPath(); c.moveTo(0, y); c.lineTo(TABLE_W, y); c.stroke(); }
+      if (football()) {
+        const mx = (TABLE_W - MOUTH_W) / 2;
+        for (const [team, y] of [["A", 0], ["B", TABLE_H - 12]]) {
+          c.fillStyle = TEAM_COLOURS[team]; c.fillRect(mx, y, MOUTH_W, 12);
+          c.fillStyle = "#fff"; c.font = "900 11px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
+          c.fillText(`${team} GOAL`, TABLE_W / 2, y + 6.5);
+        }
+      }
       const gx = (TABLE_W - GOAL_W) / 2, gy = (TABLE_H - GOAL_H) / 2;
       c.fillStyle = "rgba(0,0,0,.28)"; c.fillRect(gx, gy, GOAL_W, GOAL_H);
       c.strokeStyle = "#fff"; c.lineWidth = 3; c.strokeRect(gx + 1.5, gy + 1.5, GOAL_W - 3, GOAL_H - 3);
@@ -160,12 +186,14 @@
       c.save(); c.translate(TABLE_W / 2, TABLE_H / 2); c.rotate(-Math.PI / 2); c.fillText("GOAL", 0, 0); c.restore();
       const mine = new Set(this.flickable());
       for (const [coin, pos] of Object.entries(this.shown)) {
-        const seat = coinOwner(coin), col = seat ? COLOURS[seat - 1] : "#9e9e9e";
+        const team = teamOfCoin(coin), seat = team ? null : coinOwner(coin);
+        const col = team ? TEAM_COLOURS[team] : coin === "ball" ? "#f5f5f5" : seat ? COLOURS[seat - 1] : "#9e9e9e";
         c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, COIN_R, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
         c.beginPath(); c.arc(pos[0], pos[1], COIN_R, 0, Math.PI * 2); c.fillStyle = col; c.fill();
         c.lineWidth = 2.5; c.strokeStyle = "#111"; c.stroke();
         if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], COIN_R + 5, 0, Math.PI * 2); c.lineWidth = 3; c.strokeStyle = "#ffe45c"; c.stroke(); }
-        c.fillStyle = "#fff"; c.font = "900 15px system-ui, sans-serif"; c.fillText(seat ? String(seat) : coin, pos[0], pos[1] + 1);
+        c.fillStyle = coin === "ball" ? "#111" : "#fff"; c.font = "900 17px system-ui, sans-serif";
+        c.fillText(team ? coin.slice(1) : coin === "ball" ? "⚽" : seat ? String(seat) : coin, pos[0], pos[1] + 1);
       }
       if (this.drag) {
         const pos = this.shown[this.drag.coin], [vx, vy, sp] = this.velocity(), len = sp / MM_PER_S_PER_MM;
