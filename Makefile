@@ -30,9 +30,10 @@ lint: test-deps
 	$(PY) -m ruff check $(LINTED)
 	$(PY) -m mypy  # controller sensors web_panel: [tool.mypy] in pyproject.toml
 
-# What the table needs to run: Mosquitto and a Python venv.
+# What the table needs to run: Mosquitto, a Python venv, and fonts for the panel's Chinese mode
+# titles and emoji on the Pi's own Chromium (a light CJK font, ~5 MB, and the colour emoji).
 run-deps:
-	@$(MAKE) --no-print-directory apt PKGS="mosquitto mosquitto-clients"
+	@$(MAKE) --no-print-directory apt PKGS="mosquitto mosquitto-clients fonts-wqy-microhei fonts-noto-color-emoji"
 	@$(MAKE) --no-print-directory $(RUN_STAMP)
 
 # What the tests need on top: Chromium (panel tests, via Playwright), Node (real MicroPython).

@@ -354,6 +354,9 @@ function hostView() {
   return html;
 }
 
+/** "three_kingdoms" -> "Three kingdoms": a game's own word, readable. */
+function label(word) { const t = String(word).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); }
+
 /** The games the table offers: the daemon's retained ``games`` topic, as the panel last saw it. */
 function lobbyGames() { return Object.keys(S.games).length ? S.games : ((S.info && S.info.games) || {}); }
 
@@ -364,7 +367,8 @@ function lobbyState() {
   const game = gameNames[0];
   const names = {}; players().forEach((p) => { names[p.seat] = p.name; });
   S.lobby = { game, mode: ((lobbyGames()[game].modes || [])[0] || {}).mode, include: { 1: true, 2: true, 3: true },
-    names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {} };
+    names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {},
+    bots: {}, roles: {}, rolesMode: "random", error: "" };
   return S.lobby;
 }
 
@@ -376,50 +380,71 @@ function lobbyCard() {
   const mode = modes.find((m) => m.mode === L.mode) || modes[0] || { options: {}, players: [], teams: false };
   const seg = (key, value, text) => `<button type="button" data-action="lobby-set" data-key="${key}" data-value="${value}" aria-pressed="${L[key] === value}">${text}</button>`;
   const included = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
+  const roles = mode.seat_roles || null, pickTeams = mode.teams && !(roles && roles.teams_from_roles);
+  const seatExtra = (s) => {
+    if (roles && L.rolesMode === "manual") {
+      return `<select data-lobby="role" data-seat="${s}" aria-label="Role of seat ${s}">${roles.values.map((r) => `<option value="${esc(r)}" ${(L.roles[s] || roles.values[0]) === r ? "selected" : ""}>${esc(label(r))}</option>`).join("")}</select>`;
+    }
+    if (pickTeams && L.teamMode === "manual") {
+      return `<select data-lobby="team" data-seat="${s}" aria-label="Team for seat ${s}">${["A", "B"].map((t) => `<option ${L.teams[s] === t ? "selected" : ""}>${t}</option>`).join("")}</select>`;
+    }
+    return "<span></span>";
+  };
   const seatRows = [1, 2, 3, 4, 5, 6].map((s) => `<div class="lobby-seat">
       <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="Seat ${s} plays"></label>
-      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="Seat ${s} name" maxlength="40" aria-label="Name for seat ${s}" id="name-${s}">
-      ${mode.teams && L.teamMode === "manual" ? `<select data-lobby="team" data-seat="${s}" aria-label="Team for seat ${s}">${["A", "B"].map((t) => `<option ${L.teams[s] === t ? "selected" : ""}>${t}</option>`).join("")}</select>` : "<span></span>"}
+      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${L.bots[s] ? `Bot ${s}` : `Seat ${s} name`}" maxlength="40" aria-label="Name for seat ${s}" id="name-${s}">
+      ${seatExtra(s)}
+      <button type="button" class="bot-toggle" data-action="lobby-bot" data-seat="${s}" id="bot-${s}" aria-pressed="${!!L.bots[s]}" title="A bot plays this seat (virtual table)" aria-label="Bot plays seat ${s}">🤖</button>
     </div>`).join("");
   const order = L.order.filter((s) => L.include[s]);
   const orderUi = L.orderMode === "manual" ? `<div class="order">${order.map((s, i) => `<button type="button" class="chip" data-action="order-up" data-seat="${s}" aria-label="Move seat ${s} earlier">${i + 1}. ${coinBadge(s)}${i ? " ↑" : ""}</button>`).join("")}</div>` : "";
-  const opts = Object.entries(mode.options || {}).map(([k, o]) => {
+  const opts = Object.entries(mode.options || {}).filter(([k]) => !roles || k !== roles.option).map(([k, o]) => {
     const id = `opt-${esc(k)}`, value = L.options[k] ?? JSON.stringify(o.default), title = esc(k.replace(/_/g, " "));
     const desc = `<span class="muted small">${esc(o.description || "")}</span>`;
     if (typeof o.default === "boolean") {
       return `<label class="toggle field" for="${id}"><input type="checkbox" id="${id}" data-lobby="option-bool" data-key="${esc(k)}" ${value === "true" ? "checked" : ""}> ${title}</label>${desc}`;
     }
     const type = typeof o.default === "number" ? "number" : "text";
-    return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" ? value : (L.options[k] ?? (typeof o.default === "string" ? o.default : JSON.stringify(o.default))))}">`;
+    // an option without a default (null) stays empty, and unsent, until the host types a value
+    const shown = L.options[k] ?? (o.default === null ? "" : typeof o.default === "string" ? o.default : JSON.stringify(o.default));
+    return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" && o.default !== null ? value : shown)}" ${o.default === null ? `placeholder="none"` : ""}>`;
   }).join("");
   const optsBlock = opts ? `<label class="field">Options</label>${opts}` : "";
   const counts = (mode.players || []).join(", ");
   const okCount = !mode.players || !mode.players.length || mode.players.includes(included.length);
   return `<section class="card" id="lobby"><h2>New game</h2>
     <label class="field" for="game">Game</label><select id="game" data-lobby="game">${Object.entries(games).map(([k, v]) => `<option value="${esc(k)}" ${k === L.game ? "selected" : ""}>${esc(v.title || k)}</option>`).join("")}</select>
-    ${modes.length ? `<label class="field">Mode</label><div class="seg" role="group" aria-label="Mode">${modes.map((m) => seg("mode", m.mode, esc(m.title || m.mode))).join("")}</div>
+    ${modes.length ? `<label class="field">Mode</label><div class="seg modes" role="group" aria-label="Mode">${modes.map((m) => seg("mode", m.mode, esc(m.title || m.mode))).join("")}</div>
       <p class="muted small">${esc(mode.summary || "")}${counts ? ` · ${counts} players` : ""}</p>` : ""}
-    <label class="field">Players</label>${seatRows}
-    ${mode.teams ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
+    <label class="field">Players <span class="muted small">(🤖: a bot plays the seat)</span></label>${seatRows}
+    ${pickTeams ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
+    ${roles ? `<label class="field">${esc(label(roles.option))}</label><div class="seg">${seg("rolesMode", "random", "Drawn at random")}${seg("rolesMode", "manual", "Chosen per seat")}</div>` : ""}
     <label class="field">Turn order</label><div class="seg">${seg("orderMode", "random", "Random")}${seg("orderMode", "manual", "Manual")}</div>${orderUi}
     ${optsBlock}
     <button class="btn primary wide" data-action="start" id="start" style="margin-top:14px" ${okCount ? "" : "disabled"}>Start ${esc(g.title || L.game)} · ${included.length} players</button>
-    ${okCount ? "" : `<p class="small" style="color:var(--bad);font-weight:800">This mode is for ${counts} players.</p>`}</section>`;
+    ${okCount ? "" : `<p class="small" style="color:var(--bad);font-weight:800">This mode is for ${counts} players.</p>`}
+    ${L.error ? `<p class="small lobby-error" id="lobby-error" role="alert">The table did not start this game: ${esc(L.error)}</p>` : ""}</section>`;
 }
 
 function newGameBody() {
   const L = S.lobby, g = lobbyGames()[L.game] || {}, mode = (g.modes || []).find((m) => m.mode === L.mode) || {};
   const seats = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
+  const roles = mode.seat_roles || null, pickTeams = mode.teams && !(roles && roles.teams_from_roles);
   let teams = {};
-  if (mode.teams) {
+  if (pickTeams) {
     if (L.teamMode === "random") shuffle(seats).forEach((s, i) => { teams[s] = i % 2 ? "B" : "A"; });
     else seats.forEach((s) => { teams[s] = L.teams[s] || "A"; });
   }
   const order = L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
   const options = {};
-  for (const [k, v] of Object.entries(L.options)) { try { options[k] = JSON.parse(v); } catch { options[k] = v; } }
+  for (const [k, v] of Object.entries(L.options)) {
+    if (String(v).trim() === "") continue;  // left empty: the game's default
+    try { options[k] = JSON.parse(v); } catch { options[k] = v; }
+  }
+  if (roles && L.rolesMode === "manual") options[roles.option] = Object.fromEntries(seats.map((s) => [String(s), L.roles[s] || roles.values[0]]));
   return { type: "new_game", game: L.game, mode: L.mode, order, options,
-    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || `Seat ${s}` }, mode.teams ? { team: teams[s] } : {})) };
+    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (L.bots[s] ? `Bot ${s}` : `Seat ${s}`) },
+      pickTeams ? { team: teams[s] } : {}, L.bots[s] ? { bot: true } : {})) };
 }
 
 /* ---------- actions ---------- */
@@ -461,14 +486,19 @@ async function act(el) {
   } else if (a === "lock") {
     await post("/api/host/lock"); S.me.host = false; connect(); render();
   } else if (a === "lobby-set") {
-    S.lobby[el.dataset.key] = el.dataset.value; if (el.dataset.key === "mode") S.lobby.options = {}; render();
+    S.lobby[el.dataset.key] = el.dataset.value; S.lobby.error = "";
+    if (el.dataset.key === "mode") { S.lobby.options = {}; S.lobby.roles = {}; }
+    render();
+  } else if (a === "lobby-bot") {
+    const s = +el.dataset.seat; S.lobby.bots[s] = !S.lobby.bots[s]; if (S.lobby.bots[s]) S.lobby.include[s] = true; render();
   } else if (a === "order-up") {
     const L = S.lobby, s = +el.dataset.seat, vis = L.order.filter((x) => L.include[x]), i = vis.indexOf(s);
     if (i > 0) { const prev = vis[i - 1], ai = L.order.indexOf(prev), bi = L.order.indexOf(s); [L.order[ai], L.order[bi]] = [L.order[bi], L.order[ai]]; }
     render();
   } else if (a === "start") {
     const d = await post("/api/host/cmd", newGameBody());
-    if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); }
+    S.lobby.error = d.ok ? "" : (d.error || "refused");
+    if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); } else render();
   } else if (a === "lobby-open") {
     S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
   } else {
@@ -482,6 +512,7 @@ function lobbyInput(el) {
   if (k === "include") L.include[s] = el.checked;
   else if (k === "name") L.names[s] = el.value;
   else if (k === "team") L.teams[s] = el.value;
+  else if (k === "role") L.roles[s] = el.value;
   else if (k === "option") L.options[el.dataset.key] = el.value;
   else if (k === "option-bool") L.options[el.dataset.key] = el.checked ? "true" : "false";
   else if (k === "game") { L.game = el.value; L.mode = ((((lobbyGames()[L.game] || {}).modes) || [])[0] || {}).mode; L.options = {}; }

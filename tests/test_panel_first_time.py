@@ -1,0 +1,117 @@
+"""Issue 16: the phone panel as a first-time player meets it, on a 360 x 640 phone (Chromium), with
+the real daemon, Mosquitto, panel and virtual table. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.helpers.browser import PHONE_360, shot
+from tests.helpers.panel import PIN, start_sim
+
+pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
+
+COINWAR_MODES = ["ffa", "teams", "infinite", "biohazard", "football", "three_kingdoms"]
+
+
+def _host(stack, browser, width: int = 360, height: int = 640):
+    page = browser.new_context(**{**PHONE_360, "viewport": {"width": width, "height": height}}).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(stack.url + "/host")
+    page.fill("#pin", PIN)
+    page.click("#unlock")
+    page.locator("#lobby").wait_for()
+    return page
+
+
+def _until(predicate, what: str, timeout: float = 20.0):
+    """Bounded wait for something that crosses MQTT and the daemon (real I/O)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_every_mode_button_is_whole_and_tappable(stack, browser, width):
+    """Item 5: no mode is clipped (Three Kingdoms had 0 px, Football 6 px at 360 and 390 wide)."""
+    host = _host(stack, browser, width, 640)
+    buttons = host.locator("[data-action=lobby-set][data-key=mode]")
+    assert buttons.count() == len(COINWAR_MODES)
+    for mode in COINWAR_MODES:
+        button = host.locator(f"[data-action=lobby-set][data-key=mode][data-value={mode}]")
+        box = button.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= 100, (mode, box)
+        assert box["height"] >= 44, (mode, box)
+        button.click()
+        assert button.get_attribute("aria-pressed") == "true"
+    shot(f"lobby-modes-{width}.png", host)
+
+
+def _claim(page, stack, seat: int) -> None:
+    """The player's phone holds ``seat`` (leaving the one it held)."""
+    page.goto(stack.url + "/join")
+    held = page.evaluate("S.me.seat")
+    if held == seat:
+        return
+    if held:
+        page.evaluate("post('/api/seat/leave')")
+        _until(lambda: seat not in stack.panel.link.hub and True, "the seat to be left", 2)
+        page.goto(stack.url + "/join")
+    page.click(f"#seat-{seat}")
+    page.locator("#my-coin, #coup-seat, #turn-banner").first.wait_for()
+
+
+def _flick_first_turn(page, stack, seat: int) -> None:
+    """Drag the turn's first legal coin back like a slingshot on the table view; the phone shows
+    the table's real outcome and the daemon counts the strike."""
+    shot_move = _until(lambda: next((m for m in (stack.daemon.seat_view(seat) or {}).get("legal", [])
+                                     if m.get("type") == "shot"), None), "a legal shot")
+    coin = shot_move["coins"][0]
+    page.goto(stack.url + "/table")
+    page.get_by_text("drag back from").wait_for()
+    pos = _until(lambda: (stack.panel.link.table or {}).get("coins", {}).get(coin), f"{coin} on the table")
+    board = page.locator("#board")
+    top = page.evaluate("document.getElementById('board').getBoundingClientRect().top + window.scrollY")
+    scale = board.bounding_box()["width"] / 425
+    page.evaluate(f"window.scrollTo(0, {top + pos[1] * scale - 320})")
+    box = board.bounding_box()
+    x, y = box["x"] + pos[0] * scale, box["y"] + pos[1] * scale
+    pull = -30 if pos[1] < 312 else 30  # towards the nearer rail: the coin goes to the middle
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + pull * scale, steps=4)
+    page.mouse.up()
+    page.locator("#toast").filter(has_text="Flick played").wait_for(timeout=30_000)
+    state = stack.daemon.public_state()
+    assert (state["turn"] or {}).get("seat") != seat or state["turn"]["strikes"] >= 1 or state["phase"] != "playing"
+
+
+@pytest.mark.parametrize("mode", COINWAR_MODES)
+def test_every_coin_war_mode_starts_from_the_lobby_and_plays_its_first_flick(stack, browser, mode):
+    """Issue 16, done when: each Coin War mode starts from the lobby on a 360 x 640 phone (the
+    lobby sends what the mode needs: teams, or no teams and roles drawn for Biohazard, identities
+    for Three Kingdoms) and the first player's flick on the table view is played."""
+    sim = start_sim(stack)
+    try:
+        host = _host(stack, browser)
+        host.click(f"[data-action=lobby-set][data-key=mode][data-value={mode}]")
+        host.check("[data-lobby=include][data-seat='4']")
+        host.locator("#start").filter(has_text="4 players").wait_for()
+        host.click("#start")
+        state = _until(lambda: (s := stack.daemon.public_state()) and s.get("mode") == mode and s, f"{mode} to start")
+        assert not host.locator("#lobby-error").count()
+        shot(f"first-time-{mode}-host.png", host)
+        seat = state["turn"]["seat"]
+        player = browser.new_context(**PHONE_360).new_page()
+        player.set_default_timeout(20_000)
+        _claim(player, stack, seat)
+        shot(f"first-time-{mode}-seat.png", player)
+        _flick_first_turn(player, stack, seat)
+        shot(f"first-time-{mode}-table.png", player)
+    finally:
+        sim.stop()
