@@ -115,3 +115,39 @@ def test_every_coin_war_mode_starts_from_the_lobby_and_plays_its_first_flick(sta
         shot(f"first-time-{mode}-table.png", player)
     finally:
         sim.stop()
+
+
+def test_three_kingdoms_cards_hearts_crown_and_readable_log(stack, browser):
+    """Item 6 (CW-7.5): the host chooses identities per seat and stacks the deck in the lobby;
+    the Lord's phone shows its cards as cards, its health as hearts, its crown, and plays a Combo;
+    the table view shows everyone's hearts and card backs, the Lord's crown and a readable log."""
+    host = _host(stack, browser)
+    host.click("[data-action=lobby-set][data-key=mode][data-value=three_kingdoms]")
+    host.check("[data-lobby=include][data-seat='4']")
+    host.click("[data-action=lobby-set][data-key=rolesMode][data-value=manual]")
+    for seat, identity in ((1, "lord"), (2, "loyalist"), (3, "rebel"), (4, "traitor")):
+        host.select_option(f"[data-lobby=role][data-seat='{seat}']", identity)
+    host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
+    host.fill("#opt-deck", '[' + ",".join('{"kind":"combo","points":%d}' % (i % 5 + 1) for i in range(24)) + ']')
+    host.click("#start")
+    state = _until(lambda: (s := stack.daemon.public_state()) and s.get("mode") == "three_kingdoms" and s, "the game")
+    assert state["turn"]["seat"] == 1  # the manual order 1, 2, 3, 4 starts with seat 1
+    lord = browser.new_context(**PHONE_360).new_page()
+    lord.set_default_timeout(20_000)
+    _claim(lord, stack, 1)
+    lord.locator(".tk-identity").filter(has_text="You are the Lord").wait_for()
+    assert lord.locator(".tk-identity svg.crown").count() == 1
+    assert lord.locator("#tk-hand .tk-card").count() == len(stack.daemon.seat_view(1)["hand"]) >= 2
+    assert lord.locator("#my-coin .hearts").get_attribute("aria-label") == "4 of 4 health"
+    assert "{" not in lord.locator("#view").inner_text()  # no raw JSON anywhere
+    shot("tk-lord-seat.png", lord, full=True)
+    lord.locator("[data-action=move][data-move=combo]").first.click()
+    _until(lambda: stack.daemon.public_state().get("strikes_allowed") == 3, "the Combo's third strike")
+    lord.locator("#strikes-left").filter(has_text="3 strikes left").wait_for()
+    lord.goto(stack.url + "/table")
+    players = lord.locator("#players")
+    players.locator("svg.crown").first.wait_for()
+    assert players.locator(".hearts").count() == 4
+    log = lord.locator("#log").inner_text()
+    assert "Seat 1 draws 1 card" in log and "Seat 1 plays Combo" in log and "(count" not in log
+    shot("tk-table.png", lord, full=True)

@@ -51,6 +51,7 @@
     return `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
       <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
       <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${football() ? "" : colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && football() && TEAM_COLOURS[me.team] ? ` · your team flicks the ${TEAM_COLOUR_NAMES[me.team]} coins ${me.team}1–${me.team}3` : ""}</div>
+      ${me && threeKingdoms(st) && me.alive ? `<div>${hearts(me)}</div>` : ""}
       ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
   }
 
@@ -63,7 +64,7 @@
     for (const m of legal) {
       if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
       else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
-      else if (m.move) parts.push(...cardMoveButtons(m));
+      else if (m.move && !threeKingdoms(st)) parts.push(...cardMoveButtons(m));
     }
     const shot = legal.find((m) => m.type === "shot");
     const which = shot && shot.coins.length > 1 ? `one of ${shot.coins.map(coinName).join(", ")}` : "your coin";
@@ -83,9 +84,70 @@
       `<p>${coinBadge(coinOwner(p.coin))} <b>${esc(nameOf(p.by))}</b> puts ${esc(p.coin)} back (${p.where === "initial" ? "where it started" : "anywhere outside the goal"})</p>`).join("")}</section>`;
   }
 
+  /* ---------- Three Kingdoms (CW-7.5): cards as cards, health as hearts, the Lord's crown ---------- */
+  const TK_KINDS = { elixir: { name: "Elixir", what: "heals 1 when you lose health", icon: "🍑" },
+    burning_camps: { name: "Burning Camps", what: "sets another player's camp on fire", icon: "🔥" },
+    combo: { name: "Combo", what: "one more strike this turn", icon: "⚡" } };
+  const IDENTITY = { lord: "Lord", loyalist: "Loyalist", rebel: "Rebel", traitor: "Traitor" };
+  const CROWN = `<svg class="crown" viewBox="0 0 24 18" aria-label="the Lord" role="img"><path d="M2 16h20l1-11-6 5-5-8-5 8-6-5z" fill="#f5b400" stroke="#111" stroke-width="1.5" stroke-linejoin="round"/></svg>`;
+  const threeKingdoms = (st) => !!(st && st.mode === "three_kingdoms");
+  function hearts(p) {
+    const max = p.max_health || 0, h = Math.max(0, p.health || 0);
+    return `<span class="hearts" aria-label="${h} of ${max} health">${"<b>♥</b>".repeat(Math.min(h, max))}${"<i>♡</i>".repeat(Math.max(0, max - h))}</span>`;
+  }
+  function tkCard(card, { pick = null, picked = false } = {}) {
+    const k = TK_KINDS[card.kind] || { name: card.kind, what: "", icon: "🂠" };
+    const attrs = pick ? `data-action="tk-pick" data-key="${esc(pick)}" data-id="${esc(card.id)}" aria-pressed="${picked}"` : "";
+    return `<${pick ? "button" : "div"} class="tk-card tk-${esc(card.kind)}" ${attrs} title="${esc(k.what)}">
+      <span class="pts">${esc(card.points)}</span><span class="icon" aria-hidden="true">${k.icon}</span><span class="nm">${esc(k.name)}</span></${pick ? "button" : "div"}>`;
+  }
+  function identityCard(identity) {
+    if (!identity) return "";
+    return `<div class="tk-identity tk-${esc(identity)}">${identity === "lord" ? CROWN : ""}<span>You are the <b>${esc(IDENTITY[identity] || identity)}</b></span></div>`;
+  }
+  /** The hand and the moves of Three Kingdoms (the seat's legal ``move`` entries). */
+  function tkHandCard(st, pv, seat) {
+    if (!pv || !Array.isArray(pv.hand)) return "";
+    const hand = pv.hand, byId = Object.fromEntries(hand.map((c) => [c.id, c]));
+    const legal = legalMoves(pv).filter((m) => m.move);
+    const btn = (text, move, args, cls = "") => `<button class="btn wide ${cls}" data-action="move" data-move="${esc(move)}" data-args="${esc(JSON.stringify(args))}">${text}</button>`;
+    const parts = [];
+    for (const m of legal) {
+      const cardOf = (id) => byId[id] || { kind: "?", points: "?", id };
+      if (m.move === "combo") parts.push(btn(`⚡ Play a Combo: one more strike (${m.cards.length} in hand)`, "combo", { card: m.cards[0] }));
+      else if (m.move === "burning_camps") {
+        for (const id of m.cards) for (const t of m.targets) parts.push(btn(`🔥 Burning Camps (${esc(cardOf(id).points)}) on ${esc(nameOf(t))}`, "burning_camps", { card: id, target: t }));
+      } else if (m.move === "elixir") {
+        parts.push(btn(`🍑 Drink Elixir (${esc(cardOf(m.card).points)}): heal 1`, "elixir", { card: m.card }, "good"));
+        if (m.hide_allowed) parts.push(btn(`🍑 Elixir and stay hidden`, "elixir", { card: m.card, hide: true }));
+      } else if (m.move === "take_damage") parts.push(btn("Take the damage", "take_damage", {}, "danger"));
+      else if (m.move === "discard") {
+        const key = "move:discard", sel = (S.sel[key] || []).map(String);
+        parts.push(`<p class="small"><b>Too many cards:</b> tap ${m.count} to discard.</p><div class="tk-hand">${hand.map((c) => tkCard(c, { pick: key, picked: sel.includes(String(c.id)) })).join("")}</div>
+          <button class="btn primary wide" data-action="move" data-move="discard" data-args="${esc(JSON.stringify({ cards: sel }))}" ${sel.length === m.count ? "" : "disabled"}>Discard (${sel.length}/${m.count})</button>`);
+      }
+    }
+    const reaction = st.reaction && st.reaction.seat === seat
+      ? `<p class="tk-ask"><b>You are about to lose 1 health${st.reaction.cause === "burning_camps" ? " to the fire" : ""}.</b> Drink an Elixir?</p>` : "";
+    const discarding = legal.some((m) => m.move === "discard");
+    return `<section class="card" id="tk-hand">${identityCard(pv.identity)}
+      ${discarding ? "" : `<h2>Your hand (${hand.length})</h2><div class="tk-hand">${hand.map((c) => tkCard(c)).join("") || "<p class='muted'>No cards.</p>"}</div>`}
+      ${reaction}${parts.length ? `<div class="moves">${parts.join("")}</div>` : ""}</section>`;
+  }
+  function tkPlayersCard(st) {
+    const items = players().map((p) => {
+      const turn = st.turn && st.turn.seat === p.seat, lord = p.identity === "lord";
+      const id = p.identity ? `<span class="tag">${lord ? CROWN : ""}${esc(IDENTITY[p.identity] || p.identity)}</span>` : "";
+      return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(p.name)}</span>
+        ${p.alive ? hearts(p) : `<span class="tag out">out</span>`}<span class="tag" title="cards in hand">🂠 ${esc(p.cards ?? 0)}</span>${p.burning_camps ? `<span class="tag" title="Burning Camps">🔥</span>` : ""}${id}</li>`;
+    }).join("");
+    return `<section class="card" id="players"><ul class="players tk-players">${items}</ul><p class="muted small">Deck ${esc(st.deck ?? "?")} · discard pile ${esc(st.discard_pile ?? 0)}</p></section>`;
+  }
+
   function seatView(st, pv, seat) {
     let html = turnBanner(true) + myCoin(st, seat);
-    if (st.phase === "playing") html += answerCard(st) + questionCard(st, seat, false, QUESTION) + privateCard(pv, st) + movesCard(pv, st);
+    const tk = threeKingdoms(st);
+    if (st.phase === "playing") html += answerCard(st) + questionCard(st, seat, false, QUESTION) + (tk ? tkHandCard(st, pv, seat) : privateCard(pv, st)) + movesCard(pv, st);
     else if (!playerBySeat(seat)) html += heldSeatCard(seat);
     return html;
   }
@@ -94,7 +156,7 @@
     const q = (st.questions || [])[0];
     return turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>` + answerCard(st)
       + (q ? `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>` : "")
-      + pendingCard(st) + playersCard(st);
+      + pendingCard(st) + (threeKingdoms(st) ? tkPlayersCard(st) : playersCard(st));
   }
 
   /* ---------- the table drawing (virtual table) ---------- */
@@ -226,6 +288,11 @@
         const d = await post("/api/cmd", { type: "end_turn", confirm: true }); if (d.ok) toast("Turn ended", true);
       },
       async placed(el) { const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast("Thanks!", true); },
+      "tk-pick"(el) {  // a card to discard (CW-7.5 hand limit), by its id
+        const key = el.dataset.key, id = el.dataset.id, sel = new Set(S.sel[key] || []);
+        if (sel.has(id)) sel.delete(id); else sel.add(id);
+        S.sel[key] = [...sel]; render();
+      },
       async "host-placed"(el) { await post("/api/host/cmd", { type: "placed", coin: el.dataset.coin }); },
     },
   });
