@@ -3,6 +3,7 @@ the real daemon, Mosquitto, panel and virtual table. Screenshots go to test-arti
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -128,7 +129,7 @@ def test_three_kingdoms_cards_hearts_crown_and_readable_log(stack, browser):
     for seat, identity in ((1, "lord"), (2, "loyalist"), (3, "rebel"), (4, "traitor")):
         host.select_option(f"[data-lobby=role][data-seat='{seat}']", identity)
     host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
-    host.fill("#opt-deck", '[' + ",".join('{"kind":"combo","points":%d}' % (i % 5 + 1) for i in range(24)) + ']')
+    host.fill("#opt-deck", json.dumps([{"kind": "combo", "points": i % 5 + 1} for i in range(24)]))
     host.click("#start")
     state = _until(lambda: (s := stack.daemon.public_state()) and s.get("mode") == "three_kingdoms" and s, "the game")
     assert state["turn"]["seat"] == 1  # the manual order 1, 2, 3, 4 starts with seat 1
