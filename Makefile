@@ -12,8 +12,9 @@ LINTED := controller sensors web_panel firmware tests benchmarks
 
 .PHONY: demo test bench soak lint run-deps test-deps apt clean
 
+# You against a bot: two bots play slowly on the table view until a phone takes a seat.
 demo: run-deps
-	$(VENV)/bin/gametable sim --bots 2
+	$(VENV)/bin/gametable sim --bots 1
 
 test: test-deps
 	$(PY) -m ruff check $(LINTED)

@@ -152,3 +152,37 @@ def test_three_kingdoms_cards_hearts_crown_and_readable_log(stack, browser):
     log = lord.locator("#log").inner_text()
     assert "Seat 1 draws 1 card" in log and "Seat 1 plays Combo" in log and "(count" not in log
     shot("tk-table.png", lord, full=True)
+
+
+def test_a_bot_is_a_per_seat_toggle_in_the_lobby(stack, browser):
+    """Item 7: the host ticks the bot toggle of seat 2; the virtual table's bot plays seat 2 (and
+    only in this game), the human on seat 1 plays their turn from the phone."""
+    sim = start_sim(stack)
+    try:
+        host = _host(stack, browser)
+        host.uncheck("[data-lobby=include][data-seat='3']")
+        host.click("#bot-2")
+        assert host.locator("#bot-2").get_attribute("aria-pressed") == "true"
+        assert host.locator("#name-2").get_attribute("placeholder") == "Bot 2"
+        host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
+        host.fill("#name-1", "Ann")
+        shot("lobby-bot-toggle.png", host)
+        host.click("#start")
+        _until(lambda: (s := stack.daemon.public_state()) and [p["name"] for p in s["players"]] == ["Ann", "Bot 2"],
+               "Ann against Bot 2")
+        assert sim.table.bots == {2}
+        ann = browser.new_context(**PHONE_360).new_page()
+        ann.set_default_timeout(20_000)
+        _claim(ann, stack, 1)
+        _flick_first_turn(ann, stack, 1)
+        ann.goto(stack.url + "/seat")
+        ann.click("#end-turn")  # after a strike: no confirmation (CW-5.4)
+        _until(lambda: _bot_struck(sim), "the bot's strike on seat 2", 60)  # the bot plays seat 2 by itself
+        ann.locator("#turn-banner").filter(has_text="YOUR TURN").wait_for(timeout=60_000)
+    finally:
+        sim.stop()
+
+
+def _bot_struck(sim) -> bool:
+    return any(e["cmd"].get("type") == "strike" and e["cmd"].get("seat") == 2 and e["result"].get("ok")
+               for e in sim.table.log)

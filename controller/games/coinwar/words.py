@@ -24,7 +24,7 @@ def line(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
     if kind == "shot":
         speak.notes["shooter"] = seat
         if not eff.get("dead") and not eff.get("flown"):
-            own = speak.coin_owner.get(eff.get("coin")) == seat
+            own = speak.coin_owner.get(str(eff.get("coin"))) == seat
             return f"{who(seat)} flicked {'their coin' if own else speak.coin(eff.get('coin'))}"
         return ""  # the goal / foul lines that follow say what the shot did
     tk = _three_kingdoms(eff, speak)
@@ -58,7 +58,8 @@ TK_CAUSES = {"goal": "", "execution": " (executed)", "burning_camps": " to the f
 def _three_kingdoms(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
     """Three Kingdoms' effects (CW-7.5) as players say them; None for any other effect."""
     kind, seat, who = eff["kind"], eff.get("seat"), speak.who
-    card = eff.get("card") if isinstance(eff.get("card"), dict) else {}
+    raw = eff.get("card")
+    card: dict[str, Any] = raw if isinstance(raw, dict) else {}
     points = f" ({card['points']})" if card.get("points") is not None else ""
     plural = "s" if eff.get("count") != 1 else ""
     lines = {
