@@ -19,7 +19,6 @@ so tests can use a small fake daemon and the CLI the real one. Two sensor paths:
 from __future__ import annotations
 
 import argparse
-import itertools
 import logging
 import math
 import random
@@ -33,6 +32,7 @@ from typing import Any
 from controller.bot_runner import BotRunner, coin_choices
 from controller.bots.coinwar_bot import BotError, plan
 from controller.clock import Clock
+from controller.command_ids import CommandIds, new_id
 from controller.config import BeamConfig, Config
 from controller.default_table import default_beams
 from controller.observer import ObservedStrike, Observer
@@ -168,7 +168,7 @@ class VirtualTable:
         self._last_frame = 0.0
         self.last_truth: StrikeTruth | None = None
         self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
-        self._ids = itertools.count(1)
+        self._ids = CommandIds("sim")  # never repeats across runs: a restart reuses the journal
         self._lock = threading.RLock()
         self._owed = 0.0
         self.act: Callable[[], int] | None = None  # e.g. BotRunner.poll: bots' non-shot decisions first
@@ -189,7 +189,7 @@ class VirtualTable:
     # --- talking to the daemon -------------------------------------------------------------------
 
     def submit(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        cmd = {**cmd, "id": cmd.get("id") or f"sim-{self.seed}-{next(self._ids)}"}
+        cmd = {**cmd, "id": cmd.get("id") or self._ids()}
         result = self.daemon.submit(cmd, source="sim")
         self.log.append({"cmd": cmd, "result": result})
         if not result.get("ok"):
@@ -740,7 +740,7 @@ def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int,
     players = [{"seat": s, "name": f"Bot {s}", "bot": True} for s in seats]
     if game == "coup":
         r = table.submit({"type": "new_game", "game": "coup", "players": players, "options": {}, "seed": seed,
-                          "id": f"sim-new-game-{seed}"})
+                          "id": new_id("sim-new-game")})
         if not r.get("ok"):
             print(f"sim error: new game rejected: {r.get('error')}")
         return bool(r.get("ok"))
@@ -748,7 +748,7 @@ def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int,
         for i, p in enumerate(players):
             p["team"] = "AB"[i % 2]
     r = table.submit({"type": "new_game", "game": "coinwar", "mode": mode, "players": players,
-                      "order": seats, "options": {}, "seed": seed, "id": f"sim-new-game-{seed}"})
+                      "order": seats, "options": {}, "seed": seed, "id": new_id("sim-new-game")})
     if not r.get("ok"):
         print(f"sim error: new game rejected: {r.get('error')}")
         return False
