@@ -186,3 +186,28 @@ def test_a_bot_is_a_per_seat_toggle_in_the_lobby(stack, browser):
 def _bot_struck(sim) -> bool:
     return any(e["cmd"].get("type") == "strike" and e["cmd"].get("seat") == 2 and e["result"].get("ok")
                for e in sim.table.log)
+
+
+def test_the_table_view_fits_a_small_phone(stack, browser):
+    """Item 10: on a 360 x 640 phone the table view's banner is one line and the whole board is
+    visible without scrolling; coins are drawn large enough to read."""
+    sim = start_sim(stack)
+    try:
+        host = _host(stack, browser)
+        host.click("#start")
+        _until(lambda: (stack.panel.link.table or {}).get("coins"), "the coins on the table")
+        page = browser.new_context(**PHONE_360).new_page()
+        page.set_default_timeout(20_000)
+        _claim(page, stack, stack.daemon.public_state()["turn"]["seat"])
+        page.goto(stack.url + "/table")
+        page.locator("#board").wait_for()
+        page.get_by_text("drag back from").wait_for()
+        banner = page.locator("#turn-banner").bounding_box()
+        assert banner["height"] <= 60 and "YOUR TURN" in page.locator("#turn-banner").inner_text()
+        board = page.locator("#board").bounding_box()
+        assert page.evaluate("window.scrollY") == 0
+        assert board["y"] >= banner["y"] + banner["height"] and board["y"] + board["height"] <= 640, board
+        assert board["width"] >= 280  # not shrunk to a stamp
+        shot("table-fits-360x640.png", page)
+    finally:
+        sim.stop()

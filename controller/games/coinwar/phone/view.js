@@ -8,7 +8,7 @@
 
 (function () {
   const TABLE_W = 425, TABLE_H = 625, GOAL_W = 60, GOAL_H = 160, COIN_R = 15;
-  const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000;
+  const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000, DRAWN = 1.3;
   // Football (CW-7.3): team coins in their team's colour, a white ball, mouths in the short rails
   // (team A defends mouth A at the top rail, y = 0; B the bottom one).
   const TEAM_COLOURS = { A: "#c62828", B: "#1565c0" }, TEAM_COLOUR_NAMES = { A: "red", B: "blue" }, MOUTH_W = 100;
@@ -152,9 +152,20 @@
     return html;
   }
 
+  /** The table view's banner: one line, so the whole board fits under it on a 360 x 640 phone. */
+  function slimBanner(st) {
+    const t = st.turn;
+    if (st.phase !== "playing" || !t) return turnBanner(true);
+    const left = Math.max(0, (st.strikes_allowed ?? 0) - (t.strikes || 0));
+    const strikes = st.strikes_allowed !== undefined ? ` · ${left} strike${left === 1 ? "" : "s"} left` : "";
+    const mine = t.seat === S.me.seat;
+    return `<section class="banner slim ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite">${coinBadge(t.seat)}
+      <span class="grow"><b>${mine ? "YOUR TURN" : `${esc(nameOf(t.seat))}'s turn`}</b>${t.extra ? " (extra)" : ""}${strikes}</span></section>`;
+  }
+
   function tableView(st) {
     const q = (st.questions || [])[0];
-    return turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>` + answerCard(st)
+    return slimBanner(st) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>` + answerCard(st)
       + (q ? `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>` : "")
       + pendingCard(st) + (threeKingdoms(st) ? tkPlayersCard(st) : playersCard(st));
   }
@@ -175,6 +186,8 @@
         c.setAttribute("role", "img"); c.setAttribute("aria-label", "Top-down view of the table with the coins");
         c.addEventListener("pointerdown", (e) => this.down(e)); c.addEventListener("pointermove", (e) => this.move(e));
         c.addEventListener("pointerup", (e) => this.up(e)); c.addEventListener("pointercancel", () => { this.drag = null; this.kick(); });
+        // the page scrolls over the board, except for a touch that starts on a coin you may flick
+        c.addEventListener("touchstart", (e) => { const t = e.touches[0]; if (t && this.hit(t)) e.preventDefault(); }, { passive: false });
         this.canvas = c; this.ctx = c.getContext("2d");
         this.wrap = document.createElement("div"); this.wrap.className = "board-wrap"; this.wrap.appendChild(c);
         this.hint = document.createElement("p"); this.hint.className = "board-hint"; this.wrap.appendChild(this.hint);
@@ -190,12 +203,14 @@
       return shot && S.state && S.state.turn && S.state.turn.seat === S.me.seat ? shot.coins : [];
     },
     mm(e) { const r = this.canvas.getBoundingClientRect(); return [(e.clientX - r.left) * TABLE_W / r.width, (e.clientY - r.top) * TABLE_H / r.height]; },
-    down(e) {
+    /** The flickable coin under a pointer or touch, if any. */
+    hit(e) {
       const p = this.mm(e);
-      for (const c of this.flickable()) {
-        const pos = this.shown[c]; if (!pos) continue;
-        if (Math.hypot(pos[0] - p[0], pos[1] - p[1]) < COIN_R * 2.2) { this.drag = { coin: c, at: p }; this.canvas.setPointerCapture(e.pointerId); this.kick(); return; }
-      }
+      return this.flickable().find((c) => { const pos = this.shown[c]; return pos && Math.hypot(pos[0] - p[0], pos[1] - p[1]) < COIN_R * 2.2; }) || null;
+    },
+    down(e) {
+      const c = this.hit(e);
+      if (c) { this.drag = { coin: c, at: this.mm(e) }; this.canvas.setPointerCapture(e.pointerId); this.kick(); }
     },
     move(e) { if (this.drag) { this.drag.at = this.mm(e); this.kick(); } },
     velocity() {
@@ -250,11 +265,12 @@
       for (const [coin, pos] of Object.entries(this.shown)) {
         const team = teamOfCoin(coin), seat = team ? null : coinOwner(coin);
         const col = team ? TEAM_COLOURS[team] : coin === "ball" ? "#f5f5f5" : seat ? COLOURS[seat - 1] : "#9e9e9e";
-        c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, COIN_R, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
-        c.beginPath(); c.arc(pos[0], pos[1], COIN_R, 0, Math.PI * 2); c.fillStyle = col; c.fill();
+        const r = COIN_R * DRAWN;  // drawn a little larger than life: readable at arm's length
+        c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, r, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
+        c.beginPath(); c.arc(pos[0], pos[1], r, 0, Math.PI * 2); c.fillStyle = col; c.fill();
         c.lineWidth = 2.5; c.strokeStyle = "#111"; c.stroke();
-        if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], COIN_R + 5, 0, Math.PI * 2); c.lineWidth = 3; c.strokeStyle = "#ffe45c"; c.stroke(); }
-        c.fillStyle = coin === "ball" ? "#111" : "#fff"; c.font = "900 17px system-ui, sans-serif";
+        if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], r + 5, 0, Math.PI * 2); c.lineWidth = 3.5; c.strokeStyle = "#ffe45c"; c.stroke(); }
+        c.fillStyle = coin === "ball" ? "#111" : "#fff"; c.font = "900 24px system-ui, sans-serif";
         c.fillText(team ? coin.slice(1) : coin === "ball" ? "⚽" : seat ? String(seat) : coin, pos[0], pos[1] + 1);
       }
       if (this.drag) {
