@@ -211,3 +211,30 @@ def test_the_table_view_fits_a_small_phone(stack, browser):
         shot("table-fits-360x640.png", page)
     finally:
         sim.stop()
+
+
+def test_coup_starts_from_the_lobby_in_the_manual_order_and_seat_1_plays_first(stack, browser):
+    """Done-when and item 13: Coup from the lobby on a 360 x 640 phone; a manual order 1, 2, 3
+    starts with seat 1, whose phone takes the first turn (Income)."""
+    host = _host(stack, browser)
+    host.select_option("#game", "coup")
+    host.locator("#start").filter(has_text="Coup").wait_for()
+    host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
+    host.fill("#opt-timeout_s", "20")  # a slower reaction window for beginners: a lobby choice (CP-6)
+    host.click("#start")
+    state = _until(lambda: (s := stack.daemon.public_state()) and s.get("game") == "coup" and s, "Coup to start")
+    assert state["turn"]["seat"] == 1 and state["order"][:3] == [1, 2, 3]
+    assert state.get("timeout_s", 20) == 20
+    ann = browser.new_context(**PHONE_360).new_page()
+    ann.set_default_timeout(20_000)
+    _claim(ann, stack, 1)
+    # "Ambassador", the longest role, stays inside its card (the CSS the hand cards use)
+    ann.evaluate("""document.body.insertAdjacentHTML('beforeend',  // outside #view: no re-render wipes it
+        '<div class="cp-card r-ambassador" id="amb"><span class="corner tl">J</span><span class="role">Ambassador</span>'
+        + '<span class="power">Exchange · blocks steal</span><span class="corner br">J</span></div>')""")
+    card, role = ann.locator("#amb").bounding_box(), ann.locator("#amb .role").bounding_box()
+    assert card["x"] < role["x"] and role["x"] + role["width"] < card["x"] + card["width"], (card, role)
+    shot("coup-first-turn-360.png", ann, full=True)
+    ann.locator("[data-action=move][data-move=income]").click()
+    _until(lambda: stack.daemon.public_state()["turn"]["seat"] == 2, "seat 2's turn after Income")
+    assert next(p for p in stack.daemon.public_state()["players"] if p["seat"] == 1)["coins"] == 3

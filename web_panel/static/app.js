@@ -442,6 +442,9 @@ function newGameBody() {
     try { options[k] = JSON.parse(v); } catch { options[k] = v; }
   }
   if (roles && L.rolesMode === "manual") options[roles.option] = Object.fromEntries(seats.map((s) => [String(s), L.roles[s] || roles.values[0]]));
+  // a game's view may add what its engine needs to honour the lobby (Coup: the chosen first player)
+  const view = GameViews.of(L.game);
+  if (view && view !== LOADING && typeof view.newGame === "function") view.newGame({ order, options }, { manualOrder: L.orderMode === "manual" });
   return { type: "new_game", game: L.game, mode: L.mode, order, options,
     players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (L.bots[s] ? `Bot ${s}` : `Seat ${s}`) },
       pickTeams ? { team: teams[s] } : {}, L.bots[s] ? { bot: true } : {})) };

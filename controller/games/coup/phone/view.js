@@ -40,8 +40,9 @@ const Coup = {
   sentence(w) {
     const a = w.action || (S.state && S.state.action) || {};
     if (w.kind === "challenge_action") {
-      const blockable = !!this.blocks(a.move);
-      return `${nameOf(w.claimant)} claims ${this.named(w.claim)} to ${this.effect(a)} — ${blockable ? "challenge or block?" : "challenge?"}`;
+      // the block has a window of its own after this one (CP-4): say so, not "challenge or block?"
+      const blockable = !!this.blocks(a.move), blocker = a.move === "foreign_aid" ? "anyone" : a.target != null ? nameOf(a.target) : "";
+      return `${nameOf(w.claimant)} claims ${this.named(w.claim)} to ${this.effect(a)} — challenge?${blockable && blocker ? ` (then ${blocker} may block)` : ""}`;
     }
     if (w.kind === "block") {
       const claims = (w.claims || this.blocks(a.move) || []).map((c) => this.named(c)).join(" or ");
@@ -132,7 +133,11 @@ const Coup = {
       else if (m.move === "exchange") buttons.push(btn("exchange", {}, "Exchange", `2 cards from the deck · claim ${this.named("ambassador")}`));
       else if (m.move === "challenge") buttons.push(btn("challenge", {}, `Challenge ${w ? nameOf(w.claimant) : ""}`.trim(), w && w.claim ? `"You have no ${this.named(w.claim)}!"` : "", "danger"));
       else if (m.move === "block") (m.claims || []).forEach((c) => buttons.push(btn("block", { claim: c }, `Block as ${this.title(c)}`, `claim ${this.named(c)}`, "primary")));
-      else if (m.move === "pass") buttons.push(btn("pass", {}, "Pass", w && w.kind === "block" ? "let it happen" : "let it stand", "ghost"));
+      else if (m.move === "pass") {
+        const a = (w && w.action) || st.action || {};
+        const mayBlockNext = w && w.kind === "challenge_action" && this.blocks(a.move) && (a.move === "foreign_aid" || a.target === S.me.seat);
+        buttons.push(btn("pass", {}, "Pass", w && w.kind === "block" ? "let it happen" : mayBlockNext ? "you may block next" : "let it stand", "ghost"));
+      }
       else if (m.move === "lose_influence") (m.cards || []).forEach((c) => buttons.push(btn("lose_influence", { card: c }, `Turn ${this.named(c)} face up`, "you lose this influence", "danger")));
       else buttons.push(...cardMoveButtons(m));
     }
@@ -198,5 +203,7 @@ GameViews.register("coup", {
   hostView: (st) => Coup.tableView(st, true),
   cardLabel: (card) => (Coup.cards()[card] || (S.state && S.state.ranks && S.state.ranks[card]) ? Coup.named(card) : null),
   tick: () => Coup.tick(),
+  // CP-1 "First player: random or chosen": a manual turn order in the lobby chooses its first seat
+  newGame: (body, { manualOrder }) => { if (manualOrder) body.options.setup = { ...(body.options.setup || {}), first: body.order[0] }; },
 });
 })();
