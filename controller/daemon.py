@@ -104,7 +104,8 @@ class Daemon:
             if self.journal.dropped:
                 self.diagnostic("journal", {"dropped": self.journal.dropped,
                                             "warning": "torn journal tail dropped"})
-            log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
+            if count:  # a fresh journal has nothing to say
+                log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
             self._sync_deadlines(since=self.table.running_since())
             self._update_lights()
         m = self.config.mqtt

@@ -602,7 +602,12 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
             return 2
         runner = BotRunner(daemon, bots, seed, confirm_placements=False)  # cards, windows, answers
         table.act = runner.poll
-        panel = serve_panel(config)
+        try:
+            panel = serve_panel(config)
+        except OSError as exc:  # one line, not a traceback: the usual cause is a second `make demo`
+            print(f"gametable sim: cannot serve the phone panel on {config.panel.host}:{config.panel.port}: "
+                  f"{exc.strerror or exc} (is another gametable running? set [panel] port in a --config file)")
+            return 1
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
         _print_banner(config, panel.url, rig, args.ask, why_direct)
@@ -649,9 +654,29 @@ def _daemon_class() -> Callable[..., Any]:
     return Daemon
 
 
+def join_url(config: Config, url: str) -> str:
+    """Where a phone on the same Wi-Fi opens the panel: ``[panel] public_url``, else this machine's
+    LAN address when the panel listens on every interface, else ``url`` itself."""
+    from web_panel.app import lan_address
+
+    if config.panel.public_url:
+        return config.panel.public_url.rstrip("/") + "/join"
+    lan = lan_address() if config.panel.host in ("0.0.0.0", "::", "") else None
+    base = url.replace("127.0.0.1", lan, 1) if lan else url
+    return base + "/join"
+
+
 def _print_banner(config: Config, url: str, rig: SimHardware | None, ask: bool, why_direct: str | None) -> None:
+    import segno
+
     print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
-    print(f"phone panel: {url}  (host page: {url}/host, table PIN {config.panel.pin})", flush=True)
+    phones = join_url(config, url)
+    print(f"phones (same Wi-Fi): {phones}  -- or scan:", flush=True)
+    try:
+        segno.make(phones, error="l").terminal(compact=True, border=2)
+    except (OSError, UnicodeEncodeError):  # a terminal that cannot draw it: the address is printed
+        pass
+    print(f"host page: {url}/host  (table PIN {config.panel.pin})", flush=True)
     if rig is not None:
         print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
               f"MockFactory pins ({'questions to the phones' if ask else 'ground truth reported'})", flush=True)

@@ -90,3 +90,30 @@ def test_make_demo_twice_in_a_row_plays_both_times(tmp_path, browser):
         finally:
             out = _stop(proc)
         assert "seat 1 plays against a bot" in out or run == 2, out[-3000:]
+
+
+def test_the_terminal_shows_the_lan_address_and_a_qr_code_and_a_busy_port_is_one_line(tmp_path):
+    """Item 9: the phones' address (LAN, not 127.0.0.1, when there is one) with a QR code to scan;
+    no 'resumed from 0 input(s)' on a fresh journal; a busy panel port is one line, not a traceback."""
+    import socket
+
+    from web_panel.app import lan_address
+
+    port = free_port()
+    cfg = tmp_path / "demo.toml"
+    cfg.write_text(f'table_id = "demo"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
+                   f'[panel]\nhost = "0.0.0.0"\nport = {port}\npin = "2468"\n')
+    out = _stop(_start(cfg, port))
+    lan = lan_address()
+    assert f"phones (same Wi-Fi): http://{lan or '127.0.0.1'}:{port}/join" in out, out[-2000:]
+    assert "▀" in out or "█" in out or "▄" in out  # the QR code, drawn with block characters
+    assert "resumed from 0 input(s)" not in out
+    with socket.socket() as busy:
+        busy.bind(("0.0.0.0", port))
+        busy.listen()
+        r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--bots", "1",
+                            "--no-browser"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 1
+    lines = [line for line in (r.stdout + r.stderr).splitlines() if "Traceback" in line or "cannot serve" in line]
+    assert lines == [f"gametable sim: cannot serve the phone panel on 0.0.0.0:{port}: Address already in use "
+                     "(is another gametable running? set [panel] port in a --config file)"], r.stdout + r.stderr
