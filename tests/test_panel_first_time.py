@@ -238,3 +238,55 @@ def test_coup_starts_from_the_lobby_in_the_manual_order_and_seat_1_plays_first(s
     ann.locator("[data-action=move][data-move=income]").click()
     _until(lambda: stack.daemon.public_state()["turn"]["seat"] == 2, "seat 2's turn after Income")
     assert next(p for p in stack.daemon.public_state()["players"] if p["seat"] == 1)["coins"] == 3
+
+
+def _pixel(page, x_mm: float, y_mm: float) -> list[int]:
+    return page.evaluate(f"""(() => {{ const c = document.getElementById('board'), k = c.width / 425;
+        return Array.from(c.getContext('2d').getImageData(Math.round({x_mm} * k), Math.round({y_mm} * k), 1, 1).data); }})()""")
+
+
+def test_seat_leds_on_the_table_then_game_over_with_a_summary_and_a_rematch(stack, browser):
+    """Item 12: the seat LEDs glow on the virtual table as the daemon's LED plan says (the active
+    seat solid, the others dim); the log hides rule numbers unless asked; the game ends on a
+    summary with a Rematch button that starts the same game again."""
+    from tests.coinwar_helpers import shot as shot_input
+
+    sim = start_sim(stack)
+    try:
+        host = _host(stack, browser)
+        host.uncheck("[data-lobby=include][data-seat='3']")
+        host.fill("#name-1", "Ann")
+        host.fill("#name-2", "Bo")
+        host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
+        host.click("#start")
+        _until(lambda: (s := stack.daemon.public_state()) and s["turn"]["seat"] == 1 and stack.panel.link.leds, "the game")
+        ann = browser.new_context(**PHONE_360).new_page()
+        ann.set_default_timeout(20_000)
+        _claim(ann, stack, 1)
+        ann.goto(stack.url + "/table")
+        ann.locator("#board").wait_for()
+        ann.wait_for_function("S.leds && S.leds.seats && S.leds.seats['1'] === 'solid'")
+        ann.wait_for_timeout(300)  # a frame or two of the drawing
+        r, g, b, _ = _pixel(ann, 212.5, 5)  # seat 1's LED on the top rail: solid red
+        assert r > 170 and g < 110 and b < 110, (r, g, b)
+        r2, g2, b2, _ = _pixel(ann, 420, 160)  # seat 2's: dim blue, far from full
+        assert b2 < 150, (r2, g2, b2)
+        shot("table-leds.png", ann)
+        assert "YOUR TURN" in ann.locator("#turn-banner").inner_text()
+        # Ann knocks Bo's coin into the goal: game over (CW-4, CW-9) -- through the daemon, as the table reports it
+        assert stack.daemon.submit({"type": "strike", "seat": 1, "id": "t-strike"})["ok"]
+        assert stack.daemon.submit({**shot_input(1, dead=["c2"], coin="c1"), "id": "t-shot"})["ok"]
+        ann.locator("#game-over").filter(has_text="Ann wins").wait_for()
+        assert ann.locator("#game-over .tag.turn").inner_text() == "winner"
+        assert ann.locator("#rematch").count() == 0  # only the host restarts
+        log = ann.locator("#log").inner_text()
+        assert "(CW-" not in log
+        ann.click("#show-rules")
+        shot("game-over-player.png", ann, full=True)
+        host.locator("#rematch").click()
+        _until(lambda: stack.daemon.public_state()["phase"] == "playing", "the rematch")
+        again = stack.daemon.public_state()
+        assert [p["name"] for p in again["players"]] == ["Ann", "Bo"] and again["turn"]["seat"] == 1
+        ann.locator("#game-over").wait_for(state="detached")
+    finally:
+        sim.stop()

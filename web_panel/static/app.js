@@ -65,7 +65,7 @@ function connect() {
   on("private", (d) => { S.priv = d; render(); });
   on("history", (d) => { S.log = d.slice().reverse(); render(); });
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
-  on("leds", () => {});
+  on("leds", (d) => { S.leds = d; hook("onLeds", d); });
   on("games", (d) => { S.games = d || {}; for (const name of Object.keys(S.games)) GameViews.load(name); render(); });
   on("table", (d) => { const fresh = !S.table; S.table = d; hook("onTable", d); if (fresh) render(); });
   es.onopen = () => { S.online = true; conn(); };
@@ -141,6 +141,7 @@ function render() {
     console.error(err);
     html = `<section class="card question" id="render-error"><h2>This screen could not be drawn</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
+  if (r !== "join" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
   view.innerHTML = html;
   hook("afterRender", r);
   conn();
@@ -148,9 +149,10 @@ function render() {
 
 function turnBanner(mine) {
   const st = S.state;
-  if (!st) return `<section class="banner" id="turn-banner"><div class="big">No game yet</div><div class="sub">The host starts one from the Host tab.</div></section>`;
+  const next = S.me.host && route() === "host" ? "Set up the next game below." : "Waiting for the host to start a new game.";
+  if (!st) return `<section class="banner" id="turn-banner"><div class="big">No game yet</div><div class="sub">${S.me.host && route() === "host" ? "Set up a game below." : "The host starts one from the Host tab."}</div></section>`;
   if (st.phase === "over") return `<section class="banner over" id="turn-banner"><div class="big">Game over</div><div class="sub">${esc(winnerText(st.winner))}</div></section>`;
-  if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">Game aborted</div><div class="sub">Waiting for the host to start a new game.</div></section>`;
+  if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">Game aborted</div><div class="sub">${next}</div></section>`;
   const t = st.turn;
   if (!t) return `<section class="banner" id="turn-banner"><div class="big">Waiting…</div></section>`;
   const own = hook("banner", st, mine);
@@ -304,9 +306,42 @@ function playersCard(st) {
   return `<section class="card" id="players">${scores}<ul class="players">${items}</ul></section>`;
 }
 
+/** "table1" -> "Table 1", "kitchen" -> "Table kitchen": never "Table table1". */
+function tableTitle(id) {
+  const rest = String(id || "").replace(/^table[-_ ]?/i, "");
+  return rest ? `Table ${rest}` : "Game table";
+}
+
+/** Rule numbers ("(CW-6.4)") are for the curious: the players' log hides them unless asked. */
+const RULE_REF = /\s*\((?:CW|CP)-[0-9.]+[a-z]?(?:,\s*(?:CW|CP)-[0-9.]+[a-z]?)*\)/g;
 function logCard() {
-  const lines = S.log.flatMap((e) => e.lines.slice().reverse());
-  return `<section class="card"><h2>What happened</h2><ul class="log" id="log">${lines.slice(0, 40).map((l) => `<li>${esc(l)}</li>`).join("") || "<li class='muted'>Nothing yet.</li>"}</ul></section>`;
+  const lines = S.log.flatMap((e) => e.lines.slice().reverse()), rules = !!S.showRules;
+  const shown = lines.slice(0, 40).map((l) => `<li>${esc(rules ? l : l.replace(RULE_REF, ""))}</li>`).join("");
+  return `<section class="card"><h2>What happened</h2><ul class="log" id="log">${shown || "<li class='muted'>Nothing yet.</li>"}</ul>
+    <label class="toggle small muted" style="margin-top:8px"><input type="checkbox" data-action="show-rules" id="show-rules" ${rules ? "checked" : ""}> Details: show rule numbers</label></section>`;
+}
+
+/** The end of a game: who won, how everyone ended, and (for the host) the same game again. */
+function gameOverCard(st) {
+  if (!st || st.phase !== "over") return "";
+  const win = new Set(Array.isArray(st.winner) ? st.winner : []);
+  const scores = st.scores ? `<div class="scores">${Object.entries(st.scores).map(([k, v]) => `<div class="score">Team ${esc(k)}<b>${esc(v)}</b></div>`).join("")}</div>` : "";
+  const rows = players().map((p) => `<li>${coinBadge(p.seat, { dead: !p.alive && !win.has(p.seat) })}<span class="name">${esc(p.name)}</span>
+      ${win.has(p.seat) ? `<span class="tag turn">winner</span>` : p.alive === false ? `<span class="tag out">out</span>` : ""}${p.team ? `<span class="tag">team ${esc(p.team)}</span>` : ""}${p.identity ? `<span class="tag">${esc(label(p.identity))}</span>` : ""}</li>`).join("");
+  const rematch = S.me.host
+    ? `<button class="btn primary wide" data-action="rematch" id="rematch">↻ Rematch: same players, same game</button>`
+    : `<p class="muted small">The host can start a rematch.</p>`;
+  return `<section class="card game-over" id="game-over"><h2>🏁 ${esc(winnerText(st.winner))}</h2>${scores}<ul class="players">${rows}</ul>${rematch}</section>`;
+}
+
+/** The finished game again: same game, mode, players (names, teams, bots) and turn order. */
+function rematchBody(st) {
+  const g = lobbyGames()[st.game] || {}, mode = (g.modes || []).find((m) => m.mode === st.mode) || {};
+  const roles = mode.seat_roles || null, teams = mode.teams && !(roles && roles.teams_from_roles);
+  const bots = (S.lobby && S.lobby.bots) || {};
+  const order = Array.isArray(st.order) && st.order.length === players().length ? st.order.slice() : players().map((p) => p.seat);
+  return { type: "new_game", game: st.game, ...(st.mode ? { mode: st.mode } : {}), order, options: {},
+    players: players().map((p) => Object.assign({ seat: p.seat, name: p.name }, teams && p.team ? { team: p.team } : {}, bots[p.seat] ? { bot: true } : {})) };
 }
 
 function tableView() {
@@ -502,6 +537,10 @@ async function act(el) {
     const d = await post("/api/host/cmd", newGameBody());
     S.lobby.error = d.ok ? "" : (d.error || "refused");
     if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); } else render();
+  } else if (a === "rematch") {
+    const d = await post("/api/host/cmd", rematchBody(S.state)); if (d.ok) { toast("Rematch started", true); S.sel = {}; }
+  } else if (a === "show-rules") {
+    S.showRules = !S.showRules; el.blur(); render();
   } else if (a === "lobby-open") {
     S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
   } else {
@@ -552,7 +591,7 @@ setInterval(() => {
 (async function start() {
   try { S.info = await (await fetch("/api/info", { credentials: "same-origin" })).json(); } catch { S.info = null; }
   if (S.info && typeof S.info.now === "number") S.skew = S.info.now - Date.now() / 1000;
-  if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = `Table ${S.info.table}`; }
+  if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = tableTitle(S.info.table); }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
   render(); connect();
 })();

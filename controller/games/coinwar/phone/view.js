@@ -13,6 +13,18 @@
   // (team A defends mouth A at the top rail, y = 0; B the bottom one).
   const TEAM_COLOURS = { A: "#c62828", B: "#1565c0" }, TEAM_COLOUR_NAMES = { A: "red", B: "blue" }, MOUTH_W = 100;
   const football = () => !!(S.state && S.state.mode === "football");
+  // The seat LEDs on the rail in front of each seat (as on the real table), lit as the daemon's LED
+  // plan says (gametable/T/leds, controller/led_patterns.py): solid, dim, blink, pulse, chase, off.
+  const SEAT_LEDS = { 1: [212.5, 5, 1], 2: [420, 160, 0], 3: [420, 465, 0], 4: [212.5, 620, 1], 5: [5, 465, 0], 6: [5, 160, 0] };
+  function ledLevel(pattern, t, seat) {
+    if (pattern === "solid") return 1;
+    if (pattern === "dim") return 0.18;
+    if (pattern === "blink") return Math.floor(t / 0.125) % 2 ? 1 : 0.1;
+    if (pattern === "pulse") return 0.25 + 0.75 * (0.5 - 0.5 * Math.cos((2 * Math.PI * t) / 1.2));
+    if (pattern === "chase") return Math.floor(t / 0.15) % 7 === seat - 1 ? 1 : 0.3;
+    if (pattern === "fault") return Math.floor(t / 0.5) % 2 ? 1 : 0;
+    return 0;
+  }
   function teamOfCoin(coin) { const m = /^([AB])\d$/.exec(coin || ""); return m ? m[1] : null; }
   /** A coin as players see it: "Ann's coin (red ●, 1)", "team A coin 2 (red)", "the ball". */
   function coinName(coin) {
@@ -228,6 +240,25 @@
       if (d.ok) toast("Flick played", true);
     },
     kick() { if (!this.raf && this.canvas) this.raf = requestAnimationFrame((t) => this.frame(t)); },
+    /** The seat LEDs as glowing bars on the rail; animated patterns keep the drawing running. */
+    drawLeds(c) {
+      const plan = (S.leds && S.leds.seats) || {}, t = performance.now() / 1000;
+      this.ledsOn = {};
+      let animated = false;
+      for (const [seat, [x, y, across]] of Object.entries(SEAT_LEDS)) {
+        const pattern = plan[seat];
+        if (!pattern) continue;
+        const level = ledLevel(pattern, t, +seat), w = across ? 56 : 10, h = across ? 10 : 56;
+        animated = animated || ["blink", "pulse", "chase", "fault"].includes(pattern);
+        this.ledsOn[seat] = level;
+        c.save();
+        c.globalAlpha = 0.25 + 0.75 * level; c.shadowColor = COLOURS[seat - 1]; c.shadowBlur = 14 * level;
+        c.fillStyle = pattern === "off" ? "#1b1b1b" : COLOURS[seat - 1];
+        c.beginPath(); c.roundRect(x - w / 2, y - h / 2, w, h, 5); c.fill();
+        c.restore();
+      }
+      if (animated) setTimeout(() => this.kick(), 80);
+    },
     frame() {
       this.raf = 0;
       if (!this.canvas || !this.canvas.isConnected) return;
@@ -248,6 +279,7 @@
       c.strokeStyle = "rgba(255,255,255,.12)"; c.lineWidth = 1;
       for (let x = 25; x < TABLE_W; x += 50) { c.beginPath(); c.moveTo(x, 0); c.lineTo(x, TABLE_H); c.stroke(); }
       for (let y = 25; y < TABLE_H; y += 50) { c.beginPath(); c.moveTo(0, y); c.lineTo(TABLE_W, y); c.stroke(); }
+      this.drawLeds(c);
       if (football()) {
         const mx = (TABLE_W - MOUTH_W) / 2;
         for (const [team, y] of [["A", 0], ["B", TABLE_H - 12]]) {
@@ -297,6 +329,7 @@
       `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join(""),
     optionLabel: coinChipLabel,
     onTable: (d) => Board.update(d),
+    onLeds: () => Board.kick(),
     afterRender: (r) => { if (r === "table") Board.mount($("#board-slot")); },
     actions: {
       async end_turn(el) {
