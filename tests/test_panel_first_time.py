@@ -290,3 +290,33 @@ def test_seat_leds_on_the_table_then_game_over_with_a_summary_and_a_rematch(stac
         ann.locator("#game-over").wait_for(state="detached")
     finally:
         sim.stop()
+
+
+def test_questions_name_coins_as_players_see_them_and_are_answered_from_the_table_view(stack, browser):
+    """Item 11 (CW-8): the question says "your coin (red circle 1)", not "c1"; the player answers
+    on the table view where they are; the phone vibrates at their turn and at the question."""
+    host = _host(stack, browser)
+    host.uncheck("[data-lobby=include][data-seat='3']")
+    host.fill("#name-2", "Bo")
+    host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
+    host.click("#start")
+    _until(lambda: (s := stack.daemon.public_state()) and s["turn"]["seat"] == 1, "the game")
+    ctx = browser.new_context(**PHONE_360)
+    ctx.add_init_script("window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; };")
+    ann = ctx.new_page()
+    ann.set_default_timeout(20_000)
+    _claim(ann, stack, 1)
+    ann.goto(stack.url + "/table")
+    ann.wait_for_function("window.__buzz.length === 1")  # your turn
+    assert stack.daemon.submit({"type": "strike", "seat": 1, "id": "q-strike"})["ok"]
+    assert stack.daemon.submit({"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": None,
+                                "id": "q-shot"})["ok"]  # the table could not see the contacts: ask (CW-8)
+    question = ann.locator("#question")
+    question.locator("h2").filter(has_text="Which coins did your coin (red circle 1) touch?").wait_for()
+    ann.wait_for_function("window.__buzz.length === 2")  # the question
+    chip = question.locator("[data-action=pick][data-coin=c2]")
+    assert "Bo" in chip.inner_text()
+    shot("question-on-table-view.png", ann, full=True)
+    chip.click()
+    ann.click("#send-answer")
+    _until(lambda: not stack.daemon.public_state()["questions"], "the answer")

@@ -61,8 +61,8 @@ function connect() {
   on("me", (d) => { S.me = { seat: d.seat, host: d.host }; S.taken = d.taken || []; render(); });
   on("taken", (d) => { S.taken = d; render(); });
   on("status", (d) => { S.status = d; conn(); });
-  on("state", (d) => { S.state = d; render(); });
-  on("private", (d) => { S.priv = d; render(); });
+  on("state", (d) => { S.state = d; render(); attention(); });
+  on("private", (d) => { S.priv = d; render(); attention(); });
   on("history", (d) => { S.log = d.slice().reverse(); render(); });
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
   on("leds", (d) => { S.leds = d; hook("onLeds", d); });
@@ -75,6 +75,21 @@ function connect() {
     // the table is full of screens): then retry ourselves, a little later.
     if (es.readyState === EventSource.CLOSED) { clearTimeout(connect.timer); connect.timer = setTimeout(connect, 3000); }
   };
+}
+/** Your turn, a question or a reaction window for you has just begun: the phone vibrates where it
+ * may (Android Chrome; iOS ignores it), once for each such moment. */
+function attention() {
+  const st = S.state, seat = S.me.seat, parts = [];
+  if (seat && st && st.phase === "playing") {
+    if (st.turn && st.turn.seat === seat) parts.push("turn");
+    for (const q of st.questions || []) if ((q.seats || []).includes(seat)) parts.push("q:" + q.id);
+    const w = st.window;
+    if (w && (w.seats || []).includes(seat)) parts.push(`w:${w.kind}:${w.claimant}:${w.deadline}`);
+    if (!parts.length && legalMoves(S.priv).length) parts.push("asked");  // e.g. a card to lose
+  }
+  const before = S.attention || [];
+  if (parts.some((p) => !before.includes(p)) && navigator.vibrate) { try { navigator.vibrate([180, 90, 180]); } catch { /* not allowed */ } }
+  S.attention = parts;
 }
 function conn() {
   const c = $("#conn");
@@ -241,11 +256,11 @@ function questionCard(st, seat, host, how = {}) {
   if (!q) return "";
   const mine = host || (q.seats || []).includes(seat);
   if (!mine) {
-    return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${esc(q.text)}</b></p></section>`;
+    return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${how.text ? how.text(q.text) : esc(q.text)}</b></p></section>`;
   }
   const sel = S.sel[q.id] || [];
   const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${how.label ? how.label(c) : `<span>${esc(c)}</span>`}</button>`).join("");
-  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${esc(q.text)}</h2>
+  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${how.text ? how.text(q.text) : esc(q.text)}</h2>
     <p class="muted small">${esc(how.hint || "Tap every answer that applies")}${q.multi === false ? " (one)" : ""}, then send. ${host ? "Answering as the host." : "The table cannot see this by itself."}</p>
     <div class="chips">${chips}</div>
     <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${sel.length ? `Send answer (${sel.length})` : "None of them — send"}</button></section>`;

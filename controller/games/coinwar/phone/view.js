@@ -42,7 +42,12 @@
     const owner = coinOwner(coin);
     return owner ? `${coinBadge(owner)}<span>${esc(nameOf(owner))}</span>` : `${coinBadge(null, { label: coin })}<span>${esc(coin)}</span>`;
   }
-  const QUESTION = { label: coinChipLabel, hint: "Tap every coin that applies" };
+  /** A question's text with each coin named as players see it ("Which coins did your coin (red
+   * circle 1) touch?"), escaped. */
+  function questionText(text) {
+    return esc(String(text || "")).replace(/\b(c[1-6]|[AB][1-3]|ball)\b/g, (coin) => esc(coinName(coin)));
+  }
+  const QUESTION = { label: coinChipLabel, hint: "Tap every coin that applies", text: questionText };
 
   /** The turn with its strikes left as pips (CW-3.1); other phases are the panel's own banner. */
   function banner(st, mine) {
@@ -178,7 +183,7 @@
   function tableView(st) {
     const q = (st.questions || [])[0];
     return slimBanner(st) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>` + answerCard(st)
-      + (q ? `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>` : "")
+      + (q ? questionCard(st, S.me.seat, false, QUESTION) : "")  // answer where you are: the table view too
       + pendingCard(st) + (threeKingdoms(st) ? tkPlayersCard(st) : playersCard(st));
   }
 
