@@ -320,3 +320,34 @@ def test_questions_name_coins_as_players_see_them_and_are_answered_from_the_tabl
     chip.click()
     ann.click("#send-answer")
     _until(lambda: not stack.daemon.public_state()["questions"], "the answer")
+
+
+def test_phones_claim_free_seats_before_a_game_and_the_lobby_shows_them(stack, browser):
+    """Item 8: before any game two phones sit down on seats 2 and 5; the host's lobby ticks exactly
+    those seats and marks them as joined; the game starts with them; the host frees a seat."""
+    host = _host(stack, browser)
+    phones = {}
+    for seat in (2, 5):
+        page = browser.new_context(**PHONE_360).new_page()
+        page.set_default_timeout(20_000)
+        page.goto(stack.url + "/join")
+        page.locator(f"#seat-{seat}").filter(has_text="Free").wait_for()
+        page.click(f"#seat-{seat}")
+        page.get_by_text(f"You hold seat {seat}").wait_for()
+        phones[seat] = page
+    other = browser.new_context(**PHONE_360).new_page()
+    other.goto(stack.url + "/join")
+    other.locator("#seat-2").filter(has_text="the host can free it").wait_for()
+    assert other.locator("#seat-2").is_disabled() and not other.locator("#seat-3").is_disabled()
+    host.locator("#joined-5").wait_for()
+    assert host.locator("#joined-2").count() == 1
+    assert [host.locator(f"[data-lobby=include][data-seat='{s}']").is_checked() for s in range(1, 7)] == \
+        [False, True, False, False, True, False]
+    shot("lobby-joined-phones.png", host, full=True)
+    host.click("#start")
+    state = _until(lambda: stack.daemon.public_state(), "the game")
+    assert sorted(p["seat"] for p in state["players"]) == [2, 5]
+    phones[5].locator("#my-coin").wait_for()
+    host.locator("[data-action=release][data-seat='5']").click()
+    phones[5].locator("#seat-5").wait_for()  # the freed phone is back on the seat picker
+    _until(lambda: 5 not in stack.panel.app.extensions["gametable"]["seats"].taken(), "seat 5 freed")

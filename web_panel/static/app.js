@@ -59,7 +59,13 @@ function connect() {
   es = new EventSource("/api/stream");
   const on = (name, fn) => es.addEventListener(name, (e) => { fn(JSON.parse(e.data)); });
   on("me", (d) => { S.me = { seat: d.seat, host: d.host }; S.taken = d.taken || []; render(); });
-  on("taken", (d) => { S.taken = d; render(); });
+  on("taken", (d) => {
+    const fresh = (d || []).filter((s) => !S.taken.includes(s));
+    S.taken = d;
+    if (S.lobby && !S.lobby.touched && d.length >= 2) S.lobby.include = Object.fromEntries(d.map((s) => [s, true]));
+    if (S.lobby) for (const s of fresh) { S.lobby.include[s] = true; S.lobby.bots[s] = false; }  // a phone joined: it plays
+    render();
+  });
   on("status", (d) => { S.status = d; conn(); });
   on("state", (d) => { S.state = d; render(); attention(); });
   on("private", (d) => { S.priv = d; render(); attention(); });
@@ -209,9 +215,11 @@ function winnerText(w) {
 function joinView() {
   const cards = [1, 2, 3, 4, 5, 6].map((seat) => {
     const p = playerBySeat(seat), taken = S.taken.includes(seat), mine = S.me.seat === seat;
-    const inGame = !S.state || !players().length || p;
-    const what = mine ? "Your seat" : taken ? "Taken" : p ? "Tap to join" : S.state && S.state.phase === "playing" ? "Not playing" : "Free";
-    return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${(taken && !mine) || !inGame ? "disabled" : ""}>
+    // any seat no other phone holds may be claimed, before a game too: the host's lobby ticks it
+    const playing = S.state && S.state.phase === "playing";
+    const what = mine ? "Your seat" : taken ? "Taken by another phone · the host can free it"
+      : p && playing ? "Tap to join" : playing ? "Free · you play from the next game" : "Free · tap to sit here";
+    return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${taken && !mine ? "disabled" : ""}>
       ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? p.name : `Seat ${seat}`)}</span><span class="what">${what}</span></span></button>`;
   }).join("");
   return `<h1>Join the table</h1><p class="muted">Tap your seat. Your phone keeps it, even after a reload.</p>
@@ -416,7 +424,10 @@ function lobbyState() {
   if (!gameNames.length) return null;
   const game = gameNames[0];
   const names = {}; players().forEach((p) => { names[p.seat] = p.name; });
-  S.lobby = { game, mode: ((lobbyGames()[game].modes || [])[0] || {}).mode, include: { 1: true, 2: true, 3: true },
+  // the seats phones hold play (at least two seats ticked); otherwise seats 1-3
+  const held = S.taken.length ? Object.fromEntries(S.taken.map((s) => [s, true])) : {};
+  const include = Object.keys(held).length >= 2 ? held : Object.assign({ 1: true, 2: true }, Object.keys(held).length ? held : { 3: true });
+  S.lobby = { game, mode: ((lobbyGames()[game].modes || [])[0] || {}).mode, include,
     names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {},
     bots: {}, roles: {}, rolesMode: "random", error: "" };
   return S.lobby;
@@ -441,7 +452,7 @@ function lobbyCard() {
     return "<span></span>";
   };
   const seatRows = [1, 2, 3, 4, 5, 6].map((s) => `<div class="lobby-seat">
-      <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="Seat ${s} plays"></label>
+      <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="Seat ${s} plays">${S.taken.includes(s) ? `<span class="joined" title="a phone holds this seat" id="joined-${s}">📱</span>` : ""}</label>
       <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${L.bots[s] ? `Bot ${s}` : `Seat ${s} name`}" maxlength="40" aria-label="Name for seat ${s}" id="name-${s}">
       ${seatExtra(s)}
       <button type="button" class="bot-toggle" data-action="lobby-bot" data-seat="${s}" id="bot-${s}" aria-pressed="${!!L.bots[s]}" title="A bot plays this seat (virtual table)" aria-label="Bot plays seat ${s}">🤖</button>
@@ -566,7 +577,7 @@ async function act(el) {
 
 function lobbyInput(el) {
   const L = S.lobby, k = el.dataset.lobby, s = +el.dataset.seat;
-  if (k === "include") L.include[s] = el.checked;
+  if (k === "include") { L.include[s] = el.checked; L.touched = true; }
   else if (k === "name") L.names[s] = el.value;
   else if (k === "team") L.teams[s] = el.value;
   else if (k === "role") L.roles[s] = el.value;
