@@ -351,3 +351,21 @@ def test_phones_claim_free_seats_before_a_game_and_the_lobby_shows_them(stack, b
     host.locator("[data-action=release][data-seat='5']").click()
     phones[5].locator("#seat-5").wait_for()  # the freed phone is back on the seat picker
     _until(lambda: 5 not in stack.panel.app.extensions["gametable"]["seats"].taken(), "seat 5 freed")
+
+
+def test_chinese_titles_and_emoji_are_drawn_not_boxes(stack, browser):
+    """Item 14: with the run dependencies' fonts (Makefile run-deps: fonts-wqy-microhei,
+    fonts-noto-color-emoji) Chromium draws 币战 and the emoji, not the missing-glyph box
+    (compared with an unassigned code point, which is always drawn as that box)."""
+    host = _host(stack, browser)
+    drawn = host.evaluate("""(() => {
+        const c = document.createElement('canvas'); c.width = 64; c.height = 40;
+        const g = c.getContext('2d'); g.font = '28px system-ui, sans-serif';
+        const ink = (t) => { g.clearRect(0, 0, 64, 40); g.fillText(t, 2, 30);
+                             return Array.from(g.getImageData(0, 0, 64, 40).data).join(','); };
+        const box = ink('\\u0378');
+        return {zh: ink('币') !== box, zh2: ink('战') !== box, emoji: ink('🤖') !== box};
+    })()""")
+    assert drawn == {"zh": True, "zh2": True, "emoji": True}, drawn
+    host.locator("#game").filter(has_text="币战").wait_for()
+    shot("lobby-chinese-title.png", host)
