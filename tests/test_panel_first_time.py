@@ -369,3 +369,28 @@ def test_chinese_titles_and_emoji_are_drawn_not_boxes(stack, browser):
     assert drawn == {"zh": True, "zh2": True, "emoji": True}, drawn
     host.locator("#game").filter(has_text="币战").wait_for()
     shot("lobby-chinese-title.png", host)
+
+
+def test_coup_one_prompt_offers_the_block_in_the_challenge_window(stack, browser):
+    """Item 13 (CP-3, CP-4): Bo claims Captain to steal from Ann; Ann's one prompt offers Challenge,
+    Pass and the blocks she may make next; "Block as Ambassador" passes the challenge and, once the
+    block window opens, blocks as the Ambassador by itself."""
+    players = [{"seat": s, "name": n} for s, n in ((1, "Ann"), (2, "Bo"), (3, "Cy"))]
+    assert stack.daemon.submit({"type": "new_game", "game": "coup", "players": players, "order": [1, 2, 3],
+                                "options": {"timeout_s": 60, "setup": {"first": 1}}, "id": "coup-block-1"})["ok"]
+    assert stack.daemon.submit({"type": "move", "seat": 1, "move": "income", "args": {}, "id": "coup-block-2"})["ok"]
+    ann = browser.new_context(**PHONE_360).new_page()
+    ann.set_default_timeout(20_000)
+    _claim(ann, stack, 1)
+    assert stack.daemon.submit({"type": "move", "seat": 2, "move": "steal", "args": {"target": 1},
+                                "id": "coup-block-3"})["ok"]
+    ann.locator("#claim-text").filter(has_text="challenge? (then Ann may block)").wait_for()
+    for text in ("Challenge Bo", "Pass", "Block as Captain", "Block as Ambassador"):
+        ann.locator("#moves button").filter(has_text=text).first.wait_for()
+    shot("coup-one-prompt.png", ann, full=True)
+    ann.locator("[data-action=coup-block-next][data-claim=ambassador]").click()
+    ann.locator("#toast").filter(has_text="You will block as Ambassador").wait_for()
+    assert stack.daemon.submit({"type": "move", "seat": 3, "move": "pass", "args": {}, "id": "coup-block-4"})["ok"]
+    window = _until(lambda: (w := stack.daemon.public_state().get("window")) and w["kind"] == "challenge_block" and w,
+                    "Ann's block")
+    assert window["claimant"] == 1 and window["claim"] == "ambassador"

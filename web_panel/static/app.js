@@ -153,6 +153,7 @@ function render() {
   if (active && view.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) { S.pendingRender = true; return; }
   S.pendingRender = false;
   const r = route();
+  document.body.dataset.route = r;  // (CSS: the table view's toast sits over the banner, not the board)
   for (const a of document.querySelectorAll(".tabs a")) a.classList.toggle("on", a.dataset.route === r || (r === "join" && a.dataset.route === "seat"));
   $("#tab-seat").textContent = S.me.seat ? `Seat ${S.me.seat}` : "Join";
   let html;
