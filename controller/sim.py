@@ -138,7 +138,8 @@ class VirtualTable:
         self.clock = clock
         self.ask = ask
         self.speed = speed
-        self.bots = set(bots) | bot_seats((daemon.public_state() or {}).get("players"))  # a resumed game's too
+        self.fixed_bots = set(bots)  # bots in every game (a caller's own table); `gametable sim` passes none
+        self.bots = self.fixed_bots | bot_seats((daemon.public_state() or {}).get("players"))  # a resumed game's too
         self.seed = seed
         self.bot_seed = seed if bot_seed is None else bot_seed
         self.beams = tuple(default_beams() if beams is None else beams)
@@ -180,7 +181,7 @@ class VirtualTable:
         inside a listener)."""
         if cmd.get("type") == "new_game":
             self._new_game = True
-            self.bots = bot_seats(cmd.get("players"))
+            self.bots = self.fixed_bots | bot_seats(cmd.get("players"))
         elif cmd.get("type") == "strike":
             with self._strike_seen:
                 self._strikes.append(dict(cmd))
@@ -595,7 +596,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         demo_mode = args.bots == 1 and not args.headless
         bots = set() if demo_mode else set(range(1, args.bots + 1))
         try:
-            table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
+            # no fixed bots: each game's own bot seats (its new_game) are played, and only in that game
+            table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=(),
                                  params=PhysicsParams(hz=config.sim.hz), rig=rig)
         except SimHardwareError as exc:
             print(f"sim error: {exc}")
