@@ -12,8 +12,9 @@ LINTED := controller sensors web_panel firmware tests benchmarks
 
 .PHONY: demo test bench soak lint run-deps test-deps apt clean stl
 
+# You against a bot: two bots play slowly on the table view until a phone takes a seat.
 demo: run-deps
-	$(VENV)/bin/gametable sim --bots 2
+	$(VENV)/bin/gametable sim --bots 1
 
 test: test-deps
 	$(PY) -m ruff check $(LINTED)
@@ -39,9 +40,10 @@ stl: run-deps
 	mkdir -p build/stl
 	for f in $(SCAD); do openscad -o build/stl/$$(basename $$f .scad).stl $$f || exit 1; done
 
-# What the table needs to run: Mosquitto and a Python venv.
+# What the table needs to run: Mosquitto, a Python venv, and fonts for the panel's Chinese mode
+# titles and emoji on the Pi's own Chromium (a light CJK font, ~5 MB, and the colour emoji).
 run-deps:
-	@$(MAKE) --no-print-directory apt PKGS="mosquitto mosquitto-clients"
+	@$(MAKE) --no-print-directory apt PKGS="mosquitto mosquitto-clients fonts-wqy-microhei fonts-noto-color-emoji"
 	@$(MAKE) --no-print-directory $(RUN_STAMP)
 
 # What the tests need on top: Chromium (panel tests, via Playwright), Node (real MicroPython).

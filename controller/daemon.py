@@ -107,7 +107,8 @@ class Daemon:
     def start(self, *, connect: bool = True) -> None:
         with self._lock:
             count = self.table.load()  # (a torn tail or an empty file: `journal.notice`, see _republish)
-            log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
+            if count:  # a fresh journal has nothing to say
+                log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
             self._sync_deadlines(since=self.table.running_since())
             self._update_lights()
         m = self.config.mqtt

@@ -22,6 +22,7 @@ import argparse
 import logging
 import math
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -83,6 +84,20 @@ def coins_of(st: dict[str, Any]) -> list[tuple[str, int | None, bool]]:
     return [(c, seat, bool(alive.get(c, True))) for c, seat in seats.items()]
 
 
+BOT_NAME = re.compile(r"^bot( [1-6])?$", re.IGNORECASE)
+
+
+def bot_seats(players: Any) -> set[int]:
+    """The seats a new game gives to the simulator's bots: the lobby's per-seat toggle
+    (``"bot": true``), or a seat named exactly "Bot" / "Bot N" (commands typed by hand, old journals)."""
+    seats: set[int] = set()
+    for p in players if isinstance(players, list) else []:
+        if isinstance(p, dict) and isinstance(p.get("seat"), int):
+            if p.get("bot") is True or BOT_NAME.match(str(p.get("name", "")).strip()):
+                seats.add(p["seat"])
+    return seats
+
+
 class SimError(ValueError):
     """A flick or placement the virtual table refuses (one readable line)."""
 
@@ -124,7 +139,8 @@ class VirtualTable:
         self.clock = clock
         self.ask = ask
         self.speed = speed
-        self.bots = set(bots)
+        self.fixed_bots = set(bots)  # bots in every game (a caller's own table); `gametable sim` passes none
+        self.bots = self.fixed_bots | bot_seats((daemon.public_state() or {}).get("players"))  # a resumed game's too
         self.seed = seed
         self.bot_seed = seed if bot_seed is None else bot_seed
         self.beams = tuple(default_beams() if beams is None else beams)
@@ -159,12 +175,15 @@ class VirtualTable:
         self._lock = threading.RLock()
         self._owed = 0.0
         self.act: Callable[[], int] | None = None  # e.g. BotRunner.poll: bots' non-shot decisions first
+        self.bot_pause_s = 0.0  # serve(): seconds between two bot moves (a demo game people can follow)
         daemon.add_listener(self._on_input)
 
     def _on_input(self, cmd: dict[str, Any], public_state: dict[str, Any] | None) -> None:
-        """Daemon listener: only notes a new game and strikes (no submits from inside a listener)."""
+        """Daemon listener: only notes a new game (and its bot seats) and strikes (no submits from
+        inside a listener)."""
         if cmd.get("type") == "new_game":
             self._new_game = True
+            self.bots = self.fixed_bots | bot_seats(cmd.get("players"))
         elif cmd.get("type") == "strike":
             with self._strike_seen:
                 self._strikes.append(dict(cmd))
@@ -585,27 +604,34 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     try:
         from web_panel import serve as serve_panel
 
-        bots = set(range(1, args.bots + 1))
+        # --bots 1 (`make demo`): you against one bot, a slow bot game on the table until you join
+        demo_mode = args.bots == 1 and not args.headless
+        bots = set() if demo_mode else set(range(1, args.bots + 1))
         try:
-            table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=bots,
+            # no fixed bots: each game's own bot seats (its new_game) are played, and only in that game
+            table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=(),
                                  params=PhysicsParams(hz=config.sim.hz), rig=rig)
         except SimHardwareError as exc:
             print(f"sim error: {exc}")
             return 2
         runner = BotRunner(daemon, bots, seed, confirm_placements=False)  # cards, windows, answers
         table.act = runner.poll
-        panel = serve_panel(config)
+        try:
+            panel = serve_panel(config)
+        except OSError as exc:  # one line, not a traceback: the usual cause is a second `make demo`
+            print(f"gametable sim: cannot serve the phone panel on {config.panel.host}:{config.panel.port}: "
+                  f"{exc.strerror or exc} (is another gametable running? set [panel] port in a --config file)")
+            return 1
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
         _print_banner(config, panel.url, rig, args.ask, why_direct)
         if args.headless:
             return _play_headless(table, runner, args, sorted(bots), seed)
-        if bots:
-            _start_bot_game(table, sorted(bots), args.mode, seed, args.game)
+        demo = _first_game(table, panel, args, bots, seed, demo_mode)
         if not args.no_browser:
             _open_browser(f"{panel.url}/host")
         print("virtual table running; Ctrl-C to stop", flush=True)
-        serve(table, config, stop, changed, runner)
+        serve(table, config, stop, changed, runner, demo)
         return 0
     except KeyboardInterrupt:
         return 0
@@ -642,9 +668,29 @@ def _daemon_class() -> Callable[..., Any]:
     return Daemon
 
 
+def join_url(config: Config, url: str) -> str:
+    """Where a phone on the same Wi-Fi opens the panel: ``[panel] public_url``, else this machine's
+    LAN address when the panel listens on every interface, else ``url`` itself."""
+    from web_panel.app import lan_address
+
+    if config.panel.public_url:
+        return config.panel.public_url.rstrip("/") + "/join"
+    lan = lan_address() if config.panel.host in ("0.0.0.0", "::", "") else None
+    base = url.replace("127.0.0.1", lan, 1) if lan else url
+    return base + "/join"
+
+
 def _print_banner(config: Config, url: str, rig: SimHardware | None, ask: bool, why_direct: str | None) -> None:
+    import segno
+
     print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
-    print(f"phone panel: {url}  (host page: {url}/host, table PIN {config.panel.pin})", flush=True)
+    phones = join_url(config, url)
+    print(f"phones (same Wi-Fi): {phones}  -- or scan:", flush=True)
+    try:
+        segno.make(phones, error="l").terminal(compact=True, border=2)
+    except (OSError, UnicodeEncodeError):  # a terminal that cannot draw it: the address is printed
+        pass
+    print(f"host page: {url}/host  (table PIN {config.panel.pin})", flush=True)
     if rig is not None:
         print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
               f"MockFactory pins ({'questions to the phones' if ask else 'ground truth reported'})", flush=True)
@@ -654,10 +700,10 @@ def _print_banner(config: Config, url: str, rig: SimHardware | None, ask: bool, 
 
 def _sim_args_problem(args: argparse.Namespace, speed: float) -> str | None:
     """What is wrong with ``gametable sim``'s options, or None."""
-    if args.bots and not 2 <= args.bots <= 6:
-        return f"--bots must be from 2 to 6, got {args.bots}"
-    if args.headless and not args.bots:
-        return "--headless needs --bots N (who else would play?)"
+    if args.bots and not 1 <= args.bots <= 6:
+        return f"--bots must be from 1 to 6, got {args.bots}"
+    if args.headless and args.bots < 2:
+        return "--headless needs --bots N, 2 to 6 (who else would play?)"
     if not math.isfinite(speed) or speed <= 0:
         return f"--speed must be a positive number, got {speed}"
     return None
@@ -678,8 +724,59 @@ def _play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namesp
     return 0
 
 
+def _first_game(table: VirtualTable, panel: Any, args: argparse.Namespace, bots: set[int], seed: int,
+                demo_mode: bool) -> Demo | None:
+    """What the table shows at start: the demo's bot game (``--bots 1``), or ``--bots N``'s game."""
+    if demo_mode:
+        demo = Demo(panel.app.extensions["gametable"]["seats"].taken, seed, args.mode)
+        demo.start(table)
+        print("demo: two bots play on the table view; join a seat on a phone to play against a bot", flush=True)
+        return demo
+    if bots:
+        _start_bot_game(table, sorted(bots), args.mode, seed, args.game)
+    return None
+
+
+class Demo:
+    """`make demo` (``--bots 1``): a slow game of two bots on the table view until a phone holds a
+    seat, then that seat against one bot (Coin War, ``--mode``). Driven by :func:`serve`'s loop."""
+
+    SHOW_PAUSE_S = 1.5  # between two bot moves while nobody plays: slow enough to watch
+    PLAY_PAUSE_S = 0.8  # the bot's moves against you: you see what it did
+
+    def __init__(self, taken: Callable[[], list[int]], seed: int, mode: str = "ffa") -> None:
+        self.taken, self.seed, self.mode = taken, seed, mode
+        self.games = 0
+        self.playing = False  # True once a phone's seat plays against the bot
+
+    def start(self, table: VirtualTable) -> None:
+        """A bot game to watch (again when one ends, while nobody has joined)."""
+        self.games += 1
+        table.bot_pause_s = self.SHOW_PAUSE_S
+        _start_bot_game(table, [1, 2], self.mode, self.seed + self.games)
+
+    def step(self, table: VirtualTable) -> None:
+        if self.playing:
+            return
+        seats = sorted(self.taken())
+        if not seats:
+            if (table.state() or {}).get("phase") in ("over", "aborted"):
+                self.start(table)
+            return
+        you = seats[0]
+        bot = next(s for s in range(1, 7) if s != you)
+        players = [{"seat": you, "name": f"Seat {you}"}, {"seat": bot, "name": "Bot", "bot": True}]
+        mode = self.mode if self.mode in ("ffa", "football") else "ffa"  # modes two players can play
+        result = table.submit({"type": "new_game", "game": "coinwar", "mode": mode, "players": players,
+                               "order": [you, bot], "options": {}})
+        if result.get("ok"):
+            self.playing = True
+            table.bot_pause_s = self.PLAY_PAUSE_S
+            print(f"demo: seat {you} plays against a bot on seat {bot}", flush=True)
+
+
 def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int, game: str = "coinwar") -> bool:
-    players = [{"seat": s, "name": f"Bot {s}"} for s in seats]
+    players = [{"seat": s, "name": f"Bot {s}", "bot": True} for s in seats]
     if game == "sanguosha_map":  # two equal sides; quick fights so bots finish (SG-8.1, SG-8.13)
         players = [{**p, "team": "AB"[i % 2]} for i, p in enumerate(players)]
         r = table.submit({"type": "new_game", "game": game, "players": players, "options": {"fights": "quick"},
@@ -723,14 +820,15 @@ def sensor_topics(table_id: str) -> dict[str, str]:
       panel's table view can draw and animate them;
     - ``sim/flick`` (subscribed, QoS 1): ``{"seat": S, "coin": "c1", "vx": mm/s, "vy": mm/s}`` from the
       panel's drag (the panel has checked the seat's token);
-    - ``sim/flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``.
+    - ``sim/flick/result`` (published): ``{"ok": true}`` or ``{"ok": false, "error": "…"}``, with the
+      flick's ``id`` when it had one (the panel answers the phone that flicked with the real outcome).
     """
     t = Topics(table_id)
     return {"coins": t.sim_table, "flick": t.sim_flick, "result": t.sim_flick_result}
 
 
 def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: threading.Event | None = None,
-          runner: BotRunner | None = None) -> None:
+          runner: BotRunner | None = None, demo: Demo | None = None) -> None:
     """The interactive loop: flicks from the panel over MQTT, bot seats, placements, until ``stop``."""
     import json
     import queue
@@ -754,11 +852,10 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
         client.publish(topics["coins"], json.dumps(body, sort_keys=True), qos=0, retain=True)
 
     table.on_change = publish_coins
-    fixed_bots = set(table.bots)
     client.connect(config.mqtt.host or "127.0.0.1", config.mqtt.port, keepalive=config.mqtt.keepalive)
     client.loop_start()
     try:
-        last_pub = 0.0
+        last_pub = last_bot = -math.inf
         while not stop.is_set():
             try:
                 payload = flicks.get(timeout=0.2)
@@ -768,15 +865,16 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
                 client.publish(topics["result"], json.dumps(_flick_from_panel(table, payload)), qos=0)
             if changed is not None and changed.is_set():
                 changed.clear()
-            st = table.state() or {}
-            named = {p["seat"] for p in st.get("players", []) if str(p.get("name", "")).lower().startswith("bot")}
-            table.bots = fixed_bots | named
-            table.sync()
-            if runner is not None:
-                runner.seats = set(table.bots)
-                runner.poll()
-            table.play_bots(max_moves=1)  # one move a pass: Ctrl-C and the panel's flicks are not kept waiting
+            if demo is not None:
+                demo.step(table)
+            table.sync()  # the bot seats are the running game's (its new_game: bot_seats)
             now = table.clock.now()
+            if now - last_bot >= table.bot_pause_s:
+                if runner is not None:
+                    runner.seats = set(table.bots)
+                # one move a pass: Ctrl-C and the panel's flicks are not kept waiting
+                if (runner.poll() if runner is not None else 0) + table.play_bots(max_moves=1):
+                    last_bot = now
             if now - last_pub > 3.0:
                 publish_coins(table.physics.positions())
                 last_pub = now
@@ -799,16 +897,35 @@ def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
     if not isinstance(coin, str) or not isinstance(vx, int | float) or not isinstance(vy, int | float) \
             or isinstance(vx, bool) or isinstance(vy, bool):
         return {"ok": False, "error": "flick: expected coin (string), vx and vy (numbers, mm/s)"}
+    rid = msg.get("id")
+    echo = {"id": rid} if isinstance(rid, str) else {}  # the panel matches the outcome to its phone's flick
     st = table.state() or {}
-    turn = st.get("turn") or {}
-    mine = next((p.get("coin") for p in st.get("players", []) if p.get("seat") == turn.get("seat")), None)
-    if coin != mine:
-        return {"ok": False, "error": f"flick: it is {mine or 'nobody'}'s turn, not {coin}'s (CW-5.1)"}
+    mine = _flickable_coins(table, st)
+    if coin not in mine:
+        turn = (st.get("turn") or {}).get("seat")
+        who = next((str(p.get("name")) for p in st.get("players", []) if p.get("seat") == turn), None)
+        if not mine or who is None:
+            return {"ok": False, "error": "flick: nobody may flick now", **echo}
+        return {"ok": False, "error": f"flick: it is {who}'s turn: flick {' or '.join(mine)}, not {coin} (CW-5.1)", **echo}
     try:
         result = table.flick(coin, float(vx), float(vy))
     except (SimError, ValueError) as exc:
-        return {"ok": False, "error": f"flick: {exc}"}
-    return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {})}
+        return {"ok": False, "error": f"flick: {exc}", **echo}
+    return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {}), **echo}
+
+
+def _flickable_coins(table: VirtualTable, st: dict[str, Any]) -> list[str]:
+    """The coins the seat whose turn it is may flick: its legal ``shot`` coins (football: any of the
+    team's three, CW-7.3), else the player's own coin (a referee without seat views)."""
+    seat = (st.get("turn") or {}).get("seat")
+    if seat is None:
+        return []
+    legal = (table.daemon.seat_view(seat) or {}).get("legal")
+    if isinstance(legal, list):
+        shot = next((m for m in legal if isinstance(m, dict) and m.get("type") == "shot"), None)
+        return [str(c) for c in (shot or {}).get("coins") or []]
+    coin = next((p.get("coin") for p in st.get("players", []) if p.get("seat") == seat), None)
+    return [str(coin)] if coin else []
 
 
 __all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "answer_from_truth", "default_beams", "Edge"]

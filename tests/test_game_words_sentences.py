@@ -81,3 +81,22 @@ def test_cp_1_coup_words_name_roles_with_their_poker_rank():
         "Bo steals from Ann, claiming Captain (10)", "Cy challenges Bo's Captain (10)",
         "Bo had no Captain (10): the claim fails (CP-3.3)", "Bo turns Contessa (9) face up",
         "Cy returns 2 cards to the deck"]
+
+
+def test_three_kingdoms_effects_read_as_players_say_them():
+    """Issue 16 item 6: "Ann draws 1 card", not "Ann: draw (count 1)"; hidden cards never named."""
+    from controller.games import registry
+
+    coinwar = registry()["coinwar"]
+    state = {"players": [{"seat": 1, "name": "Ann", "coin": "c1"}, {"seat": 2, "name": "Bo", "coin": "c2"}]}
+    effects = [{"kind": "draw", "seat": 1, "count": 1, "rule": "CW-7.5"},
+               {"kind": "combo", "seat": 1, "card": {"kind": "combo", "points": 3, "id": "k2"}, "strikes_allowed": 3},
+               {"kind": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": []},
+               {"kind": "damage", "seat": 2, "cause": "goal", "health": 2, "rule": "CW-7.5"},
+               {"kind": "revealed", "seat": 2, "identity": "lord", "rule": "CW-7.5"},
+               {"kind": "burning_camps", "seat": 1, "target": 2, "card": {"kind": "burning_camps", "points": 1}},
+               {"kind": "out", "seat": 2, "cause": "burning_camps", "identity": "rebel", "rule": "CW-7.5"}]
+    assert coinwar.words({"type": "move"}, effects, state) == [
+        "Ann draws 1 card", "Ann plays Combo (3): 3 strikes this turn", "Ann flicked their coin",
+        "Bo loses 1 health: 2 left", "Bo is revealed: the Lord", "Ann sets Bo's camp on fire (Burning Camps (1))",
+        "Bo is out to the fire: a Rebel"]

@@ -14,7 +14,7 @@ import pytest
 
 from controller.clock import FakeClock
 from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME, PIN, Http, start_stack
+from tests.helpers.panel import NEW_GAME, PIN, Http, start_sim, start_stack
 from web_panel.app import lan_address
 
 pytestmark = pytest.mark.mqtt
@@ -134,10 +134,13 @@ def test_a_replayed_request_is_refused_and_not_published_again(stack, wire):
     start = len(wire.messages)
     assert ann.post("/api/flick", {"id": "flick-no-sim", "coin": "c1", "vx": 0, "vy": -500}) == \
         (409, {"ok": False, "error": "this table has no virtual table to flick on (flick the real coin)"})
-    wire.publish("gametable/t1/sensors/table", {"coins": {"c1": [100, 500]}, "moving": False})
-    stack.wait(lambda: stack.panel.link.table, what="the virtual table's positions")
-    body = {"id": "ann-flick-0001", "coin": "c1", "vx": 10, "vy": -800}
-    assert ann.post("/api/flick", body) == (202, {"ok": True, "id": "flick-ann-flick-0001"})
+    sim = start_sim(stack)  # the real virtual table answers the flick once its coins are at rest
+    try:
+        stack.wait(lambda: stack.panel.link.table, what="the virtual table's positions")
+        body = {"id": "ann-flick-0001", "coin": "c1", "vx": 10, "vy": -800}
+        assert ann.post("/api/flick", body) == (200, {"ok": True, "id": "flick-ann-flick-0001"})
+    finally:
+        sim.stop()
     assert ann.post("/api/flick", body) == (409, {"ok": False, "error": "request ann-flick-0001 was already sent "
                                                   "once (a replayed request is never applied twice)"})
     flick = wire.wait_for("gametable/t1/sim/flick", start=start).json()

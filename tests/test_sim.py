@@ -155,7 +155,8 @@ def test_run_sim_headless_plays_a_bot_game_to_its_end(tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "argv,message",
-    [(["--bots", "9", "--headless"], "--bots must be from 2 to 6"), (["--speed", "0"], "--speed must be a positive")],
+    [(["--bots", "9", "--headless"], "--bots must be from 1 to 6"),
+     (["--bots", "1", "--headless"], "--headless needs --bots N, 2 to 6"), (["--speed", "0"], "--speed must be a positive")],
 )
 def test_run_sim_refuses_bad_options_with_one_line(argv, message, capsys):
     parser = argparse.ArgumentParser()

@@ -59,7 +59,9 @@ def test_a_flick_from_the_panel_is_played_and_the_coins_are_published(broker):
         wait_for(got, lambda t, b: t == topics["coins"] and "c1" in b["coins"])  # the initial table
         sub.publish(topics["flick"], json.dumps({"coin": "c2", "vx": 0, "vy": 300}))
         bad = wait_for(got, lambda t, b: t == topics["result"])
-        assert bad == {"ok": False, "error": "flick: it is c1's turn, not c2's (CW-5.1)"}
+        assert bad == {"ok": False, "error": "flick: it is Ann's turn: flick c1, not c2 (CW-5.1)"}
+        sub.publish(topics["flick"], json.dumps({"coin": "c2", "vx": 0, "vy": 300, "id": "flick-x1"}))
+        assert wait_for(got, lambda t, b: t == topics["result"])["id"] == "flick-x1"  # echoed for the panel
         sub.publish(topics["flick"], b"not json")
         assert wait_for(got, lambda t, b: t == topics["result"])["error"] == "flick: payload is not JSON"
         sub.publish(topics["flick"], json.dumps({"coin": "c1", "vx": 0, "vy": 400}))

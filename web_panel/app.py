@@ -51,6 +51,7 @@ MAX_BODY = 8 * 1024
 COOKIE_AGE = 24 * 3600
 SEAT_COOKIE, HOST_COOKIE, CSRF_COOKIE, CSRF_HEADER = "gt_seat", "gt_host", "gt_csrf", "X-CSRF-Token"
 RESULT_TIMEOUT_S = 5.0
+FLICK_TIMEOUT_S = 20.0  # a flick is answered once its coins are at rest (played in real time)
 
 
 def link_for(config: Config, hub: Hub | None = None) -> TableLink:
@@ -81,7 +82,8 @@ def seats_file(config: Config) -> Path:
 
 def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | None = None,
                keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S,
-               pin: str | None = None, game_views: Mapping[str, Path | str] | None = None) -> Flask:
+               pin: str | None = None, flick_timeout_s: float = FLICK_TIMEOUT_S,
+               game_views: Mapping[str, Path | str] | None = None) -> Flask:
     """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made);
     ``pin``: the host PIN (default ``[panel] pin``; ``web_panel.serve`` passes a generated one).
 
@@ -369,7 +371,11 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
             payload = flick(g.body, g.seat, link.public_state(), link.private_view(g.seat))
         except CommandError as exc:
             return fail(exc.status, str(exc))
-        link.publish("sim/flick", payload, qos=1)
-        return jsonify({"ok": True, "id": payload["id"]}), 202
+        result = link.flick(payload, timeout=flick_timeout_s)
+        if result is None:
+            return fail(504, f"the virtual table did not answer within {flick_timeout_s:g} s (is `gametable sim` running?)")
+        if not result.get("ok"):
+            return fail(409, str(result.get("error") or "the table refused the flick"))
+        return jsonify({"ok": True, "id": payload["id"]})
 
     return app

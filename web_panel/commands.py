@@ -211,11 +211,13 @@ _PHONE = {"answer": _answer, "end_turn": _end_turn, "placed": _placed, "move": _
 
 
 def _players(players: Any) -> list[dict[str, Any]]:
-    """Who plays, as the lobby sets it (seat, name, team): the daemon's one player-list check
-    (``controller/games/players.py``) says what is wrong with it; the panel only bounds the shape."""
+    """Who plays, as the lobby sets it (seat, name, team, ``bot: true`` for a seat the virtual
+    table's bots play): the daemon's one player-list check (``controller/games/players.py``) says
+    what is wrong with it; the panel only bounds the shape."""
     if not isinstance(players, list) or not 1 <= len(players) <= 6 or not all(isinstance(p, dict) for p in players):
         raise _bad("'players' must be a list of 1 to 6 {seat, name}")
-    return [{k: p[k] for k in ("seat", "name", "team") if k in p} for p in players]
+    return [{k: p[k] for k in ("seat", "name", "team") if k in p} | ({"bot": True} if p.get("bot") is True else {})
+            for p in players]
 
 
 def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, Any],

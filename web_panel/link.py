@@ -77,7 +77,7 @@ class TableLink:
         t = self.names
         self._sub_mid = client.subscribe([(t.state, 1), (t.events, 0), (t.private_all, 1), (t.result, 1),
                                           (t.leds, 1), (t.status, 1), (t.sensors_all, 0),
-                                          (t.games, 1)])[1]
+                                          (t.games, 1), (t.sim_flick_result, 0)])[1]
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
         # connected = subscribed (SUBACK): from now on no result or state update can be missed
@@ -128,7 +128,7 @@ class TableLink:
                 with self._lock:
                     self.private[seat] = data
                 self.hub.publish("private", data, seat=seat)
-        elif rest == "cmd/result":
+        elif rest in ("cmd/result", "sim/flick/result"):  # a flick's outcome carries the flick's id
             self._resolve(data)
         elif rest == "games":
             games = games_by_name(data)
@@ -191,6 +191,22 @@ class TableLink:
                 if done[0].wait(min(retry_s, remaining)):
                     return done[1][0]
             return done[1][0] if done[1] else None
+        finally:
+            with self._lock:
+                self._waiters.pop(key, None)
+
+    def flick(self, payload: dict[str, Any], timeout: float) -> dict[str, Any] | None:
+        """Publish a flick on ``sim/flick`` and wait for the virtual table's ``sim/flick/result`` of
+        the same id (its real outcome: refused, or played to rest); None if none came in time (or the
+        broker is unreachable: nothing is queued to play later)."""
+        key = str(payload["id"])
+        done: tuple[threading.Event, list[dict[str, Any]]] = (threading.Event(), [])
+        with self._lock:
+            self._waiters[key] = done
+        try:
+            if not self.publish("sim/flick", payload, qos=1):  # once: a flick played twice would be two strikes
+                return None
+            return done[1][0] if done[0].wait(timeout) else None
         finally:
             with self._lock:
                 self._waiters.pop(key, None)

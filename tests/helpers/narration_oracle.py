@@ -60,8 +60,11 @@ def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, An
             lines.append(f"{who(seat)} strikes")
         elif kind == "shot":
             shooter = seat
-            if not eff.get("dead") and not eff.get("flown"):
-                lines.append(f"{who(seat)} flicked {coin_name(eff.get('coin'))}")
+            if not eff.get("dead") and not eff.get("flown"):  # issue 16: one's own coin is "their coin"
+                own = coin_owner.get(eff.get("coin")) == seat
+                lines.append(f"{who(seat)} flicked {'their coin' if own else coin_name(eff.get('coin'))}")
+        elif kind in TK or (kind == "out" and eff.get("identity")):  # issue 16: Three Kingdoms in words
+            lines.append(_tk(eff, who))
         elif kind == "out" and eff.get("cause") is None:
             lines.append(f"{who(seat)} is out of the game")
         elif kind == "out":
@@ -95,6 +98,43 @@ def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, An
     if not lines and inp.get("type") == "undo":
         lines.append("Undo: the last input was taken back")
     return lines
+
+
+TK = {"draw", "damage", "elixir", "stays_hidden", "revealed", "damage_pending", "fire_out", "burning",
+      "discard_due", "discard", "combo", "burning_camps"}
+TK_ID = {"lord": "the Lord", "loyalist": "a Loyalist", "rebel": "a Rebel", "traitor": "the Traitor"}
+TK_CAUSE = {"execution": " (executed)", "burning_camps": " to the fire"}
+
+
+def _tk(eff: dict[str, Any], who: Any) -> str:  # noqa: C901 (one sentence per effect, as players say it)
+    kind, name, card = eff["kind"], who(eff.get("seat")), eff.get("card") or {}
+    pts = f" ({card['points']})" if isinstance(card, dict) and card.get("points") is not None else ""
+    cause = TK_CAUSE.get(str(eff.get("cause")), "")
+    if kind == "out":
+        return f"{name} is out{cause}: {TK_ID.get(eff['identity'], eff['identity'])}"
+    if kind == "draw":
+        return f"{name} draws {eff.get('count')} card{'' if eff.get('count') == 1 else 's'}"
+    if kind == "damage":
+        return f"{name} loses 1 health{cause}: {eff.get('health')} left"
+    if kind == "elixir":
+        return f"{name} drinks an Elixir{pts}: back to {eff.get('health')} health"
+    if kind == "stays_hidden":
+        return f"{name} stays hidden"
+    if kind == "revealed":
+        return f"{name} is revealed: {TK_ID.get(eff.get('identity'), eff.get('identity'))}"
+    if kind == "damage_pending":
+        return f"{name} is about to lose health: Elixir or not?"
+    if kind == "fire_out":
+        return f"The fire in {name}'s camp goes out{pts}"
+    if kind == "burning":
+        return f"{name}'s camp burns{pts}"
+    if kind == "discard_due":
+        return f"{name} holds too many cards: discards {eff.get('count')}"
+    if kind == "discard":
+        return f"{name} discards {len(eff.get('cards') or [])} card(s)"
+    if kind == "combo":
+        return f"{name} plays Combo{pts}: {eff.get('strikes_allowed')} strikes this turn"
+    return f"{name} sets {who(eff.get('target'))}'s camp on fire (Burning Camps{pts})"
 
 
 def _winner_line(winner: Any, who: Any) -> str:

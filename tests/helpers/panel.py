@@ -102,3 +102,31 @@ class Http:
             return resp.status, json.loads(payload)
         except ValueError:
             return resp.status, {"raw": payload.decode(errors="replace")}
+
+
+@dataclass
+class SimTable:
+    """The virtual table (direct path, fast physics) serving the panel's flicks over MQTT."""
+
+    table: Any
+    stop_event: Any
+    thread: Any
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self.thread.join(10)
+
+
+def start_sim(stack: Stack, speed: float = 20.0) -> SimTable:
+    """`gametable sim`'s interactive loop on the stack's daemon: flicks from phones are played and
+    answered on ``sim/flick/result``; coin positions go to ``sensors/table``."""
+    import threading
+
+    from controller.clock import SystemClock
+    from controller.sim import VirtualTable, serve
+
+    table = VirtualTable(stack.daemon, SystemClock(), seed=5, speed=speed, settle_s=0.2)
+    stop = threading.Event()
+    thread = threading.Thread(target=serve, args=(table, stack.config, stop), daemon=True)
+    thread.start()
+    return SimTable(table, stop, thread)

@@ -59,13 +59,19 @@ function connect() {
   es = new EventSource("/api/stream");
   const on = (name, fn) => es.addEventListener(name, (e) => { fn(JSON.parse(e.data)); });
   on("me", (d) => { S.me = { seat: d.seat, host: d.host }; S.taken = d.taken || []; render(); });
-  on("taken", (d) => { S.taken = d; render(); });
+  on("taken", (d) => {
+    const fresh = (d || []).filter((s) => !S.taken.includes(s));
+    S.taken = d;
+    if (S.lobby && !S.lobby.touched && d.length >= 2) S.lobby.include = Object.fromEntries(d.map((s) => [s, true]));
+    if (S.lobby) for (const s of fresh) { S.lobby.include[s] = true; S.lobby.bots[s] = false; }  // a phone joined: it plays
+    render();
+  });
   on("status", (d) => { S.status = d; conn(); });
-  on("state", (d) => { S.state = d; render(); });
-  on("private", (d) => { S.priv = d; render(); });
+  on("state", (d) => { S.state = d; render(); attention(); });
+  on("private", (d) => { S.priv = d; render(); attention(); });
   on("history", (d) => { S.log = d.slice().reverse(); render(); });
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
-  on("leds", () => {});
+  on("leds", (d) => { S.leds = d; hook("onLeds", d); });
   on("games", (d) => { S.games = d || {}; for (const name of Object.keys(S.games)) GameViews.load(name); render(); });
   on("table", (d) => { const fresh = !S.table; S.table = d; hook("onTable", d); if (fresh) render(); });
   on("journal", (d) => { S.journal = d; conn(); });
@@ -76,6 +82,21 @@ function connect() {
     // the table is full of screens): then retry ourselves, a little later.
     if (es.readyState === EventSource.CLOSED) { clearTimeout(connect.timer); connect.timer = setTimeout(connect, 3000); }
   };
+}
+/** Your turn, a question or a reaction window for you has just begun: the phone vibrates where it
+ * may (Android Chrome; iOS ignores it), once for each such moment. */
+function attention() {
+  const st = S.state, seat = S.me.seat, parts = [];
+  if (seat && st && st.phase === "playing") {
+    if (st.turn && st.turn.seat === seat) parts.push("turn");
+    for (const q of st.questions || []) if ((q.seats || []).includes(seat)) parts.push("q:" + q.id);
+    const w = st.window;
+    if (w && (w.seats || []).includes(seat)) parts.push(`w:${w.kind}:${w.claimant}:${w.deadline}`);
+    if (!parts.length && legalMoves(S.priv).length) parts.push("asked");  // e.g. a card to lose
+  }
+  const before = S.attention || [];
+  if (parts.some((p) => !before.includes(p)) && navigator.vibrate) { try { navigator.vibrate([180, 90, 180]); } catch { /* not allowed */ } }
+  S.attention = parts;
 }
 function conn() {
   const c = $("#conn");
@@ -135,6 +156,7 @@ function render() {
   if (active && view.contains(active) && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName)) { S.pendingRender = true; return; }
   S.pendingRender = false;
   const r = route();
+  document.body.dataset.route = r;  // (CSS: the table view's toast sits over the banner, not the board)
   for (const a of document.querySelectorAll(".tabs a")) a.classList.toggle("on", a.dataset.route === r || (r === "join" && a.dataset.route === "seat"));
   $("#tab-seat").textContent = S.me.seat ? `Seat ${S.me.seat}` : "Join";
   let html;
@@ -144,6 +166,7 @@ function render() {
     console.error(err);
     html = `<section class="card question" id="render-error"><h2>This screen could not be drawn</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
+  if (r !== "join" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
   view.innerHTML = html;
   hook("afterRender", r);
   conn();
@@ -151,9 +174,10 @@ function render() {
 
 function turnBanner(mine) {
   const st = S.state;
-  if (!st) return `<section class="banner" id="turn-banner"><div class="big">No game yet</div><div class="sub">The host starts one from the Host tab.</div></section>`;
+  const next = S.me.host && route() === "host" ? "Set up the next game below." : "Waiting for the host to start a new game.";
+  if (!st) return `<section class="banner" id="turn-banner"><div class="big">No game yet</div><div class="sub">${S.me.host && route() === "host" ? "Set up a game below." : "The host starts one from the Host tab."}</div></section>`;
   if (st.phase === "over") return `<section class="banner over" id="turn-banner"><div class="big">Game over</div><div class="sub">${esc(winnerText(st.winner))}</div></section>`;
-  if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">Game aborted</div><div class="sub">Waiting for the host to start a new game.</div></section>`;
+  if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">Game aborted</div><div class="sub">${next}</div></section>`;
   const t = st.turn;
   if (!t) return `<section class="banner" id="turn-banner"><div class="big">Waiting…</div></section>`;
   const own = hook("banner", st, mine);
@@ -195,9 +219,11 @@ function winnerText(w) {
 function joinView() {
   const cards = [1, 2, 3, 4, 5, 6].map((seat) => {
     const p = playerBySeat(seat), taken = S.taken.includes(seat), mine = S.me.seat === seat;
-    const inGame = !S.state || !players().length || p;
-    const what = mine ? "Your seat" : taken ? "Taken" : p ? "Tap to join" : S.state && S.state.phase === "playing" ? "Not playing" : "Free";
-    return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${(taken && !mine) || !inGame ? "disabled" : ""}>
+    // any seat no other phone holds may be claimed, before a game too: the host's lobby ticks it
+    const playing = S.state && S.state.phase === "playing";
+    const what = mine ? "Your seat" : taken ? "Taken by another phone · the host can free it"
+      : p && playing ? "Tap to join" : playing ? "Free · you play from the next game" : "Free · tap to sit here";
+    return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${taken && !mine ? "disabled" : ""}>
       ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? p.name : `Seat ${seat}`)}</span><span class="what">${what}</span></span></button>`;
   }).join("");
   return `<h1>Join the table</h1><p class="muted">Tap your seat. Your phone keeps it, even after a reload.</p>
@@ -242,11 +268,11 @@ function questionCard(st, seat, host, how = {}) {
   if (!q) return "";
   const mine = host || (q.seats || []).includes(seat);
   if (!mine) {
-    return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${esc(q.text)}</b></p></section>`;
+    return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${how.text ? how.text(q.text) : esc(q.text)}</b></p></section>`;
   }
   const sel = S.sel[q.id] || [];
   const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${how.label ? how.label(c) : `<span>${esc(c)}</span>`}</button>`).join("");
-  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${esc(q.text)}</h2>
+  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${how.text ? how.text(q.text) : esc(q.text)}</h2>
     <p class="muted small">${esc(how.hint || "Tap every answer that applies")}${q.multi === false ? " (one)" : ""}, then send. ${host ? "Answering as the host." : "The table cannot see this by itself."}</p>
     ${q.kind === "flown" ? `<button class="btn good wide" data-action="answer" data-none="1" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="answer-none">Nobody flew</button>` : ""}
     <div class="chips">${chips}</div>
@@ -308,9 +334,42 @@ function playersCard(st) {
   return `<section class="card" id="players">${scores}<ul class="players">${items}</ul></section>`;
 }
 
+/** "table1" -> "Table 1", "kitchen" -> "Table kitchen": never "Table table1". */
+function tableTitle(id) {
+  const rest = String(id || "").replace(/^table[-_ ]?/i, "");
+  return rest ? `Table ${rest}` : "Game table";
+}
+
+/** Rule numbers ("(CW-6.4)") are for the curious: the players' log hides them unless asked. */
+const RULE_REF = /\s*\((?:CW|CP)-[0-9.]+[a-z]?(?:,\s*(?:CW|CP)-[0-9.]+[a-z]?)*\)/g;
 function logCard() {
-  const lines = S.log.flatMap((e) => e.lines.slice().reverse());
-  return `<section class="card"><h2>What happened</h2><ul class="log" id="log">${lines.slice(0, 40).map((l) => `<li>${esc(l)}</li>`).join("") || "<li class='muted'>Nothing yet.</li>"}</ul></section>`;
+  const lines = S.log.flatMap((e) => e.lines.slice().reverse()), rules = !!S.showRules;
+  const shown = lines.slice(0, 40).map((l) => `<li>${esc(rules ? l : l.replace(RULE_REF, ""))}</li>`).join("");
+  return `<section class="card"><h2>What happened</h2><ul class="log" id="log">${shown || "<li class='muted'>Nothing yet.</li>"}</ul>
+    <label class="toggle small muted" style="margin-top:8px"><input type="checkbox" data-action="show-rules" id="show-rules" ${rules ? "checked" : ""}> Details: show rule numbers</label></section>`;
+}
+
+/** The end of a game: who won, how everyone ended, and (for the host) the same game again. */
+function gameOverCard(st) {
+  if (!st || st.phase !== "over") return "";
+  const win = new Set(Array.isArray(st.winner) ? st.winner : []);
+  const scores = st.scores ? `<div class="scores">${Object.entries(st.scores).map(([k, v]) => `<div class="score">Team ${esc(k)}<b>${esc(v)}</b></div>`).join("")}</div>` : "";
+  const rows = players().map((p) => `<li>${coinBadge(p.seat, { dead: !p.alive && !win.has(p.seat) })}<span class="name">${esc(p.name)}</span>
+      ${win.has(p.seat) ? `<span class="tag turn">winner</span>` : p.alive === false ? `<span class="tag out">out</span>` : ""}${p.team ? `<span class="tag">team ${esc(p.team)}</span>` : ""}${p.identity ? `<span class="tag">${esc(label(p.identity))}</span>` : ""}</li>`).join("");
+  const rematch = S.me.host
+    ? `<button class="btn primary wide" data-action="rematch" id="rematch">↻ Rematch: same players, same game</button>`
+    : `<p class="muted small">The host can start a rematch.</p>`;
+  return `<section class="card game-over" id="game-over"><h2>🏁 ${esc(winnerText(st.winner))}</h2>${scores}<ul class="players">${rows}</ul>${rematch}</section>`;
+}
+
+/** The finished game again: same game, mode, players (names, teams, bots) and turn order. */
+function rematchBody(st) {
+  const g = lobbyGames()[st.game] || {}, mode = (g.modes || []).find((m) => m.mode === st.mode) || {};
+  const roles = mode.seat_roles || null, teams = mode.teams && !(roles && roles.teams_from_roles);
+  const bots = (S.lobby && S.lobby.bots) || {};
+  const order = Array.isArray(st.order) && st.order.length === players().length ? st.order.slice() : players().map((p) => p.seat);
+  return { type: "new_game", game: st.game, ...(st.mode ? { mode: st.mode } : {}), order, options: {},
+    players: players().map((p) => Object.assign({ seat: p.seat, name: p.name }, teams && p.team ? { team: p.team } : {}, bots[p.seat] ? { bot: true } : {})) };
 }
 
 function tableView() {
@@ -363,6 +422,9 @@ function hostView() {
   return html;
 }
 
+/** "three_kingdoms" -> "Three kingdoms": a game's own word, readable. */
+function label(word) { const t = String(word).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); }
+
 /** The games the table offers: the daemon's retained ``games`` topic, as the panel last saw it. */
 function lobbyGames() { return Object.keys(S.games).length ? S.games : ((S.info && S.info.games) || {}); }
 
@@ -372,8 +434,12 @@ function lobbyState() {
   if (!gameNames.length) return null;
   const game = gameNames[0];
   const names = {}; players().forEach((p) => { names[p.seat] = p.name; });
-  S.lobby = { game, mode: ((lobbyGames()[game].modes || [])[0] || {}).mode, include: { 1: true, 2: true, 3: true },
-    names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {}, mothers: "2" };
+  // the seats phones hold play (at least two seats ticked); otherwise seats 1-3
+  const held = S.taken.length ? Object.fromEntries(S.taken.map((s) => [s, true])) : {};
+  const include = Object.keys(held).length >= 2 ? held : Object.assign({ 1: true, 2: true }, Object.keys(held).length ? held : { 3: true });
+  S.lobby = { game, mode: ((lobbyGames()[game].modes || [])[0] || {}).mode, include,
+    names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {},
+    bots: {}, roles: {}, rolesMode: "random", error: "", mothers: "2" };
   return S.lobby;
 }
 
@@ -385,55 +451,79 @@ function lobbyCard() {
   const mode = modes.find((m) => m.mode === L.mode) || modes[0] || { options: {}, players: [], teams: false };
   const seg = (key, value, text) => `<button type="button" data-action="lobby-set" data-key="${key}" data-value="${value}" aria-pressed="${L[key] === value}">${text}</button>`;
   const included = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
+  const roles = mode.seat_roles || null, pickTeams = mode.teams && !(roles && roles.teams_from_roles);
+  const seatExtra = (s) => {
+    if (roles && L.rolesMode === "manual") {
+      return `<select data-lobby="role" data-seat="${s}" aria-label="Role of seat ${s}">${roles.values.map((r) => `<option value="${esc(r)}" ${(L.roles[s] || roles.values[0]) === r ? "selected" : ""}>${esc(label(r))}</option>`).join("")}</select>`;
+    }
+    if (pickTeams && L.teamMode === "manual") {
+      return `<select data-lobby="team" data-seat="${s}" aria-label="Team for seat ${s}">${["A", "B"].map((t) => `<option ${L.teams[s] === t ? "selected" : ""}>${t}</option>`).join("")}</select>`;
+    }
+    return "<span></span>";
+  };
   const seatRows = [1, 2, 3, 4, 5, 6].map((s) => `<div class="lobby-seat">
-      <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="Seat ${s} plays"></label>
-      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="Seat ${s} name" maxlength="40" aria-label="Name for seat ${s}" id="name-${s}">
-      ${mode.teams && L.teamMode === "manual" ? `<select data-lobby="team" data-seat="${s}" aria-label="Team for seat ${s}">${["A", "B"].map((t) => `<option ${L.teams[s] === t ? "selected" : ""}>${t}</option>`).join("")}</select>` : "<span></span>"}
+      <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="Seat ${s} plays">${S.taken.includes(s) ? `<span class="joined" title="a phone holds this seat" id="joined-${s}">📱</span>` : ""}</label>
+      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${L.bots[s] ? `Bot ${s}` : `Seat ${s} name`}" maxlength="40" aria-label="Name for seat ${s}" id="name-${s}">
+      ${seatExtra(s)}
+      <button type="button" class="bot-toggle" data-action="lobby-bot" data-seat="${s}" id="bot-${s}" aria-pressed="${!!L.bots[s]}" title="A bot plays this seat (virtual table)" aria-label="Bot plays seat ${s}">🤖</button>
     </div>`).join("");
   const order = L.order.filter((s) => L.include[s]);
   const orderUi = L.orderMode === "manual" ? `<div class="order">${order.map((s, i) => `<button type="button" class="chip" data-action="order-up" data-seat="${s}" aria-label="Move seat ${s} earlier">${i + 1}. ${coinBadge(s)}${i ? " ↑" : ""}</button>`).join("")}</div>` : "";
-  const opts = Object.entries(mode.options || {}).map(([k, o]) => {
+  const opts = Object.entries(mode.options || {}).filter(([k]) => !roles || k !== roles.option).map(([k, o]) => {
     const id = `opt-${esc(k)}`, value = L.options[k] ?? JSON.stringify(o.default), title = esc(k.replace(/_/g, " "));
     const desc = `<span class="muted small">${esc(o.description || "")}</span>`;
     if (typeof o.default === "boolean") {
       return `<label class="toggle field" for="${id}"><input type="checkbox" id="${id}" data-lobby="option-bool" data-key="${esc(k)}" ${value === "true" ? "checked" : ""}> ${title}</label>${desc}`;
     }
     const type = typeof o.default === "number" ? "number" : "text";
-    return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" ? value : (L.options[k] ?? (typeof o.default === "string" ? o.default : JSON.stringify(o.default))))}">`;
+    // an option without a default (null) stays empty, and unsent, until the host types a value
+    const shown = L.options[k] ?? (o.default === null ? "" : typeof o.default === "string" ? o.default : JSON.stringify(o.default));
+    return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" && o.default !== null ? value : shown)}" ${o.default === null ? `placeholder="none"` : ""}>`;
   }).join("");
   const optsBlock = opts ? `<label class="field">Options</label>${opts}` : "";
   const counts = (mode.players || []).join(", ");
   const okCount = !mode.players || !mode.players.length || mode.players.includes(included.length);
   return `<section class="card" id="lobby"><h2>New game</h2>
     <label class="field" for="game">Game</label><select id="game" data-lobby="game">${Object.entries(games).map(([k, v]) => `<option value="${esc(k)}" ${k === L.game ? "selected" : ""}>${esc(v.title || k)}</option>`).join("")}</select>
-    ${modes.length ? `<label class="field">Mode</label><div class="seg" role="group" aria-label="Mode">${modes.map((m) => seg("mode", m.mode, esc(m.title || m.mode))).join("")}</div>
+    ${modes.length ? `<label class="field">Mode</label><div class="seg modes" role="group" aria-label="Mode">${modes.map((m) => seg("mode", m.mode, esc(m.title || m.mode))).join("")}</div>
       <p class="muted small">${esc(mode.summary || "")}${counts ? ` · ${counts} players` : ""}</p>` : ""}
-    <label class="field">Players</label>${seatRows}
-    ${mode.teams && !factions(L) ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
-    ${factions(L) && included.length === 5 ? `<label class="field">Roles (CW-7.2)</label><div class="seg">${seg("mothers", "2", "2 mothers · 3 humans")}${seg("mothers", "1", "1 mother · 4 humans")}</div>` : ""}
+    <label class="field">Players <span class="muted small">(🤖: a bot plays the seat)</span></label>${seatRows}
+    ${pickTeams ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
+    ${roles ? `<label class="field">${esc(label(roles.option))}</label><div class="seg">${seg("rolesMode", "random", "Drawn at random")}${seg("rolesMode", "manual", "Chosen per seat")}</div>` : ""}
+    ${factions(L) && included.length === 5 && !(roles && L.rolesMode === "manual") ? `<label class="field">Roles (CW-7.2)</label><div class="seg">${seg("mothers", "2", "2 mothers · 3 humans")}${seg("mothers", "1", "1 mother · 4 humans")}</div>` : ""}
     <label class="field">Turn order</label><div class="seg">${seg("orderMode", "random", "Random")}${seg("orderMode", "manual", "Manual")}</div>${orderUi}
     ${optsBlock}
     <button class="btn primary wide" data-action="start" id="start" style="margin-top:14px" ${okCount ? "" : "disabled"}>Start ${esc(g.title || L.game)} · ${included.length} players</button>
-    ${okCount ? "" : `<p class="small" style="color:var(--bad);font-weight:800">This mode is for ${counts} players.</p>`}</section>`;
+    ${okCount ? "" : `<p class="small" style="color:var(--bad);font-weight:800">This mode is for ${counts} players.</p>`}
+    ${L.error ? `<p class="small lobby-error" id="lobby-error" role="alert">The table did not start this game: ${esc(L.error)}</p>` : ""}</section>`;
 }
 
 function newGameBody() {
   const L = S.lobby, g = lobbyGames()[L.game] || {}, mode = (g.modes || []).find((m) => m.mode === L.mode) || {};
   const seats = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
+  const roles = mode.seat_roles || null, pickTeams = mode.teams && !(roles && roles.teams_from_roles);
   let teams = {};
-  if (mode.teams && !factions(L)) {
+  if (pickTeams) {
     if (L.teamMode === "random") shuffle(seats).forEach((s, i) => { teams[s] = i % 2 ? "B" : "A"; });
     else seats.forEach((s) => { teams[s] = L.teams[s] || "A"; });
   }
   const order = L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
   const options = {};
-  for (const [k, v] of Object.entries(L.options)) { try { options[k] = JSON.parse(v); } catch { options[k] = v; } }
-  if (factions(L) && seats.length === 5 && L.mothers === "1" && options.roles == null) {
+  for (const [k, v] of Object.entries(L.options)) {
+    if (String(v).trim() === "") continue;  // left empty: the game's default
+    try { options[k] = JSON.parse(v); } catch { options[k] = v; }
+  }
+  if (factions(L) && seats.length === 5 && L.mothers === "1" && options.roles == null && !(roles && L.rolesMode === "manual")) {
     const mother = shuffle(seats)[0];  // CW-7.2: 5 players may play 1 mother and 4 humans
     options.roles = Object.fromEntries(seats.map((s) => [String(s), s === mother ? "mother" : "human"]));
   }
+  if (roles && L.rolesMode === "manual") options[roles.option] = Object.fromEntries(seats.map((s) => [String(s), L.roles[s] || roles.values[0]]));
+  // a game's view may add what its engine needs to honour the lobby (Coup: the chosen first player)
+  const view = GameViews.of(L.game);
+  if (view && view !== LOADING && typeof view.newGame === "function") view.newGame({ order, options }, { manualOrder: L.orderMode === "manual" });
   return { type: "new_game", game: L.game, mode: L.mode, order, options,
-    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || `Seat ${s}` }, mode.teams && !factions(L) ? { team: teams[s] } : {})) };
+    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (L.bots[s] ? `Bot ${s}` : `Seat ${s}`) },
+      pickTeams ? { team: teams[s] } : {}, L.bots[s] ? { bot: true } : {})) };
 }
 
 /* Biohazard's teams are its factions, drawn from the roles (CW-7.2): no team picker; with 5
@@ -482,14 +572,23 @@ async function act(el) {
   } else if (a === "lock") {
     await post("/api/host/lock"); S.me.host = false; connect(); render();
   } else if (a === "lobby-set") {
-    S.lobby[el.dataset.key] = el.dataset.value; if (el.dataset.key === "mode") S.lobby.options = {}; render();
+    S.lobby[el.dataset.key] = el.dataset.value; S.lobby.error = "";
+    if (el.dataset.key === "mode") { S.lobby.options = {}; S.lobby.roles = {}; }
+    render();
+  } else if (a === "lobby-bot") {
+    const s = +el.dataset.seat; S.lobby.bots[s] = !S.lobby.bots[s]; if (S.lobby.bots[s]) S.lobby.include[s] = true; render();
   } else if (a === "order-up") {
     const L = S.lobby, s = +el.dataset.seat, vis = L.order.filter((x) => L.include[x]), i = vis.indexOf(s);
     if (i > 0) { const prev = vis[i - 1], ai = L.order.indexOf(prev), bi = L.order.indexOf(s); [L.order[ai], L.order[bi]] = [L.order[bi], L.order[ai]]; }
     render();
   } else if (a === "start") {
     const d = await post("/api/host/cmd", newGameBody());
-    if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); }
+    S.lobby.error = d.ok ? "" : (d.error || "refused");
+    if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); } else render();
+  } else if (a === "rematch") {
+    const d = await post("/api/host/cmd", rematchBody(S.state)); if (d.ok) { toast("Rematch started", true); S.sel = {}; }
+  } else if (a === "show-rules") {
+    S.showRules = !S.showRules; el.blur(); render();
   } else if (a === "lobby-open") {
     S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
   } else {
@@ -500,9 +599,10 @@ async function act(el) {
 
 function lobbyInput(el) {
   const L = S.lobby, k = el.dataset.lobby, s = +el.dataset.seat;
-  if (k === "include") L.include[s] = el.checked;
+  if (k === "include") { L.include[s] = el.checked; L.touched = true; }
   else if (k === "name") L.names[s] = el.value;
   else if (k === "team") L.teams[s] = el.value;
+  else if (k === "role") L.roles[s] = el.value;
   else if (k === "option") L.options[el.dataset.key] = el.value;
   else if (k === "option-bool") L.options[el.dataset.key] = el.checked ? "true" : "false";
   else if (k === "game") { L.game = el.value; L.mode = ((((lobbyGames()[L.game] || {}).modes) || [])[0] || {}).mode; L.options = {}; }
@@ -539,7 +639,7 @@ setInterval(() => {
 (async function start() {
   try { S.info = await (await fetch("/api/info", { credentials: "same-origin" })).json(); } catch { S.info = null; }
   if (S.info && typeof S.info.now === "number") S.skew = S.info.now - Date.now() / 1000;
-  if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = `Table ${S.info.table}`; }
+  if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = tableTitle(S.info.table); }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
   render(); connect();
 })();

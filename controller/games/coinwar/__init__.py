@@ -34,6 +34,16 @@ def register_mode(mode: Mode) -> None:
 from controller.games.coinwar import extra_modes  # noqa: E402, F401
 
 
+def _seat_roles() -> dict[str, dict[str, Any]]:
+    """Modes whose sides come from a role per seat (an option mapping every seat to a role, drawn
+    when absent): the lobby offers a role picker for them and sends no teams (CW-7.2, CW-7.5)."""
+    from controller.games.coinwar.biohazard import ROLES
+    from controller.games.coinwar.three_kingdoms import IDENTITIES
+
+    return {"biohazard": {"option": "roles", "values": list(ROLES), "teams_from_roles": True},
+            "three_kingdoms": {"option": "identities", "values": list(IDENTITIES), "teams_from_roles": False}}
+
+
 def mode_of(state: State) -> Mode:
     return MODES[state["mode"]]
 
@@ -57,6 +67,7 @@ def describe() -> dict[str, Any]:
                 "players": list(m.player_counts),
                 "teams": m.teams,
                 "options": {k: {"default": o.default, "description": o.description} for k, o in m.options.items()},
+                **({"seat_roles": _seat_roles()[m.name]} if m.name in _seat_roles() else {}),
             }
             for m in MODES.values()
         ],

@@ -24,8 +24,12 @@ def line(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
     if kind == "shot":
         speak.notes["shooter"] = seat
         if not eff.get("dead") and not eff.get("flown"):
-            return f"{who(seat)} flicked {speak.coin(eff.get('coin'))}"
+            own = speak.coin_owner.get(str(eff.get("coin"))) == seat
+            return f"{who(seat)} flicked {'their coin' if own else speak.coin(eff.get('coin'))}"
         return ""  # the goal / foul lines that follow say what the shot did
+    tk = _three_kingdoms(eff, speak)
+    if tk is not None:
+        return tk
     if kind == "out" and eff.get("cause") is not None:
         return _out(eff, speak)
     if kind == "attack":
@@ -44,6 +48,38 @@ def line(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
         about = str(eff.get("about"))
         return f"{who(seat)} must answer: {QUESTIONS.get(about, about)}?"
     return None
+
+
+TK_CARDS = {"elixir": "Elixir", "burning_camps": "Burning Camps", "combo": "Combo"}
+TK_IDENTITIES = {"lord": "the Lord", "loyalist": "a Loyalist", "rebel": "a Rebel", "traitor": "the Traitor"}
+TK_CAUSES = {"goal": "", "execution": " (executed)", "burning_camps": " to the fire"}
+
+
+def _three_kingdoms(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
+    """Three Kingdoms' effects (CW-7.5) as players say them; None for any other effect."""
+    kind, seat, who = eff["kind"], eff.get("seat"), speak.who
+    raw = eff.get("card")
+    card: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    points = f" ({card['points']})" if card.get("points") is not None else ""
+    plural = "s" if eff.get("count") != 1 else ""
+    lines = {
+        "draw": lambda: f"{who(seat)} draws {eff.get('count')} card{plural}",
+        "damage": lambda: f"{who(seat)} loses 1 health{TK_CAUSES.get(str(eff.get('cause')), '')}: {eff.get('health')} left",
+        "elixir": lambda: f"{who(seat)} drinks an Elixir{points}: back to {eff.get('health')} health",
+        "stays_hidden": lambda: f"{who(seat)} stays hidden",
+        "revealed": lambda: f"{who(seat)} is revealed: {TK_IDENTITIES.get(str(eff.get('identity')), eff.get('identity'))}",
+        "damage_pending": lambda: f"{who(seat)} is about to lose health: Elixir or not?",
+        "fire_out": lambda: f"The fire in {who(seat)}'s camp goes out{points}",
+        "burning": lambda: f"{who(seat)}'s camp burns{points}",
+        "discard_due": lambda: f"{who(seat)} holds too many cards: discards {eff.get('count')}",
+        "discard": lambda: f"{who(seat)} discards {len(eff.get('cards') or [])} card(s)",
+        "combo": lambda: f"{who(seat)} plays Combo{points}: {eff.get('strikes_allowed')} strikes this turn",
+        "burning_camps": lambda: f"{who(seat)} sets {who(eff.get('target'))}'s camp on fire (Burning Camps{points})",
+    }
+    if kind == "out" and eff.get("identity"):
+        return f"{who(seat)} is out{TK_CAUSES.get(str(eff.get('cause')), '')}: {TK_IDENTITIES.get(str(eff['identity']), eff['identity'])}"
+    make = lines.get(kind)
+    return make() if make else None
 
 
 def _out(eff: dict[str, Any], speak: shared.Speaker) -> str:

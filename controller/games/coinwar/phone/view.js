@@ -8,14 +8,46 @@
 
 (function () {
   const TABLE_W = 425, TABLE_H = 625, GOAL_W = 60, GOAL_H = 160, COIN_R = 15;
-  const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000;
+  const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000, DRAWN = 1.3;
+  // Football (CW-7.3): team coins in their team's colour, a white ball, mouths in the short rails
+  // (team A defends mouth A at the top rail, y = 0; B the bottom one).
+  const TEAM_COLOURS = { A: "#c62828", B: "#1565c0" }, TEAM_COLOUR_NAMES = { A: "red", B: "blue" }, MOUTH_W = 100;
+  const football = () => !!(S.state && S.state.mode === "football");
+  // The seat LEDs on the rail in front of each seat (as on the real table), lit as the daemon's LED
+  // plan says (gametable/T/leds, controller/led_patterns.py): solid, dim, blink, pulse, chase, off.
+  const SEAT_LEDS = { 1: [212.5, 5, 1], 2: [420, 160, 0], 3: [420, 465, 0], 4: [212.5, 620, 1], 5: [5, 465, 0], 6: [5, 160, 0] };
+  function ledLevel(pattern, t, seat) {
+    if (pattern === "solid") return 1;
+    if (pattern === "dim") return 0.18;
+    if (pattern === "blink") return Math.floor(t / 0.125) % 2 ? 1 : 0.1;
+    if (pattern === "pulse") return 0.25 + 0.75 * (0.5 - 0.5 * Math.cos((2 * Math.PI * t) / 1.2));
+    if (pattern === "chase") return Math.floor(t / 0.15) % 7 === seat - 1 ? 1 : 0.3;
+    if (pattern === "fault") return Math.floor(t / 0.5) % 2 ? 1 : 0;
+    return 0;
+  }
+  function teamOfCoin(coin) { const m = /^([AB])\d$/.exec(coin || ""); return m ? m[1] : null; }
+  /** A coin as players see it: "Ann's coin (red ●, 1)", "team A coin 2 (red)", "the ball". */
+  function coinName(coin) {
+    if (coin === "ball") return "the ball";
+    const team = teamOfCoin(coin);
+    if (team) return `team ${team}'s coin ${coin.slice(1)} (${TEAM_COLOUR_NAMES[team]})`;
+    const owner = coinOwner(coin);
+    return owner ? `${coin === "c" + S.me.seat ? "your" : nameOf(owner) + "'s"} coin (${COLOUR_NAMES[owner - 1]} ${SHAPE_NAMES[owner - 1]} ${owner})` : coin;
+  }
 
   function coinOwner(coin) { const p = players().find((p) => p.coin === coin); if (p) return p.seat; const m = /^c(\d)$/.exec(coin || ""); return m ? +m[1] : null; }
   function coinChipLabel(coin) {
+    const team = teamOfCoin(coin);
+    if (team || coin === "ball") return `<span class="coin team-${team || "ball"}">${esc(team ? coin.slice(1) : "⚽")}</span><span>${esc(coinName(coin))}</span>`;
     const owner = coinOwner(coin);
     return owner ? `${coinBadge(owner)}<span>${esc(nameOf(owner))}</span>` : `${coinBadge(null, { label: coin })}<span>${esc(coin)}</span>`;
   }
-  const QUESTION = { label: coinChipLabel, hint: "Tap every coin that applies" };
+  /** A question's text with each coin named as players see it ("Which coins did your coin (red
+   * circle 1) touch?"), escaped. */
+  function questionText(text) {
+    return esc(String(text || "")).replace(/\b(c[1-6]|[AB][1-3]|ball)\b/g, (coin) => esc(coinName(coin)));
+  }
+  const QUESTION = { label: coinChipLabel, hint: "Tap every coin that applies", text: questionText };
 
   /** The turn with its strikes left as pips (CW-3.1); other phases are the panel's own banner. */
   function banner(st, mine) {
@@ -35,7 +67,8 @@
     const me = playerBySeat(seat), colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
     return `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
       <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
-      <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}</div>
+      <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${football() ? "" : colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && football() && TEAM_COLOURS[me.team] ? ` · your team flicks the ${TEAM_COLOUR_NAMES[me.team]} coins ${me.team}1–${me.team}3` : ""}</div>
+      ${me && threeKingdoms(st) && me.alive ? `<div>${hearts(me)}</div>` : ""}
       ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
   }
 
@@ -48,10 +81,11 @@
     for (const m of legal) {
       if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
       else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
-      else if (m.move) parts.push(...cardMoveButtons(m));
+      else if (m.move && !threeKingdoms(st)) parts.push(...cardMoveButtons(m));
     }
     const shot = legal.find((m) => m.type === "shot");
-    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${shot.coins.length > 1 ? "one of your coins" : "your coin"} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
+    const which = shot && shot.coins.length > 1 ? `one of ${shot.coins.map(coinName).join(", ")}` : "your coin";
+    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${esc(which)} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
     if (!parts.length && !hint) {
       const pend = (st.pending_placements || []).filter((p) => p.by !== S.me.seat);
       if (pend.length) return `<section class="card"><p>Waiting for ${esc(pend.map((p) => nameOf(p.by)).join(", "))} to put ${pend.length > 1 ? "coins" : "a coin"} back.</p></section>`;
@@ -67,18 +101,90 @@
       `<p>${coinBadge(coinOwner(p.coin))} <b>${esc(nameOf(p.by))}</b> puts ${esc(p.coin)} back (${p.where === "initial" ? "where it started" : "anywhere outside the goal"})</p>`).join("")}</section>`;
   }
 
+  /* ---------- Three Kingdoms (CW-7.5): cards as cards, health as hearts, the Lord's crown ---------- */
+  const TK_KINDS = { elixir: { name: "Elixir", what: "heals 1 when you lose health", icon: "🍑" },
+    burning_camps: { name: "Burning Camps", what: "sets another player's camp on fire", icon: "🔥" },
+    combo: { name: "Combo", what: "one more strike this turn", icon: "⚡" } };
+  const IDENTITY = { lord: "Lord", loyalist: "Loyalist", rebel: "Rebel", traitor: "Traitor" };
+  const CROWN = `<svg class="crown" viewBox="0 0 24 18" aria-label="the Lord" role="img"><path d="M2 16h20l1-11-6 5-5-8-5 8-6-5z" fill="#f5b400" stroke="#111" stroke-width="1.5" stroke-linejoin="round"/></svg>`;
+  const threeKingdoms = (st) => !!(st && st.mode === "three_kingdoms");
+  function hearts(p) {
+    const max = p.max_health || 0, h = Math.max(0, p.health || 0);
+    return `<span class="hearts" aria-label="${h} of ${max} health">${"<b>♥</b>".repeat(Math.min(h, max))}${"<i>♡</i>".repeat(Math.max(0, max - h))}</span>`;
+  }
+  function tkCard(card, { pick = null, picked = false } = {}) {
+    const k = TK_KINDS[card.kind] || { name: card.kind, what: "", icon: "🂠" };
+    const attrs = pick ? `data-action="tk-pick" data-key="${esc(pick)}" data-id="${esc(card.id)}" aria-pressed="${picked}"` : "";
+    return `<${pick ? "button" : "div"} class="tk-card tk-${esc(card.kind)}" ${attrs} title="${esc(k.what)}">
+      <span class="pts">${esc(card.points)}</span><span class="icon" aria-hidden="true">${k.icon}</span><span class="nm">${esc(k.name)}</span></${pick ? "button" : "div"}>`;
+  }
+  function identityCard(identity) {
+    if (!identity) return "";
+    return `<div class="tk-identity tk-${esc(identity)}">${identity === "lord" ? CROWN : ""}<span>You are the <b>${esc(IDENTITY[identity] || identity)}</b></span></div>`;
+  }
+  /** The hand and the moves of Three Kingdoms (the seat's legal ``move`` entries). */
+  function tkHandCard(st, pv, seat) {
+    if (!pv || !Array.isArray(pv.hand)) return "";
+    const hand = pv.hand, byId = Object.fromEntries(hand.map((c) => [c.id, c]));
+    const legal = legalMoves(pv).filter((m) => m.move);
+    const btn = (text, move, args, cls = "") => `<button class="btn wide ${cls}" data-action="move" data-move="${esc(move)}" data-args="${esc(JSON.stringify(args))}">${text}</button>`;
+    const parts = [];
+    for (const m of legal) {
+      const cardOf = (id) => byId[id] || { kind: "?", points: "?", id };
+      if (m.move === "combo") parts.push(btn(`⚡ Play a Combo: one more strike (${m.cards.length} in hand)`, "combo", { card: m.cards[0] }));
+      else if (m.move === "burning_camps") {
+        for (const id of m.cards) for (const t of m.targets) parts.push(btn(`🔥 Burning Camps (${esc(cardOf(id).points)}) on ${esc(nameOf(t))}`, "burning_camps", { card: id, target: t }));
+      } else if (m.move === "elixir") {
+        parts.push(btn(`🍑 Drink Elixir (${esc(cardOf(m.card).points)}): heal 1`, "elixir", { card: m.card }, "good"));
+        if (m.hide_allowed) parts.push(btn(`🍑 Elixir and stay hidden`, "elixir", { card: m.card, hide: true }));
+      } else if (m.move === "take_damage") parts.push(btn("Take the damage", "take_damage", {}, "danger"));
+      else if (m.move === "discard") {
+        const key = "move:discard", sel = (S.sel[key] || []).map(String);
+        parts.push(`<p class="small"><b>Too many cards:</b> tap ${m.count} to discard.</p><div class="tk-hand">${hand.map((c) => tkCard(c, { pick: key, picked: sel.includes(String(c.id)) })).join("")}</div>
+          <button class="btn primary wide" data-action="move" data-move="discard" data-args="${esc(JSON.stringify({ cards: sel }))}" ${sel.length === m.count ? "" : "disabled"}>Discard (${sel.length}/${m.count})</button>`);
+      }
+    }
+    const reaction = st.reaction && st.reaction.seat === seat
+      ? `<p class="tk-ask"><b>You are about to lose 1 health${st.reaction.cause === "burning_camps" ? " to the fire" : ""}.</b> Drink an Elixir?</p>` : "";
+    const discarding = legal.some((m) => m.move === "discard");
+    return `<section class="card" id="tk-hand">${identityCard(pv.identity)}
+      ${discarding ? "" : `<h2>Your hand (${hand.length})</h2><div class="tk-hand">${hand.map((c) => tkCard(c)).join("") || "<p class='muted'>No cards.</p>"}</div>`}
+      ${reaction}${parts.length ? `<div class="moves">${parts.join("")}</div>` : ""}</section>`;
+  }
+  function tkPlayersCard(st) {
+    const items = players().map((p) => {
+      const turn = st.turn && st.turn.seat === p.seat, lord = p.identity === "lord";
+      const id = p.identity ? `<span class="tag">${lord ? CROWN : ""}${esc(IDENTITY[p.identity] || p.identity)}</span>` : "";
+      return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(p.name)}</span>
+        ${p.alive ? hearts(p) : `<span class="tag out">out</span>`}<span class="tag" title="cards in hand">🂠 ${esc(p.cards ?? 0)}</span>${p.burning_camps ? `<span class="tag" title="Burning Camps">🔥</span>` : ""}${id}</li>`;
+    }).join("");
+    return `<section class="card" id="players"><ul class="players tk-players">${items}</ul><p class="muted small">Deck ${esc(st.deck ?? "?")} · discard pile ${esc(st.discard_pile ?? 0)}</p></section>`;
+  }
+
   function seatView(st, pv, seat) {
     let html = turnBanner(true) + myCoin(st, seat);
-    if (st.phase === "playing") html += answerCard(st) + questionCard(st, seat, false, QUESTION) + privateCard(pv, st) + movesCard(pv, st);
+    const tk = threeKingdoms(st);
+    if (st.phase === "playing") html += answerCard(st) + questionCard(st, seat, false, QUESTION) + (tk ? tkHandCard(st, pv, seat) : privateCard(pv, st)) + movesCard(pv, st);
     else if (!playerBySeat(seat)) html += heldSeatCard(seat);
     return html;
   }
 
+  /** The table view's banner: one line, so the whole board fits under it on a 360 x 640 phone. */
+  function slimBanner(st) {
+    const t = st.turn;
+    if (st.phase !== "playing" || !t) return turnBanner(true);
+    const left = Math.max(0, (st.strikes_allowed ?? 0) - (t.strikes || 0));
+    const strikes = st.strikes_allowed !== undefined ? ` · ${left} strike${left === 1 ? "" : "s"} left` : "";
+    const mine = t.seat === S.me.seat;
+    return `<section class="banner slim ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite">${coinBadge(t.seat)}
+      <span class="grow"><b>${mine ? "YOUR TURN" : `${esc(nameOf(t.seat))}'s turn`}</b>${t.extra ? " (extra)" : ""}${strikes}</span></section>`;
+  }
+
   function tableView(st) {
     const q = (st.questions || [])[0];
-    return turnBanner(true) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>` + answerCard(st)
-      + (q ? `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>` : "")
-      + pendingCard(st) + playersCard(st);
+    return slimBanner(st) + `<div id="board-slot"${S.table ? "" : " hidden"}></div>` + answerCard(st)
+      + (q ? questionCard(st, S.me.seat, false, QUESTION) : "")  // answer where you are: the table view too
+      + pendingCard(st) + (threeKingdoms(st) ? tkPlayersCard(st) : playersCard(st));
   }
 
   /* ---------- the table drawing (virtual table) ---------- */
@@ -97,6 +203,8 @@
         c.setAttribute("role", "img"); c.setAttribute("aria-label", "Top-down view of the table with the coins");
         c.addEventListener("pointerdown", (e) => this.down(e)); c.addEventListener("pointermove", (e) => this.move(e));
         c.addEventListener("pointerup", (e) => this.up(e)); c.addEventListener("pointercancel", () => { this.drag = null; this.kick(); });
+        // the page scrolls over the board, except for a touch that starts on a coin you may flick
+        c.addEventListener("touchstart", (e) => { const t = e.touches[0]; if (t && this.hit(t)) e.preventDefault(); }, { passive: false });
         this.canvas = c; this.ctx = c.getContext("2d");
         this.wrap = document.createElement("div"); this.wrap.className = "board-wrap"; this.wrap.appendChild(c);
         this.hint = document.createElement("p"); this.hint.className = "board-hint"; this.wrap.appendChild(this.hint);
@@ -112,12 +220,14 @@
       return shot && S.state && S.state.turn && S.state.turn.seat === S.me.seat ? shot.coins : [];
     },
     mm(e) { const r = this.canvas.getBoundingClientRect(); return [(e.clientX - r.left) * TABLE_W / r.width, (e.clientY - r.top) * TABLE_H / r.height]; },
-    down(e) {
+    /** The flickable coin under a pointer or touch, if any. */
+    hit(e) {
       const p = this.mm(e);
-      for (const c of this.flickable()) {
-        const pos = this.shown[c]; if (!pos) continue;
-        if (Math.hypot(pos[0] - p[0], pos[1] - p[1]) < COIN_R * 2.2) { this.drag = { coin: c, at: p }; this.canvas.setPointerCapture(e.pointerId); this.kick(); return; }
-      }
+      return this.flickable().find((c) => { const pos = this.shown[c]; return pos && Math.hypot(pos[0] - p[0], pos[1] - p[1]) < COIN_R * 2.2; }) || null;
+    },
+    down(e) {
+      const c = this.hit(e);
+      if (c) { this.drag = { coin: c, at: this.mm(e) }; this.canvas.setPointerCapture(e.pointerId); this.kick(); }
     },
     move(e) { if (this.drag) { this.drag.at = this.mm(e); this.kick(); } },
     velocity() {
@@ -129,10 +239,31 @@
       if (!this.drag) return;
       const [vx, vy, sp] = this.velocity(), coin = this.drag.coin; this.drag = null; this.kick();
       if (sp < 60) return;
+      toast(`Flicking at ${(sp / 1000).toFixed(1)} m/s…`, true);
+      // the panel answers once the table has played the flick (or refused it): its real outcome
       const d = await post("/api/flick", { coin, vx: Math.round(vx), vy: Math.round(vy) });
-      if (d.ok) toast(`Flicked at ${(sp / 1000).toFixed(1)} m/s`, true);
+      if (d.ok) toast("Flick played", true);
     },
     kick() { if (!this.raf && this.canvas) this.raf = requestAnimationFrame((t) => this.frame(t)); },
+    /** The seat LEDs as glowing bars on the rail; animated patterns keep the drawing running. */
+    drawLeds(c) {
+      const plan = (S.leds && S.leds.seats) || {}, t = performance.now() / 1000;
+      this.ledsOn = {};
+      let animated = false;
+      for (const [seat, [x, y, across]] of Object.entries(SEAT_LEDS)) {
+        const pattern = plan[seat];
+        if (!pattern) continue;
+        const level = ledLevel(pattern, t, +seat), w = across ? 56 : 10, h = across ? 10 : 56;
+        animated = animated || ["blink", "pulse", "chase", "fault"].includes(pattern);
+        this.ledsOn[seat] = level;
+        c.save();
+        c.globalAlpha = 0.25 + 0.75 * level; c.shadowColor = COLOURS[seat - 1]; c.shadowBlur = 14 * level;
+        c.fillStyle = pattern === "off" ? "#1b1b1b" : COLOURS[seat - 1];
+        c.beginPath(); c.roundRect(x - w / 2, y - h / 2, w, h, 5); c.fill();
+        c.restore();
+      }
+      if (animated) setTimeout(() => this.kick(), 80);
+    },
     frame() {
       this.raf = 0;
       if (!this.canvas || !this.canvas.isConnected) return;
@@ -153,6 +284,15 @@
       c.strokeStyle = "rgba(255,255,255,.12)"; c.lineWidth = 1;
       for (let x = 25; x < TABLE_W; x += 50) { c.beginPath(); c.moveTo(x, 0); c.lineTo(x, TABLE_H); c.stroke(); }
       for (let y = 25; y < TABLE_H; y += 50) { c.beginPath(); c.moveTo(0, y); c.lineTo(TABLE_W, y); c.stroke(); }
+      this.drawLeds(c);
+      if (football()) {
+        const mx = (TABLE_W - MOUTH_W) / 2;
+        for (const [team, y] of [["A", 0], ["B", TABLE_H - 12]]) {
+          c.fillStyle = TEAM_COLOURS[team]; c.fillRect(mx, y, MOUTH_W, 12);
+          c.fillStyle = "#fff"; c.font = "900 11px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
+          c.fillText(`${team} GOAL`, TABLE_W / 2, y + 6.5);
+        }
+      }
       const gx = (TABLE_W - GOAL_W) / 2, gy = (TABLE_H - GOAL_H) / 2;
       c.fillStyle = "rgba(0,0,0,.28)"; c.fillRect(gx, gy, GOAL_W, GOAL_H);
       c.strokeStyle = "#fff"; c.lineWidth = 3; c.strokeRect(gx + 1.5, gy + 1.5, GOAL_W - 3, GOAL_H - 3);
@@ -160,12 +300,15 @@
       c.save(); c.translate(TABLE_W / 2, TABLE_H / 2); c.rotate(-Math.PI / 2); c.fillText("GOAL", 0, 0); c.restore();
       const mine = new Set(this.flickable());
       for (const [coin, pos] of Object.entries(this.shown)) {
-        const seat = coinOwner(coin), col = seat ? COLOURS[seat - 1] : "#9e9e9e";
-        c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, COIN_R, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
-        c.beginPath(); c.arc(pos[0], pos[1], COIN_R, 0, Math.PI * 2); c.fillStyle = col; c.fill();
+        const team = teamOfCoin(coin), seat = team ? null : coinOwner(coin);
+        const col = team ? TEAM_COLOURS[team] : coin === "ball" ? "#f5f5f5" : seat ? COLOURS[seat - 1] : "#9e9e9e";
+        const r = COIN_R * DRAWN;  // drawn a little larger than life: readable at arm's length
+        c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, r, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
+        c.beginPath(); c.arc(pos[0], pos[1], r, 0, Math.PI * 2); c.fillStyle = col; c.fill();
         c.lineWidth = 2.5; c.strokeStyle = "#111"; c.stroke();
-        if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], COIN_R + 5, 0, Math.PI * 2); c.lineWidth = 3; c.strokeStyle = "#ffe45c"; c.stroke(); }
-        c.fillStyle = "#fff"; c.font = "900 15px system-ui, sans-serif"; c.fillText(seat ? String(seat) : coin, pos[0], pos[1] + 1);
+        if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], r + 5, 0, Math.PI * 2); c.lineWidth = 3.5; c.strokeStyle = "#ffe45c"; c.stroke(); }
+        c.fillStyle = coin === "ball" ? "#111" : "#fff"; c.font = "900 24px system-ui, sans-serif";
+        c.fillText(team ? coin.slice(1) : coin === "ball" ? "⚽" : seat ? String(seat) : coin, pos[0], pos[1] + 1);
       }
       if (this.drag) {
         const pos = this.shown[this.drag.coin], [vx, vy, sp] = this.velocity(), len = sp / MM_PER_S_PER_MM;
@@ -191,6 +334,7 @@
       `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join(""),
     optionLabel: coinChipLabel,
     onTable: (d) => Board.update(d),
+    onLeds: () => Board.kick(),
     afterRender: (r) => { if (r === "table") Board.mount($("#board-slot")); },
     actions: {
       async end_turn(el) {
@@ -198,6 +342,11 @@
         const d = await post("/api/cmd", { type: "end_turn", confirm: true }); if (d.ok) toast("Turn ended", true);
       },
       async placed(el) { const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast("Thanks!", true); },
+      "tk-pick"(el) {  // a card to discard (CW-7.5 hand limit), by its id
+        const key = el.dataset.key, id = el.dataset.id, sel = new Set(S.sel[key] || []);
+        if (sel.has(id)) sel.delete(id); else sel.add(id);
+        S.sel[key] = [...sel]; render();
+      },
       async "host-placed"(el) { await post("/api/host/cmd", { type: "placed", coin: el.dataset.coin }); },
     },
   });

@@ -40,8 +40,9 @@ const Coup = {
   sentence(w) {
     const a = w.action || (S.state && S.state.action) || {};
     if (w.kind === "challenge_action") {
-      const blockable = !!this.blocks(a.move);
-      return `${nameOf(w.claimant)} claims ${this.named(w.claim)} to ${this.effect(a)} — ${blockable ? "challenge or block?" : "challenge?"}`;
+      // the block has a window of its own after this one (CP-4): say so, not "challenge or block?"
+      const blockable = !!this.blocks(a.move), blocker = a.move === "foreign_aid" ? "anyone" : a.target != null ? nameOf(a.target) : "";
+      return `${nameOf(w.claimant)} claims ${this.named(w.claim)} to ${this.effect(a)} — challenge?${blockable && blocker ? ` (then ${blocker} may block)` : ""}`;
     }
     if (w.kind === "block") {
       const claims = (w.claims || this.blocks(a.move) || []).map((c) => this.named(c)).join(" or ");
@@ -132,9 +133,23 @@ const Coup = {
       else if (m.move === "exchange") buttons.push(btn("exchange", {}, "Exchange", `2 cards from the deck · claim ${this.named("ambassador")}`));
       else if (m.move === "challenge") buttons.push(btn("challenge", {}, `Challenge ${w ? nameOf(w.claimant) : ""}`.trim(), w && w.claim ? `"You have no ${this.named(w.claim)}!"` : "", "danger"));
       else if (m.move === "block") (m.claims || []).forEach((c) => buttons.push(btn("block", { claim: c }, `Block as ${this.title(c)}`, `claim ${this.named(c)}`, "primary")));
-      else if (m.move === "pass") buttons.push(btn("pass", {}, "Pass", w && w.kind === "block" ? "let it happen" : "let it stand", "ghost"));
+      else if (m.move === "pass") {
+        const a = (w && w.action) || st.action || {};
+        const mayBlockNext = w && w.kind === "challenge_action" && this.blocks(a.move) && (a.move === "foreign_aid" || a.target === S.me.seat);
+        buttons.push(btn("pass", {}, "Pass", w && w.kind === "block" ? "let it happen" : mayBlockNext ? "you may block next" : "let it stand", "ghost"));
+      }
       else if (m.move === "lose_influence") (m.cards || []).forEach((c) => buttons.push(btn("lose_influence", { card: c }, `Turn ${this.named(c)} face up`, "you lose this influence", "danger")));
       else buttons.push(...cardMoveButtons(m));
+    }
+    // One prompt with every reaction you have (CP-4): in the challenge window, the block you may
+    // make next is offered too; tapping it passes the challenge and blocks when the block window opens.
+    const a = (w && w.action) || st.action || {};
+    const mayBlock = w && w.kind === "challenge_action" && legal.some((m) => m.move === "pass")
+      && this.blocks(a.move) && (a.move === "foreign_aid" || a.target === S.me.seat);
+    if (mayBlock) {
+      for (const c of this.blocks(a.move)) {
+        buttons.push(`<button class="btn cp-move primary" data-action="coup-block-next" data-claim="${esc(c)}"><span class="main">Block as ${esc(this.title(c))}</span><span class="sub">claim ${esc(this.named(c))}</span></button>`);
+      }
     }
     if (!buttons.length) return "";
     const lose = legal.some((m) => m.move === "lose_influence");
@@ -181,6 +196,23 @@ const Coup = {
     return this.banner(st, null) + this.windowCard(st, { host }) + this.lastChallenge(st) + this.playersCard(st);
   },
 
+  /** A block chosen in the challenge window: sent once the block window for the same action opens;
+   * forgotten when that action is over (a challenge decided it, or the turn moved on). */
+  intent: null,
+  actionKey(a) { return a ? `${a.seat}:${a.move}:${a.target ?? ""}` : ""; },
+  followIntent() {
+    const it = this.intent, st = S.state;
+    if (!it || it.sent) return;
+    const action = st && (st.action || (st.window && st.window.action));
+    if (!st || st.phase !== "playing" || !action || this.actionKey(action) !== it.key) { this.intent = null; return; }
+    const w = st.window;
+    const block = legalMoves(S.priv).find((m) => m.move === "block");
+    if (w && w.kind === "block" && block && (block.claims || []).includes(it.claim)) {
+      it.sent = true;
+      post("/api/cmd", { type: "move", move: "block", args: { claim: it.claim } }).then((d) => { if (d.ok) toast(`Blocked as ${this.title(it.claim)}`, true); this.intent = null; });
+    }
+  },
+
   /** Called every 250 ms: tick the countdown numbers and bars without a re-render. */
   tick() {
     const now = Date.now() / 1000 + (S.skew || 0);
@@ -198,5 +230,17 @@ GameViews.register("coup", {
   hostView: (st) => Coup.tableView(st, true),
   cardLabel: (card) => (Coup.cards()[card] || (S.state && S.state.ranks && S.state.ranks[card]) ? Coup.named(card) : null),
   tick: () => Coup.tick(),
+  actions: {
+    /** Block from the challenge window: pass the challenge now, block as ``claim`` once the block
+     * window opens for this action (the engine's order: CP-3 challenge, then CP-4 block). */
+    async "coup-block-next"(el) {
+      const st = S.state, key = Coup.actionKey(st.action || (st.window && st.window.action));
+      const d = await post("/api/cmd", { type: "move", move: "pass", args: {} });
+      if (d.ok) { Coup.intent = { claim: el.dataset.claim, key }; toast(`You will block as ${Coup.title(el.dataset.claim)} if nobody challenges`, true); }
+    },
+  },
+  afterRender: () => Coup.followIntent(),
+  // CP-1 "First player: random or chosen": a manual turn order in the lobby chooses its first seat
+  newGame: (body, { manualOrder }) => { if (manualOrder) body.options.setup = { ...(body.options.setup || {}), first: body.order[0] }; },
 });
 })();
