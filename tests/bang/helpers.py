@@ -63,3 +63,32 @@ def play_random(seed: int, n: int, rnd: random.Random, on_step: Any = None, max_
         if on_step:
             on_step(state)
     return state, inputs
+
+
+FILL = ["stagecoach-9S", "stagecoach-9S-2"]  # the first player's draw in stacked tables
+ROLES = {1: "sheriff", 2: "outlaw", 3: "outlaw", 4: "renegade"}
+CHARS = {1: "sid_ketchum", 2: "vulture_sam", 3: "willy_the_kid", 4: "slab_the_killer"}
+
+
+def table(n: int = 4, *, hands: dict[int, list[str]] | None = None, deck: list[str] | None = None,
+          roles: dict[int, str] | None = None, characters: dict[int, str] | None = None,
+          options: dict[str, Any] | None = None, **setup: Any) -> dict[str, Any]:
+    """A stacked table: seat 1 the Sheriff (Sid Ketchum, no passive ability) draws ``FILL`` and
+    then ``deck``; every hand is empty unless given; ``characters`` override the default cast."""
+    seats = SEATS[:n]
+    cast = {**CHARS, 5: "rose_doolan", 6: "paul_regret"}
+    for seat, ch in (characters or {}).items():
+        other = next((k for k, v in cast.items() if v == ch and k != seat), None)
+        if other is not None:
+            cast[other] = cast[seat]
+        cast[seat] = ch
+    default_roles = {**ROLES, 5: "deputy", 6: "outlaw"}
+    rl = roles or {s: default_roles[s] for s in seats}
+    hs = {s: [] for s in seats}
+    hs.update(hands or {})
+    return game(n, roles=rl, characters={s: cast[s] for s in seats}, hands=hs,
+                deck=(setup.pop("top", FILL)) + (deck or []), options=options or {}, **setup)
+
+
+def words_of(state: dict[str, Any]) -> list[str]:
+    return bang.words(None, state["last"], bang.view(state))

@@ -392,7 +392,7 @@ def _damage(state: State, step: Step) -> None:
     p["life"] -= step["amount"]
     emit(state, {"kind": "hit", "seat": step["seat"], "amount": step["amount"], "source": step["source"],
                  "life": p["life"]})
-    state["stack"].append({"kind": "after_hit", **step})
+    state["stack"].append({**step, "kind": "after_hit"})
     if p["life"] <= 0:
         state["stack"].append({"kind": "dying", "seat": step["seat"], "source": step["source"]})
 
