@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.games import bang
-from controller.games.bang.bots import HeuristicBot, RandomBot
+from controller.games.bang.bot import HeuristicBot, RandomBot
 from controller.games.base import GameError
 from tests.bang.helpers import cards_ok, play_random, players
 

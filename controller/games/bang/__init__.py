@@ -71,7 +71,7 @@ def winner(state: State) -> list[int] | None:
 
 
 def bots() -> dict[str, Callable[[int], Bot]]:
-    from controller.games.bang.bots import HeuristicBot, RandomBot
+    from controller.games.bang.bot import HeuristicBot, RandomBot
 
     return {"heuristic": HeuristicBot, "random": RandomBot}
 

@@ -1,0 +1,92 @@
+"""Bang! through the real daemon and a real Mosquitto (bang.md BG-7, BG-8.14): the lobby offers it,
+a stacked window times out on the daemon's clock, private topics carry hand and role, and a full
+game of the game's own bots plays to its end."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.bot_runner import BotRunner
+from controller.config import parse
+from controller.daemon import Daemon
+from controller.table import Table
+from tests.helpers.mqtt_client import Recorder
+
+T = "bg"
+PLAYERS = [{"seat": s, "name": n} for s, n in [(1, "Ann"), (2, "Bo"), (4, "Cy"), (6, "Di")]]
+
+
+@pytest.fixture
+def table(broker, tmp_path, fake_clock):
+    config = parse({"table_id": T, "mqtt": {"host": broker.host, "port": broker.port},
+                    "journal": {"path": str(tmp_path / "j.sqlite")}})
+    daemon = Daemon(config, fake_clock)
+    daemon.start()
+    assert daemon.bridge.wait_connected(10)
+    phone = Recorder(broker.host, broker.port, f"gametable/{T}/#")
+    yield daemon, phone
+    phone.close()
+    daemon.stop()
+
+
+def _words(phone, cmd_id, start):
+    topic = f"gametable/{T}/events"
+    return phone.wait_for(topic, lambda m: (m.json().get("input") or {}).get("id") == cmd_id, start=start).json()
+
+
+@pytest.mark.mqtt
+def test_bang_over_mqtt_a_bang_times_out_and_secrets_stay_on_private_topics(table, fake_clock):
+    daemon, phone = table
+    games = phone.wait_for(f"gametable/{T}/games").json()["games"]
+    lobby = next(g for g in games if g["game"] == "bang")
+    assert lobby["players"] == {"min": 4, "max": 6} and lobby["free_seating"] is False
+    setup = {"roles": {"1": "sheriff", "2": "outlaw", "4": "outlaw", "6": "renegade"},
+             "characters": {"1": "willy_the_kid", "2": "vulture_sam", "4": "paul_regret", "6": "sid_ketchum"},
+             "hands": {"1": ["bang-AS"], "2": ["missed-2S", "beer-6H"], "4": [], "6": []},
+             "deck": ["stagecoach-9S", "stagecoach-9S-2"]}
+    start = len(phone.messages)
+    assert phone.command(T, {"id": "bang-g", "type": "new_game", "game": "bang", "players": PLAYERS,
+                             "options": {"timeout_s": 6, "setup": setup}, "seed": 3})["ok"]
+    assert _words(phone, "bang-g", start)["words"][:3] == ["New game: Classic", "Ann's turn", "Ann draws 2"]
+    private = phone.wait_for(f"gametable/{T}/seat/2/private", lambda m: m.json().get("game") == "bang").json()
+    assert private["hand"] == ["missed-2S", "beer-6H"] and private["role"] == "outlaw"
+
+    start = len(phone.messages)
+    assert phone.command(T, {"id": "bang-1", "type": "move", "seat": 1, "move": "play",
+                             "args": {"card": "bang-AS", "target": 2}})["ok"]
+    assert _words(phone, "bang-1", start)["words"] == ["Ann plays BANG! A♠ at Bo", "Bo: Missed! or take it (from Ann)"]
+    state = phone.wait_for(f"gametable/{T}/state", lambda m: (m.json().get("window") or {}).get("seats") == [2],
+                           start=start).json()
+    assert state["window"]["deadline"] == pytest.approx(fake_clock.wall() + 6)
+    assert "missed-2S" not in str(state) and "outlaw" not in str(state)
+    leds = phone.wait_for(f"gametable/{T}/leds", lambda m: m.json()["seats"].get("2") == "pulse", start=start).json()
+    assert leds["seats"]["1"] == "solid"
+    bad = phone.command(T, {"id": "bang-x", "type": "move", "seat": 4, "move": "pass"})
+    assert bad["ok"] is False and "may not answer" in bad["error"]
+
+    start = len(phone.messages)
+    fake_clock.advance(6.1)  # BG-8.7: the timeout takes the hit
+    timeout = phone.wait_for(f"gametable/{T}/events", lambda m: m.json()["source"] == "timer", start=start).json()
+    assert timeout["words"] == ["Time is up for Bo", "Bo loses 1 life (3 left)"]
+    assert daemon.public_state()["players"][1]["life"] == 3
+
+    replayed = Table()
+    assert all(replayed.submit(r.input).ok for r in daemon.journal.records())
+    assert replayed.public_view() == daemon.table.public_view()
+
+
+@pytest.mark.mqtt
+def test_a_full_bot_game_of_bang_through_the_daemon(table):
+    daemon, phone = table
+    runner = BotRunner(daemon, [1, 2, 4, 6], seed=11)
+    assert phone.command(T, {"id": "bang-bots", "type": "new_game", "game": "bang", "players": PLAYERS,
+                             "options": {}, "seed": 11})["ok"]
+    for _ in range(50):
+        runner.poll(max_inputs=500)
+        if daemon.public_state()["phase"] == "over":
+            break
+    final = daemon.public_state()
+    assert final["phase"] == "over" and final["winner"]
+    assert phone.wait_for(f"gametable/{T}/state", lambda m: m.json().get("phase") == "over").json()["winner"] == \
+        final["winner"]
+    assert all(e["result"]["ok"] for e in runner.log)
