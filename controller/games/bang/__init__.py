@@ -34,10 +34,9 @@ _TITLES = mode_titles(setup.describe())
 
 
 def _logged(state: State) -> State:
-    """Keep a short readable log in the state (public facts only: :mod:`.words`)."""
-    lines = narrate(None, state["last"], state, bang_words.line, _TITLES)
-    if lines:
-        state["log"] = (state["log"] + lines)[-LOG_KEPT:]
+    """Keep the recent effects for the table's log (the view says them in words, :mod:`.words`)."""
+    if state["last"]:
+        state["log"] = (state["log"] + state["last"])[-LOG_KEPT:]
     return state
 
 

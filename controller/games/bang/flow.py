@@ -64,14 +64,23 @@ def weapon_range(p: dict[str, Any]) -> int:
 
 def distance(state: State, a: int, b: int) -> int:
     """BG-3: fewest living seats between, +1 for Mustang/Paul Regret, -1 for Scope/Rose Doolan."""
-    living = [s for s in state["ring"] if player(state, s)["alive"] or s in (a, b)]
-    i, j = living.index(a), living.index(b)
-    d = abs(i - j)
-    d = min(d, len(living) - d)
-    pa, pb = player(state, a), player(state, b)
-    d += has(pb, "mustang") + (pb["character"] == "paul_regret")
-    d -= has(pa, "scope") + (pa["character"] == "rose_doolan")
-    return max(1, d)
+    return distances(state, a, [b])[b]
+
+
+def distances(state: State, a: int, others: list[int]) -> dict[int, int]:
+    """:func:`distance` from ``a`` to each of ``others`` (players are kept in ring order)."""
+    living = [p for p in state["players"] if p["alive"] or p["seat"] == a or p["seat"] in others]
+    pos = {p["seat"]: i for i, p in enumerate(living)}
+    pa = living[pos[a]]
+    sees = has(pa, "scope") + (pa["character"] == "rose_doolan")
+    n = len(living)
+    out = {}
+    for b in others:
+        pb = living[pos[b]]
+        d = abs(pos[a] - pos[b])
+        d = min(d, n - d) + has(pb, "mustang") + (pb["character"] == "paul_regret") - sees
+        out[b] = max(1, d)
+    return out
 
 
 def role_shown(state: State, p: dict[str, Any]) -> bool:

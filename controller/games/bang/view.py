@@ -7,7 +7,10 @@ from typing import Any
 
 from controller.games.bang.flow import role_shown
 from controller.games.bang.legal import legal
+from controller.games.bang.setup import describe
+from controller.games.bang.words import line
 from controller.games.base import State
+from controller.games.words import mode_titles, narrate
 
 LOG_SHOWN = 12
 
@@ -21,6 +24,12 @@ def _window(window: dict[str, Any] | None, timeout_s: float) -> dict[str, Any] |
     if "cards" in window:
         out["cards"] = list(window["cards"])
     return out
+
+
+def _log(state: State) -> list[str]:
+    """The last lines of the table's log, said from the public effects kept in the state."""
+    lines = narrate(None, state["log"], state, line, mode_titles(describe()))
+    return lines[-LOG_SHOWN:]
 
 
 def view(state: State, seat: int | None = None) -> dict[str, Any]:
@@ -46,7 +55,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "turn": None if turn is None else {"seat": turn["seat"], "step": turn["step"], "bangs": turn["bangs"]},
         "window": _window(state["window"], state["options"]["timeout_s"]),
         "winner": None if state["winner"] is None else list(state["winner"]),
-        "log": list(state["log"][-LOG_SHOWN:]),
+        "log": _log(state),
         "last": [dict(e) for e in state["last"]],
     }
     if seat is not None:
