@@ -90,3 +90,26 @@ def test_a_full_bot_game_of_bang_through_the_daemon(table):
     assert phone.wait_for(f"gametable/{T}/state", lambda m: m.json().get("phase") == "over").json()["winner"] == \
         final["winner"]
     assert all(e["result"]["ok"] for e in runner.log)
+
+
+def test_headless_sim_plays_bang_bot_games_to_the_end(tmp_path):
+    """`gametable sim --headless --bots 5 --game bang --games 2`: the heuristic bots play Bang! out."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.helpers.broker import free_port
+
+    cfg = tmp_path / "sim.toml"
+    cfg.write_text(f'table_id = "bangsim"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
+                   f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\npin = "2468"\n')
+    r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--headless",
+                        "--bots", "5", "--game", "bang", "--games", "2", "--seed", "4"],
+                       capture_output=True, text=True, timeout=180, cwd=Path(__file__).resolve().parent.parent)
+    assert r.returncode == 0, r.stderr[-2000:]
+    finals = [json.loads(line) for line in r.stdout.strip().splitlines() if line.startswith("{")]
+    assert len(finals) == 2
+    for final in finals:
+        assert final["game"] == "bang" and final["phase"] == "over" and final["winner"]
+        assert "hand" not in final and all("role" in p for p in final["players"])
