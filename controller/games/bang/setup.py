@@ -54,6 +54,8 @@ def describe() -> dict[str, Any]:
             "options": options,
         }],
         "characters": {k: {"life": v["life"], "ability": v["ability"]} for k, v in C.CHARACTERS.items()},
+        "cards": {name: {"title": t, "blue": name in C.BLUE, "range": C.WEAPON_RANGE.get(name)}
+                  for name, t in C.TITLES.items()},
     }
 
 
