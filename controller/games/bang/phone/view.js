@@ -198,7 +198,7 @@ const Bang = {
   },
 
   tableView(st) {
-    return this.banner(st, null) + this.windowCard(st, null, null) + this.ring(st, null) + this.logCard(st);
+    return this.banner(st, null) + this.windowCard(st, null, null) + this.ring(st, null);  // the panel adds its log
   },
 
   tick() {
