@@ -330,3 +330,14 @@ def test_bg2_4_discard_down_to_life_at_the_end_of_the_turn():
         move(s, 1, "discard", cards=["bang-AS"])
     s = move(s, 1, "discard", cards=["bang-AS", "bang-8D", "bang-9D"])
     assert s["turn"]["seat"] == 2
+
+
+def test_bg8_12_a_player_who_loses_his_own_duel_to_death_ends_his_turn():
+    s = table(hands={2: ["duel-QD", "beer-6H"], 3: ["bang-8D"]}, life={2: 1}, first=2)
+    s = move(s, 2, "play", card="duel-QD", target=3)
+    s = move(s, 3, "respond", cards=["bang-8D"])
+    s = move(s, 2, "pass")  # Bo cannot answer: he loses his last life
+    s = move(s, 2, "pass") if s["window"] else s  # no Beer played: out
+    assert not p(s, 2)["alive"] and s["turn"]["seat"] == 3
+    assert any(e["kind"] == "dies" and e["by"] == 3 for e in s["last"])  # BG-8.8: the Duel's winner
+    assert len(p(s, 3)["hand"]) >= 3  # Cy killed an Outlaw: 3 cards (BG-6)

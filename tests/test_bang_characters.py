@@ -187,3 +187,12 @@ def test_bg8_7_a_timeout_in_a_dying_window_without_beer_dies():
     s = timeout(s)
     s = timeout(s)
     assert not p(s, 2)["alive"]
+
+
+def test_sid_ketchum_heals_inside_a_bang_window_and_still_answers_bg8_13():
+    s = table(hands={2: ["bang-AS"], 1: ["beer-6H", "beer-7H", "missed-2S"]}, life={1: 3}, first=2)
+    s = move(s, 2, "play", card="bang-AS", target=1)
+    s = move(s, 1, "ability", cards=["beer-6H", "beer-7H"])
+    assert p(s, 1)["life"] == 4 and s["window"]["kind"] == "shot"
+    s = move(s, 1, "respond", cards=["missed-2S"])
+    assert p(s, 1)["life"] == 4 and s["window"] is None
