@@ -51,8 +51,11 @@ def role_pool(n: int) -> list[str]:
     return ["sheriff", "renegade"] + ["outlaw"] * outlaws + ["deputy"] * deputies
 
 
+NAME: dict[str, str] = {c: str(v["name"]) for c, v in CARD.items()}
+
+
 def name(card: str) -> str:
-    return str(CARD[card]["name"])
+    return NAME[card]
 
 
 def suit(card: str) -> str:

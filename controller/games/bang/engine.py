@@ -32,7 +32,7 @@ from controller.games.bang.flow import (
     take_top,
     weapon_range,
 )
-from controller.games.base import Input, State, copy_with_layout, require, seat_of
+from controller.games.base import GameError, Input, State, copy_with_layout, require, seat_of
 
 MOVES = ("play", "respond", "pass", "draw_choice", "pick", "ability", "discard", "end_turn")
 ARGS: dict[str, tuple[str, ...]] = {
@@ -350,23 +350,43 @@ def apply_in_place(state: State, inp: Input) -> State:
 
 
 def _apply(state: State, inp: Input, copy: bool) -> State:
-    require(isinstance(inp, dict), "an input must be an object")
-    require(state["phase"] == "playing", f"the game is {state['phase']}")
-    kind = inp.get("type")
-    if kind == "timeout":
+    # Plain ifs, not require(): a message is only formatted when the input is refused (hot path).
+    if not isinstance(inp, dict):
+        raise GameError("an input must be an object")
+    if state["phase"] != "playing":
+        raise GameError(f"the game is {state['phase']}")
+    if inp.get("type") == "timeout":
         return _timeout(state, inp, copy)
-    require(kind == "move", f"bang takes 'move' and 'timeout' inputs, not {kind!r}")
+    seat, move, args = _parse(state, inp)
+    return _move(state, seat, move, args, copy)
+
+
+def _parse(state: State, inp: Input) -> tuple[int, str, dict[str, Any]]:
+    """(seat, move, args) of a well-formed move by a living seat."""
+    kind = inp.get("type")
+    if kind != "move":
+        raise GameError(f"bang takes 'move' and 'timeout' inputs, not {kind!r}")
     seat = seat_of(inp)
-    require(any(p["seat"] == seat for p in state["players"]), f"seat {seat} is not in this game")
+    if seat not in state["ring"]:
+        raise GameError(f"seat {seat} is not in this game")
     me = player(state, seat)
-    require(me["alive"], f"seat {seat} is out of the game")
+    if not me["alive"]:
+        raise GameError(f"seat {seat} is out of the game")
     move: Any = inp.get("move")
-    require(isinstance(move, str) and move in MOVES, f"unknown move {move!r}; moves: {', '.join(MOVES)}")
+    if not isinstance(move, str) or move not in ARGS:
+        raise GameError(f"unknown move {move!r}; moves: {', '.join(MOVES)}")
     args = inp.get("args")
     args = {} if args is None else args
-    require(isinstance(args, dict), f"{move}: args must be an object")
+    if not isinstance(args, dict):
+        raise GameError(f"{move}: args must be an object")
     extra = sorted(set(args) - set(ARGS[move]))
-    require(not extra, f"{move} takes no {extra[0] if extra else ''!r} argument")
+    if extra:
+        raise GameError(f"{move} takes no {extra[0]!r} argument")
+    return seat, move, args
+
+
+def _move(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) -> State:
+    me = player(state, seat)
     window, turn = state["window"], state["turn"]
     if move == "ability":
         return _ability(state, seat, args, copy)

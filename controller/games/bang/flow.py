@@ -51,7 +51,11 @@ def next_alive(state: State, seat: int) -> int:
 
 
 def has(p: dict[str, Any], name: str) -> bool:
-    return any(C.name(c) == name for c in p["in_play"])
+    names = C.NAME
+    for c in p["in_play"]:
+        if names[c] == name:
+            return True
+    return False
 
 
 def weapon_range(p: dict[str, Any]) -> int:
