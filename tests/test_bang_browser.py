@@ -93,3 +93,23 @@ def test_four_phones_play_a_duel_and_a_gatling(stack, browser, broker):
     shot("bang-table.png", table, full=True)
     assert "Beer" not in table.inner_text("#players")  # Di's hand never reaches the table page
     assert not ERRORS, ERRORS
+
+
+def test_the_lobby_starts_bang_around_the_ring_even_with_random_order_bg8_2(stack, browser):
+    from tests.helpers.panel import PIN
+
+    host = phone(browser, stack.url + "/host")
+    host.fill("#pin", PIN)
+    host.click("#unlock")
+    host.locator("#lobby").wait_for()
+    host.select_option("#game", "bang")
+    for seat in (4, 6):
+        host.check(f"[data-lobby=include][data-seat='{seat}']")
+    host.locator("#start").filter(has_text="5 players").wait_for()
+    host.click("#start")  # the order mode is still "Random": Bang! keeps the seats' ring
+    host.locator("#turn-banner").wait_for()
+    state = stack.daemon.public_state()
+    assert state["game"] == "bang" and state["ring"] == [1, 2, 3, 4, 6]
+    sheriff = next(p for p in state["players"] if p.get("role") == "sheriff")
+    assert state["turn"]["seat"] == sheriff["seat"]
+    assert not ERRORS, ERRORS
