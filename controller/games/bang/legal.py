@@ -11,7 +11,7 @@ from controller.games.bang.engine import (
     draw_choices,
     play_candidates,
 )
-from controller.games.bang.flow import distance, player
+from controller.games.bang.flow import distances, others_from, player
 from controller.games.base import Input, State
 
 
@@ -46,9 +46,10 @@ def legal(state: State, seat: int) -> dict[str, Any]:  # noqa: C901 - one case p
     if turn is None or turn["seat"] != seat:
         return out
     if turn["step"] == "play":
+        near = distances(state, seat, others_from(state, seat))
         for args in play_candidates(state, seat):
             if "target" in args:
-                args = {**args, "distance": distance(state, seat, args["target"])}
+                args = {**args, "distance": near[args["target"]]}
             moves.append({"move": "play", **args})
         moves.append({"move": "end_turn"})
     elif turn["step"] == "discard":
