@@ -113,3 +113,27 @@ def test_headless_sim_plays_bang_bot_games_to_the_end(tmp_path):
     for final in finals:
         assert final["game"] == "bang" and final["phase"] == "over" and final["winner"]
         assert "hand" not in final and all("role" in p for p in final["players"])
+
+
+@pytest.mark.mqtt
+def test_a_card_stolen_from_a_hand_travels_only_on_the_thiefs_and_victims_private_topics(table):
+    """BG-7 / BG-8.13: a Panic! from Bo's hand: only seat 1's and seat 2's private topics ever name the
+    card; state, events (words included) and the other seats' topics show a count."""
+    _, phone = table
+    setup = {"roles": {"1": "sheriff", "2": "outlaw", "4": "outlaw", "6": "renegade"},
+             "characters": {"1": "willy_the_kid", "2": "vulture_sam", "4": "paul_regret", "6": "sid_ketchum"},
+             "hands": {"1": ["panic-JH"], "2": ["beer-6H"], "4": ["missed-2S"], "6": []},
+             "deck": ["stagecoach-9S", "stagecoach-9S-2"]}
+    assert phone.command(T, {"id": "bang-p0", "type": "new_game", "game": "bang", "players": PLAYERS,
+                             "options": {"setup": setup}, "seed": 3})["ok"]
+    start = len(phone.messages)
+    assert phone.command(T, {"id": "bang-p1", "type": "move", "seat": 1, "move": "play",
+                             "args": {"card": "panic-JH", "target": 2, "target_card": "hand"}})["ok"]
+    assert _words(phone, "bang-p1", start)["words"] == ["Ann plays Panic! J♥ at Bo", "Ann takes a card from Bo"]
+    mine = phone.wait_for(f"gametable/{T}/seat/1/private", lambda m: "beer-6H" in m.json().get("hand", []),
+                          start=start).json()
+    assert mine["hand"][-1] == "beer-6H"
+    phone.wait_for(f"gametable/{T}/seat/4/private", lambda m: True, start=start)
+    own = (f"gametable/{T}/seat/1/private", f"gametable/{T}/seat/2/private", f"gametable/{T}/cmd")
+    leaks = [m.topic for m in phone.messages if b"beer-6H" in m.payload and m.topic not in own]
+    assert leaks == []

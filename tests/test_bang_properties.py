@@ -155,3 +155,39 @@ def test_bots_play_full_games_from_their_own_views_only(seed, n):
                 break
         assert moved
     assert state["phase"] == "over"
+
+
+def _probes(state, seat):
+    """Plausible inputs from one seat, legal or not: every move with assorted arguments."""
+    me = next(x for x in state["players"] if x["seat"] == seat)
+    cards = (me["hand"] + ["bang-AS", "missed-2S", "beer-6H"])[:6]
+    out = [{"type": "move", "seat": seat, "move": m, "args": {}} for m in bang.MOVES]
+    for c in cards:
+        out.append({"type": "move", "seat": seat, "move": "respond", "args": {"cards": [c]}})
+        out.append({"type": "move", "seat": seat, "move": "discard", "args": {"cards": [c]}})
+        out.append({"type": "move", "seat": seat, "move": "pick", "args": {"card": c}})
+        for t in state["ring"] + [9]:
+            out.append({"type": "move", "seat": seat, "move": "play", "args": {"card": c, "target": t}})
+    out.append({"type": "move", "seat": seat, "move": "ability", "args": {"cards": cards[:2]}})
+    out.append({"type": "move", "seat": seat, "move": "draw_choice", "args": {"from": "deck"}})
+    return out
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seeds, counts, seeds)
+def test_a_refused_input_changes_nothing_even_in_place(seed, n, rseed):
+    rnd = random.Random(rseed)
+
+    def check(state):
+        if state["phase"] != "playing":
+            return
+        before = json.dumps(state, sort_keys=True)
+        for inp in rnd.sample(_probes(state, rnd.choice(state["ring"])), 8):
+            scratch = json.loads(before)
+            try:
+                bang.apply_in_place(scratch, inp)
+            except GameError as err:
+                assert "\n" not in str(err)
+                assert json.dumps(scratch, sort_keys=True) == before, inp
+
+    play_random(seed, n, rnd, on_step=check, max_inputs=150)
