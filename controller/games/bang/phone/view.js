@@ -69,7 +69,7 @@ const Bang = {
   },
 
   /** The response banner: sentence, countdown and, when it is yours, the answers side by side. */
-  windowCard(st, pv, seat) {
+  windowCard(st, pv, seat, host = false) {
     const w = st.window;
     if (!w || typeof w !== "object") return "";
     const mine = seat != null && (w.seats || []).includes(seat);
@@ -79,7 +79,9 @@ const Bang = {
       : left !== null ? `<div class="bg-count"><b data-deadline="${esc(w.deadline)}" id="seconds-left">${left}</b> s
          <div class="bg-bar"><span data-bar-deadline="${esc(w.deadline)}" data-total="${esc(total)}" style="width:${pct}%"></span></div></div>` : "";
     const store = w.kind === "store" && w.cards ? `<div class="bg-hand">${w.cards.map((c) => this.face(c, { small: true })).join("")}</div>` : "";
-    const buttons = mine ? this.answerButtons(st, pv, w) : "";
+    const buttons = mine ? this.answerButtons(st, pv, w) : host ? `<div class="row" style="margin-top:10px">${w.paused
+      ? `<button class="btn good grow" data-action="host-window" data-type="resume" id="resume">▶ Resume countdown</button>`
+      : `<button class="btn grow" data-action="host-window" data-type="pause" id="pause">❚❚ Pause countdown</button>`}</div>` : "";
     return `<section class="card bg-window ${mine ? "mine" : ""}" id="window" data-kind="${esc(w.kind)}" aria-live="assertive">
       <h2 id="window-text">${esc(this.sentence(w, seat))}</h2>${count}${store}${buttons}</section>`;
   },
@@ -197,8 +199,8 @@ const Bang = {
       + this.ring(st, pv, seat) + this.logCard(st);
   },
 
-  tableView(st) {
-    return this.banner(st, null) + this.windowCard(st, null, null) + this.ring(st, null);  // the panel adds its log
+  tableView(st, host = false) {
+    return this.banner(st, null) + this.windowCard(st, null, null, host) + this.ring(st, null);  // the panel adds its log
   },
 
   tick() {
@@ -213,7 +215,7 @@ GameViews.register("bang", {
   css: true,
   seatView: (st, pv, seat) => Bang.seatView(st, pv, seat),
   tableView: (st) => Bang.tableView(st),
-  hostView: (st) => Bang.tableView(st),
+  hostView: (st) => Bang.tableView(st, true),
   cardLabel: (card) => (/^[a-z_]+-(10|[2-9AJQK])[SHDC]/.test(String(card)) ? Bang.label(card) : null),
   tick: () => Bang.tick(),
   actions: {
