@@ -50,3 +50,33 @@ def test_the_sheriff_reads_who_shot_at_him():
     s = move(s, 4, "end_turn")
     inp = _choose(s, 1, bot)  # back to the Sheriff: he shoots Cy, who shot him
     assert inp["move"] == "play" and inp["args"]["target"] == 3
+
+
+def test_heuristic_bots_alone_finish_every_game():
+    from tests.bang.helpers import players
+
+    for seed in range(24):
+        n = 4 + seed % 3
+        s = bang.new({}, seed, players=players(n))
+        bots = {x["seat"]: HeuristicBot(seed * 10 + x["seat"]) for x in s["players"]}
+        for _ in range(4000):
+            if s["phase"] != "playing":
+                break
+            seat = s["window"]["seats"][0] if s["window"] else s["turn"]["seat"]
+            s = bang.apply(s, _choose(s, seat, bots[seat]))
+        assert s["phase"] == "over", seed
+
+
+def test_a_deputy_reads_the_log_and_shoots_who_shot_the_sheriff():
+    s = table(5, hands={3: ["bang-AS"], 2: ["bang-8D"]}, first=3,
+              roles={1: "sheriff", 2: "deputy", 3: "outlaw", 4: "outlaw", 5: "renegade"},
+              characters={3: "rose_doolan", 2: "willy_the_kid", 5: "sid_ketchum"},
+              top=["missed-2S", "missed-3S", "missed-4S", "missed-5S", "missed-6S", "missed-7S", "missed-8S",
+                   "missed-10C", "missed-JC", "missed-QC"])
+    s = move(s, 3, "play", card="bang-AS", target=1)  # Cy (Rose Doolan) reaches the Sheriff at 2
+    s = move(s, 3, "end_turn")
+    s = move(s, 4, "end_turn")
+    s = move(s, 5, "end_turn")
+    s = move(s, 1, "end_turn")  # Bo, the Deputy, was never asked anything until his own turn
+    inp = _choose(s, 2)
+    assert inp["move"] == "play" and inp["args"] == {"card": "bang-8D", "target": 3}

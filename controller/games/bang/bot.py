@@ -7,14 +7,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from controller.games.bang.cards import CARD, WEAPON_RANGE
+from controller.games.bang.cards import CARD, WEAPON_RANGE, role_pool
 from controller.games.bang.legal import inputs_for
 from controller.games.base import Input, View
 
 VALUE = {"missed": 7, "beer": 8, "bang": 6, "barrel": 6, "volcanic": 3, "scope": 4, "mustang": 5,
          "panic": 6, "cat_balou": 5, "duel": 4, "gatling": 6, "indians": 5, "wells_fargo": 7, "stagecoach": 6,
          "general_store": 3, "saloon": 5, "jail": 5, "dynamite": 1, **{w: 2 + r for w, r in WEAPON_RANGE.items()}}
-HOSTILE = {"bang", "duel", "jail", "panic", "cat_balou"}
+HOSTILE_TITLES = ("BANG!", "Missed! ", "Duel", "Jail", "Panic!", "Cat Balou")  # Missed! … as BANG!
 
 
 def _name(card: str) -> str:
@@ -51,33 +51,52 @@ class HeuristicBot:
     def __init__(self, seed: int = 0) -> None:
         self.rnd = random.Random(seed)
         self.suspect: dict[int, float] = {}
+        self._seen: dict[str, None] = {}  # log lines already read (ordered, bounded)
 
     # -- learning from public events ---------------------------------------------------------
     def observe(self, view: View) -> None:
+        """Read the table's log (public sentences, :mod:`.words`): "Ann plays BANG! A♠ at Bo"."""
         sheriff = next((p["seat"] for p in view["players"] if p.get("role") == "sheriff"), None)
-        for eff in view.get("last") or []:
-            src, tgt = eff.get("seat"), eff.get("target")
-            if eff["kind"] == "play" and tgt is not None and _name(eff["card"]) in HOSTILE:
+        names = {p["name"]: p["seat"] for p in view["players"]}
+        for line in view.get("log") or []:
+            if line in self._seen:
+                continue
+            self._seen[line] = None
+            if len(self._seen) > 200:
+                self._seen.pop(next(iter(self._seen)))
+            for a, src in names.items():
+                if not line.startswith(f"{a} plays "):
+                    continue
+                rest = line[len(a) + 7:]
+                if not any(rest.startswith(t) for t in HOSTILE_TITLES):
+                    continue
+                tgt = next((s for b, s in names.items() if line.endswith(f" at {b}")), None)
                 if tgt == sheriff:
                     self.suspect[src] = self.suspect.get(src, 0) + 2
-                elif self.suspect.get(tgt, 0) > 0:
+                elif tgt is not None and self.suspect.get(tgt, 0) > 0:
                     self.suspect[src] = self.suspect.get(src, 0) - 1
 
     # -- choosing -----------------------------------------------------------------------------
     def _enemies(self, view: View) -> dict[int, float]:
-        """Seat -> how much I want it hurt (<= 0: leave alone)."""
+        """Seat -> how much I want it hurt (<= 0: leave alone). Dead players' roles are public, so a
+        lawman who knows no other Deputy is alive treats everyone else as an enemy."""
         me, role = view["seat"], view["role"]
         alive = [p for p in view["players"] if p["alive"] and p["seat"] != me]
         sheriff = next((p["seat"] for p in view["players"] if p.get("role") == "sheriff"), None)
+        deputies = role_pool(len(view["players"])).count("deputy") - (role == "deputy") - sum(
+            1 for p in view["players"] if not p["alive"] and p.get("role") == "deputy")
         out: dict[int, float] = {}
         for p in alive:
             s, sus = p["seat"], self.suspect.get(p["seat"], 0)
             if role == "outlaw":
                 out[s] = 10 if s == sheriff else -sus + 0.5
             elif role in ("sheriff", "deputy"):
-                out[s] = -5 if s == sheriff else sus + (0.3 if role == "sheriff" else 0)
+                if s == sheriff:
+                    out[s] = -5
+                else:
+                    out[s] = max(sus, 0) + 3 if deputies <= 0 else sus + (0.3 if role == "sheriff" else 0)
             else:  # renegade: the Sheriff last
-                out[s] = (1 if len(alive) == 1 else -5) if s == sheriff else sus + 0.5
+                out[s] = (1 if len(alive) == 1 else -5) if s == sheriff else 1 + max(0, sus)
         return out
 
     def choose(self, view: View, legal: dict[str, Any]) -> Input | None:
