@@ -92,6 +92,8 @@ def test_four_phones_play_a_duel_and_a_gatling(stack, browser, broker):
     assert [life(stack, s) for s in (1, 2, 3, 4)] == [4, 3, 4, 3]
     shot("bang-table.png", table, full=True)
     assert "Beer" not in table.inner_text("#players")  # Di's hand never reaches the table page
+    ann.click("#moves button:has-text('End turn')")
+    bo.locator("#turn-banner").filter(has_text="YOUR TURN").wait_for()
     assert not ERRORS, ERRORS
 
 

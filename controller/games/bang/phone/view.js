@@ -86,6 +86,16 @@ const Bang = {
       <h2 id="window-text">${esc(this.sentence(w, seat))}</h2>${count}${store}${buttons}</section>`;
   },
 
+  /** Choose exactly ``count`` of your cards (discard down to your life, Sid Ketchum's two). */
+  chooseCards(m) {
+    const key = "move:" + m.move, sel = S.sel[key] || [];
+    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(this.label(c))}</button>`).join("");
+    const what = m.move === "discard" ? `Discard ${m.count} card${m.count === 1 ? "" : "s"} (down to your life)` : "Sid Ketchum: discard 2 cards to regain 1 life";
+    const args = { cards: sel.map((i) => m.cards[i]) };
+    return `<div class="bg-choose" id="choose-${esc(m.move)}"><p class="small">${esc(what)}</p><div class="chips">${chips}</div>
+      <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${m.move === "discard" ? "Discard" : "Regain 1 life"} (${sel.length}/${m.count})</button></div>`;
+  },
+
   btn(move, args, text, cls = "") {
     return `<button class="btn bg-move ${cls}" data-action="move" data-move="${esc(move)}" data-args="${esc(JSON.stringify(args))}">${esc(text)}</button>`;
   },
@@ -106,7 +116,7 @@ const Bang = {
         else (m.from || []).forEach((f) => out.push(this.btn("draw_choice", { from: f },
           f === "deck" ? "Draw from the deck" : f === "discard" ? "Take the discard top" : `First card from ${nameOf(f)}`)));
       } else if (m.move === "ability") {
-        out.push(...cardMoveButtons(m));
+        out.push(this.chooseCards(m));
       }
     }
     return out.length ? `<div class="bg-answers">${out.join("")}</div>` : "";
@@ -148,7 +158,7 @@ const Bang = {
     if (sel && !plays.length && (pv.hand || []).includes(sel) && legal.some((m) => m.move === "play" || m.move === "end_turn"))
       out.push(`<p class="muted small" id="no-play">${esc(this.title(sel))} cannot be played now.</p>`);
     for (const m of legal) {
-      if (m.move === "discard" || m.move === "ability") out.push(...cardMoveButtons(m));
+      if (m.move === "discard" || m.move === "ability") out.push(this.chooseCards(m));
       if (m.move === "end_turn") out.push(this.btn("end_turn", {}, "End turn", "ghost"));
     }
     return out.length ? `<section class="card" id="moves"><h2>${sel ? esc(this.label(sel)) : "Your move"}</h2><div class="moves bg-moves">${out.join("")}</div></section>` : "";
