@@ -100,12 +100,14 @@ def check_play(state: State, seat: int, args: dict[str, Any]) -> dict[str, Any]:
     return {"card": card, "eff": eff, "target": target, "target_card": tcard, "as": as_}
 
 
-def play_candidates(state: State, seat: int) -> list[dict[str, Any]]:  # noqa: C901 - one case per card
+def play_candidates(state: State, seat: int,  # noqa: C901 - one case per card
+                    near: dict[int, int] | None = None) -> list[dict[str, Any]]:
     """Every legal ``play`` args of ``seat`` now: the same judgement as :func:`check_play`, written
     out per card for speed (the property tests check the two agree on every input)."""
     me = player(state, seat)
     others = others_from(state, seat)
-    near = distances(state, seat, others)
+    if near is None:
+        near = distances(state, seat, others)
     folks = {t: player(state, t) for t in others}
     reach = weapon_range(me)
     may_bang = state["turn"]["bangs"] < 1 or unlimited_bangs(me)

@@ -27,10 +27,9 @@ def emit(state: State, eff: dict[str, Any]) -> None:
 
 
 def player(state: State, seat: int) -> dict[str, Any]:
-    for p in state["players"]:
-        if p["seat"] == seat:
-            return p
-    raise KeyError(seat)
+    """The player at ``seat`` (players are kept in ring order, BG-8.2)."""
+    p: dict[str, Any] = state["players"][state["ring"].index(seat)]
+    return p
 
 
 def alive_seats(state: State) -> list[int]:
@@ -39,10 +38,9 @@ def alive_seats(state: State) -> list[int]:
 
 def others_from(state: State, seat: int) -> list[int]:
     """The other living seats clockwise from ``seat`` (BG-8.2: the ring ascends)."""
-    ring = state["ring"]
-    i = ring.index(seat)
-    order = ring[i + 1:] + ring[:i]
-    return [s for s in order if player(state, s)["alive"]]
+    ps = state["players"]
+    i = state["ring"].index(seat)
+    return [p["seat"] for p in ps[i + 1:] + ps[:i] if p["alive"]]
 
 
 def next_alive(state: State, seat: int) -> int:

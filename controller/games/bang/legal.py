@@ -47,7 +47,7 @@ def legal(state: State, seat: int) -> dict[str, Any]:  # noqa: C901 - one case p
         return out
     if turn["step"] == "play":
         near = distances(state, seat, others_from(state, seat))
-        for args in play_candidates(state, seat):
+        for args in play_candidates(state, seat, near):
             if "target" in args:
                 args = {**args, "distance": near[args["target"]]}
             moves.append({"move": "play", **args})
