@@ -387,21 +387,24 @@ def _parse(state: State, inp: Input) -> tuple[int, str, dict[str, Any]]:
     return seat, move, args
 
 
-def _move(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) -> State:
+def _move(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) -> State:  # noqa: C901
     me = player(state, seat)
     window, turn = state["window"], state["turn"]
     if move == "ability":
         return _ability(state, seat, args, copy)
     if window is not None:
-        require(seat in window["seats"], f"seat {seat} may not answer this window (seat {window['seats'][0]} must)")
+        if seat not in window["seats"]:
+            raise GameError(f"seat {seat} may not answer this window (seat {window['seats'][0]} must)")
         return _answer(state, seat, move, args, copy)
-    require(turn is not None and seat == turn["seat"], f"it is not seat {seat}'s turn")
+    if turn is None or seat != turn["seat"]:
+        raise GameError(f"it is not seat {seat}'s turn")
     if turn["step"] == "discard":
-        require(move == "discard" or (move == "end_turn" and len(me["hand"]) <= me["life"]),
-                "discard down to your life first (BG-2.4)")
-    else:
-        require(turn["step"] == "play", f"seat {seat} cannot move now")
-        require(move in ("play", "end_turn"), f"{move}: nothing to answer now; play a card or end your turn")
+        if not (move == "discard" or (move == "end_turn" and len(me["hand"]) <= me["life"])):
+            raise GameError("discard down to your life first (BG-2.4)")
+    elif turn["step"] != "play":
+        raise GameError(f"seat {seat} cannot move now")
+    elif move not in ("play", "end_turn"):
+        raise GameError(f"{move}: nothing to answer now; play a card or end your turn")
     if move == "play":
         p = check_play(state, seat, args)
         new = _fresh(state, copy)
