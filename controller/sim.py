@@ -543,7 +543,8 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
         help="for tests: no browser; play --games bot games to their end, print each, exit")
     add("--games", type=int, default=1, metavar="K", help="headless: how many bot games to play (default 1)")
     add("--mode", default="ffa", help="Coin War mode of the bots' game (default ffa)")
-    add("--game", default="coinwar", choices=("coinwar", "coup", "sanguosha_map"), help="game of the bots' game (default coinwar)")
+    add("--game", default="coinwar", choices=("coinwar", "coup", "bang", "sanguosha_map"),
+        help="game of the bots' game (default coinwar)")
     add("--no-browser", action="store_true", help="do not open the host page in a browser")
     add("--speed", type=float, default=None, metavar="X", help="physics speed factor (1 = real time; default: [sim] speed)")
     if not have.intersection({"--truth", "--ask"}):
@@ -780,12 +781,12 @@ def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int,
     if game == "sanguosha_map":  # two equal sides; quick fights so bots finish (SG-8.1, SG-8.13)
         players = [{**p, "team": "AB"[i % 2]} for i, p in enumerate(players)]
         r = table.submit({"type": "new_game", "game": game, "players": players, "options": {"fights": "quick"},
-                          "seed": seed, "id": f"sim-new-game-{seed}"})
+                          "seed": seed, "id": new_id("sim-new-game")})
         if not r.get("ok"):
             print(f"sim error: new game rejected: {r.get('error')}")
         return bool(r.get("ok"))
-    if game == "coup":
-        r = table.submit({"type": "new_game", "game": "coup", "players": players, "options": {}, "seed": seed,
+    if game in ("coup", "bang"):
+        r = table.submit({"type": "new_game", "game": game, "players": players, "options": {}, "seed": seed,
                           "id": new_id("sim-new-game")})
         if not r.get("ok"):
             print(f"sim error: new game rejected: {r.get('error')}")

@@ -91,16 +91,16 @@ def test_the_panel_imports_no_rules_engine():
 
 def test_a_plug_in_games_phone_view_is_found_beside_its_module_without_importing_it(tmp_path):
     """An installed game (entry point ``gametable.games``) ships ``phone/`` in its own package."""
-    pkg = tmp_path / "bang_game"
+    pkg = tmp_path / "poker_game"
     (pkg / "phone").mkdir(parents=True)
     (pkg / "__init__.py").write_text("raise SystemExit('the panel must not import a game')\n")
-    (pkg / "phone" / "view.js").write_text('GameViews.register("bang", {});\n')
-    dist = tmp_path / "bang_game-1.0.dist-info"
+    (pkg / "phone" / "view.js").write_text('GameViews.register("poker", {});\n')
+    dist = tmp_path / "poker_game-1.0.dist-info"
     dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: bang-game\nVersion: 1.0\n")
-    (dist / "entry_points.txt").write_text("[gametable.games]\nbang = bang_game\n")
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: poker-game\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[gametable.games]\npoker = poker_game\n")
     code = ("import sys; from web_panel.game_views import GameViews; v = GameViews(); "
-            "print(v.find('bang', 'view.js')); print('bang_game' in sys.modules)")
+            "print(v.find('poker', 'view.js')); print('poker_game' in sys.modules)")
     env = {"PYTHONPATH": f"{tmp_path}:{ROOT}", "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
     assert out.stdout.split() == [str(pkg / "phone" / "view.js"), "False"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from importlib.metadata import entry_points
 
-from controller.games import coinwar, coup, sanguosha_map
+from controller.games import bang, coinwar, coup, sanguosha_map
 from controller.games.base import Game, GameError
 
 log = logging.getLogger("gametable.games")
@@ -23,7 +23,7 @@ log = logging.getLogger("gametable.games")
 ENTRY_POINT_GROUP = "gametable.games"
 
 # Checked by mypy: the built-in games implement the contract.
-_BUILT_IN: tuple[Game, ...] = (coinwar, coup, sanguosha_map)
+_BUILT_IN: tuple[Game, ...] = (coinwar, coup, bang, sanguosha_map)
 _GAMES: dict[str, Game] = {}
 _loaded_entry_points = False
 

@@ -507,7 +507,8 @@ function newGameBody() {
     if (L.teamMode === "random") shuffle(seats).forEach((s, i) => { teams[s] = i % 2 ? "B" : "A"; });
     else seats.forEach((s) => { teams[s] = L.teams[s] || "A"; });
   }
-  const order = L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
+  // a game that plays around the physical ring (describe() free_seating: false, e.g. Bang! BG-8.2) keeps the seats' order
+  const order = g.free_seating === false ? seats : L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
   const options = {};
   for (const [k, v] of Object.entries(L.options)) {
     if (String(v).trim() === "") continue;  // left empty: the game's default

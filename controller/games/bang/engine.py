@@ -1,0 +1,505 @@
+"""The Bang! referee's inputs (BG-2 … BG-8.14): ``apply(state, input) -> new state``.
+
+Every handler checks first and changes afterwards, so an illegal input raises :class:`GameError`
+with the state untouched. :func:`check_play` is the one judge of a card play; ``legal`` enumerates
+its candidates through it, so the phones never offer a play the referee refuses.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from controller.games import rng
+from controller.games.bang import cards as C
+from controller.games.bang.flow import (
+    alive_seats,
+    answers,
+    close_window,
+    discard,
+    distance,
+    distances,
+    draw,
+    emit,
+    has,
+    heal,
+    hit,
+    others_from,
+    pick,
+    player,
+    resolve_draw_choice,
+    run,
+    take_top,
+    weapon_range,
+)
+from controller.games.base import GameError, Input, State, copy_with_layout, require, seat_of
+
+MOVES = ("play", "respond", "pass", "draw_choice", "pick", "ability", "discard", "end_turn")
+ARGS: dict[str, tuple[str, ...]] = {
+    "play": ("card", "target", "target_card", "as"), "respond": ("cards",), "pass": (),
+    "draw_choice": ("from", "return"), "pick": ("card",), "ability": ("cards",), "discard": ("cards",),
+    "end_turn": (),
+}
+UNTARGETED = {"beer", "saloon", "general_store", "indians", "gatling", "stagecoach", "wells_fargo", "dynamite",
+              "barrel", "mustang", "scope", *C.WEAPON_RANGE}
+
+
+# ---------------------------------------------------------------- judging a play
+
+
+def unlimited_bangs(p: dict[str, Any]) -> bool:
+    return p["character"] == "willy_the_kid" or has(p, "volcanic")
+
+
+def check_play(state: State, seat: int, args: dict[str, Any]) -> dict[str, Any]:
+    """The play ``args`` normalised (``card``, ``eff`` the card it counts as, ``target``,
+    ``target_card``), or GameError naming the first reason it is illegal."""
+    me = player(state, seat)
+    card: Any = args.get("card")
+    require(isinstance(card, str) and card in me["hand"], f"play: {card!r} is not in your hand")
+    eff = C.name(card)
+    as_ = args.get("as")
+    if as_ is not None:
+        ok = (me["character"] == "calamity_janet" and eff == "missed" and as_ == "bang") or (
+            state["options"]["saloon_as_beer"] and eff == "saloon" and as_ == "beer")
+        require(ok, f"play: {C.TITLES[eff]} cannot be played as {as_!r}")
+        eff = as_
+    target: Any = args.get("target")
+    tcard: Any = args.get("target_card")
+    require(eff != "missed", "play: a Missed! is played only in answer to a BANG!")
+    if eff in UNTARGETED:
+        require(target is None and tcard is None, f"play: {C.TITLES[eff]} takes no target")
+    else:
+        require(isinstance(target, int) and not isinstance(target, bool)
+                and any(p["seat"] == target for p in state["players"]), f"play: target {target!r} is not a seat")
+        require(target != seat, "play: you cannot target yourself (BG-8.11)")
+        require(player(state, target)["alive"], f"play: seat {target} is out of the game")
+        if eff not in ("cat_balou", "panic"):
+            require(tcard is None, f"play: {C.TITLES[eff]} takes no target_card")
+    if eff == "bang":
+        require(state["turn"]["bangs"] < 1 or unlimited_bangs(me), "play: only one BANG! per turn (BG-2.3)")
+        d, r = distance(state, seat, target), weapon_range(me)
+        require(d <= r, f"play: seat {target} is out of range (distance {d}, range {r}) (BG-3)")
+    elif eff == "beer":
+        require(me["life"] < me["max_life"], "play: Beer at full life is not allowed (BG-8.10)")
+        require(len(alive_seats(state)) > 2, "play: Beer has no effect with 2 players left (BG-4)")
+    elif eff in ("cat_balou", "panic"):
+        victim = player(state, target)
+        require(bool(victim["hand"] or victim["in_play"]), f"play: seat {target} has no cards")
+        if eff == "panic":
+            d = distance(state, seat, target)
+            require(d <= 1, f"play: Panic! reaches distance 1; seat {target} is at {d} (BG-3)")
+        require(tcard == "hand" and bool(victim["hand"]) or tcard in victim["in_play"],
+                f"play: target_card must be 'hand' or a card in front of seat {target}, got {tcard!r}")
+    elif eff == "jail":
+        victim = player(state, target)
+        require(victim["role"] != "sheriff", "play: Jail never goes on the Sheriff (BG-8.11)")
+        require(not has(victim, "jail"), f"play: seat {target} is already in Jail (BG-8.11)")
+    elif eff in C.BLUE and eff not in C.WEAPON_RANGE:
+        require(not has(me, eff), f"play: you already have a {C.TITLES[eff]} in play (BG-8.11)")
+    return {"card": card, "eff": eff, "target": target, "target_card": tcard, "as": as_}
+
+
+def play_candidates(state: State, seat: int,  # noqa: C901 - one case per card
+                    near: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    """Every legal ``play`` args of ``seat`` now: the same judgement as :func:`check_play`, written
+    out per card for speed (the property tests check the two agree on every input)."""
+    me = player(state, seat)
+    others = others_from(state, seat)
+    if near is None:
+        near = distances(state, seat, others)
+    folks = {t: player(state, t) for t in others}
+    reach = weapon_range(me)
+    may_bang = state["turn"]["bangs"] < 1 or unlimited_bangs(me)
+    crowd = len(others) + 1 > 2
+    out: list[dict[str, Any]] = []
+    for card in dict.fromkeys(me["hand"]):
+        name = C.name(card)
+        forms: list[str | None] = [None]
+        if name == "missed":
+            forms = ["bang"] if me["character"] == "calamity_janet" else []
+        elif name == "saloon" and state["options"]["saloon_as_beer"]:
+            forms = [None, "beer"]
+        for as_ in forms:
+            eff = as_ or name
+            extra = {"as": as_} if as_ else {}
+            if eff == "bang":
+                if may_bang:
+                    out += [{"card": card, "target": t, **extra} for t in others if near[t] <= reach]
+            elif eff == "beer":
+                if me["life"] < me["max_life"] and crowd:
+                    out.append({"card": card, **extra})
+            elif eff in ("cat_balou", "panic"):
+                for t in others:
+                    if eff == "panic" and near[t] > 1:
+                        continue
+                    v = folks[t]
+                    out += [{"card": card, "target": t, "target_card": tc}
+                            for tc in (["hand"] if v["hand"] else []) + v["in_play"]]
+            elif eff == "duel":
+                out += [{"card": card, "target": t} for t in others]
+            elif eff == "jail":
+                out += [{"card": card, "target": t} for t in others
+                        if folks[t]["role"] != "sheriff" and not has(folks[t], "jail")]
+            elif eff in C.BLUE and eff not in C.WEAPON_RANGE:
+                if not has(me, eff):
+                    out.append({"card": card})
+            else:
+                out.append({"card": card})
+    return out
+
+
+# ---------------------------------------------------------------- doing a play
+
+
+def _do_play(state: State, seat: int, p: dict[str, Any]) -> None:  # noqa: C901 - one case per card
+    me = player(state, seat)
+    card, eff, target = p["card"], p["eff"], p["target"]
+    me["hand"].remove(card)
+    eff_out = {"kind": "play", "seat": seat, "card": card}
+    if target is not None:
+        eff_out["target"] = target
+    if p["as"]:
+        eff_out["as"] = p["as"]
+    emit(state, eff_out)
+    stack = state["stack"]
+    if eff in C.BLUE:
+        holder = player(state, target) if eff == "jail" else me
+        if eff in C.WEAPON_RANGE:
+            for old in [c for c in holder["in_play"] if C.name(c) in C.WEAPON_RANGE]:
+                holder["in_play"].remove(old)
+                discard(state, old)
+        holder["in_play"].append(card)
+        return
+    discard(state, card)
+    if eff == "bang":
+        state["turn"]["bangs"] += 1
+        needed = 2 if me["character"] == "slab_the_killer" else 1
+        stack.append({"kind": "shot", "source": seat, "target": target, "card": card, "needed": needed})
+    elif eff == "beer":
+        heal(state, seat, 1)
+    elif eff == "saloon":
+        for s in alive_seats(state):
+            heal(state, s, 1)
+    elif eff in ("cat_balou", "panic"):
+        victim = player(state, target)
+        if p["target_card"] == "hand":
+            taken = victim["hand"].pop(rng.randbelow(state, len(victim["hand"])))
+        else:
+            taken = p["target_card"]
+            victim["in_play"].remove(taken)
+        if eff == "cat_balou":
+            discard(state, taken)
+            emit(state, {"kind": "discards", "seat": target, "cards": [taken], "by": seat})
+        else:
+            me["hand"].append(taken)
+            if p["target_card"] == "hand":  # BG-8.13: a stolen hand card stays private
+                emit(state, {"kind": "steals", "seat": seat, "target": target, "count": 1, "why": "panic"})
+            else:
+                emit(state, {"kind": "steals", "seat": seat, "target": target, "card": taken, "why": "panic"})
+    elif eff == "duel":
+        stack.append({"kind": "duel", "turn_of": target, "other": seat, "card": card})
+    elif eff == "general_store":
+        order = [seat] + others_from(state, seat)
+        if state["options"]["store_counterclockwise"]:
+            order = [seat] + order[1:][::-1]
+        shown = []
+        for _ in order:
+            c = take_top(state)
+            if c is not None:
+                shown.append(c)
+        emit(state, {"kind": "store", "seat": seat, "cards": list(shown)})
+        stack.append({"kind": "store", "source": seat, "card": card, "cards": shown, "order": order})
+    elif eff in ("indians", "gatling"):
+        for t in reversed(others_from(state, seat)):  # BG-8.5: clockwise, first on top
+            if eff == "indians":
+                stack.append({"kind": "indians", "source": seat, "target": t, "card": card})
+            else:
+                stack.append({"kind": "shot", "source": seat, "target": t, "card": card, "needed": 1})
+    elif eff == "stagecoach":
+        draw(state, seat, 2, "stagecoach")
+    elif eff == "wells_fargo":
+        draw(state, seat, 3, "wells_fargo")
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def _cards_arg(args: dict[str, Any], move: str, hand: list[str]) -> list[str]:
+    cards: Any = args.get("cards")
+    require(isinstance(cards, list) and all(isinstance(c, str) for c in cards),
+            f"{move}: 'cards' must be a list of card ids")
+    require(len(set(cards)) == len(cards), f"{move}: a card is named twice")
+    missing = [c for c in cards if c not in hand]
+    require(not missing, f"{move}: {missing[0] if missing else ''!r} is not in your hand")
+    return list(cards)
+
+
+def _window_answer_pool(state: State, p: dict[str, Any], kind: str) -> list[str]:
+    pool = answers(p, kind)
+    if kind == "dying" and state["options"]["saloon_as_beer"]:
+        pool += [c for c in p["hand"] if C.name(c) == "saloon"]
+    return pool
+
+
+def _check_respond(state: State, seat: int, args: dict[str, Any]) -> list[str]:
+    window = state["window"]
+    kind = window["kind"]
+    require(kind in ("shot", "indians", "duel", "dying"), f"respond: a {kind} window takes no respond")
+    p = player(state, seat)
+    cards = _cards_arg(args, "respond", p["hand"])
+    pool = _window_answer_pool(state, p, kind)
+    bad = [c for c in cards if c not in pool]
+    what = {"shot": "Missed!", "indians": "BANG!", "duel": "BANG!", "dying": "Beer"}[kind]
+    require(not bad, f"respond: {bad[0] if bad else ''} does not answer this window (play a {what})")
+    require(len(cards) == window["needed"],
+            f"respond: this window needs {window['needed']} {what} card(s), you gave {len(cards)}")
+    return cards
+
+
+def _respond(state: State, seat: int, args: dict[str, Any]) -> None:
+    cards = _check_respond(state, seat, args)
+    kind = state["window"]["kind"]
+    p = player(state, seat)
+    step = close_window(state)
+    for c in cards:
+        p["hand"].remove(c)
+        discard(state, c)
+    emit(state, {"kind": "respond", "seat": seat, "cards": cards, "window": kind})
+    if kind == "duel":
+        state["stack"].append({**step, "turn_of": step["other"], "other": seat})
+    elif kind == "dying":
+        heal(state, seat, len(cards))
+    elif kind == "shot":
+        emit(state, {"kind": "missed", "seat": seat, "by": "missed"})
+
+
+def _take_it(state: State, seat: int) -> None:
+    """``pass`` or a timeout in a shot/Indians!/Duel window: take the hit (BG-8.7); in a dying window
+    a timeout plays enough Beers if held, a pass dies."""
+    window = state["window"]
+    step = close_window(state)
+    if window["kind"] == "duel":
+        hit(state, seat, 1, step["other"], step["card"])
+    elif window["kind"] in ("shot", "indians"):
+        hit(state, seat, 1, step["source"], step["card"])
+    elif window["kind"] == "dying":
+        state["stack"].append({"kind": "die", "seat": seat, "source": step["source"]})
+
+
+def _timeout(state: State, inp: Input, copy: bool) -> State:
+    window = state["window"]
+    require(window is not None, "timeout: no response window is open")
+    wid = inp.get("window")
+    require(wid is None or (isinstance(wid, int) and not isinstance(wid, bool)),
+            f"timeout: 'window' must be a window id number, got {wid!r}")
+    require(wid is None or wid == window["id"], f"stale timeout for window {wid!r}; window {window['id']} is open")
+    new = _fresh(state, copy)
+    seat, kind = window["seats"][0], window["kind"]
+    emit(new, {"kind": "timeout", "seat": seat, "window": kind})
+    p = player(new, seat)
+    if kind == "dying":
+        beers = _window_answer_pool(new, p, "dying")
+        if len(beers) >= window["needed"]:  # BG-8.7: enough Beers to reach 1 life play themselves
+            _respond(new, seat, {"cards": beers[: window["needed"]]})
+        else:
+            _take_it(new, seat)
+    elif kind == "store":
+        step = close_window(new)
+        pick(new, step, seat, step["cards"][0])
+    elif kind == "draw_choice":
+        close_window(new)
+        resolve_draw_choice(new, seat, None)
+    else:
+        _take_it(new, seat)
+    run(new)
+    return new
+
+
+def draw_choices(state: State, seat: int) -> dict[str, list[Any]]:
+    """What the draw_choice window offers ``seat``: ``from`` (Jesse Jones, Pedro Ramirez) or
+    ``return`` (Kit Carlson: one of the top three, which only he sees)."""
+    p = player(state, seat)
+    if p["character"] == "kit_carlson":
+        return {"return": list(state["deck"][:3])}
+    if p["character"] == "pedro_ramirez":
+        return {"from": ["discard", "deck"]}
+    return {"from": [s for s in others_from(state, seat) if player(state, s)["hand"]] + ["deck"]}
+
+
+# A deep copy of the bulky, regular parts written out (copy_with_layout); each holds only
+# str/int/bool below the level copied. Logged effects are never changed once emitted.
+LAYOUT: dict[str, Any] = {
+    "players": lambda ps: [{**p, "hand": list(p["hand"]), "in_play": list(p["in_play"])} for p in ps],
+    "deck": list, "discard": list, "ring": list, "options": dict, "turn": dict, "log": list,
+}
+
+
+def _fresh(state: State, copy: bool) -> State:
+    new = copy_with_layout({**state, "last": None}, LAYOUT) if copy else state
+    new["last"] = []
+    return new
+
+
+def apply(state: State, inp: Input) -> State:
+    """A new state after ``inp``; GameError (state untouched) for anything illegal."""
+    return _apply(state, inp, True)
+
+
+def apply_in_place(state: State, inp: Input) -> State:
+    """Like :func:`apply` but changes ``state`` (journal replay); checks still come first."""
+    return _apply(state, inp, False)
+
+
+def _apply(state: State, inp: Input, copy: bool) -> State:
+    # Plain ifs, not require(): a message is only formatted when the input is refused (hot path).
+    if not isinstance(inp, dict):
+        raise GameError("an input must be an object")
+    if state["phase"] != "playing":
+        raise GameError(f"the game is {state['phase']}")
+    if inp.get("type") == "timeout":
+        return _timeout(state, inp, copy)
+    seat, move, args = _parse(state, inp)
+    return _move(state, seat, move, args, copy)
+
+
+def _parse(state: State, inp: Input) -> tuple[int, str, dict[str, Any]]:
+    """(seat, move, args) of a well-formed move by a living seat."""
+    kind = inp.get("type")
+    if kind != "move":
+        raise GameError(f"bang takes 'move' and 'timeout' inputs, not {kind!r}")
+    seat = seat_of(inp)
+    if seat not in state["ring"]:
+        raise GameError(f"seat {seat} is not in this game")
+    me = player(state, seat)
+    if not me["alive"]:
+        raise GameError(f"seat {seat} is out of the game")
+    move: Any = inp.get("move")
+    if not isinstance(move, str) or move not in ARGS:
+        raise GameError(f"unknown move {move!r}; moves: {', '.join(MOVES)}")
+    args = inp.get("args")
+    args = {} if args is None else args
+    if not isinstance(args, dict):
+        raise GameError(f"{move}: args must be an object")
+    extra = sorted(set(args) - set(ARGS[move]))
+    if extra:
+        raise GameError(f"{move} takes no {extra[0]!r} argument")
+    return seat, move, args
+
+
+def _move(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) -> State:  # noqa: C901
+    me = player(state, seat)
+    window, turn = state["window"], state["turn"]
+    if move == "ability":
+        return _ability(state, seat, args, copy)
+    if window is not None:
+        if seat not in window["seats"]:
+            raise GameError(f"seat {seat} may not answer this window (seat {window['seats'][0]} must)")
+        return _answer(state, seat, move, args, copy)
+    if turn is None or seat != turn["seat"]:
+        raise GameError(f"it is not seat {seat}'s turn")
+    if turn["step"] == "discard":
+        if not (move == "discard" or (move == "end_turn" and len(me["hand"]) <= me["life"])):
+            raise GameError("discard down to your life first (BG-2.4)")
+    elif turn["step"] != "play":
+        raise GameError(f"seat {seat} cannot move now")
+    elif move not in ("play", "end_turn"):
+        raise GameError(f"{move}: nothing to answer now; play a card or end your turn")
+    if move == "play":
+        p = check_play(state, seat, args)
+        new = _fresh(state, copy)
+        _do_play(new, seat, p)
+    elif move == "end_turn":
+        new = _fresh(state, copy)
+        if len(me["hand"]) > me["life"]:
+            new["turn"]["step"] = "discard"
+            emit(new, {"kind": "must_discard", "seat": seat, "count": len(me["hand"]) - me["life"]})
+        else:
+            _end(new, seat)
+    else:
+        cards = _cards_arg(args, "discard", me["hand"])
+        need = len(me["hand"]) - me["life"]
+        require(len(cards) == need, f"discard: discard exactly {need} card(s) down to your life (BG-2.4)")
+        new = _fresh(state, copy)
+        for c in cards:
+            player(new, seat)["hand"].remove(c)
+            discard(new, c)
+        emit(new, {"kind": "discards", "seat": seat, "cards": cards})
+        _end(new, seat)
+    run(new)
+    return new
+
+
+def _end(state: State, seat: int) -> None:
+    emit(state, {"kind": "end_turn", "seat": seat})
+    state["turn"]["step"] = "over"
+    state["stack"].append({"kind": "end_turn", "seat": seat})
+
+
+def _answer(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) -> State:
+    kind = state["window"]["kind"]
+    if kind == "store":
+        require(move == "pick", "pick one of the General Store's cards")
+        card: Any = args.get("card")
+        require(card in state["window"]["cards"], f"pick: {card!r} is not on the General Store's table")
+        new = _fresh(state, copy)
+        step = close_window(new)
+        pick(new, step, seat, card)
+    elif kind == "draw_choice":
+        require(move == "draw_choice", "choose how to draw first (draw_choice)")
+        offered = draw_choices(state, seat)
+        key = next(iter(offered))
+        require(set(args) == {key}, f"draw_choice takes {key!r}")
+        require(args[key] in offered[key], f"draw_choice: {key} must be one of {offered[key]}")
+        new = _fresh(state, copy)
+        close_window(new)
+        resolve_draw_choice(new, seat, args[key])
+    else:
+        require(move in ("respond", "pass"), f"{move}: answer the window first (respond or pass)")
+        if move == "respond":
+            _check_respond(state, seat, args)
+        new = _fresh(state, copy)
+        if move == "respond":
+            _respond(new, seat, args)
+        else:
+            emit(new, {"kind": "pass", "seat": seat, "window": kind})
+            _take_it(new, seat)
+    run(new)
+    return new
+
+
+def _ability(state: State, seat: int, args: dict[str, Any], copy: bool) -> State:
+    """Sid Ketchum: discard 2 cards to regain 1 life, in his turn or in a window addressed to him (BG-8.13)."""
+    me = player(state, seat)
+    require(me["character"] == "sid_ketchum", "ability: only Sid Ketchum has an ability to use")
+    window, turn = state["window"], state["turn"]
+    if window is not None:
+        require(seat in window["seats"] and window["kind"] in ("shot", "indians", "duel", "dying"),
+                "ability: only in your turn or in a window addressed to you (BG-8.13)")
+    else:
+        require(turn is not None and turn["seat"] == seat and turn["step"] in ("play", "discard"),
+                "ability: only in your turn or in a window addressed to you (BG-8.13)")
+    cards = _cards_arg(args, "ability", me["hand"])
+    require(len(cards) == 2, "ability: discard exactly 2 cards")
+    require(me["life"] < me["max_life"], "ability: you are at full life")
+    new = _fresh(state, copy)
+    p = player(new, seat)
+    for c in cards:
+        p["hand"].remove(c)
+        discard(new, c)
+    emit(new, {"kind": "ability", "seat": seat, "cards": cards})
+    heal(new, seat, 1)
+    w = new["window"]
+    if w is not None and w["kind"] == "dying":
+        if p["life"] >= 1:
+            close_window(new)
+        else:
+            w["needed"] = 1 - p["life"]
+    run(new)
+    return new
+
+
+def count_cards(state: State) -> Counter[str]:
+    from controller.games.bang.flow import all_cards
+
+    return Counter(all_cards(state))

@@ -1,0 +1,88 @@
+"""What a seat may do now: exactly what :mod:`.engine` accepts (the phones draw from it, bots pick
+from it). Plays come from :func:`engine.play_candidates`, which asks the referee's own judge."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from controller.games.bang.engine import (
+    _window_answer_pool,
+    draw_choices,
+    play_candidates,
+)
+from controller.games.bang.flow import distances, others_from, player
+from controller.games.base import Input, State
+
+
+def legal(state: State, seat: int) -> dict[str, Any]:  # noqa: C901 - one case per window
+    """``{"seat": S, "moves": [...]}``: ``play`` lists every legal args (with the target's distance),
+    ``respond`` the answering cards and how many, ``discard``/``ability`` the cards and count."""
+    moves: list[dict[str, Any]] = []
+    out = {"seat": seat, "moves": moves}
+    if state["phase"] != "playing" or not any(p["seat"] == seat for p in state["players"]):
+        return out
+    me = player(state, seat)
+    if not me["alive"]:
+        return out
+    window, turn = state["window"], state["turn"]
+    sid = (me["character"] == "sid_ketchum" and len(me["hand"]) >= 2 and me["life"] < me["max_life"])
+    if window is not None:
+        if seat not in window["seats"]:
+            return out
+        kind = window["kind"]
+        if kind == "store":
+            moves.append({"move": "pick", "cards": list(window["cards"])})
+        elif kind == "draw_choice":
+            moves.append({"move": "draw_choice", **draw_choices(state, seat)})
+        else:
+            pool = _window_answer_pool(state, me, kind)
+            if len(pool) >= window["needed"]:
+                moves.append({"move": "respond", "cards": pool, "count": window["needed"]})
+            moves.append({"move": "pass"})
+            if sid:
+                moves.append({"move": "ability", "cards": list(me["hand"]), "count": 2})
+        return out
+    if turn is None or turn["seat"] != seat:
+        return out
+    if turn["step"] == "play":
+        near = distances(state, seat, others_from(state, seat))
+        for args in play_candidates(state, seat, near):
+            if "target" in args:
+                args = {**args, "distance": near[args["target"]]}
+            moves.append({"move": "play", **args})
+        moves.append({"move": "end_turn"})
+    elif turn["step"] == "discard":
+        need = len(me["hand"]) - me["life"]
+        if need > 0:
+            moves.append({"move": "discard", "cards": list(me["hand"]), "count": need})
+        else:
+            moves.append({"move": "end_turn"})
+    if sid and turn["step"] in ("play", "discard"):
+        moves.append({"move": "ability", "cards": list(me["hand"]), "count": 2})
+    return out
+
+
+def inputs_for(options: dict[str, Any], limit: int = 64) -> list[Input]:
+    """Every concrete input a ``legal()`` answer allows (card combinations capped at ``limit``)."""
+    seat = options["seat"]
+    result: list[Input] = []
+    for m in options["moves"]:
+        name = m["move"]
+        if name == "play":
+            arg_sets = [{k: v for k, v in m.items() if k not in ("move", "distance")}]
+        elif name in ("respond", "discard", "ability"):
+            arg_sets = []
+            for combo in combinations(m["cards"], m["count"]):
+                arg_sets.append({"cards": list(combo)})
+                if len(arg_sets) >= limit:
+                    break
+        elif name == "pick":
+            arg_sets = [{"card": c} for c in m["cards"]]
+        elif name == "draw_choice":
+            key = "return" if "return" in m else "from"
+            arg_sets = [{key: c} for c in m[key]]
+        else:
+            arg_sets = [{}]
+        result += [{"type": "move", "seat": seat, "move": name, "args": a} for a in arg_sets]
+    return result

@@ -1,0 +1,236 @@
+/* Bang! on the phones (bang.md BG-7, BG-8.14): your role (tap to reveal), character and ability,
+ * life as bullets, your hand as cards with suit and rank; tapping a card lights its legal targets
+ * with their distance; a response banner with a live countdown ("Bo: BANG! at you — Missed! | Take
+ * it"). The table page shows the ring, the Sheriff's star, cards in play, hand counts, the deck and
+ * a readable log. Card titles and character abilities come from Bang!'s describe() on the games
+ * topic; cards are named by id ("bang-AS": name, rank, suit). Uses the panel's helpers (esc, nameOf,
+ * players, legalMoves, cardMoveButtons, S, …: web_panel/PANEL.md) at call time only. */
+"use strict";
+
+(function () {
+const SUITS = { S: ["♠", "black"], H: ["♥", "red"], D: ["♦", "red"], C: ["♣", "black"] };
+const CHAR_NAMES = {
+  bart_cassidy: "Bart Cassidy", black_jack: "Black Jack", calamity_janet: "Calamity Janet", el_gringo: "El Gringo",
+  jesse_jones: "Jesse Jones", jourdonnais: "Jourdonnais", kit_carlson: "Kit Carlson", lucky_duke: "Lucky Duke",
+  paul_regret: "Paul Regret", pedro_ramirez: "Pedro Ramirez", rose_doolan: "Rose Doolan", sid_ketchum: "Sid Ketchum",
+  slab_the_killer: "Slab the Killer", suzy_lafayette: "Suzy Lafayette", vulture_sam: "Vulture Sam", willy_the_kid: "Willy the Kid",
+};
+const ROLE_NAMES = { sheriff: "Sheriff", deputy: "Deputy", outlaw: "Outlaw", renegade: "Renegade" };
+const ROLE_GOALS = {
+  sheriff: "Kill every Outlaw and the Renegade.", deputy: "Protect the Sheriff: kill the Outlaws and the Renegade.",
+  outlaw: "Kill the Sheriff.", renegade: "Be the last one standing: the Sheriff dies last.",
+};
+
+const Bang = {
+  desc() { return GameViews.describe("bang") || {}; },
+  /** "bang-10D" -> {name: "bang", rank: "10", suit: "D"} */
+  parse(card) {
+    const [name, rs] = String(card || "").split("-");
+    const m = /^(10|[2-9AJQK])([SHDC])$/.exec(rs || "") || [];
+    return { name, rank: m[1] || "?", suit: m[2] || "S" };
+  },
+  title(card) {
+    const c = this.parse(card);
+    return ((this.desc().cards || {})[c.name] || {}).title || c.name.replace(/_/g, " ");
+  },
+  label(card) { const c = this.parse(card); return `${this.title(card)} ${c.rank}${SUITS[c.suit][0]}`; },
+  blue(card) { return !!((this.desc().cards || {})[this.parse(card).name] || {}).blue; },
+  face(card, { small = false, selected = false, action = "" } = {}) {
+    const c = this.parse(card), [sym, colour] = SUITS[c.suit];
+    const tag = action ? "button" : "div";
+    return `<${tag} class="bg-card ${colour} ${this.blue(card) ? "blue" : "brown"} ${small ? "small" : ""} ${selected ? "selected" : ""}"
+      ${action ? `data-action="${action}" data-card="${esc(card)}" aria-pressed="${selected}"` : `role="img"`} aria-label="${esc(this.label(card))}">
+      <span class="corner">${esc(c.rank)}${sym}</span><span class="name">${esc(this.title(card))}</span></${tag}>`;
+  },
+  bullets(p) {
+    const full = Math.max(0, p.life || 0), max = p.max_life || 0;
+    return `<span class="bg-life" aria-label="${full} of ${max} life">${"●".repeat(Math.min(full, max))}<span class="lost">${"○".repeat(Math.max(0, max - full))}</span></span>`;
+  },
+  charName(id) { return CHAR_NAMES[id] || String(id || "").replace(/_/g, " "); },
+  ability(id) { return ((this.desc().characters || {})[id] || {}).ability || ""; },
+  star(p) { return p.role === "sheriff" ? `<span class="bg-star" title="Sheriff" aria-label="Sheriff">★</span>` : ""; },
+
+  secondsLeft(w) {
+    if (w.paused) return Math.max(0, Math.ceil(w.remaining_s || 0));
+    return w.deadline ? Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0))) : null;
+  },
+
+  /** The window in words: "Bo: BANG! at you" / "Ann: Indians! — a BANG! or take it". */
+  sentence(w, seat) {
+    const who = (w.seats || [])[0], you = who === seat, name = you ? "you" : nameOf(who);
+    const src = w.source != null ? nameOf(w.source) : "", card = w.card ? this.title(w.card) : "";
+    if (w.kind === "shot") return `${src}: ${card} at ${name}${w.needed > 1 ? ` (${w.needed} Missed! needed)` : ""}`;
+    if (w.kind === "indians") return `${src}: Indians! — ${name}: a BANG! or take it`;
+    if (w.kind === "duel") return `Duel with ${src} — ${name}: a BANG! or lose 1 life`;
+    if (w.kind === "dying") return `${you ? "You are" : `${name} is`} dying — ${w.needed} Beer${w.needed > 1 ? "s" : ""} to live`;
+    if (w.kind === "store") return `General Store — ${you ? "your" : `${name}'s`} pick`;
+    if (w.kind === "draw_choice") return `${you ? "You choose" : `${name} chooses`} how to draw`;
+    return `${name}: ${w.kind}`;
+  },
+
+  /** The response banner: sentence, countdown and, when it is yours, the answers side by side. */
+  windowCard(st, pv, seat, host = false) {
+    const w = st.window;
+    if (!w || typeof w !== "object") return "";
+    const mine = seat != null && (w.seats || []).includes(seat);
+    const left = this.secondsLeft(w), total = +w.deadline_s || 15;
+    const pct = left === null ? 100 : Math.max(0, Math.min(100, (100 * left) / total));
+    const count = w.paused ? `<div class="bg-count paused"><b>Paused</b> ${left} s left</div>`
+      : left !== null ? `<div class="bg-count"><b data-deadline="${esc(w.deadline)}" id="seconds-left">${left}</b> s
+         <div class="bg-bar"><span data-bar-deadline="${esc(w.deadline)}" data-total="${esc(total)}" style="width:${pct}%"></span></div></div>` : "";
+    const store = w.kind === "store" && w.cards ? `<div class="bg-hand">${w.cards.map((c) => this.face(c, { small: true })).join("")}</div>` : "";
+    const buttons = mine ? this.answerButtons(st, pv, w) : host ? `<div class="row" style="margin-top:10px">${w.paused
+      ? `<button class="btn good grow" data-action="host-window" data-type="resume" id="resume">▶ Resume countdown</button>`
+      : `<button class="btn grow" data-action="host-window" data-type="pause" id="pause">❚❚ Pause countdown</button>`}</div>` : "";
+    return `<section class="card bg-window ${mine ? "mine" : ""}" id="window" data-kind="${esc(w.kind)}" aria-live="assertive">
+      <h2 id="window-text">${esc(this.sentence(w, seat))}</h2>${count}${store}${buttons}</section>`;
+  },
+
+  /** Choose exactly ``count`` of your cards (discard down to your life, Sid Ketchum's two). */
+  chooseCards(m) {
+    const key = "move:" + m.move, sel = S.sel[key] || [];
+    const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(this.label(c))}</button>`).join("");
+    const what = m.move === "discard" ? `Discard ${m.count} card${m.count === 1 ? "" : "s"} (down to your life)` : "Sid Ketchum: discard 2 cards to regain 1 life";
+    const args = { cards: sel.map((i) => m.cards[i]) };
+    return `<div class="bg-choose" id="choose-${esc(m.move)}"><p class="small">${esc(what)}</p><div class="chips">${chips}</div>
+      <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${m.move === "discard" ? "Discard" : "Regain 1 life"} (${sel.length}/${m.count})</button></div>`;
+  },
+
+  btn(move, args, text, cls = "") {
+    return `<button class="btn bg-move ${cls}" data-action="move" data-move="${esc(move)}" data-args="${esc(JSON.stringify(args))}">${esc(text)}</button>`;
+  },
+
+  answerButtons(st, pv, w) {
+    const out = [];
+    for (const m of legalMoves(pv)) {
+      if (m.move === "respond") {
+        const cards = m.cards.slice(0, m.count);
+        const what = w.kind === "dying" ? "Beer" : w.kind === "shot" ? "Missed!" : "BANG!";
+        out.push(this.btn("respond", { cards }, m.count > 1 ? `${m.count} × ${what}` : what, "primary"));
+      } else if (m.move === "pass") {
+        out.push(this.btn("pass", {}, w.kind === "dying" ? "Give up" : "Take it", "ghost"));
+      } else if (m.move === "pick") {
+        m.cards.forEach((c) => out.push(this.btn("pick", { card: c }, `Take ${this.label(c)}`)));
+      } else if (m.move === "draw_choice") {
+        if (m.return) m.return.forEach((c) => out.push(this.btn("draw_choice", { return: c }, `Put back ${this.label(c)}`)));
+        else (m.from || []).forEach((f) => out.push(this.btn("draw_choice", { from: f },
+          f === "deck" ? "Draw from the deck" : f === "discard" ? "Take the discard top" : `First card from ${nameOf(f)}`)));
+      } else if (m.move === "ability") {
+        out.push(this.chooseCards(m));
+      }
+    }
+    return out.length ? `<div class="bg-answers">${out.join("")}</div>` : "";
+  },
+
+  /** You: role (tap to reveal), character and ability, life, in play, hand. */
+  meCard(st, pv, seat) {
+    const me = playerBySeat(seat) || {}, role = pv && pv.role;
+    const shown = S.sel["bang:role"] || me.role === "sheriff";
+    const roleHtml = role ? `<button class="bg-role ${shown ? "shown " + esc(role) : ""}" data-action="bang-role" id="my-role">
+      ${shown ? `${role === "sheriff" ? "★ " : ""}${esc(ROLE_NAMES[role] || role)}<span class="goal">${esc(ROLE_GOALS[role] || "")}</span>` : "Tap to see your role"}</button>` : "";
+    const inPlay = (me.in_play || []).map((c) => this.face(c, { small: true })).join("");
+    const hand = (pv && pv.hand) || [], sel = S.sel["bang:card"];
+    const looking = pv && pv.looking ? `<p class="small">Top of the deck (only you see these):</p><div class="bg-hand">${pv.looking.map((c) => this.face(c, { small: true })).join("")}</div>` : "";
+    return `<section class="card bg-me" id="my-coin"><div class="row">${coinBadge(seat, { dead: me.alive === false })}
+      <div class="grow"><div class="bg-name">${esc(me.name || `Seat ${seat}`)} ${this.star(me)}</div>
+      <div class="bg-char" id="my-character"><b>${esc(this.charName(me.character))}</b> — ${esc(this.ability(me.character))}</div></div>
+      <div id="my-life">${this.bullets(me)}</div></div>${roleHtml}
+      ${me.alive === false ? `<div class="bg-out">You are out</div>` : ""}
+      ${inPlay ? `<div class="bg-inplay" id="my-in-play"><span class="muted small">In play:</span>${inPlay}</div>` : ""}${looking}
+      <div id="private"><div class="bg-hand big" id="my-cards">${hand.map((c) => this.face(c, { selected: c === sel, action: "bang-card" })).join("")}</div>
+      <p class="muted small">Only your phone sees your hand and role. Tap a card to see where it can go.</p></div></section>`;
+  },
+
+  /** The plays of the tapped card (targets with distance), end turn, discard, Sid's ability. */
+  turnCard(st, pv) {
+    const legal = legalMoves(pv), sel = S.sel["bang:card"];
+    if (st.window || !legal.length) return "";
+    const out = [];
+    const plays = legal.filter((m) => m.move === "play" && m.card === sel);
+    for (const m of plays) {
+      const args = { card: m.card };
+      for (const k of ["target", "target_card", "as"]) if (m[k] !== undefined) args[k] = m[k];
+      let text = m.as ? `Play as ${m.as === "bang" ? "BANG!" : "Beer"}` : "Play";
+      if (m.target !== undefined) text += ` → ${nameOf(m.target)} (distance ${m.distance})`;
+      if (m.target_card) text += m.target_card === "hand" ? " · a hand card" : ` · ${this.label(m.target_card)}`;
+      out.push(this.btn("play", args, text, "primary"));
+    }
+    if (sel && !plays.length && (pv.hand || []).includes(sel) && legal.some((m) => m.move === "play" || m.move === "end_turn"))
+      out.push(`<p class="muted small" id="no-play">${esc(this.title(sel))} cannot be played now.</p>`);
+    for (const m of legal) {
+      if (m.move === "discard" || m.move === "ability") out.push(this.chooseCards(m));
+      if (m.move === "end_turn") out.push(this.btn("end_turn", {}, "End turn", "ghost"));
+    }
+    return out.length ? `<section class="card" id="moves"><h2>${sel ? esc(this.label(sel)) : "Your move"}</h2><div class="moves bg-moves">${out.join("")}</div></section>` : "";
+  },
+
+  /** The seats in ring order, as a circle: life, hand count, cards in play; the tapped card's
+   * legal targets light up with their distance. */
+  ring(st, pv, meSeat = null) {
+    const ring = st.ring || players().map((p) => p.seat), n = ring.length;
+    const targets = {};
+    const sel = S.sel["bang:card"];
+    for (const m of legalMoves(pv)) if (m.move === "play" && m.card === sel && m.target !== undefined) targets[m.target] = m.distance;
+    const answering = (st.window && st.window.seats) || [];
+    const seats = ring.map((seat, i) => {
+      const p = playerBySeat(seat) || { seat }, a = (2 * Math.PI * i) / n - Math.PI / 2;
+      const x = 50 + 40 * Math.cos(a), y = 50 + 40 * Math.sin(a);
+      const turn = st.turn && st.turn.seat === seat && st.phase === "playing";
+      const lit = targets[seat] !== undefined;
+      return `<div class="bg-seat ${turn ? "turn" : ""} ${p.alive === false ? "out" : ""} ${lit ? "target" : ""} ${answering.includes(seat) ? "answering" : ""}"
+        style="left:${x}%;top:${y}%" data-seat="${seat}" id="ring-${seat}">
+        <div class="who">${this.star(p)}${esc(p.name || nameOf(seat))}${seat === meSeat ? " (you)" : ""}</div>
+        <div class="small">${esc(this.charName(p.character))}</div>${this.bullets(p)}
+        <div class="small">🂠 ${esc(p.hand_count ?? 0)}${p.role && p.role !== "sheriff" ? ` · ${esc(ROLE_NAMES[p.role] || p.role)}` : ""}</div>
+        <div class="bg-inplay">${(p.in_play || []).map((c) => this.face(c, { small: true })).join("")}</div>
+        ${lit ? `<div class="bg-dist">distance ${esc(targets[seat])}</div>` : ""}</div>`;
+    }).join("");
+    const top = st.discard_top ? this.face(st.discard_top, { small: true }) : `<span class="muted small">empty</span>`;
+    return `<section class="card bg-table" id="players"><div class="bg-ring">${seats}
+      <div class="bg-centre" id="deck"><div>Deck <b id="deck-size">${esc(st.deck_count)}</b></div><div class="small">Discard</div>${top}</div></div></section>`;
+  },
+
+  logCard(st) {
+    const lines = (st.log || []).slice(-8);
+    return lines.length ? `<section class="card" id="bang-log"><h2>Log</h2><ol class="bg-log">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ol></section>` : "";
+  },
+
+  banner(st, seat) {
+    const t = st.turn;
+    if (!t || st.phase !== "playing") return turnBanner(true);
+    const mine = t.seat === seat;
+    const step = t.step === "discard" ? " — discard down to your life" : "";
+    return `<section class="banner bg-banner ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(t.seat)}
+      <div class="grow"><div class="big">${mine ? "YOUR TURN" : `${esc(nameOf(t.seat))}'s turn`}${esc(mine ? step : "")}</div></div></div>${st.window ? "" : lastLine()}</section>`;
+  },
+
+  seatView(st, pv, seat) {
+    return this.banner(st, seat) + this.windowCard(st, pv, seat) + this.meCard(st, pv, seat) + this.turnCard(st, pv || {})
+      + this.ring(st, pv, seat) + this.logCard(st);
+  },
+
+  tableView(st, host = false) {
+    return this.banner(st, null) + this.windowCard(st, null, null, host) + this.ring(st, null);  // the panel adds its log
+  },
+
+  tick() {
+    const now = Date.now() / 1000 + (S.skew || 0);
+    for (const el of document.querySelectorAll("[data-bar-deadline]")) {
+      el.style.width = `${Math.max(0, Math.min(100, (100 * (+el.dataset.barDeadline - now)) / (+el.dataset.total || 15)))}%`;
+    }
+  },
+};
+
+GameViews.register("bang", {
+  css: true,
+  seatView: (st, pv, seat) => Bang.seatView(st, pv, seat),
+  tableView: (st) => Bang.tableView(st),
+  hostView: (st) => Bang.tableView(st, true),
+  cardLabel: (card) => (/^[a-z_]+-(10|[2-9AJQK])[SHDC]/.test(String(card)) ? Bang.label(card) : null),
+  tick: () => Bang.tick(),
+  actions: {
+    "bang-card": (el) => { const c = el.dataset.card; S.sel["bang:card"] = S.sel["bang:card"] === c ? null : c; render(); },
+    "bang-role": () => { S.sel["bang:role"] = !S.sel["bang:role"]; render(); },
+  },
+});
+})();
