@@ -587,10 +587,15 @@ class PanelServer:
                         "set [panel] pin in the config", DEFAULT_PIN)
         self.app = create_app(config, self.link, pin=self.pin, **app_kwargs)
         _raise_file_limit(self.limits.max_connections + 256)
-        self._core = _Loop(self, self.limits, float(app_kwargs.get("keepalive_s", KEEPALIVE_S)))
         bind_host = host if host is not None else config.panel.host
         bind_port = port if port is not None else config.panel.port
-        self._sock = _listen(bind_host, bind_port)
+        try:  # bound before the event loop exists: a busy port leaves nothing half made behind
+            self._sock = _listen(bind_host, bind_port)
+        except OSError:
+            if self.owns_link:
+                self.link.stop()
+            raise
+        self._core = _Loop(self, self.limits, float(app_kwargs.get("keepalive_s", KEEPALIVE_S)))
         self._server: asyncio.Server | None = None
         self._ready = threading.Event()
         sockname = self._sock.getsockname()
