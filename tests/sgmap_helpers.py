@@ -1,4 +1,4 @@
-"""Small inline maps and a driver for the battlefield's scenario tests (sanguosha-map.md)."""
+"""Small inline maps and a driver for the battlefield's scenario tests (docs/rules/sanguosha-map.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bang! cards (bang.md BG-2 … BG-5, BG-8): one scenario per card on stacked tables."""
+"""Bang! cards (docs/rules/bang.md BG-2 … BG-5, BG-8): one scenario per card on stacked tables."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bang!'s 16 characters (bang.md BG-1, data/bang-characters.json, BG-8.4, BG-8.13), one scenario each."""
+"""Bang!'s 16 characters (docs/rules/bang.md BG-1, bang-characters.json, BG-8.4, BG-8.13), one test each."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bang! through the real daemon and a real Mosquitto (bang.md BG-7, BG-8.14): the lobby offers it,
+"""Bang! through the real daemon and a real Mosquitto (docs/rules/bang.md BG-7, BG-8.14): the lobby offers it,
 a stacked window times out on the daemon's clock, private topics carry hand and role, and a full
 game of the game's own bots plays to its end."""
 

@@ -1,4 +1,4 @@
-"""Property tests of the Bang! engine with random legal play (bang.md BG-1 … BG-8.14)."""
+"""Property tests of the Bang! engine with random legal play (docs/rules/bang.md BG-1 … BG-8.14)."""
 
 from __future__ import annotations
 

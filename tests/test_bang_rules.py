@@ -1,4 +1,4 @@
-"""Bang! setup, death and the contract (bang.md BG-1, BG-6, BG-8.1-8.3, BG-8.6, BG-8.9, BG-8.14)."""
+"""Bang! setup, death, the contract (docs/rules/bang.md BG-1, BG-6, BG-8.1-8.3, BG-8.6, BG-8.9, BG-8.14)."""
 
 from __future__ import annotations
 

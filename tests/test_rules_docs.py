@@ -1,5 +1,6 @@
 """Every rule number cited in the code, tests and docs is defined in docs/rules/ (issue 11 item 7):
-a reader who meets "CW-7.2" or "CP-2.4" anywhere can open the rule in the repository."""
+a reader who meets "CW-7.2", "CP-2.4", "BG-8.7" or "SG-8.11" anywhere can open the rule in the
+repository."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = {"CW": ROOT / "docs" / "rules" / "coinwar.md", "CP": ROOT / "docs" / "rules" / "coup.md"}
+RULES_DIR = ROOT / "docs" / "rules"
+RULES = {"CW": RULES_DIR / "coinwar.md", "CP": RULES_DIR / "coup.md", "BG": RULES_DIR / "bang.md",
+         "SG": RULES_DIR / "sanguosha-map.md"}
 SEARCHED = ("controller", "tests", "web_panel", "benchmarks", "sensors", "hardware_docs", "firmware", "docs")
-CITED = re.compile(r"\b(C[WP])-(\d+(?:\.\d+)?)\b")
-DEFINED = re.compile(r"^(?:#+ |- \*\*)(C[WP]-\d+(?:\.\d+)?)\b", re.M)
+CITED = re.compile(r"\b(C[WP]|BG|SG)-(\d+(?:\.\d+)?)\b")
+DEFINED = re.compile(r"^(?:#+ |- \*\*)((?:C[WP]|BG|SG)-\d+(?:\.\d+)?)\b", re.M)
 
 
 def _sources():
@@ -45,6 +48,27 @@ def test_the_rule_files_number_every_rule_of_both_games():
     assert coinwar.count("[interpretation]") >= 13  # every deliberate choice stays marked
 
 
+def test_the_rule_files_number_every_rule_of_bang_and_the_battlefield():
+    defined = {m for path in RULES.values() for m in DEFINED.findall(path.read_text(encoding="utf-8"))}
+    expected = {f"BG-{n}" for n in range(1, 9)} | {f"BG-2.{i}" for i in range(1, 5)}
+    expected |= {f"BG-8.{i}" for i in range(1, 15)}
+    expected |= {f"SG-{n}" for n in range(1, 10)} | {"SG-3.1", "SG-3.2", "SG-9.1"}
+    expected |= {f"SG-8.{i}" for i in range(1, 14)}
+    assert expected <= defined, sorted(expected - defined)
+    for prefix in ("BG", "SG"):
+        extra = sorted(m for m in defined if m.startswith(prefix) and m not in expected)
+        assert extra == [], f"{prefix} numbers the spec does not have: {extra}"
+    battlefield = RULES["SG"].read_text(encoding="utf-8")
+    assert battlefield.count("[interpretation]") >= 3  # SG-4's wake-up, SG-6's physical fights, SG-8.11
+
+
+def test_the_rules_index_lists_every_rule_file():
+    index = (RULES_DIR / "README.md").read_text(encoding="utf-8")
+    linked = set(re.findall(r"\]\(([\w-]+\.md)\)", index))
+    assert linked == {path.name for path in RULES.values()}
+    assert {path.name for path in RULES_DIR.glob("*.md")} == linked | {"README.md"}
+
+
 def _comment_lines(path: Path):
     """(number, line) of the comments and docs: in Python the ``#`` comments and docstrings, in the
     other files every line (Markdown is all docs; JavaScript citations sit in comments)."""
@@ -61,11 +85,11 @@ def _comment_lines(path: Path):
 
 
 def test_no_rule_citation_points_at_a_spec_file_outside_the_repository():
-    outside = re.compile(r"(shared/spec/|\.\./shared/|spec/)(coinwar|coup)\.md")
-    bare = re.compile(r"(?<![\w/.])(coinwar|coup)\.md\b")
+    outside = re.compile(r"(shared/spec/|\.\./shared/|spec/)(coinwar|coup|bang|sanguosha-map)\.md|/work/shared\b")
+    bare = re.compile(r"(?<![\w/.-])(coinwar|coup|bang|sanguosha-map)\.md\b")
     offenders = []
     for path in _sources():
-        if path.parent == RULES["CW"].parent or path == Path(__file__).resolve():
+        if path.parent == RULES_DIR or path == Path(__file__).resolve():
             continue
         for n, line in _comment_lines(path):
             if outside.search(line) or bare.search(line):

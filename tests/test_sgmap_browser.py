@@ -1,4 +1,4 @@
-"""The battlefield on two phones (sanguosha-map.md), in a real Chromium with the real daemon, a real
+"""The battlefield on 2 phones (docs/rules/sanguosha-map.md), in a real Chromium with the real daemon, a real
 Mosquitto and the real panel: Ann rolls, taps a reachable cell to move, taps Bo to attack; Bo's
 phone shows the 闪 window with its countdown and dodges; Ann steps onto Bo's cell and offers a
 duel; Bo's phone shows the gold at stake and refuses (SG-6: refusing pays the requester).

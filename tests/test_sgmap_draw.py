@@ -1,4 +1,4 @@
-"""The default map's drawing in the docs is generated from its data (sanguosha-map.md SG-8.2)."""
+"""The default map's drawing in the docs is generated from its data (docs/rules/sanguosha-map.md SG-8.2)."""
 
 from __future__ import annotations
 

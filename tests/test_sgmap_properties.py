@@ -1,4 +1,4 @@
-"""Property tests of the battlefield with random bots (sanguosha-map.md): exact replay, gold and card
+"""Property tests of the battlefield, random bots (docs/rules/sanguosha-map.md): exact replay, gold and card
 conservation, generals always on walkable cells, and legal() never offering what apply() refuses."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scenario tests of the Sanguosha battlefield on small inline maps, one rule each (sanguosha-map.md)."""
+"""Scenario tests of the battlefield on small inline maps, one rule each (docs/rules/sanguosha-map.md)."""
 
 from __future__ import annotations
 

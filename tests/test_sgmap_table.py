@@ -1,5 +1,5 @@
 """The battlefield through the real table: a scripted game replayed by ``gametable replay`` (JSONL),
-and a full bot game through the real daemon and Mosquitto (sanguosha-map.md SG-9)."""
+and a full bot game through the real daemon and Mosquitto (docs/rules/sanguosha-map.md SG-9)."""
 
 from __future__ import annotations
 

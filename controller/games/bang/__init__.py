@@ -1,4 +1,4 @@
-"""Bang! on the table (bang.md, BG-1 … BG-8): a pure rules engine implementing the game contract
+"""Bang! on the table (docs/rules/bang.md, BG-1 … BG-8): a pure rules engine implementing the game contract
 (:class:`controller.games.base.Game`). Roles and hands live on the phones; this module referees.
 
 The engine is a resolution stack (:mod:`.flow`): every response (Missed!, Beer, a Duel's BANG!, a

@@ -1,4 +1,4 @@
-"""The Sanguosha battlefield (sanguosha-map.md, SG-1 … SG-9): generals, minions, castles and bosses
+"""The Sanguosha battlefield (docs/rules/sanguosha-map.md, SG-1 … SG-9): generals, minions, castles and bosses
 on a map, refereed by a pure engine implementing the game contract (:class:`controller.games.base.Game`).
 Duels and boss fights are played with the physical deck and entered on the phones (or settled by
 a seeded quick model)."""

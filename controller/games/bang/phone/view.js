@@ -1,4 +1,4 @@
-/* Bang! on the phones (bang.md BG-7, BG-8.14): your role (tap to reveal), character and ability,
+/* Bang! on the phones (docs/rules/bang.md BG-7, BG-8.14): your role (tap to reveal), character and ability,
  * life as bullets, your hand as cards with suit and rank; tapping a card lights its legal targets
  * with their distance; a response banner with a live countdown ("Bo: BANG! at you — Missed! | Take
  * it"). The table page shows the ring, the Sheriff's star, cards in play, hand counts, the deck and

@@ -1,4 +1,4 @@
-/* The Sanguosha battlefield on the phones (sanguosha-map.md): the map as a grid (castles, zones,
+/* The Sanguosha battlefield on the phones (docs/rules/sanguosha-map.md): the map as a grid (castles, zones,
  * roads, walls, boss points, minions, generals with health and gold); on your turn the cells you
  * can reach show their movement cost and a tap moves you there by the cheapest path (SG-8.3);
  * targets in range are tapped to attack (SG-4); the 闪 window with its countdown; duel offers with
