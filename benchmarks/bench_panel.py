@@ -40,9 +40,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.broker import free_port, start_broker
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.mqtt_bridge import no_delay
+from core.config import parse
 from web_panel.server import PanelServer, _raise_file_limit
 
 CLIENTS = 100

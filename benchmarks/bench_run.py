@@ -12,10 +12,10 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.hardware import Hardware
+from core.clock import SystemClock
+from core.config import parse
 from sensors.virtual_base import VirtualBaseStation
 from tests.helpers.broker import start_broker
 from tests.helpers.mqtt_client import Recorder

@@ -10,9 +10,9 @@ import random
 import time
 
 from controller.bots.coinwar_bot import plan
-from controller.clock import FakeClock
 from controller.observer import Observer
 from controller.sim import default_beams
+from core.clock import FakeClock
 from sensors.random_shots import random_flick, random_table
 from sensors.virtual_beams import VirtualBeams
 

@@ -20,11 +20,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.sim import VirtualTable, compare_with_truth
 from controller.sim_hardware import SimHardware
+from core.clock import SystemClock
+from core.config import parse
 
 LANES = (-14.0, -7.0, 0.0, 7.0, 14.0)  # mm beside the goal's axis: short and long beam pulses
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 import random
 
-from controller.config import BeamConfig
 from controller.observer import classify, dead_possible
 from controller.sim import default_beams
-from sensors import table_geometry as geo
+from core import table_geometry as geo
+from core.config import BeamConfig
 from sensors.random_shots import random_flick, random_table
 
 DRILL_SIGMA_MM = 0.35  # printed jig: 95 % of holes within 0.7 mm

@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.command == "replay":
         if args.config:
-            from controller.config import ConfigError, load
+            from core.config import ConfigError, load
 
             try:
                 load(args.config)

@@ -15,16 +15,16 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from controller.clock import Clock, SystemClock
-from controller.config import Config
 from controller.deadlines import Deadlines, PauseError
 from controller.games import Game, registry
 from controller.games.base import TableView
 from controller.games.words import narrate
 from controller.journal import Journal
-from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error
+from core.clock import Clock, SystemClock
+from core.config import Config
+from core.led_patterns import LedPlanError, led_plan
 
 log = logging.getLogger("gametable.daemon")
 

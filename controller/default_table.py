@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from controller.config import BeamConfig, LedConfig, load
+from core.config import BeamConfig, LedConfig, load
 
 DEFAULT_TABLE = Path(__file__).parent / "data" / "default-table.toml"
 

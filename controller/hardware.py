@@ -12,10 +12,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from controller.clock import Clock
-from controller.config import Config
 from controller.observer import Observer
 from controller.referee_api import Referee, TableReferee
+from core.clock import Clock
+from core.config import Config
 
 log = logging.getLogger("gametable.hardware")
 
@@ -48,8 +48,8 @@ class Hardware:
         self._waiting: dict[str, str] = {}
 
     def start(self) -> None:
-        from controller.leds import GpioSeatLights
         from sensors.gpio import make_pin_factory
+        from sensors.leds import GpioSeatLights
 
         factory = self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
         if self.config.leds.seats or self.config.leds.status:

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from controller.clock import Clock
-from controller.config import BeamConfig
 from controller.referee_api import Referee
-from sensors import table_geometry as geo
-from sensors.beam_geometry import beam_distance
+from core import table_geometry as geo
+from core.beam_geometry import beam_distance
+from core.clock import Clock
+from core.config import BeamConfig
 
 log = logging.getLogger("gametable.observer")
 

@@ -30,15 +30,15 @@ from typing import Any
 
 from controller.bot_runner import BotRunner, coin_choices
 from controller.bots.coinwar_bot import BotError, plan
-from controller.clock import Clock
 from controller.command_ids import CommandIds, new_id
-from controller.config import BeamConfig, Config
 from controller.default_table import default_beams
 from controller.observer import ObservedStrike, Observer
 from controller.referee_api import TableReferee
 from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from controller.topics import Topics, client_id
-from sensors import table_geometry as geo
+from core import table_geometry as geo
+from core.clock import Clock
+from core.config import BeamConfig, Config
 from sensors.flying import FlyModel
 from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
 from sensors.random_shots import random_normal_spots
@@ -548,8 +548,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     seats named "Bot …" in any game the lobby starts are played by the simulator.
     """
     from controller.broker import ensure_broker
-    from controller.clock import SystemClock
-    from controller.config import ConfigError, load
+    from core.clock import SystemClock
+    from core.config import ConfigError, load
 
     try:
         config: Config = load(args.config) if args.config else load(None)

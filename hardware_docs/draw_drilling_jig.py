@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from controller.config import Config, ConfigError, load  # noqa: E402
+from core import table_geometry as geo  # noqa: E402
+from core.config import Config, ConfigError, load  # noqa: E402
 from hardware_docs.draw_beam_layout import _fmt, default_config_path, source_name  # noqa: E402
-from sensors import table_geometry as geo  # noqa: E402
 
 PAGE_W, PAGE_H = 210.0, 297.0  # A4 portrait, millimetres
 HOLE_MM = 3.2

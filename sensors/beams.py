@@ -37,8 +37,8 @@ from typing import Any
 
 from gpiozero import DigitalInputDevice
 
-from controller.clock import Clock
-from controller.config import BeamConfig
+from core.clock import Clock
+from core.config import BeamConfig
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import pymunk
 
-from sensors import table_geometry as geo
+from core import table_geometry as geo
 from sensors.flying import FlyModel
 
 Point = tuple[float, float]

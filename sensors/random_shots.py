@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import random
 
-from sensors import table_geometry as geo
+from core import table_geometry as geo
 from sensors.physics import TablePhysics
 
 Point = tuple[float, float]

@@ -22,8 +22,8 @@ from typing import Any
 
 import serial
 
-from controller.clock import Clock
-from sensors.frames import KNOWN_TYPES, PROTOCOL, SEQ_MOD, FrameDecoder, FrameError
+from core.clock import Clock
+from core.frames import KNOWN_TYPES, PROTOCOL, SEQ_MOD, FrameDecoder, FrameError
 
 log = logging.getLogger(__name__)
 
@@ -508,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     import json
     import sys
 
-    from controller.clock import SystemClock
+    from core.clock import SystemClock
 
     ap = argparse.ArgumentParser(prog="python -m sensors.striker_link", description=main.__doc__.splitlines()[0])
     ap.add_argument("port", help="e.g. /dev/serial/by-id/usb-Espressif_...-if00 or /dev/ttyACM0")

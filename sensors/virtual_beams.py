@@ -2,7 +2,7 @@
 
 The blocking rule itself (architecture.md: a segment beam is blocked by a coin whose centre is
 closer than the coin radius to the segment; a point beam by a coin covering the point) is
-``sensors/beam_geometry.py``'s, shared with the hardware path that drives MockFactory pins.
+``core/beam_geometry.py``'s, shared with the hardware path that drives MockFactory pins.
 
 :class:`VirtualBeams` turns a stream of coin positions (the physics step hook) into beam edges
 ``(beam_id, blocked, t)``. A coarse spatial index keeps it cheap enough to run at 240 Hz.
@@ -14,9 +14,9 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from controller.config import BeamConfig
-from sensors import table_geometry as geo
-from sensors.beam_geometry import beam_distance, blocked_beams
+from core import table_geometry as geo
+from core.beam_geometry import beam_distance, blocked_beams
+from core.config import BeamConfig
 
 Point = tuple[float, float]
 _CELL = 20.0

@@ -7,8 +7,8 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
-from controller.config import BeamConfig
+from core.clock import FakeClock
+from core.config import BeamConfig
 from sensors.beams import BeamBank, BeamEdge
 
 MS = 0.001

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from controller.bot_runner import BotRunner, BotRunnerError
 from controller.bots.coinwar_bot import plan
-from controller.clock import FakeClock
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.sim import VirtualTable
+from core.clock import FakeClock
+from core.config import parse
 from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from controller.bots.coinwar_bot import plan
-from controller.clock import FakeClock
 from controller.sim import FOOTBALL_SPOTS, VirtualTable
+from core.clock import FakeClock
 from sensors.physics import PhysicsParams, TablePhysics
 
 FOOTBALL = {

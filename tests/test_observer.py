@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
-from controller.config import load
 from controller.default_table import DEFAULT_TABLE, default_beams
 from controller.observer import Observer, classify, dead_possible, uncovered_dead_region
-from sensors import table_geometry as geo
+from core import table_geometry as geo
+from core.clock import FakeClock
+from core.config import load
 from sensors.flying import FlyModel
 from sensors.physics import TablePhysics
 from sensors.random_shots import random_flick, random_table
@@ -178,7 +178,7 @@ def test_bad_observer_input_is_refused_with_one_line_and_changes_nothing():
 
 
 def test_cw_7_3_optional_mouth_beams_are_recognised_from_their_geometry():
-    from controller.config import BeamConfig
+    from core.config import BeamConfig
 
     mouths = [
         BeamConfig("mouth_a", 15, "segment", False, (162.5, -16.0), (262.5, -16.0)),
@@ -242,7 +242,7 @@ class _RecordingDaemon:
 
 
 def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
-    from controller.config import Config
+    from core.config import Config
 
     clock = FakeClock()
     daemon = _RecordingDaemon()
@@ -260,7 +260,7 @@ def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
 
 
 def test_a_stopped_observer_reports_nothing_and_a_failing_daemon_does_not_crash_it():
-    from controller.config import Config
+    from core.config import Config
 
     clock = FakeClock()
     daemon = _RecordingDaemon()

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sensors import table_geometry as geo
+from core import table_geometry as geo
 from sensors.flying import FlyModel
 from sensors.physics import PhysicsParams, TablePhysics
 from sensors.random_shots import random_flick, random_table

@@ -12,9 +12,9 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
 from controller.sim import SEAT_SPOTS, SimError, VirtualTable, add_sim_arguments, answer_from_truth, run_sim
-from sensors import table_geometry as geo
+from core import table_geometry as geo
+from core.clock import FakeClock
 from sensors.flying import FlyModel
 from tests.helpers.daemon_proc import panel_port
 from tests.helpers.mini_referee import FakeDaemon

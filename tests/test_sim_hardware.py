@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.observer import ObservedStrike
 from controller.sim import SimError, VirtualTable
 from controller.sim_hardware import SimHardware, SimHardwareError, direct_reason
+from core.clock import SystemClock
+from core.config import parse
 from tests.helpers.broker import free_port
 from tests.helpers.mqtt_client import Recorder
 

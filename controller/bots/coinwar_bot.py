@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from sensors import table_geometry as geo
+from core import table_geometry as geo
 from sensors.physics import PhysicsParams, TablePhysics
 
 Point = tuple[float, float]

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.broker import Broker
-from controller.config import Config, parse
 from controller.daemon import Daemon
+from core.config import Config, parse
 from web_panel.server import PanelServer
 
 PIN = "2468"

@@ -13,8 +13,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.broker import Broker, start_table_broker
-from controller.config import parse
 from controller.daemon import Daemon
+from core.config import parse
 
 TABLE = "t1"
 

@@ -1,4 +1,4 @@
-"""Seat turn LEDs and the status LED, driven from an LED plan (:mod:`controller.led_patterns`).
+"""Seat turn LEDs and the status LED, driven from an LED plan (:mod:`core.led_patterns`).
 
 :class:`SeatLights` is the small output interface the daemon uses, so an addressable strip can
 replace the GPIO LEDs later. :class:`GpioSeatLights` is the gpiozero implementation: one
@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 from gpiozero import PWMLED, RGBLED
 
-from controller.clock import Clock
-from controller.config import LedConfig
-from controller.led_patterns import ANIMATED, check_plan, seat_level, status_colour
+from core.clock import Clock
+from core.config import LedConfig
+from core.led_patterns import ANIMATED, check_plan, seat_level, status_colour
 
 FRAME_S = 0.04  # 25 frames/s: smooth enough for a pulse, cheap on a Pi
 
@@ -30,7 +30,7 @@ class SeatLights(Protocol):
     """What the daemon needs from any seat-light hardware."""
 
     def show(self, plan: dict[str, Any]) -> None:
-        """Display a plan from :func:`controller.led_patterns.led_plan` (validated first)."""
+        """Display a plan from :func:`core.led_patterns.led_plan` (validated first)."""
 
     def tick(self, now: float | None = None) -> None:
         """Render the frame for clock time ``now`` (default: the clock's now)."""

@@ -17,8 +17,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from controller.config import BeamConfig
-from sensors.table_geometry import COIN_RADIUS_MM
+from core.config import BeamConfig
+from core.table_geometry import COIN_RADIUS_MM
 
 Point = tuple[float, float]
 
