@@ -13,8 +13,8 @@ from controller.bots.coinwar_bot import plan
 from controller.observer import Observer
 from controller.sim import default_beams
 from core.clock import FakeClock
-from sensors.random_shots import random_flick, random_table
-from sensors.virtual_beams import VirtualBeams
+from virtual.random_shots import random_flick, random_table
+from virtual.virtual_beams import VirtualBeams
 
 
 def realtime_factor(strikes: int = 200, seed: int = 1, repeats: int = 3) -> float:

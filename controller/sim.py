@@ -39,10 +39,10 @@ from controller.topics import Topics, client_id
 from core import table_geometry as geo
 from core.clock import Clock
 from core.config import BeamConfig, Config
-from sensors.flying import FlyModel
-from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
-from sensors.random_shots import random_normal_spots
-from sensors.virtual_beams import Edge, VirtualBeams
+from virtual.flying import FlyModel
+from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
+from virtual.random_shots import random_normal_spots
+from virtual.virtual_beams import Edge, VirtualBeams
 
 log = logging.getLogger("gametable.sim")
 Point = tuple[float, float]

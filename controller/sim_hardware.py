@@ -5,7 +5,7 @@ Why: ``gametable sim`` should exercise what ``gametable run`` runs on the Pi, no
 geometry and feeds striker frames through a pty"). :class:`SimHardware` builds exactly the
 :class:`~controller.hardware.Hardware` of the Pi, on
 
-- a :class:`~sensors.virtual_base.VirtualBaseStation` pty as ``[striker] port`` (strikers
+- a :class:`~virtual.virtual_base.VirtualBaseStation` pty as ``[striker] port`` (strikers
   ``s1``..``s6`` for seats 1..6 unless the config maps its own): a flick sends a protocol 1
   ``strike`` frame -> ``StrikerLink`` -> ``Hardware`` -> the daemon's ``strike`` input and
   ``observer.strike_started``;
@@ -81,7 +81,7 @@ class SimHardware:
 
     def __init__(self, config: Config, clock: Clock, *, beams: Iterable[BeamConfig] | None = None,
                  hb_interval_s: float = 0.5) -> None:
-        from sensors.virtual_base import VirtualBaseStation
+        from virtual.virtual_base import VirtualBaseStation
 
         self.clock = clock
         layout = tuple(beams) if beams is not None else (config.beams or default_beams())

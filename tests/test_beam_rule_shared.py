@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from controller.sim import default_beams
 from core.beam_geometry import blocked_beams
-from sensors.virtual_beams import VirtualBeams, blocked_set
+from virtual.virtual_beams import VirtualBeams, blocked_set
 
 BEAMS = default_beams()
 centre = st.tuples(st.floats(-40.0, 465.0), st.floats(-40.0, 665.0))

@@ -7,7 +7,7 @@ import math
 from controller.bots.coinwar_bot import plan
 from controller.sim import FOOTBALL_SPOTS, VirtualTable
 from core.clock import FakeClock
-from sensors.physics import PhysicsParams, TablePhysics
+from virtual.physics import PhysicsParams, TablePhysics
 
 FOOTBALL = {
     "game": "coinwar", "mode": "football", "phase": "playing",

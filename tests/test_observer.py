@@ -14,10 +14,10 @@ from controller.observer import Observer, classify, dead_possible, uncovered_dea
 from core import table_geometry as geo
 from core.clock import FakeClock
 from core.config import load
-from sensors.flying import FlyModel
-from sensors.physics import TablePhysics
-from sensors.random_shots import random_flick, random_table
-from sensors.virtual_beams import Edge, VirtualBeams
+from virtual.flying import FlyModel
+from virtual.physics import TablePhysics
+from virtual.random_shots import random_flick, random_table
+from virtual.virtual_beams import Edge, VirtualBeams
 
 BEAMS = default_beams()
 NO_FLY = FlyModel(enabled=False)

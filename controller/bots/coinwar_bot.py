@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import table_geometry as geo
-from sensors.physics import PhysicsParams, TablePhysics
+from virtual.physics import PhysicsParams, TablePhysics
 
 Point = tuple[float, float]
 

@@ -10,7 +10,7 @@ import math
 import random
 
 from core import table_geometry as geo
-from sensors.physics import TablePhysics
+from virtual.physics import TablePhysics
 
 Point = tuple[float, float]
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import pymunk
 
 from core import table_geometry as geo
-from sensors.flying import FlyModel
+from virtual.flying import FlyModel
 
 Point = tuple[float, float]
 StepHook = Callable[[float, dict[str, Point]], None]
