@@ -12,9 +12,9 @@ from pathlib import Path
 
 from controller.bot_runner import BotRunner
 from controller.daemon import Daemon
-from controller.sim import VirtualTable
 from core.clock import FakeClock
 from core.config import parse
+from gametable.sim import VirtualTable
 
 COUP_GAMES = 6
 

@@ -11,8 +11,8 @@ import time
 
 from controller.bots.coinwar_bot import plan
 from controller.observer import Observer
-from controller.sim import default_beams
 from core.clock import FakeClock
+from gametable.sim import default_beams
 from virtual.random_shots import random_flick, random_table
 from virtual.virtual_beams import VirtualBeams
 

@@ -25,9 +25,9 @@ import math
 import random
 
 from controller.observer import classify, dead_possible
-from controller.sim import default_beams
 from core import table_geometry as geo
 from core.config import BeamConfig
+from gametable.sim import default_beams
 from virtual.random_shots import random_flick, random_table
 
 DRILL_SIGMA_MM = 0.35  # printed jig: 95 % of holes within 0.7 mm

@@ -1,6 +1,6 @@
 """The table the simulator and the virtual sensors use when a config names none: the beam layout
 and LEDs of ``controller/data/default-table.toml`` (one place, below both ``sim`` and
-``sim_hardware``)."""
+``sim_rig``)."""
 
 from __future__ import annotations
 

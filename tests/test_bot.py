@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.bots.coinwar_bot import BotError, plan
-from controller.sim import VirtualTable
 from core.clock import FakeClock
+from gametable.sim import VirtualTable
 from tests.helpers.mini_referee import FakeDaemon
 from virtual.physics import MAX_FLICK_MM_S, TablePhysics
 from virtual.random_shots import random_table

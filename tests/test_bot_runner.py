@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from controller.bot_runner import BotRunner, BotRunnerError
 from controller.bots.coinwar_bot import plan
 from controller.daemon import Daemon
-from controller.sim import VirtualTable
 from core.clock import FakeClock
 from core.config import parse
+from gametable.sim import VirtualTable
 from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast

@@ -5,8 +5,8 @@ from __future__ import annotations
 import math
 
 from controller.bots.coinwar_bot import plan
-from controller.sim import FOOTBALL_SPOTS, VirtualTable
 from core.clock import FakeClock
+from gametable.sim import FOOTBALL_SPOTS, VirtualTable
 from virtual.physics import PhysicsParams, TablePhysics
 
 FOOTBALL = {

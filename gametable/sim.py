@@ -8,7 +8,7 @@ architecture.md says) -- places coins the rules ask to be placed, and plays bot 
 It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
 so tests can use a small fake daemon and the CLI the real one. Two sensor paths:
 
-- *real* (``rig``, a :class:`controller.sim_hardware.SimHardware`; the default of ``gametable sim``
+- *real* (``rig``, a :class:`gametable.sim_rig.SimHardware`; the default of ``gametable sim``
   at ``--speed`` <= 2): the flick is a striker frame through a pty and the beams are MockFactory
   pins read by the Pi's own ``BeamBank``/``Hardware``/observer, so the strike and (``--ask``) the
   observed facts reach the daemon exactly as on a real table;
@@ -34,11 +34,11 @@ from controller.command_ids import CommandIds, new_id
 from controller.default_table import default_beams
 from controller.observer import ObservedStrike, Observer
 from controller.referee_api import TableReferee
-from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from controller.topics import Topics, client_id
 from core import table_geometry as geo
 from core.clock import Clock
 from core.config import BeamConfig, Config
+from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from virtual.flying import FlyModel
 from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
 from virtual.random_shots import random_normal_spots
