@@ -10,7 +10,7 @@ import random
 import time
 
 from controller.bots.coinwar_bot import plan
-from controller.observer import Observer
+from controller.games.coinwar.sensing import Observer
 from core.clock import FakeClock
 from gametable.sim import default_beams
 from virtual.random_shots import random_flick, random_table
@@ -47,7 +47,7 @@ def observer_accuracy(shots: int = 10_000, seed: int = 2) -> dict[str, float]:
         facts: list = []
         vb.reset(table.positions())
         # the virtual table's physics flies every coin through the rail beams' plane ("rails");
-        # a real table leaves flown unknown instead (controller/observer.py, #3)
+        # a real table leaves flown unknown instead (controller/games/coinwar/sensing.py, #3)
         observer = Observer(beams, clock, facts.append, initially_blocked=vb.state, flight_proof="rails")
         vb.on_edge = observer.on_edge
         coin, vx, vy = random_flick(rng, table.positions())

@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 
-from controller.observer import classify, dead_possible
+from controller.games.coinwar.sensing import classify, dead_possible
 from core import table_geometry as geo
 from core.config import BeamConfig
 from gametable.sim import default_beams

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from controller.observer import Observer
+from controller.games.coinwar.sensing import Observer, out_of_turn, strike_input
 from controller.referee_api import Referee, TableReferee
 from core.clock import Clock
 from core.config import Config
@@ -118,19 +118,13 @@ class Hardware:
 
     # --- strikers ----------------------------------------------------------------------------
     def _on_frame(self, frame: dict[str, Any]) -> None:
-        from sensors.striker_link import strike_input
-
         self.daemon.diagnostic("striker", frame)
         inp = strike_input(frame, self.config.strikers)
         if inp is None:
             return
-        view = self.daemon.table_view()
-        turn = view["turn"] if view else None
-        if not turn or turn["seat"] != inp["seat"]:
-            # A strike from a seat whose turn it is not: reported, not applied.
-            self.daemon.diagnostic("striker", {"event": "strike_out_of_turn", "seat": inp["seat"],
-                                               "striker": frame.get("id"),
-                                               "message": f"seat {inp['seat']} struck out of turn"})
+        report = out_of_turn(inp, frame, self.daemon.table_view())
+        if report is not None:
+            self.daemon.diagnostic("striker", report)
             return
         result = self.daemon.submit(inp, source="striker")
         if result["ok"] and self.observer is not None:

@@ -4,7 +4,7 @@ Pure geometry (table millimetres) so the virtual table produces *the same observ
 hardware*: it computes the blocked set from coin centres and drives the real :class:`BeamBank`
 through gpiozero ``MockFactory`` pins with :func:`drive`. This is the one place the blocking rule
 lives: the virtual table's edge tracker (``virtual/virtual_beams.py``) and the observer's goal
-proof (``controller/observer.py``) call :func:`beam_distance` from here.
+proof (``controller/games/coinwar/sensing.py``) call :func:`beam_distance` from here.
 
 A ``segment`` beam is blocked when the distance from a coin's centre to the segment is less than
 the coin radius; a ``point`` beam when the distance to the point is less than the radius (strict:

@@ -32,7 +32,7 @@ from controller.bot_runner import BotRunner, coin_choices
 from controller.bots.coinwar_bot import BotError, plan
 from controller.command_ids import CommandIds, new_id
 from controller.default_table import default_beams
-from controller.observer import ObservedStrike, Observer
+from controller.games.coinwar.sensing import ObservedStrike, Observer
 from controller.referee_api import TableReferee
 from controller.topics import Topics, client_id
 from core import table_geometry as geo

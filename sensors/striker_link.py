@@ -104,20 +104,6 @@ class _Budget:
         return False, ended
 
 
-def strike_input(frame: dict[str, Any], strikers: dict[str, int]) -> dict[str, Any] | None:
-    """Map a ``strike`` frame to the input ``{"type":"strike","seat":S}`` via config ``[strikers]``.
-
-    Returns None for any other frame and for a striker that no seat owns (an unassigned striker
-    being waved about must not start anyone's strike).
-    """
-    if frame.get("t") != "strike":
-        return None
-    seat = strikers.get(frame.get("id"))  # type: ignore[arg-type]
-    if seat is None:
-        return None
-    return {"type": "strike", "seat": seat}
-
-
 class StrikerLink:
     """Read protocol 1 frames from ``port`` and report frames and diagnostics.
 

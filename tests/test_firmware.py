@@ -19,9 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.games.coinwar.sensing import strike_input
 from core.clock import FakeClock
 from core.frames import FrameDecoder, encode
-from sensors.striker_link import StrikerLink, strike_input
+from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import PtyPair, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]

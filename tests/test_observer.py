@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.default_table import DEFAULT_TABLE, default_beams
-from controller.observer import Observer, classify, dead_possible, uncovered_dead_region
+from controller.games.coinwar.sensing import Observer, classify, dead_possible, uncovered_dead_region
 from core import table_geometry as geo
 from core.clock import FakeClock
 from core.config import load

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from controller.daemon import Daemon
-from controller.observer import ObservedStrike
+from controller.games.coinwar.sensing import ObservedStrike
 from core.clock import SystemClock
 from core.config import parse
 from gametable.sim import SimError, VirtualTable

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from sensors.striker_link import StrikerLink, strike_input
+from controller.games.coinwar.sensing import strike_input
+from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import wait_for
 from virtual.virtual_base import VirtualBaseStation
 

@@ -415,3 +415,31 @@ class Observer:
         if any(b in self.blocked for b in s["rail_since"]):
             return None  # a rail beam blocked at rest since the strike: a coin on the rail, or a hand
         return [] if self.flight_proof == "rails" else None
+
+
+# --- strikers: a frame from the serial link -> the ``strike`` input (the real table's turn rule) ---
+
+def strike_input(frame: dict[str, Any], strikers: dict[str, int]) -> dict[str, Any] | None:
+    """Map a ``strike`` frame to the input ``{"type":"strike","seat":S}`` via config ``[strikers]``.
+
+    Returns None for any other frame and for a striker that no seat owns (an unassigned striker
+    being waved about must not start anyone's strike).
+    """
+    if frame.get("t") != "strike":
+        return None
+    seat = strikers.get(frame.get("id"))  # type: ignore[arg-type]
+    if seat is None:
+        return None
+    return {"type": "strike", "seat": seat}
+
+
+def out_of_turn(inp: dict[str, Any], frame: dict[str, Any], view: Any) -> dict[str, Any] | None:
+    """The ``sensors/striker`` report for a strike from a seat whose turn it is not, else None.
+
+    Such a strike is reported, never applied: only the seat in ``view["turn"]`` (the game's table
+    view) may strike, so a striker knocked or waved at another seat cannot move the game on."""
+    turn = view["turn"] if view else None
+    if turn and turn["seat"] == inp["seat"]:
+        return None
+    return {"event": "strike_out_of_turn", "seat": inp["seat"], "striker": frame.get("id"),
+            "message": f"seat {inp['seat']} struck out of turn"}
