@@ -10,9 +10,9 @@ import random
 import time
 
 from controller.bots.coinwar_bot import plan
+from controller.default_table import default_beams
 from controller.games.coinwar.sensing import Observer
 from core.clock import FakeClock
-from gametable.sim import default_beams
 from virtual.random_shots import random_flick, random_table
 from virtual.virtual_beams import VirtualBeams
 

@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 import random
 
+from controller.default_table import default_beams
 from controller.games.coinwar.sensing import classify, dead_possible
 from core import table_geometry as geo
 from core.config import BeamConfig
-from gametable.sim import default_beams
 from virtual.random_shots import random_flick, random_table
 
 DRILL_SIGMA_MM = 0.35  # printed jig: 95 % of holes within 0.7 mm

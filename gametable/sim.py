@@ -33,6 +33,15 @@ from controller.bots.coinwar_bot import BotError, plan
 from controller.command_ids import CommandIds, new_id
 from controller.default_table import default_beams
 from controller.games.coinwar.sensing import ObservedStrike, Observer
+from controller.games.coinwar.virtual_table import (
+    BALL,
+    UNKNOWN,
+    Point,
+    answer_from_truth,
+    coins_of,
+    compare_with_truth,
+    initial_spot,
+)
 from controller.referee_api import TableReferee
 from controller.topics import Topics, client_id
 from core import table_geometry as geo
@@ -45,57 +54,8 @@ from virtual.random_shots import random_normal_spots
 from virtual.virtual_beams import Edge, VirtualBeams
 
 log = logging.getLogger("gametable.sim")
-Point = tuple[float, float]
-
-# Where each seat's coin starts (CW-2.3: near the rails, in front of the seat); seats go round the table.
-SEAT_SPOTS: dict[int, Point] = {
-    1: (212.5, 45.0),
-    2: (380.0, 160.0),
-    3: (380.0, 465.0),
-    4: (212.5, 580.0),
-    5: (45.0, 465.0),
-    6: (45.0, 160.0),
-}
-
-
-BALL = "ball"
-# CW-7.3 kick-off: team A (defends mouth A at y = 0) on its half, team B on the other, ball on the centre
-FOOTBALL_SPOTS: dict[str, Point] = {
-    "A1": (110.0, 170.0), "A2": (212.5, 120.0), "A3": (315.0, 170.0),
-    "B1": (110.0, 455.0), "B2": (212.5, 505.0), "B3": (315.0, 455.0),
-    BALL: geo.CENTRE,
-}
-
-
-def coins_of(st: dict[str, Any]) -> list[tuple[str, int | None, bool]]:
-    """(coin, owner seat, on the table?) for every coin of the game in a public state.
-
-    Uses ``coins_on_table`` when the engine publishes it (football's team coins and ball have no
-    owner); otherwise one coin per player, on the table while the player is alive."""
-    seats = {p.get("coin") or f"c{p['seat']}": p.get("seat") for p in st.get("players", [])}
-    if st.get("mode") == "football":
-        seats = {c: None for c in FOOTBALL_SPOTS}
-    on = st.get("coins_on_table")
-    if on is not None:
-        names = list(dict.fromkeys(list(seats) + list(on)))
-        return [(c, seats.get(c), c in on) for c in names]
-    alive = {p.get("coin") or f"c{p['seat']}": p.get("alive", True) for p in st.get("players", [])}
-    return [(c, seat, bool(alive.get(c, True))) for c, seat in seats.items()]
-
-
 class SimError(ValueError):
     """A flick or placement the virtual table refuses (one readable line)."""
-
-
-def initial_spot(coin: str, seat: int | None) -> Point:
-    """The initial position (CW-1.6) of a coin: in front of its seat, near the rail."""
-    if coin in FOOTBALL_SPOTS:
-        return FOOTBALL_SPOTS[coin]
-    if seat in SEAT_SPOTS:
-        return SEAT_SPOTS[seat]
-    digits = "".join(ch for ch in coin if ch.isdigit())
-    n = int(digits) if digits else 1
-    return SEAT_SPOTS[(n - 1) % 6 + 1]
 
 
 class VirtualTable:
@@ -400,7 +360,7 @@ class VirtualTable:
                 return
             q = qs[0]
             value = answer_from_truth(q, truth, st)
-            if value is _UNKNOWN:
+            if value is UNKNOWN:
                 log.warning("sim: cannot answer question %s (%s) from the physics", q.get("id"), q.get("kind"))
                 return
             if not self.submit({"type": "answer", "question": q["id"], "value": value}).get("ok"):
@@ -452,60 +412,7 @@ class VirtualTable:
         return done
 
 
-_UNKNOWN = object()
 WAIT_STRIKE_S = 3.0  # bound on a strike frame's trip through the pty, the link thread and the daemon
-
-
-def compare_with_truth(facts: ObservedStrike, truth: StrikeTruth) -> dict[str, bool]:
-    """Does what the beams saw agree with the physics (``--truth`` on the real path logs it)?
-
-    ``None`` (not observable) agrees with anything; ``[]`` must match the truth exactly."""
-    agree = {
-        "dead": facts.dead is None or sorted(facts.dead) == sorted(truth.dead),
-        "flown": facts.flown is None or sorted(facts.flown) == sorted(truth.flown),
-    }
-    if all(agree.values()):
-        log.debug("sim: observer agrees with the truth (dead %s, flown %s)", facts.dead, facts.flown)
-    else:
-        log.info("sim: observer saw dead=%s flown=%s, truth dead=%s flown=%s", facts.dead, facts.flown,
-                 truth.dead, truth.flown)
-    return agree
-
-
-def answer_from_truth(question: dict[str, Any], truth: StrikeTruth, state: dict[str, Any]) -> Any:
-    """The answer the ground truth gives to an engine question (CW-8), by what it asks about.
-
-    The engine's kinds are ``dead``, ``flown`` and ``contacts`` (about the question's ``subject``
-    coin, default the struck coin); other wordings are matched on keywords."""
-    kind = str(question.get("kind", "")).lower()
-    if kind not in ("dead", "flown", "contacts"):
-        words = f"{kind} {question.get('text', '')}".lower()
-        kind = next((k for k, ws in (("dead", ("dead", "goal", "died")), ("flown", ("flown", "fly", "flew", "foul")),
-                                      ("contacts", ("contact", "touch", "attack", "hit"))) if any(w in words for w in ws)), "")
-    options = question.get("options")
-    multi = bool(question.get("multi"))
-    if kind == "dead":
-        facts: list[Any] = list(truth.dead)
-    elif kind == "flown":
-        facts = list(truth.flown)
-    elif kind == "contacts":
-        subject = question.get("subject") or truth.coin
-        facts = sorted({c for pair in truth.contacts if subject in pair for c in pair} - {subject})
-        if isinstance(options, list) and options and all(isinstance(o, bool) for o in options):
-            players = {p.get("coin") or f"c{p['seat']}": p for p in state.get("players", [])}
-            me = players.get(subject, {})
-            enemy = [c for c in facts if me.get("team") is None or players.get(c, {}).get("team") != me.get("team")]
-            return bool(enemy)
-    else:
-        return _UNKNOWN
-    if isinstance(options, list) and options and all(isinstance(o, str) for o in options):
-        facts = [c for c in facts if c in options]
-    elif isinstance(options, list) and options and all(isinstance(o, int) and not isinstance(o, bool) for o in options):
-        seat_of = {p.get("coin") or f"c{p['seat']}": p["seat"] for p in state.get("players", [])}
-        facts = [seat_of[c] for c in facts if seat_of.get(c) in options]  # the question names seats
-    if multi:
-        return list(facts)
-    return facts[0] if facts else None
 
 
 # --- CLI glue ---------------------------------------------------------------------------------------
@@ -804,4 +711,4 @@ def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
     return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {})}
 
 
-__all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "answer_from_truth", "default_beams", "Edge"]
+__all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "default_beams", "Edge"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.default_table import default_beams
 from core.beam_geometry import blocked_beams
-from gametable.sim import default_beams
 from virtual.virtual_beams import VirtualBeams, blocked_set
 
 BEAMS = default_beams()

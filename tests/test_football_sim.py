@@ -5,8 +5,9 @@ from __future__ import annotations
 import math
 
 from controller.bots.coinwar_bot import plan
+from controller.games.coinwar.virtual_table import FOOTBALL_SPOTS
 from core.clock import FakeClock
-from gametable.sim import FOOTBALL_SPOTS, VirtualTable
+from gametable.sim import VirtualTable
 from virtual.physics import PhysicsParams, TablePhysics
 
 FOOTBALL = {

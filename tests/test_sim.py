@@ -12,9 +12,10 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.games.coinwar.virtual_table import SEAT_SPOTS, answer_from_truth
 from core import table_geometry as geo
 from core.clock import FakeClock
-from gametable.sim import SEAT_SPOTS, SimError, VirtualTable, add_sim_arguments, answer_from_truth, run_sim
+from gametable.sim import SimError, VirtualTable, add_sim_arguments, run_sim
 from tests.helpers.daemon_proc import panel_port
 from tests.helpers.mini_referee import FakeDaemon
 from virtual.flying import FlyModel
