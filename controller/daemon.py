@@ -25,6 +25,7 @@ from controller.table import Result, Table, short_error
 from core.clock import Clock, SystemClock
 from core.config import Config
 from core.led_patterns import LedPlanError, led_plan
+from core.platform import SeatLights
 
 log = logging.getLogger("gametable.daemon")
 
@@ -80,7 +81,7 @@ class Daemon:
     """One table's referee process (``gametable run`` on a Pi, ``gametable sim`` anywhere)."""
 
     def __init__(self, config: Config, clock: Clock | None = None, *, journal_path: str | None = None,
-                 lights: Any = None) -> None:
+                 lights: SeatLights | None = None) -> None:
         self.config = config
         self.clock = clock or SystemClock()
         self.journal = Journal(journal_path or config.journal.path)
@@ -263,7 +264,7 @@ class Daemon:
         if self.bridge:
             self.bridge.publish_leds(plan)
 
-    def use_lights(self, lights: Any) -> None:
+    def use_lights(self, lights: SeatLights) -> None:
         """Show the LED plan on ``lights`` too (the real table's PWM LEDs), from now on."""
         with self._lock:
             self.lights = lights

@@ -16,6 +16,7 @@ from controller.games.coinwar.sensing import Observer, out_of_turn, strike_input
 from controller.referee_api import Referee, TableReferee
 from core.clock import Clock
 from core.config import Config
+from core.platform import BeamSource, SeatLights, StrikerSource
 
 log = logging.getLogger("gametable.hardware")
 
@@ -39,9 +40,10 @@ class Hardware:
         self.clock = clock
         self.daemon = daemon
         self._pin_factory = pin_factory
-        self.beams: Any = None
-        self.link: Any = None
-        self.lights: Any = None
+        # the real platform's parts, behind the same interfaces as the virtual table's (core.platform)
+        self.beams: BeamSource | None = None
+        self.link: StrikerSource | None = None
+        self.lights: SeatLights | None = None
         self.observer: Any = None
         self.walk: Any = None  # the beam walk test before play (#5)
         self.dead_watch: Any = None  # beams that never block while others do (#5)

@@ -51,7 +51,7 @@ from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_r
 from virtual.flying import FlyModel
 from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
 from virtual.random_shots import random_normal_spots
-from virtual.virtual_beams import Edge, VirtualBeams
+from virtual.virtual_beams import VirtualBeams
 
 log = logging.getLogger("gametable.sim")
 class SimError(ValueError):
@@ -711,4 +711,4 @@ def _flick_from_panel(table: VirtualTable, payload: bytes) -> dict[str, Any]:
     return {"ok": bool(result.get("ok")), **({"error": result["error"]} if not result.get("ok") else {})}
 
 
-__all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "default_beams", "Edge"]
+__all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "default_beams"]

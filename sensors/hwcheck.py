@@ -16,8 +16,9 @@ from gpiozero import GPIOZeroError
 
 from core.clock import Clock, SystemClock
 from core.config import Config, ConfigError, load
+from core.platform import BeamEdge
 from sensors.beam_health import BeamWalk
-from sensors.beams import BeamBank, BeamEdge
+from sensors.beams import BeamBank
 from sensors.gpio import PinFactoryError, make_pin_factory
 from sensors.leds import GpioSeatLights
 

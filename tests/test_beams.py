@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from core.clock import FakeClock
 from core.config import BeamConfig
-from sensors.beams import BeamBank, BeamEdge
+from core.platform import BeamEdge
+from sensors.beams import BeamBank
 
 MS = 0.001
 

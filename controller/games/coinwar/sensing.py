@@ -38,15 +38,9 @@ from core import table_geometry as geo
 from core.beam_geometry import beam_distance
 from core.clock import Clock
 from core.config import BeamConfig
+from core.platform import BeamEdge
 
 log = logging.getLogger("gametable.observer")
-
-
-@dataclass(frozen=True)
-class _Edge:
-    beam_id: str
-    blocked: bool
-    t: float
 
 
 @dataclass
@@ -297,7 +291,7 @@ class Observer:
 
     def beam_edge(self, beam_id: str, blocked: bool, t: float) -> None:
         """A debounced beam edge as three values (the hardware glue's form of :meth:`on_edge`)."""
-        self.on_edge(_Edge(beam_id, blocked, t))
+        self.on_edge(BeamEdge(beam_id, blocked, t))
 
     # --- inputs --------------------------------------------------------------------------------
 
@@ -319,8 +313,8 @@ class Observer:
         }
         self._arm()
 
-    def on_edge(self, edge: Any) -> None:
-        """A debounced beam edge (anything with ``beam_id``, ``blocked``, ``t``)."""
+    def on_edge(self, edge: BeamEdge) -> None:
+        """A debounced beam edge, from the real beams or the virtual ones (the platform's one door)."""
         beam_id, blocked = edge.beam_id, bool(edge.blocked)
         if beam_id not in self._ids:
             self.unknown_edges += 1  # not in the layout: ignore, count for diagnostics
