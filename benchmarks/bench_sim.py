@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 import time
 
-from controller.bots.coinwar_bot import plan
 from controller.default_table import default_beams
 from controller.games.coinwar.sensing import Observer
+from controller.games.coinwar.shot_planner import plan
 from core.clock import FakeClock
 from virtual.random_shots import random_flick, random_table
 from virtual.virtual_beams import VirtualBeams

@@ -29,10 +29,10 @@ from dataclasses import replace
 from typing import Any
 
 from controller.bot_runner import BotRunner, coin_choices
-from controller.bots.coinwar_bot import BotError, plan
 from controller.command_ids import CommandIds, new_id
 from controller.default_table import default_beams
 from controller.games.coinwar.sensing import ObservedStrike, Observer
+from controller.games.coinwar.shot_planner import BotError, plan
 from controller.games.coinwar.virtual_table import (
     BALL,
     UNKNOWN,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.bots.coinwar_bot import BotError, plan
+from controller.games.coinwar.shot_planner import BotError, plan
 from core.clock import FakeClock
 from gametable.sim import VirtualTable
 from tests.helpers.mini_referee import FakeDaemon

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.bot_runner import BotRunner, BotRunnerError
-from controller.bots.coinwar_bot import plan
 from controller.daemon import Daemon
+from controller.games.coinwar.shot_planner import plan
 from core.clock import FakeClock
 from core.config import parse
 from gametable.sim import VirtualTable

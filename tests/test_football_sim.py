@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from controller.bots.coinwar_bot import plan
+from controller.games.coinwar.shot_planner import plan
 from controller.games.coinwar.virtual_table import FOOTBALL_SPOTS
 from core.clock import FakeClock
 from gametable.sim import VirtualTable
