@@ -39,10 +39,10 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.broker import free_port, start_broker
 from controller.daemon import Daemon
 from controller.mqtt_bridge import no_delay
 from core.config import parse
+from gametable.broker import free_port, start_broker
 from web_panel.server import PanelServer, _raise_file_limit
 
 CLIENTS = 100

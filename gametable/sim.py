@@ -454,9 +454,9 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     meanwhile). Otherwise it serves until Ctrl-C; ``--bots N`` starts a game of N bots to watch, and
     seats named "Bot …" in any game the lobby starts are played by the simulator.
     """
-    from controller.broker import ensure_broker
     from core.clock import SystemClock
     from core.config import ConfigError, load
+    from gametable.broker import ensure_broker
 
     try:
         config: Config = load(args.config) if args.config else load(None)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.broker import free_port
+from gametable.broker import free_port
 
 pytestmark = pytest.mark.mqtt
 

@@ -1,4 +1,4 @@
-"""controller/sd_notify.py against a real Unix datagram socket standing in for systemd."""
+"""gametable/sd_notify.py against a real Unix datagram socket standing in for systemd."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from controller.sd_notify import Watchdog, notify, watchdog_period
+from gametable.sd_notify import Watchdog, notify, watchdog_period
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def _advance(clock, seconds: int, dog, got) -> None:
 
 
 def _dog(daemon, clock, path, **kw):
-    from controller.sd_notify import DaemonHealth
+    from gametable.sd_notify import DaemonHealth
 
     health = DaemonHealth(daemon, clock, lock_timeout_s=0.05, **kw)
     return Watchdog(clock, {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"}, healthy=health), health

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.broker import free_port
+from gametable.broker import free_port
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,9 +8,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from controller.broker import Broker
 from controller.daemon import Daemon
 from core.config import Config, parse
+from gametable.broker import Broker
 from web_panel.server import PanelServer
 
 PIN = "2468"

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.broker import free_port
 from controller.topics import Topics
+from gametable.broker import free_port
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import Http
 

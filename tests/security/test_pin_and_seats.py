@@ -124,7 +124,7 @@ def test_gametable_run_prints_its_generated_pin_and_the_host_unlocks_with_it(bro
     import time
     from pathlib import Path
 
-    from controller.broker import free_port
+    from gametable.broker import free_port
 
     port = free_port()
     conf = tmp_path / "table.toml"
