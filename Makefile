@@ -8,7 +8,7 @@ RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-LINTED := controller sensors web_panel firmware tests benchmarks
+LINTED := core sensors virtual controller web_panel gametable firmware tests benchmarks
 
 .PHONY: demo test bench soak lint run-deps test-deps apt clean stl
 
@@ -29,7 +29,7 @@ soak: test-deps
 
 lint: test-deps
 	$(PY) -m ruff check $(LINTED)
-	$(PY) -m mypy  # controller sensors web_panel: [tool.mypy] in pyproject.toml
+	$(PY) -m mypy  # core sensors virtual controller web_panel gametable: [tool.mypy] in pyproject.toml
 
 # The printed parts (hardware_docs/printable/*.scad) as STL files in build/stl/. Only this target
 # needs Debian's openscad; the hole positions come from the table config (draw_drilling_jig.py).

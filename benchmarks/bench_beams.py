@@ -10,8 +10,8 @@ import statistics
 import threading
 import time
 
-from controller.clock import SystemClock
-from controller.config import BeamConfig
+from core.clock import SystemClock
+from core.config import BeamConfig
 from sensors.beams import BeamBank
 from sensors.gpio import make_pin_factory
 

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 
 from controller.bot_runner import BotRunner
-from controller.clock import FakeClock
-from controller.config import parse
 from controller.daemon import Daemon
-from controller.sim import VirtualTable
+from core.clock import FakeClock
+from core.config import parse
+from gametable.sim import VirtualTable
 
 COUP_GAMES = 6
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from controller.bots.coup_bots import RandomBot
 from controller.games import coup
+from controller.games.coup.bot import RandomBot
 
 GAMES = 400
 

@@ -2,7 +2,7 @@
 
 Matchups, each over ``GAMES`` seeded games (engine only, no I/O):
 - ``heuristic`` vs ``random`` heads-up, and ``heuristic`` vs the frozen first heuristic
-  (:class:`controller.bots.coup_bot_v1.HeuristicBotV1`) heads-up;
+  (:class:`controller.games.coup.bot_v1.HeuristicBotV1`) heads-up;
 - one ``heuristic`` against three old heuristics at a 4-player table (a fair share is 0.25).
 The measured bot's seat rotates game by game, the first player comes from the game's seed, and
 every reaction window is answered in a seeded random order (phones racing, CP-3.4), so no seat
@@ -17,9 +17,9 @@ import time
 from collections import Counter
 from typing import Any
 
-from controller.bots.coup_bot_v1 import HeuristicBotV1
-from controller.bots.coup_bots import HeuristicBot, RandomBot
 from controller.games import coup
+from controller.games.coup.bot import HeuristicBot, RandomBot
+from controller.games.coup.bot_v1 import HeuristicBotV1
 
 GAMES = 1000
 BOTS: dict[str, Any] = {"heuristic": HeuristicBot, "old": HeuristicBotV1, "random": RandomBot}

@@ -12,8 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.broker import start_broker
 from controller.daemon import Daemon
+from gametable.broker import start_broker
 from tests.helpers.coup_panel import SseStream, coup_game
 from tests.helpers.panel import Http, panel_config
 from web_panel.server import PanelServer

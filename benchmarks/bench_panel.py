@@ -39,10 +39,10 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.broker import free_port, start_broker
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.mqtt_bridge import no_delay
+from core.config import parse
+from gametable.broker import free_port, start_broker
 from web_panel.server import PanelServer, _raise_file_limit
 
 CLIENTS = 100
@@ -325,7 +325,7 @@ def idle_cpu_pct(broker_host: str, broker_port: int, seconds: float = IDLE_S, ro
     conf.write_text(f'table_id = "idle"\n[mqtt]\nhost = "{broker_host}"\nport = {broker_port}\n'
                     f'[journal]\npath = "{tmp / "j.sqlite"}"\n[panel]\nhost = "127.0.0.1"\nport = {port}\n')
     root = root or Path(__file__).resolve().parent.parent
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", *command, "--config", str(conf)], cwd=root,
+    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", *command, "--config", str(conf)], cwd=root,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 30

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from controller.journal import Journal
-from controller.replay import replay_lines
 from controller.table import Table
+from gametable.replay import replay_lines
 from tests.helpers.broker import start_broker
 from tests.helpers.daemon_proc import DaemonProcess
 from tests.helpers.mqtt_client import Recorder

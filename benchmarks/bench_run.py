@@ -12,13 +12,13 @@ from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.hardware import Hardware
-from sensors.virtual_base import VirtualBaseStation
+from core.clock import SystemClock
+from core.config import parse
 from tests.helpers.broker import start_broker
 from tests.helpers.mqtt_client import Recorder
+from virtual.virtual_base import VirtualBaseStation
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], "order": [1, 2]}

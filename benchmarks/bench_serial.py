@@ -12,8 +12,8 @@ import tempfile
 import threading
 import time
 
-from controller.clock import SystemClock
-from sensors.frames import encode
+from core.clock import SystemClock
+from core.frames import encode
 from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import PtyPair, wait_for
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 import time
 
-from controller.bots.coinwar_bot import plan
-from controller.clock import FakeClock
-from controller.observer import Observer
-from controller.sim import default_beams
-from sensors.random_shots import random_flick, random_table
-from sensors.virtual_beams import VirtualBeams
+from controller.default_table import default_beams
+from controller.games.coinwar.sensing import Observer
+from controller.games.coinwar.shot_planner import plan
+from core.clock import FakeClock
+from virtual.random_shots import random_flick, random_table
+from virtual.virtual_beams import VirtualBeams
 
 
 def realtime_factor(strikes: int = 200, seed: int = 1, repeats: int = 3) -> float:
@@ -47,7 +47,7 @@ def observer_accuracy(shots: int = 10_000, seed: int = 2) -> dict[str, float]:
         facts: list = []
         vb.reset(table.positions())
         # the virtual table's physics flies every coin through the rail beams' plane ("rails");
-        # a real table leaves flown unknown instead (controller/observer.py, #3)
+        # a real table leaves flown unknown instead (controller/games/coinwar/sensing.py, #3)
         observer = Observer(beams, clock, facts.append, initially_blocked=vb.state, flight_proof="rails")
         vb.on_edge = observer.on_edge
         coin, vx, vy = random_flick(rng, table.positions())

@@ -1,4 +1,4 @@
-"""The virtual table on the real sensor code, in real time (controller/sim_hardware.py).
+"""The virtual table on the real sensor code, in real time (gametable/sim_rig.py).
 
 `run()` returns {"metric": value}; `make bench` prints them. Flicks straight through the goal's
 point beams (short pulses) on the real Daemon (no MQTT), pty striker base station, MockFactory beams:
@@ -20,11 +20,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
-from controller.sim import VirtualTable, compare_with_truth
-from controller.sim_hardware import SimHardware
+from controller.games.coinwar.virtual_table import compare_with_truth
+from core.clock import SystemClock
+from core.config import parse
+from gametable.sim import VirtualTable
+from gametable.sim_rig import SimHardware
 
 LANES = (-14.0, -7.0, 0.0, 7.0, 14.0)  # mm beside the goal's axis: short and long beam pulses
 

@@ -24,11 +24,11 @@ from __future__ import annotations
 import math
 import random
 
-from controller.config import BeamConfig
-from controller.observer import classify, dead_possible
-from controller.sim import default_beams
-from sensors import table_geometry as geo
-from sensors.random_shots import random_flick, random_table
+from controller.default_table import default_beams
+from controller.games.coinwar.sensing import classify, dead_possible
+from core import table_geometry as geo
+from core.config import BeamConfig
+from virtual.random_shots import random_flick, random_table
 
 DRILL_SIGMA_MM = 0.35  # printed jig: 95 % of holes within 0.7 mm
 PAPER_SIGMA_MM = 0.8  # a paper template taped down and a hand drill

@@ -36,10 +36,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from controller.broker import Broker, start_table_broker
 from controller.command_client import CommandClient, CommandTimeout
-from controller.replay import replay_lines
 from controller.topics import daemon_client_id
+from gametable.broker import Broker, start_table_broker
+from gametable.replay import replay_lines
 from tests.helpers.daemon_proc import DaemonProcess
 from tests.helpers.hostile import random_junk
 from tests.helpers.mqtt_client import Recorder

@@ -29,7 +29,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from controller.broker import free_port
+from gametable.broker import free_port
 from tests.helpers.broker import start_broker
 from tests.helpers.daemon_proc import DaemonProcess
 

@@ -1,3 +1,3 @@
-"""gametable controller: daemon, rules engines, journal, LEDs, MQTT bridge, config, CLI."""
+"""gametable referee: table, journal, daemon, deadlines, MQTT bridge, games (one package each), bots."""
 
 __version__ = "0.1.0"

@@ -3,8 +3,8 @@
 :class:`BotRunner` plays bot seats through the daemon's public API only: for each bot seat it reads
 ``daemon.seat_view(seat)`` (what that seat may see, with its ``legal`` moves) and submits one input
 that ``legal`` offers, chosen by a bot the view's game provides (``Game.bots()``, one per seat and
-game): Coup's :class:`~controller.bots.coup_bots.HeuristicBot` (or random), Coin War's
-:class:`~controller.bots.coinwar_decisions.CoinWarBot` (questions, placements, Three Kingdoms
+game): Coup's :class:`~controller.games.coup.bot.HeuristicBot` (or random), Coin War's
+:class:`~controller.games.coinwar.bot.CoinWarBot` (questions, placements, Three Kingdoms
 cards, ending a turn with no strike left). Flicks stay with the platform (``VirtualTable.play_bots``).
 
 Why a poll instead of acting inside the daemon listener: a listener runs under the daemon's lock in

@@ -15,16 +15,17 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from controller.clock import Clock, SystemClock
-from controller.config import Config
 from controller.deadlines import Deadlines, PauseError
 from controller.games import Game, registry
 from controller.games.base import TableView
 from controller.games.words import narrate
 from controller.journal import Journal
-from controller.led_patterns import LedPlanError, led_plan
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error
+from core.clock import Clock, SystemClock
+from core.config import Config
+from core.led_patterns import LedPlanError, led_plan
+from core.platform import SeatLights
 
 log = logging.getLogger("gametable.daemon")
 
@@ -84,7 +85,7 @@ class Daemon:
     """One table's referee process (``gametable run`` on a Pi, ``gametable sim`` anywhere)."""
 
     def __init__(self, config: Config, clock: Clock | None = None, *, journal_path: str | None = None,
-                 lights: Any = None) -> None:
+                 lights: SeatLights | None = None) -> None:
         self.config = config
         self.clock = clock or SystemClock()
         self.journal = Journal(journal_path or config.journal.path)
@@ -272,7 +273,7 @@ class Daemon:
         if self.bridge:
             self.bridge.publish_leds(plan)
 
-    def use_lights(self, lights: Any) -> None:
+    def use_lights(self, lights: SeatLights) -> None:
         """Show the LED plan on ``lights`` too (the real table's PWM LEDs), from now on."""
         with self._lock:
             self.lights = lights

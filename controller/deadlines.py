@@ -16,8 +16,8 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-from controller.clock import Clock
 from controller.games.base import Deadline, Input, Timer
+from core.clock import Clock
 
 Expire = Callable[[str, Input], None]
 

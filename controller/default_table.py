@@ -1,12 +1,12 @@
 """The table the simulator and the virtual sensors use when a config names none: the beam layout
 and LEDs of ``controller/data/default-table.toml`` (one place, below both ``sim`` and
-``sim_hardware``)."""
+``sim_rig``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from controller.config import BeamConfig, LedConfig, load
+from core.config import BeamConfig, LedConfig, load
 
 DEFAULT_TABLE = Path(__file__).parent / "data" / "default-table.toml"
 

@@ -13,11 +13,12 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from controller.clock import Clock
-from controller.config import Config
-from controller.observer import Observer
+from controller.games.coinwar.sensing import Observer, out_of_turn, strike_input
 from controller.pairing import MAX_WINDOW_S, PairingDesk, PairingError, Pairings, base_report, pairings_file
 from controller.referee_api import Referee, TableReferee
+from core.clock import Clock
+from core.config import Config
+from core.platform import BeamSource, SeatLights, StrikerSource
 
 log = logging.getLogger("gametable.hardware")
 
@@ -41,9 +42,10 @@ class Hardware:
         self.clock = clock
         self.daemon = daemon
         self._pin_factory = pin_factory
-        self.beams: Any = None
-        self.link: Any = None
-        self.lights: Any = None
+        # the real platform's parts, behind the same interfaces as the virtual table's (core.platform)
+        self.beams: BeamSource | None = None
+        self.link: StrikerSource | None = None
+        self.lights: SeatLights | None = None
         self.observer: Any = None
         self.walk: Any = None  # the beam walk test before play (#5)
         self.dead_watch: Any = None  # beams that never block while others do (#5)
@@ -58,8 +60,8 @@ class Hardware:
         self._lock = getattr(daemon, "_lock", None) or threading.RLock()
 
     def start(self) -> None:
-        from controller.leds import GpioSeatLights
         from sensors.gpio import make_pin_factory
+        from sensors.leds import GpioSeatLights
 
         factory = self._pin_factory or make_pin_factory(self.config.gpio.pin_factory)
         if self.config.leds.seats or self.config.leds.status:
@@ -143,7 +145,7 @@ class Hardware:
 
     # --- strikers ----------------------------------------------------------------------------
     def _on_frame(self, frame: dict[str, Any]) -> None:
-        from sensors.striker_link import BASE_REPORTS, strike_input
+        from sensors.striker_link import BASE_REPORTS
 
         t = frame.get("t")
         if t in BASE_REPORTS:
@@ -161,13 +163,9 @@ class Hardware:
         inp = strike_input(frame, self.strikers)
         if inp is None:
             return
-        view = self.daemon.table_view()
-        turn = view["turn"] if view else None
-        if not turn or turn["seat"] != inp["seat"]:
-            # A strike from a seat whose turn it is not: reported, not applied.
-            self.daemon.diagnostic("striker", {"event": "strike_out_of_turn", "seat": inp["seat"],
-                                               "striker": frame.get("id"),
-                                               "message": f"seat {inp['seat']} struck out of turn"})
+        report = out_of_turn(inp, frame, self.daemon.table_view())
+        if report is not None:
+            self.daemon.diagnostic("striker", report)
             return
         result = self.daemon.submit(inp, source="striker")
         if result["ok"] and self.observer is not None:
@@ -255,7 +253,7 @@ class Hardware:
         if isinstance(seconds, bool) or not isinstance(seconds, int) or not 0 <= seconds <= MAX_WINDOW_S:
             return {"ok": False, "error": f"'seconds' must be a whole number from 0 to {MAX_WINDOW_S}, got {seconds!r}"}
         with self._lock:
-            if not self._base_ready:
+            if not self._base_ready or self.link is None:
                 return {"ok": False, "error": "the striker base station has not said hello yet "
                                               "(is it plugged in and running firmware 1.1.0?)"}
             try:

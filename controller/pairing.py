@@ -10,7 +10,7 @@ rename), so a power cut leaves the old or the new list, never half a file.
 
 :class:`PairingDesk` is the pairing window as the Pi sees it: the base's ``pairing``, ``peers``
 and ``pair_seen`` reports (hardware_docs/serial_protocol.md, firmware 1.1.0), checked here because
-:mod:`sensors.frames` passes unknown types with only their common fields checked. No I/O.
+:mod:`core.frames` passes unknown types with only their common fields checked. No I/O.
 """
 
 from __future__ import annotations

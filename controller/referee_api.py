@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller.games.base import TableView
+from core.platform import SeatLights
 
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 
@@ -37,4 +38,4 @@ class TableReferee(SeatReferee, Protocol):
 
     def set_waiting(self, reason: str | None) -> None: ...
 
-    def use_lights(self, lights: Any) -> None: ...
+    def use_lights(self, lights: SeatLights) -> None: ...

@@ -15,9 +15,9 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.clock import Clock, SystemClock
 from controller.games import Game, GameError, get_game
 from controller.journal import Journal, JournalError
+from core.clock import Clock, SystemClock
 
 log = logging.getLogger("gametable.table")
 

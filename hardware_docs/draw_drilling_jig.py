@@ -1,6 +1,6 @@
 """Render a 1:1 drilling jig for the goal's point beams from a table config (hardware_docs/drilling_jig.svg).
 
-Why generated: the goal proof (controller/observer.py) is sound only if every hole is within
+Why generated: the goal proof (controller/games/coinwar/sensing.py) is sound only if every hole is within
 ``TOLERANCE_MM`` of its configured position, so the template must come from the same config the
 daemon loads. Print it at **100 %** ("actual size", no "fit to page") on A4, check the two rulers
 with a real ruler (100 mm and 50 mm exactly), tape it to the goal with the goal outline on the
@@ -21,9 +21,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from controller.config import Config, ConfigError, load  # noqa: E402
+from core import table_geometry as geo  # noqa: E402
+from core.config import Config, ConfigError, load  # noqa: E402
 from hardware_docs.draw_beam_layout import _fmt, default_config_path, source_name  # noqa: E402
-from sensors import table_geometry as geo  # noqa: E402
 
 PAGE_W, PAGE_H = 210.0, 297.0  # A4 portrait, millimetres
 HOLE_MM = 3.2

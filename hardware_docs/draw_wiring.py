@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from controller.config import BeamConfig, Config, ConfigError, load  # noqa: E402
+from core.config import BeamConfig, Config, ConfigError, load  # noqa: E402
 from hardware_docs.draw_beam_layout import default_config_path, source_name  # noqa: E402
 
 # Physical header pin → BCM GPIO number, or a power/ground name (40-pin header, all Pi models since B+).

@@ -1,1 +1,1 @@
-"""Hardware platforms: GPIO beams, the striker serial link, and the virtual table (pymunk)."""
+"""Real drivers: lgpio/gpiozero beams, the striker serial link, PWM seat LEDs, the hardware check."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from controller.config import BeamConfig
+from core.config import BeamConfig
 
 # Blocking edges the *other* beams of a group may see while one beam sees none before it is
 # flagged. Goal beams: a coin crossing the goal blocks 2-4 of its 10 points, so 40 blocks by the

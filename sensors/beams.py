@@ -32,32 +32,19 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
 
 from gpiozero import DigitalInputDevice
 
-from controller.clock import Clock
-from controller.config import BeamConfig
+from core.clock import Clock
+from core.config import BeamConfig
+from core.platform import BeamEdge
 
 log = logging.getLogger(__name__)
 
 DEBOUNCE_S = 0.001
 STUCK_AFTER_S = 5.0
 _EPS = 1e-7  # float slack when comparing clock times (100 ns, far below any real edge spacing)
-
-
-@dataclass(frozen=True)
-class BeamEdge:
-    """One accepted (debounced) change of a beam: the observation the observer consumes."""
-
-    beam_id: str
-    blocked: bool
-    t: float
-
-    def as_event(self) -> dict[str, Any]:
-        """The JSON-serialisable input event for the journal / sensors topic."""
-        return {"type": "beam", "beam": self.beam_id, "blocked": self.blocked, "t": self.t}
 
 
 class _BeamState:

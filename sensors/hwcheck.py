@@ -14,12 +14,13 @@ from typing import Any, TextIO
 
 from gpiozero import GPIOZeroError
 
-from controller.clock import Clock, SystemClock
-from controller.config import Config, ConfigError, load
-from controller.leds import GpioSeatLights
+from core.clock import Clock, SystemClock
+from core.config import Config, ConfigError, load
+from core.platform import BeamEdge
 from sensors.beam_health import BeamWalk
-from sensors.beams import BeamBank, BeamEdge
+from sensors.beams import BeamBank
 from sensors.gpio import PinFactoryError, make_pin_factory
+from sensors.leds import GpioSeatLights
 
 STEP_S = 1.5
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import serial
 
-from controller.clock import Clock
-from sensors.frames import KNOWN_TYPES, PROTOCOL, SEQ_MOD, FrameDecoder, FrameError, encode
+from core.clock import Clock
+from core.frames import KNOWN_TYPES, PROTOCOL, SEQ_MOD, FrameDecoder, FrameError, encode
 
 log = logging.getLogger(__name__)
 
@@ -109,20 +109,6 @@ class _Budget:
             return True, ended
         self.suppressed += 1
         return False, ended
-
-
-def strike_input(frame: dict[str, Any], strikers: dict[str, int]) -> dict[str, Any] | None:
-    """Map a ``strike`` frame to the input ``{"type":"strike","seat":S}`` via config ``[strikers]``.
-
-    Returns None for any other frame and for a striker that no seat owns (an unassigned striker
-    being waved about must not start anyone's strike).
-    """
-    if frame.get("t") != "strike":
-        return None
-    seat = strikers.get(frame.get("id"))  # type: ignore[arg-type]
-    if seat is None:
-        return None
-    return {"type": "strike", "seat": seat}
 
 
 class StrikerLink:
@@ -557,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     import json
     import sys
 
-    from controller.clock import SystemClock
+    from core.clock import SystemClock
 
     ap = argparse.ArgumentParser(prog="python -m sensors.striker_link", description=main.__doc__.splitlines()[0])
     ap.add_argument("port", help="e.g. /dev/serial/by-id/usb-Espressif_...-if00 or /dev/ttyACM0")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.clock import FakeClock
+from core.clock import FakeClock
 from tests.helpers.broker import Broker, start_broker
 
 pytest_plugins = ["tests.helpers.browser"]  # the panel's browser fixtures
@@ -24,8 +24,8 @@ def broker() -> Broker:
 @pytest.fixture
 def offline_daemon(tmp_path, fake_clock):
     """The real daemon on a FakeClock with no broker: for its timers and command handling."""
-    from controller.config import parse
     from controller.daemon import Daemon
+    from core.config import parse
 
     d = Daemon(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), fake_clock)
     d.start(connect=False)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from controller.bot_runner import BotRunner
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.table import Table
+from core.config import parse
 from tests.helpers.mqtt_client import Recorder
 
 T = "bg"
@@ -104,7 +104,7 @@ def test_headless_sim_plays_bang_bot_games_to_the_end(tmp_path):
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "bangsim"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
                    f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\npin = "2468"\n')
-    r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--headless",
+    r = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--headless",
                         "--bots", "5", "--game", "bang", "--games", "2", "--seed", "4"],
                        capture_output=True, text=True, timeout=180, cwd=Path(__file__).resolve().parent.parent)
     assert r.returncode == 0, r.stderr[-2000:]

@@ -37,7 +37,7 @@ SCRIPT = [
 def replay(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess:
     f = tmp_path / "bang.jsonl"
     f.write_text("".join(json.dumps(line) + "\n" for line in SCRIPT))
-    return subprocess.run([sys.executable, "-m", "controller.cli", "replay", str(f), *extra],
+    return subprocess.run([sys.executable, "-m", "gametable.cli", "replay", str(f), *extra],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.clock import FakeClock
-from controller.config import BeamConfig
-from controller.sim import default_beams
+from controller.default_table import default_beams
+from core.clock import FakeClock
+from core.config import BeamConfig
 from sensors.beam_health import BeamWalk, DeadBeamWatch
 from sensors.beams import BeamBank
 

@@ -7,9 +7,10 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
-from controller.config import BeamConfig
-from sensors.beams import BeamBank, BeamEdge
+from core.clock import FakeClock
+from core.config import BeamConfig
+from core.platform import BeamEdge
+from sensors.beams import BeamBank
 
 MS = 0.001
 

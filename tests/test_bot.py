@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.bots.coinwar_bot import BotError, plan
-from controller.clock import FakeClock
-from controller.sim import VirtualTable
-from sensors.physics import MAX_FLICK_MM_S, TablePhysics
-from sensors.random_shots import random_table
+from controller.games.coinwar.shot_planner import BotError, plan
+from core.clock import FakeClock
+from gametable.sim import VirtualTable
 from tests.helpers.mini_referee import FakeDaemon
+from virtual.physics import MAX_FLICK_MM_S, TablePhysics
+from virtual.random_shots import random_table
 
 
 def state(players):

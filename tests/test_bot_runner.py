@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.bot_runner import BotRunner, BotRunnerError
-from controller.bots.coinwar_bot import plan
-from controller.clock import FakeClock
-from controller.config import parse
 from controller.daemon import Daemon
-from controller.sim import VirtualTable
+from controller.games.coinwar.shot_planner import plan
+from core.clock import FakeClock
+from core.config import parse
+from gametable.sim import VirtualTable
 from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast

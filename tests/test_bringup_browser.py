@@ -11,10 +11,10 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.hardware import Hardware
+from core.clock import SystemClock
+from core.config import parse
 from tests.helpers.browser import PHONE, shot
 from tests.helpers.firmware_base import FirmwareBase
 from tests.helpers.panel import PIN, Http

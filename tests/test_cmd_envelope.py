@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.config import parse
 from controller.daemon import MAX_COMMAND_BYTES, Daemon
+from core.config import parse
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME
 

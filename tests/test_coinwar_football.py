@@ -152,7 +152,7 @@ def test_cw_7_3_time_up_without_a_limit_is_rejected():
 
 
 def test_cw_7_3_time_up_goes_through_the_table_and_replays():
-    from controller.replay import replay_lines
+    from gametable.replay import replay_lines
 
     lines = [
         '{"type":"new_game","game":"coinwar","mode":"football","players":[{"seat":1,"name":"A","team":"A"},'

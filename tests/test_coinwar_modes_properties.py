@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from controller.games import coinwar as cw
 from controller.games.coinwar.randomplay import random_game
-from controller.replay import replay_lines
+from gametable.replay import replay_lines
 from tests.coinwar_helpers import states_of
 
 MODES = ["infinite", "biohazard", "football", "three_kingdoms"]

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from controller.games import coinwar as cw
 from controller.games.coinwar.randomplay import random_game
-from controller.replay import replay_lines
 from controller.table import Table
+from gametable.replay import replay_lines
 from tests.coinwar_helpers import states_of
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

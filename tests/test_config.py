@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.config import ConfigError, load, parse
+from core.config import ConfigError, load, parse
 
 
 def test_defaults_and_the_keys_tests_rely_on(tmp_path):

@@ -7,8 +7,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.bots.coup_bots import HeuristicBot, RandomBot
 from controller.games import coup
+from controller.games.coup.bot import HeuristicBot, RandomBot
 from tests.helpers.coup import NAMES, mv, p, passes, table
 
 seeds = st.integers(min_value=0, max_value=2**32)

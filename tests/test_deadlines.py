@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
 from controller.deadlines import Deadlines, PauseError
+from core.clock import FakeClock
 
 
 @pytest.fixture

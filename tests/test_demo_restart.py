@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("close_contexts")]
 
 
 def _start(cfg: Path, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--bots", "1",
+    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--bots", "1",
                              "--no-browser", "--speed", "20"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, cwd=ROOT)
     deadline = time.monotonic() + 60
@@ -111,7 +111,7 @@ def test_the_terminal_shows_the_lan_address_and_a_qr_code_and_a_busy_port_is_one
     with socket.socket() as busy:
         busy.bind(("0.0.0.0", port))
         busy.listen()
-        r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--bots", "1",
+        r = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--bots", "1",
                             "--no-browser"], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 1
     lines = [line for line in (r.stdout + r.stderr).splitlines() if "Traceback" in line or "cannot serve" in line]

@@ -19,9 +19,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
-from sensors.frames import FrameDecoder, encode
-from sensors.striker_link import StrikerLink, strike_input
+from controller.games.coinwar.sensing import strike_input
+from core.clock import FakeClock
+from core.frames import FrameDecoder, encode
+from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import PtyPair, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -317,7 +318,7 @@ def test_base_station_forwards_only_allowed_macs_and_bounds_what_strangers_cost(
 @given(st.dictionaries(st.from_regex(r"[0-9a-f]{12}", fullmatch=True), sender_ids, max_size=8).filter(
     lambda d: len(set(d.values())) == len(d)), seqs)
 def test_property_pi_peers_set_is_understood_by_the_base_and_echoed(peers, seq):
-    """The Pi's frame (sensors.frames.encode) → the base's reader → the base's peers frame → the Pi's decoder."""
+    """The Pi's frame (core.frames.encode) → the base's reader → the base's peers frame → the Pi's decoder."""
     cmd = encode({"t": "peers_set", "id": "pi", "seq": seq, "peers": peers})
     [payload] = fw_frames.Unframer().feed(cmd)
     base = BaseCore()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 
-from controller.bots.coinwar_bot import plan
-from controller.clock import FakeClock
-from controller.sim import FOOTBALL_SPOTS, VirtualTable
-from sensors.physics import PhysicsParams, TablePhysics
+from controller.games.coinwar.shot_planner import plan
+from controller.games.coinwar.virtual_table import FOOTBALL_SPOTS
+from core.clock import FakeClock
+from gametable.sim import VirtualTable
+from virtual.physics import PhysicsParams, TablePhysics
 
 FOOTBALL = {
     "game": "coinwar", "mode": "football", "phase": "playing",

@@ -8,8 +8,8 @@ import time
 import pytest
 from gpiozero import PWMLED
 
-from controller.clock import SystemClock
-from controller.config import BeamConfig
+from core.clock import SystemClock
+from core.config import BeamConfig
 from sensors.beams import BeamBank
 from sensors.gpio import PinFactoryError, make_pin_factory
 

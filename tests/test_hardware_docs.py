@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.config import load, parse
+from core.config import load, parse
 from hardware_docs import draw_beam_layout, draw_wiring
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,7 +92,7 @@ def test_pin_conflicts_are_named(data, problem):
     ],
 )
 def test_the_config_itself_refuses_a_pin_used_twice(data, problem):
-    from controller.config import ConfigError
+    from core.config import ConfigError
 
     with pytest.raises(ConfigError) as err:
         parse(data)

@@ -6,8 +6,8 @@ import io
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.clock import FakeClock
-from controller.config import parse
+from core.clock import FakeClock
+from core.config import parse
 from sensors.hwcheck import check, main
 
 CFG = {

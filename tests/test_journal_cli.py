@@ -1,6 +1,6 @@
 """`gametable journal check|export|repair FILE` and `gametable replay JOURNAL.sqlite` (issue 17 #3).
 
-In-process through ``controller.cli.main`` (fast); the real daemon on such files is in
+In-process through ``gametable.cli.main`` (fast); the real daemon on such files is in
 tests/faults/test_journal_integrity.py.
 """
 
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.cli import main
 from controller.journal import Journal, JournalError
-from controller.replay import replay_lines
 from controller.table import Table
+from gametable.cli import main
+from gametable.replay import replay_lines
 from tests.helpers.play import Bot
 from tests.test_journal import flip_bit, smash_page_of
 
@@ -195,7 +195,7 @@ def test_sim_on_a_damaged_journal_says_so_in_one_line(tmp_path):
     flip_bit(path, _bodies(path)[2].encode())
     config = tmp_path / "sim.toml"
     config.write_text(f'table_id = "tq"\n[journal]\npath = "{path}"\n')
-    proc = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(config), "--headless",
+    proc = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(config), "--headless",
                            "--bots", "2"], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 78 and "Traceback" not in proc.stderr
     assert proc.stdout.startswith("gametable sim: journal ") and "record seq 3 (#3" in proc.stdout

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.led_patterns import (
+from core.led_patterns import (
     DIM_LEVEL,
     SEAT_PATTERNS,
     LedPlanError,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.clock import FakeClock
-from controller.config import LedConfig
-from controller.led_patterns import DIM_LEVEL, LedPlanError, led_plan
-from controller.leds import GpioSeatLights
+from core.clock import FakeClock
+from core.config import LedConfig
+from core.led_patterns import DIM_LEVEL, LedPlanError, led_plan
+from sensors.leds import GpioSeatLights
 
 SEAT_PINS = {1: 5, 2: 6, 3: 13, 4: 19}
 STATUS = (16, 20, 21)

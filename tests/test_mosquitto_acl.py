@@ -15,9 +15,9 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 
-from controller.broker import start_broker
-from controller.config import parse
 from controller.daemon import Daemon
+from core.config import parse
+from gametable.broker import start_broker
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME
 from web_panel.link import TableLink

@@ -9,15 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
-from controller.config import load
 from controller.default_table import DEFAULT_TABLE, default_beams
-from controller.observer import Observer, classify, dead_possible, uncovered_dead_region
-from sensors import table_geometry as geo
-from sensors.flying import FlyModel
-from sensors.physics import TablePhysics
-from sensors.random_shots import random_flick, random_table
-from sensors.virtual_beams import Edge, VirtualBeams
+from controller.games.coinwar.sensing import Observer, classify, dead_possible, uncovered_dead_region
+from core import table_geometry as geo
+from core.clock import FakeClock
+from core.config import load
+from core.platform import BeamEdge
+from virtual.flying import FlyModel
+from virtual.physics import TablePhysics
+from virtual.random_shots import random_flick, random_table
+from virtual.virtual_beams import VirtualBeams
 
 BEAMS = default_beams()
 NO_FLY = FlyModel(enabled=False)
@@ -141,9 +142,9 @@ def test_facts_come_only_after_the_beams_are_quiet_for_the_settle_time():
     obs = Observer(BEAMS, clock, facts.append, settle_s=1.0)
     obs.strike(2)
     clock.advance(0.6)
-    obs.on_edge(Edge("goal5", True, clock.now()))
+    obs.on_edge(BeamEdge("goal5", True, clock.now()))
     clock.advance(0.6)
-    obs.on_edge(Edge("goal5", False, clock.now()))
+    obs.on_edge(BeamEdge("goal5", False, clock.now()))
     clock.advance(0.99)
     assert facts == [] and obs.busy
     clock.advance(0.02)
@@ -156,7 +157,7 @@ def test_a_goal_point_still_blocked_at_rest_means_a_coin_may_be_dead():
     facts = []
     obs = Observer(BEAMS, clock, facts.append, settle_s=1.0)
     obs.strike(1)
-    obs.on_edge(Edge("goal5", True, clock.now()))
+    obs.on_edge(BeamEdge("goal5", True, clock.now()))
     clock.advance(1.5)
     assert facts[0].dead is None
     assert dead_possible(BEAMS, {"goal5"}) and not dead_possible(BEAMS, {"rail_w"})
@@ -171,14 +172,14 @@ def test_bad_observer_input_is_refused_with_one_line_and_changes_nothing():
     with pytest.raises(ValueError, match="seat must be a positive integer"):
         obs.strike(0)
     assert not obs.busy
-    obs.on_edge(Edge("no_such_beam", True, clock.now()))
+    obs.on_edge(BeamEdge("no_such_beam", True, clock.now()))
     assert obs.unknown_edges == 1 and obs.blocked == set()
     with pytest.raises(ValueError, match="settle_s must be a positive number"):
         Observer(BEAMS, clock, facts.append, settle_s=-1)
 
 
 def test_cw_7_3_optional_mouth_beams_are_recognised_from_their_geometry():
-    from controller.config import BeamConfig
+    from core.config import BeamConfig
 
     mouths = [
         BeamConfig("mouth_a", 15, "segment", False, (162.5, -16.0), (262.5, -16.0)),
@@ -190,8 +191,8 @@ def test_cw_7_3_optional_mouth_beams_are_recognised_from_their_geometry():
     facts = []
     obs = Observer(list(BEAMS) + mouths, clock, facts.append, settle_s=1.0)
     obs.strike(1)
-    obs.on_edge(Edge("mouth_b", True, clock.now()))
-    obs.on_edge(Edge("mouth_b", False, clock.now()))
+    obs.on_edge(BeamEdge("mouth_b", True, clock.now()))
+    obs.on_edge(BeamEdge("mouth_b", False, clock.now()))
     clock.advance(1.1)
     assert facts[0].mouth_crossings == {"B": 1} and facts[0].flown is None  # ball or a flown coin?
 
@@ -202,7 +203,7 @@ def test_goal_occupancy_counts_at_least_the_coins_the_points_prove():
     obs = Observer(BEAMS, clock, facts.append, settle_s=1.0)
     obs.strike(1)
     for beam in ("goal1", "goal2", "goal9"):  # goal1/goal2 are 16 mm apart (one coin may cover both)
-        obs.on_edge(Edge(beam, True, clock.now()))
+        obs.on_edge(BeamEdge(beam, True, clock.now()))
     clock.advance(1.1)
     assert facts[0].goal_points == ["goal1", "goal2", "goal9"]
     assert facts[0].goal_min_coins == 2
@@ -218,7 +219,7 @@ def test_any_edge_sequence_gives_exactly_one_fact_per_strike(events):
     obs.strike(3)
     for beam, blocked, gap in events:
         clock.advance(gap)
-        obs.on_edge(Edge(beam, blocked, clock.now()))
+        obs.on_edge(BeamEdge(beam, blocked, clock.now()))
     clock.advance(1.01)
     assert len(facts) == 1 and not obs.busy
     f, blocked_at_rest = facts[0]
@@ -242,7 +243,7 @@ class _RecordingDaemon:
 
 
 def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
-    from controller.config import Config
+    from core.config import Config
 
     clock = FakeClock()
     daemon = _RecordingDaemon()
@@ -260,7 +261,7 @@ def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
 
 
 def test_a_stopped_observer_reports_nothing_and_a_failing_daemon_does_not_crash_it():
-    from controller.config import Config
+    from core.config import Config
 
     clock = FakeClock()
     daemon = _RecordingDaemon()
@@ -285,9 +286,9 @@ def _rail_obs(**kw):
 
 
 def _pulse(obs, clock, beam, seconds):
-    obs.on_edge(Edge(beam, True, clock.now()))
+    obs.on_edge(BeamEdge(beam, True, clock.now()))
     clock.advance(seconds)
-    obs.on_edge(Edge(beam, False, clock.now()))
+    obs.on_edge(BeamEdge(beam, False, clock.now()))
 
 
 def test_cw_8_a_real_table_never_states_that_nobody_flew():
@@ -316,11 +317,11 @@ def test_a_hand_sweeping_over_a_rail_during_a_strike_is_no_fact():
 
 def test_rail_edges_outside_a_strike_are_no_fact():
     clock, facts, obs = _rail_obs(flight_proof="rails")
-    obs.on_edge(Edge("rail_n", True, clock.now()))  # a hand on the rail before the strike ...
+    obs.on_edge(BeamEdge("rail_n", True, clock.now()))  # a hand on the rail before the strike ...
     clock.advance(0.5)
     obs.strike(2)
     clock.advance(0.01)
-    obs.on_edge(Edge("rail_n", False, clock.now()))  # ... lifted just after it started
+    obs.on_edge(BeamEdge("rail_n", False, clock.now()))  # ... lifted just after it started
     clock.advance(1.1)
     _pulse(obs, clock, "rail_e", 0.02)  # a striker waved over a rail between strikes
     clock.advance(1.1)
@@ -331,7 +332,7 @@ def test_a_rail_beam_still_blocked_at_rest_leaves_flown_unknown():
     clock, facts, obs = _rail_obs(flight_proof="rails")
     obs.strike(1)
     clock.advance(0.2)
-    obs.on_edge(Edge("rail_w", True, clock.now()))  # a coin come to rest on the rail, or a hand
+    obs.on_edge(BeamEdge("rail_w", True, clock.now()))  # a coin come to rest on the rail, or a hand
     clock.advance(1.1)
     assert facts[0].flown is None and facts[0].rail_crossings == 0
 

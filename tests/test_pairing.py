@@ -12,11 +12,11 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.hardware import Hardware
 from controller.pairing import PairingDesk, PairingError, Pairings, base_report, pairings_file
+from core.clock import SystemClock
+from core.config import parse
 from tests.helpers.firmware_base import FirmwareBase
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.pty_pair import wait_for
@@ -271,7 +271,7 @@ def test_a_base_already_running_when_the_pi_starts_gets_the_list_at_its_first_he
 # --- the link's send path and the panel's cache ----------------------------------------------------
 
 def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fake_clock):
-    from sensors.frames import FrameDecoder
+    from core.frames import FrameDecoder
     from sensors.striker_link import LinkDown, StrikerLink
     from tests.helpers.pty_pair import PtyPair
 
@@ -296,7 +296,7 @@ def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fak
         assert FrameDecoder().feed(data) == [{"t": "pair_open", "id": "pi", "seq": 0, "s": 60},
                                              {"t": "peers_set", "id": "pi", "seq": 1, "peers": {MAC: SID}}]
         # the base's reports reach on_frame; the same types from a striker do not
-        from sensors.frames import encode
+        from core.frames import encode
 
         pty.write(encode({"t": "pair_seen", "id": "base", "seq": 0, "sid": SID, "mac": MAC, "g": 6.2})
                   + encode({"t": "pair_seen", "id": "s1", "seq": 0, "sid": "x", "mac": MAC, "g": 1}))

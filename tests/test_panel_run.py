@@ -23,7 +23,7 @@ def test_gametable_run_serves_the_panel_and_stops_on_sigterm(broker, tmp_path):
     conf.write_text(f'table_id = "t9"\n[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n'
                     f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n[panel]\nhost = "127.0.0.1"\nport = {port}\n')
     root = Path(__file__).resolve().parent.parent
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(conf)], cwd=root,
+    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "run", "--config", str(conf)], cwd=root,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         info = None

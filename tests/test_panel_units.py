@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
 from controller.games import coinwar
+from core.clock import FakeClock
 from web_panel.commands import (
     MAX_SPEED_MM_S,
     CommandError,

@@ -8,12 +8,12 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.bots.coup_bots import RandomBot
 from controller.games import coinwar as cw
 from controller.games import coup
 from controller.games.base import clone
 from controller.games.coinwar.randomplay import random_game
 from controller.games.coinwar.state_copy import LAYOUT, copy_state
+from controller.games.coup.bot import RandomBot
 from controller.games.coup.engine import LAYOUT as COUP_LAYOUT
 from controller.games.coup.engine import copy_state as coup_copy_state
 from controller.journal import parse_body

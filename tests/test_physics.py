@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sensors import table_geometry as geo
-from sensors.flying import FlyModel
-from sensors.physics import PhysicsParams, TablePhysics
-from sensors.random_shots import random_flick, random_table
+from core import table_geometry as geo
+from virtual.flying import FlyModel
+from virtual.physics import PhysicsParams, TablePhysics
+from virtual.random_shots import random_flick, random_table
 
 R = geo.COIN_RADIUS_MM
 NO_FLY = FlyModel(enabled=False)

@@ -11,7 +11,7 @@ DEMO = Path(__file__).resolve().parent.parent / "controller" / "data" / "demo-ga
 
 
 def gametable(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gametable.cli", *args], capture_output=True, text=True,
                           cwd=Path(__file__).resolve().parent.parent, timeout=60)
 
 

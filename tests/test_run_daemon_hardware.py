@@ -8,12 +8,12 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.hardware import Hardware
-from sensors.virtual_base import VirtualBaseStation
+from core.clock import SystemClock
+from core.config import parse
 from tests.helpers.mqtt_client import Recorder
+from virtual.virtual_base import VirtualBaseStation
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], "order": [1, 2]}
@@ -77,7 +77,7 @@ def test_seat_leds_light_the_active_player(table):
 
 @pytest.fixture
 def quiet_table(tmp_path):
-    from controller.clock import FakeClock
+    from core.clock import FakeClock
     from tests.helpers.pty_pair import PtyPair, wait_for
 
     clock = FakeClock()
@@ -91,7 +91,7 @@ def quiet_table(tmp_path):
     wait_for(lambda: hardware.link.is_open, what="the link to open the pty")
 
     def send(*frames: dict) -> None:
-        from sensors.frames import encode
+        from core.frames import encode
 
         before = hardware.link.stats()["frames"]
         pty.write(b"".join(encode(f) for f in frames))

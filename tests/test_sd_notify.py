@@ -1,4 +1,4 @@
-"""controller/sd_notify.py against a real Unix datagram socket standing in for systemd."""
+"""gametable/sd_notify.py against a real Unix datagram socket standing in for systemd."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from controller.sd_notify import Watchdog, notify, watchdog_period
+from gametable.sd_notify import Watchdog, notify, watchdog_period
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def _advance(clock, seconds: int, dog, got) -> None:
 
 
 def _dog(daemon, clock, path, **kw):
-    from controller.sd_notify import DaemonHealth
+    from gametable.sd_notify import DaemonHealth
 
     health = DaemonHealth(daemon, clock, lock_timeout_s=0.05, **kw)
     return Watchdog(clock, {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "2000000"}, healthy=health), health
@@ -133,8 +133,8 @@ def test_watchdog_stops_pinging_while_an_input_is_stuck_in_the_daemon(drained, o
 
 
 def test_watchdog_stops_pinging_when_the_journal_is_gone(drained, tmp_path, fake_clock):
-    from controller.config import parse
     from controller.daemon import Daemon
+    from core.config import parse
 
     path, _got = drained
     d = Daemon(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), fake_clock)
@@ -151,8 +151,8 @@ def test_watchdog_stops_pinging_when_the_journal_is_gone(drained, tmp_path, fake
 def test_watchdog_tolerates_a_short_broker_outage_but_not_a_lasting_one(drained, broker, tmp_path, fake_clock):
     import time
 
-    from controller.config import parse
     from controller.daemon import Daemon
+    from core.config import parse
 
     path, got = drained
     d = Daemon(parse({"table_id": "wd", "mqtt": {"host": broker.host, "port": broker.port},

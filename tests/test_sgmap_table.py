@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from controller.bot_runner import BotRunner
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.table import Table
+from core.config import parse
 from tests.helpers.mqtt_client import Recorder
 from tests.sgmap_helpers import tiny_map
 
@@ -23,7 +23,7 @@ PLAYERS = [{"seat": 1, "name": "Ann", "team": "A"}, {"seat": 2, "name": "Bo", "t
 
 
 def gametable(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gametable.cli", *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=60)
 
 
@@ -117,7 +117,7 @@ def test_headless_sim_plays_full_battlefield_games(tmp_path):
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "sgsim"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
                    f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\npin = "2468"\n')
-    r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--headless",
+    r = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--headless",
                         "--bots", "4", "--game", "sanguosha_map", "--seed", "4", "--games", "2"],
                        capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-2000:]

@@ -12,12 +12,13 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
-from controller.sim import SEAT_SPOTS, SimError, VirtualTable, add_sim_arguments, answer_from_truth, run_sim
-from sensors import table_geometry as geo
-from sensors.flying import FlyModel
+from controller.games.coinwar.virtual_table import SEAT_SPOTS, answer_from_truth
+from core import table_geometry as geo
+from core.clock import FakeClock
+from gametable.sim import SimError, VirtualTable, add_sim_arguments, run_sim
 from tests.helpers.daemon_proc import panel_port
 from tests.helpers.mini_referee import FakeDaemon
+from virtual.flying import FlyModel
 
 ALWAYS_OFF_RAIL = FlyModel(rail_threshold=1.0, rail_full=2.0, rail_p_max=1.0, coin_threshold=1e12)
 
@@ -96,7 +97,7 @@ def test_same_seed_gives_the_same_game():
 
 def test_beams_can_drive_gpio_pins_through_the_on_blocked_seam():
     factory = MockFactory()
-    beams = __import__("controller.sim", fromlist=["default_beams"]).default_beams()
+    beams = __import__("gametable.sim", fromlist=["default_beams"]).default_beams()
     pins = {b.id: factory.pin(b.pin) for b in beams}
     for pin in pins.values():
         pin.drive_high()  # receivers idle high (active low), as wired on the Pi
@@ -117,7 +118,7 @@ def test_beams_can_drive_gpio_pins_through_the_on_blocked_seam():
 
 
 def test_answer_from_truth_answers_by_what_the_question_asks():
-    from sensors.physics import StrikeTruth
+    from virtual.physics import StrikeTruth
 
     truth = StrikeTruth("c1", dead=["c2"], flown=[], contacts=[("c1", "c2"), ("c2", "c3")], positions={})
     st = {"players": [{"seat": 1, "coin": "c1", "team": "A"}, {"seat": 2, "coin": "c2", "team": "A"},
@@ -175,7 +176,7 @@ def test_run_sim_reports_a_broken_config(tmp_path, capsys):
 
 
 def test_answer_from_truth_names_seats_when_the_question_offers_seats():
-    from sensors.physics import StrikeTruth
+    from virtual.physics import StrikeTruth
 
     truth = StrikeTruth("c1", dead=["c3"], flown=[], contacts=[], positions={})
     st = {"players": [{"seat": 1, "coin": "c1"}, {"seat": 3, "coin": "c3"}]}
@@ -187,7 +188,7 @@ def test_answer_from_truth_names_seats_when_the_question_offers_seats():
     st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)), max_size=4).map(
     lambda d: json.dumps(d).encode())))
 def test_any_bad_flick_payload_from_the_panel_gets_one_line_and_changes_nothing(payload):
-    from controller.sim import _flick_from_panel
+    from gametable.sim import _flick_from_panel
 
     daemon, vt = start()
     before = vt.physics.positions()
@@ -199,7 +200,7 @@ def test_any_bad_flick_payload_from_the_panel_gets_one_line_and_changes_nothing(
 
 
 def test_contact_questions_are_answered_about_their_subject_coin():
-    from sensors.physics import StrikeTruth
+    from virtual.physics import StrikeTruth
 
     truth = StrikeTruth("c1", dead=[], flown=[], contacts=[("c1", "c2"), ("c2", "c3")], positions={})
     q = {"kind": "contacts", "subject": "c2", "options": ["c1", "c3"], "multi": True, "text": "Which coins did c2 touch?"}

@@ -27,7 +27,7 @@ def _config(tmp_path: Path) -> tuple[Path, int]:
 @pytest.mark.parametrize("mode, bots", [("ffa", 3), ("teams", 4)])
 def test_headless_bot_game_reaches_a_winner_through_the_whole_stack(tmp_path, mode, bots):
     cfg, _ = _config(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--headless",
+    r = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--headless",
                         "--bots", str(bots), "--mode", mode, "--speed", "1000", "--seed", "4"],
                        capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-2000:]
@@ -37,7 +37,7 @@ def test_headless_bot_game_reaches_a_winner_through_the_whole_stack(tmp_path, mo
 
 def test_demo_mode_serves_the_panel_and_a_bot_game_until_stopped(tmp_path):
     cfg, port = _config(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--bots", "2",
+    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--bots", "2",
                              "--no-browser", "--speed", "50"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=ROOT)
     try:
@@ -60,7 +60,7 @@ def test_demo_mode_serves_the_panel_and_a_bot_game_until_stopped(tmp_path):
 def test_headless_coup_bots_print_a_finished_game(tmp_path):
     """`gametable sim --headless --bots 3 --game coup`: the bot runner plays Coup to its winner (CP-5.4)."""
     cfg, _ = _config(tmp_path)
-    r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--headless",
+    r = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--headless",
                         "--bots", "3", "--game", "coup", "--seed", "4"],
                        capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert r.returncode == 0, r.stderr[-2000:]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from controller.clock import FakeClock
-from controller.config import parse
-from controller.sim import VirtualTable
+from core.clock import FakeClock
+from core.config import parse
+from gametable.sim import VirtualTable
 
 daemon_mod = pytest.importorskip("controller.daemon")
 pytestmark = pytest.mark.mqtt

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from controller.clock import SystemClock
-from controller.config import parse
 from controller.daemon import Daemon
-from controller.observer import ObservedStrike
-from controller.sim import SimError, VirtualTable
-from controller.sim_hardware import SimHardware, SimHardwareError, direct_reason
+from controller.games.coinwar.sensing import ObservedStrike
+from core.clock import SystemClock
+from core.config import parse
+from gametable.sim import SimError, VirtualTable
+from gametable.sim_rig import SimHardware, SimHardwareError, direct_reason
 from tests.helpers.broker import free_port
 from tests.helpers.mqtt_client import Recorder
 
@@ -187,7 +187,7 @@ def test_gametable_sim_in_real_time_plays_the_bots_strikes_through_the_striker_l
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "demo"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
                    f'[panel]\nhost = "127.0.0.1"\nport = {port}\n')
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--bots", "2",
+    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--bots", "2",
                              "--no-browser", "--speed", "1", "--seed", "5"], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
     phone = None
@@ -211,7 +211,7 @@ def test_gametable_sim_says_when_it_takes_the_direct_path(tmp_path):
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "fast"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
                    f'[panel]\nhost = "127.0.0.1"\nport = {port}\n')
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--no-browser",
+    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--no-browser",
                              "--speed", "50"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
     try:
         line = _line(proc, "sensors:", time.monotonic() + 60)

@@ -10,9 +10,9 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 
-from controller.clock import FakeClock
-from controller.config import parse
-from controller.sim import VirtualTable, sensor_topics, serve
+from core.clock import FakeClock
+from core.config import parse
+from gametable.sim import VirtualTable, sensor_topics, serve
 from tests.helpers.mini_referee import FakeDaemon
 
 pytestmark = pytest.mark.mqtt

@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.clock import FakeClock
-from sensors.frames import encode, encode_raw
-from sensors.striker_link import StrikerLink, strike_input
+from controller.games.coinwar.sensing import strike_input
+from core.clock import FakeClock
+from core.frames import encode, encode_raw
+from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import PtyPair, wait_for
 
 HELLO = {"t": "hello", "id": "base", "seq": 0, "fw": "1.0.0", "proto": 1}
@@ -96,7 +97,7 @@ def test_garbage_between_frames_is_counted_and_frames_survive(pty, link):
 def test_bad_crc_is_reported_with_both_values_and_dropped(pty, link):
     good = encode(hb("s2", 5))
     payload = b'{"t":"hb","id":"s2","seq":4,"bat":3.9}'
-    from sensors.frames import cobs_encode
+    from core.frames import cobs_encode
 
     bad = cobs_encode(payload + b"\x12\x34") + b"\x00"
     send_and_wait(pty, link, bad + good, 1)

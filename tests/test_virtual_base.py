@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from sensors.striker_link import StrikerLink, strike_input
-from sensors.virtual_base import VirtualBaseStation
+from controller.games.coinwar.sensing import strike_input
+from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import wait_for
+from virtual.virtual_base import VirtualBaseStation
 
 
 @pytest.fixture

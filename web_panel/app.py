@@ -21,8 +21,8 @@ from urllib.parse import urlsplit
 import segno
 from flask import Flask, Response, abort, g, jsonify, request, send_file, send_from_directory
 
-from controller.clock import Clock, SystemClock
-from controller.config import Config
+from core.clock import Clock, SystemClock
+from core.config import Config
 from web_panel.bringup import bringup_command
 from web_panel.commands import (
     CommandError,

@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from controller.clock import Clock
-from controller.config import Config
+from core.clock import Clock
+from core.config import Config
 
 log = logging.getLogger("gametable.panel")
 

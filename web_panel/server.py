@@ -36,7 +36,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 
 from werkzeug.http import parse_cookie
 
-from controller.config import Config
+from core.config import Config
 from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, link_for
 from web_panel.hub import KEEPALIVE_S
 from web_panel.link import TableLink

@@ -9,7 +9,7 @@ from typing import Any
 
 from controller.command_client import CommandClient, CommandTimeout
 from controller.daemon import led_plan_for
-from controller.replay import replay_lines
+from gametable.replay import replay_lines
 from tests.helpers.broker import Broker
 from tests.helpers.daemon_proc import DaemonProcess
 from tests.helpers.mqtt_client import Recorder
@@ -60,7 +60,7 @@ class Rig:
         return comparable(self.bot.mirror.public_view())
 
     def journal_state(self) -> dict[str, Any] | None:
-        """The public state a replay of the daemon's journal gives (controller.replay)."""
+        """The public state a replay of the daemon's journal gives (gametable.replay)."""
         rows = self.daemon.journal_rows()
         return comparable(replay_lines([body for _s, _c, body in rows]).public_view())
 

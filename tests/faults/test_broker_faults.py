@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from controller.replay import replay_lines
+from gametable.replay import replay_lines
 from tests.faults.rig import T, retained
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]

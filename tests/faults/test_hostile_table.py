@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.journal import Journal
-from controller.replay import replay_lines
 from controller.table import Table
+from gametable.replay import replay_lines
 from tests.helpers.hostile import hostile_commands
 from tests.helpers.play import Bot
 

@@ -53,7 +53,7 @@ def test_run_refuses_a_journal_that_is_not_a_database_without_touching_it(tmp_pa
     junk = b"this is not SQLite, maybe a half-copied file\n" * 100
     journal.write_bytes(junk)
     config = write_config(tmp_path / "g.toml", "t9", "127.0.0.1", 1, journal)
-    proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--no-hardware"],
+    proc = subprocess.run([sys.executable, "-m", "gametable.cli", "run", "--config", str(config), "--no-hardware"],
                           cwd=REPO, capture_output=True, text=True, timeout=30)
     assert proc.returncode == 78  # EX_CONFIG: the systemd unit does not restart it every 2 s
     lines = proc.stdout.strip().splitlines()
@@ -85,6 +85,6 @@ def test_run_with_a_bad_config_exits_78_so_systemd_does_not_restart_it(tmp_path)
 
     config = tmp_path / "g.toml"
     config.write_text('table_id = "t9"\n[panel]\nport = "eighty"\n')
-    proc = subprocess.run([sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--no-hardware"],
+    proc = subprocess.run([sys.executable, "-m", "gametable.cli", "run", "--config", str(config), "--no-hardware"],
                           cwd=REPO, capture_output=True, text=True, timeout=30)
     assert proc.returncode == 78 and "panel.port" in proc.stdout and "Traceback" not in proc.stderr

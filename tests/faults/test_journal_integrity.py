@@ -19,8 +19,8 @@ import sys
 import pytest
 
 from controller.journal import Journal
-from controller.replay import replay_file
 from controller.table import Table
+from gametable.replay import replay_file
 from tests.faults.rig import T, retained
 from tests.helpers.daemon_proc import REPO
 from tests.helpers.play import comparable
@@ -32,7 +32,7 @@ EX_CONFIG = 78  # hardware_docs/systemd/gametable.service: RestartPreventExitSta
 
 
 def gametable(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "controller.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "gametable.cli", *args], capture_output=True, text=True,
                           cwd=REPO, timeout=60)
 
 

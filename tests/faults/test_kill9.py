@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from controller.replay import replay_lines
+from gametable.replay import replay_lines
 from tests.faults.rig import T, retained
 from tests.helpers.play import comparable
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.broker import free_port
+from gametable.broker import free_port
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _play(cfg: Path, journal: Path, game: str) -> dict:
     cfg.write_text(f'table_id = "restart"\n[journal]\npath = "{journal}"\n'
                    f'[panel]\nhost = "127.0.0.1"\nport = {free_port()}\n')
-    r = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--headless",
+    r = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--headless",
                         "--bots", "2", "--game", game, "--speed", "1000", "--seed", "4"],
                        capture_output=True, text=True, timeout=240, cwd=ROOT)
     assert r.returncode == 0, (r.stdout[-1500:], r.stderr[-1500:])

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from controller.replay import replay_lines
+from gametable.replay import replay_lines
 from tests.faults.rig import T, retained
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]

@@ -1,5 +1,5 @@
-"""Real Mosquitto for tests: the package's own starter (controller.broker), re-exported."""
+"""Real Mosquitto for tests: the package's own starter (gametable.broker), re-exported."""
 
-from controller.broker import Broker, free_port, mosquitto_binary, start_broker
+from gametable.broker import Broker, free_port, mosquitto_binary, start_broker
 
 __all__ = ["Broker", "free_port", "mosquitto_binary", "start_broker"]

@@ -1,4 +1,4 @@
-"""Run the REAL daemon (``python -m controller.cli run --no-hardware``) as a subprocess.
+"""Run the REAL daemon (``python -m gametable.cli run --no-hardware``) as a subprocess.
 
 Fault tests and the soak kill it with SIGKILL at random points, restart it on the same journal,
 and measure its memory, exactly as systemd would on the Pi.
@@ -77,7 +77,7 @@ class DaemonProcess:
         env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(
-                [sys.executable, "-m", "controller.cli", "--log-level", "INFO", "run",
+                [sys.executable, "-m", "gametable.cli", "--log-level", "INFO", "run",
                  "--config", str(self.config), "--no-hardware"],
                 cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
             )

@@ -8,9 +8,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from controller.broker import Broker
-from controller.config import Config, parse
 from controller.daemon import Daemon
+from core.config import Config, parse
+from gametable.broker import Broker
 from web_panel.server import PanelServer
 
 PIN = "2468"
@@ -122,8 +122,8 @@ def start_sim(stack: Stack, speed: float = 20.0) -> SimTable:
     answered on ``sim/flick/result``; coin positions go to ``sensors/table``."""
     import threading
 
-    from controller.clock import SystemClock
-    from controller.sim import VirtualTable, serve
+    from core.clock import SystemClock
+    from gametable.sim import VirtualTable, serve
 
     table = VirtualTable(stack.daemon, SystemClock(), seed=5, speed=speed, settle_s=0.2)
     stop = threading.Event()

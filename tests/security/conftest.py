@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.clock import FakeClock
+from core.clock import FakeClock
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME, PIN, start_stack
 from tests.security.lan import Phone, lan

@@ -12,9 +12,9 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.broker import Broker, start_table_broker
-from controller.config import parse
 from controller.daemon import Daemon
+from core.config import parse
+from gametable.broker import Broker, start_table_broker
 
 TABLE = "t1"
 

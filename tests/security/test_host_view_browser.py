@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.config import parse
 from controller.daemon import Daemon
+from core.config import parse
 from tests.helpers.browser import PHONE, shot
 from web_panel.server import PanelServer
 

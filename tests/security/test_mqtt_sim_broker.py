@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.broker import free_port
 from controller.topics import Topics
+from gametable.broker import free_port
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import Http
 
@@ -66,7 +66,7 @@ def test_the_sims_private_broker_lets_its_own_clients_in_and_strangers_only_watc
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "{T.table_id}"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
                    f'[panel]\nhost = "127.0.0.1"\nport = {panel_port}\npin = "2468"\n')
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "sim", "--config", str(cfg), "--bots", "2",
+    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--bots", "2",
                              "--no-browser", "--speed", "1"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             text=True, cwd=ROOT)
     try:

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from controller.config import parse
+from core.config import parse
 from tests.helpers.panel import PIN
 from tests.security.conftest import host_of, seated, start_game
 from tests.security.lan import Phone, lan
@@ -124,14 +124,14 @@ def test_gametable_run_prints_its_generated_pin_and_the_host_unlocks_with_it(bro
     import time
     from pathlib import Path
 
-    from controller.broker import free_port
+    from gametable.broker import free_port
 
     port = free_port()
     conf = tmp_path / "table.toml"
     conf.write_text(f'table_id = "t9"\n[mqtt]\nhost = "{broker.host}"\nport = {broker.port}\n'
                     f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n[panel]\nhost = "127.0.0.1"\nport = {port}\n')
     root = Path(__file__).resolve().parents[2]
-    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config", str(conf), "--no-hardware"],
+    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "run", "--config", str(conf), "--no-hardware"],
                             cwd=root, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     try:
         sel = selectors.DefaultSelector()

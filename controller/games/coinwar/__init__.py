@@ -300,6 +300,6 @@ def with_timers(view: View, timers: dict[str, Timer]) -> View:
 def bots() -> dict[str, Callable[[int], Bot]]:
     """Coin War's bot decides off the table (questions, placements, cards, ending a turn); its
     flicks are the platform's (the virtual table's shot planner)."""
-    from controller.bots.coinwar_decisions import CoinWarBot
+    from controller.games.coinwar.bot import CoinWarBot
 
     return {"default": CoinWarBot}

@@ -47,7 +47,7 @@ def winner(state: State) -> list[int] | None:
 
 def bots() -> dict[str, Callable[[int], Bot]]:
     """Coup's bots: a heuristic player (default) and a random one."""
-    from controller.bots.coup_bots import HeuristicBot, RandomBot
+    from controller.games.coup.bot import HeuristicBot, RandomBot
 
     return {"heuristic": HeuristicBot, "random": RandomBot}
 

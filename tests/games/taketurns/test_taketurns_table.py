@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 
 from controller.bot_runner import BotRunner
-from controller.config import parse
 from controller.daemon import Daemon
 from controller.games import register, registry, unregister
 from controller.table import Table
+from core.config import parse
 from tests.games import taketurns
 from tests.helpers.mqtt_client import Recorder
 

@@ -1,6 +1,6 @@
 """Coin War's decisions off the table for a bot seat (CW-5, CW-6, CW-7.5 cards, CW-8 questions).
 
-Flicks stay with the platform (the virtual table's shot planner, :mod:`controller.bots.coinwar_bot`);
+Flicks stay with the platform (the virtual table's shot planner, :mod:`controller.games.coinwar.shot_planner`);
 this bot answers questions, confirms placements, plays Three Kingdoms cards and ends a turn that
 has no strike left, choosing only among the seat's ``legal`` moves.
 """

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from controller.bots.coup_memory import TableMemory, revealed, visible
+from controller.games.coup.bot_memory import TableMemory, revealed, visible
 from controller.games.coup.cards import COPIES, COST
 from controller.games.coup.legal import inputs_for
 

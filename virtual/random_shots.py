@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 import random
 
-from sensors import table_geometry as geo
-from sensors.physics import TablePhysics
+from core import table_geometry as geo
+from virtual.physics import TablePhysics
 
 Point = tuple[float, float]
 

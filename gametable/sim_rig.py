@@ -5,12 +5,12 @@ Why: ``gametable sim`` should exercise what ``gametable run`` runs on the Pi, no
 geometry and feeds striker frames through a pty"). :class:`SimHardware` builds exactly the
 :class:`~controller.hardware.Hardware` of the Pi, on
 
-- a :class:`~sensors.virtual_base.VirtualBaseStation` pty as ``[striker] port`` (strikers
+- a :class:`~virtual.virtual_base.VirtualBaseStation` pty as ``[striker] port`` (strikers
   ``s1``..``s6`` for seats 1..6 unless the config maps its own): a flick sends a protocol 1
   ``strike`` frame -> ``StrikerLink`` -> ``Hardware`` -> the daemon's ``strike`` input and
   ``observer.strike_started``;
 - one gpiozero ``MockFactory(pin_class=MockPWMPin)`` for beams and LEDs: physics steps drive the
-  beam pins with :func:`sensors.beam_geometry.drive` -> ``BeamBank`` (debounce on the clock) ->
+  beam pins with :func:`core.beam_geometry.drive` -> ``BeamBank`` (debounce on the clock) ->
   ``Hardware`` -> ``observer.beam_edge``; the daemon's LED plan lights ``MockPWMPin`` seat LEDs
   (the default table's LED pins when the config has none).
 
@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any
 
-from controller.clock import Clock
-from controller.config import BeamConfig, Config, GpioConfig
 from controller.default_table import default_beams, default_leds
 from controller.referee_api import TableReferee
+from core.clock import Clock
+from core.config import BeamConfig, Config, GpioConfig
 
 log = logging.getLogger("gametable.sim")
 
@@ -81,7 +81,7 @@ class SimHardware:
 
     def __init__(self, config: Config, clock: Clock, *, beams: Iterable[BeamConfig] | None = None,
                  hb_interval_s: float = 0.5) -> None:
-        from sensors.virtual_base import VirtualBaseStation
+        from virtual.virtual_base import VirtualBaseStation
 
         self.clock = clock
         layout = tuple(beams) if beams is not None else (config.beams or default_beams())
@@ -132,7 +132,7 @@ class SimHardware:
 
     def drive(self, blocked_ids: Iterable[str]) -> None:
         """Coin geometry -> beam pin levels (the :class:`BeamBank` reads them like real receivers)."""
-        from sensors.beam_geometry import drive
+        from core.beam_geometry import drive
 
         if self.factory is not None:
             drive(self.factory, self.config.beams, blocked_ids)

@@ -1,6 +1,6 @@
-"""Seat turn LEDs and the status LED, driven from an LED plan (:mod:`controller.led_patterns`).
+"""Seat turn LEDs and the status LED, driven from an LED plan (:mod:`core.led_patterns`).
 
-:class:`SeatLights` is the small output interface the daemon uses, so an addressable strip can
+:class:`core.platform.SeatLights` is the small output interface the daemon uses, so an addressable strip can
 replace the GPIO LEDs later. :class:`GpioSeatLights` is the gpiozero implementation: one
 ``PWMLED`` per seat and an optional status ``RGBLED``.
 
@@ -15,28 +15,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from gpiozero import PWMLED, RGBLED
 
-from controller.clock import Clock
-from controller.config import LedConfig
-from controller.led_patterns import ANIMATED, check_plan, seat_level, status_colour
+from core.clock import Clock
+from core.config import LedConfig
+from core.led_patterns import ANIMATED, check_plan, seat_level, status_colour
 
 FRAME_S = 0.04  # 25 frames/s: smooth enough for a pulse, cheap on a Pi
-
-
-class SeatLights(Protocol):
-    """What the daemon needs from any seat-light hardware."""
-
-    def show(self, plan: dict[str, Any]) -> None:
-        """Display a plan from :func:`controller.led_patterns.led_plan` (validated first)."""
-
-    def tick(self, now: float | None = None) -> None:
-        """Render the frame for clock time ``now`` (default: the clock's now)."""
-
-    def close(self) -> None:
-        """Turn everything off and release the hardware."""
 
 
 class GpioSeatLights:

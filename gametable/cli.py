@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     rp.add_argument("--view", type=_positive_seat, metavar="SEAT", help="print this seat's view instead")
     rp.add_argument("--config", help="config file (accepted for symmetry; replay needs none)")
 
-    from controller.journal_cli import add_parser as add_journal_parser
+    from gametable.journal_cli import add_parser as add_journal_parser
 
     add_journal_parser(sub)  # gametable journal check|export|repair FILE
 
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("sim", help="the daemon on the virtual table (pymunk), with the panel")
     sim.add_argument("--config", help="TOML config file")
-    from controller.sim import add_sim_arguments
+    from gametable.sim import add_sim_arguments
 
     add_sim_arguments(sim)
     return parser
@@ -55,26 +55,26 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.command == "replay":
         if args.config:
-            from controller.config import ConfigError, load
+            from core.config import ConfigError, load
 
             try:
                 load(args.config)
             except ConfigError as exc:
                 print(exc, file=sys.stderr)
                 return 2
-        from controller.replay import run as run_replay
+        from gametable.replay import run as run_replay
 
         return run_replay(args.file, args.view)
     if args.command == "journal":
-        from controller.journal_cli import run as run_journal
+        from gametable.journal_cli import run as run_journal
 
         return run_journal(args)
     if args.command == "run":
-        from controller.run import run_daemon
+        from gametable.run import run_daemon
 
         return run_daemon(args)
     if args.command == "sim":
-        from controller.sim import run_sim
+        from gametable.sim import run_sim
 
         return run_sim(args)
     return 2

@@ -9,12 +9,12 @@ import os
 import signal
 import threading
 
-from controller import sd_notify
-from controller.clock import SystemClock
-from controller.config import ConfigError, load
 from controller.daemon import Daemon
 from controller.hardware import Hardware
 from controller.journal import JournalBusy, JournalError
+from core.clock import SystemClock
+from core.config import ConfigError, load
+from gametable import sd_notify
 from web_panel import serve
 
 log = logging.getLogger("gametable.run")

@@ -33,20 +33,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from controller.clock import Clock
-from controller.config import BeamConfig
 from controller.referee_api import Referee
-from sensors import table_geometry as geo
-from sensors.beam_geometry import beam_distance
+from core import table_geometry as geo
+from core.beam_geometry import beam_distance
+from core.clock import Clock
+from core.config import BeamConfig
+from core.platform import BeamEdge
 
 log = logging.getLogger("gametable.observer")
-
-
-@dataclass(frozen=True)
-class _Edge:
-    beam_id: str
-    blocked: bool
-    t: float
 
 
 @dataclass
@@ -297,7 +291,7 @@ class Observer:
 
     def beam_edge(self, beam_id: str, blocked: bool, t: float) -> None:
         """A debounced beam edge as three values (the hardware glue's form of :meth:`on_edge`)."""
-        self.on_edge(_Edge(beam_id, blocked, t))
+        self.on_edge(BeamEdge(beam_id, blocked, t))
 
     # --- inputs --------------------------------------------------------------------------------
 
@@ -319,8 +313,8 @@ class Observer:
         }
         self._arm()
 
-    def on_edge(self, edge: Any) -> None:
-        """A debounced beam edge (anything with ``beam_id``, ``blocked``, ``t``)."""
+    def on_edge(self, edge: BeamEdge) -> None:
+        """A debounced beam edge, from the real beams or the virtual ones (the platform's one door)."""
         beam_id, blocked = edge.beam_id, bool(edge.blocked)
         if beam_id not in self._ids:
             self.unknown_edges += 1  # not in the layout: ignore, count for diagnostics
@@ -415,3 +409,31 @@ class Observer:
         if any(b in self.blocked for b in s["rail_since"]):
             return None  # a rail beam blocked at rest since the strike: a coin on the rail, or a hand
         return [] if self.flight_proof == "rails" else None
+
+
+# --- strikers: a frame from the serial link -> the ``strike`` input (the real table's turn rule) ---
+
+def strike_input(frame: dict[str, Any], strikers: dict[str, int]) -> dict[str, Any] | None:
+    """Map a ``strike`` frame to the input ``{"type":"strike","seat":S}`` via config ``[strikers]``.
+
+    Returns None for any other frame and for a striker that no seat owns (an unassigned striker
+    being waved about must not start anyone's strike).
+    """
+    if frame.get("t") != "strike":
+        return None
+    seat = strikers.get(frame.get("id"))  # type: ignore[arg-type]
+    if seat is None:
+        return None
+    return {"type": "strike", "seat": seat}
+
+
+def out_of_turn(inp: dict[str, Any], frame: dict[str, Any], view: Any) -> dict[str, Any] | None:
+    """The ``sensors/striker`` report for a strike from a seat whose turn it is not, else None.
+
+    Such a strike is reported, never applied: only the seat in ``view["turn"]`` (the game's table
+    view) may strike, so a striker knocked or waved at another seat cannot move the game on."""
+    turn = view["turn"] if view else None
+    if turn and turn["seat"] == inp["seat"]:
+        return None
+    return {"event": "strike_out_of_turn", "seat": inp["seat"], "striker": frame.get("id"),
+            "message": f"seat {inp['seat']} struck out of turn"}

@@ -8,7 +8,7 @@ architecture.md says) -- places coins the rules ask to be placed, and plays bot 
 It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
 so tests can use a small fake daemon and the CLI the real one. Two sensor paths:
 
-- *real* (``rig``, a :class:`controller.sim_hardware.SimHardware`; the default of ``gametable sim``
+- *real* (``rig``, a :class:`gametable.sim_rig.SimHardware`; the default of ``gametable sim``
   at ``--speed`` <= 2): the flick is a striker frame through a pty and the beams are MockFactory
   pins read by the Pi's own ``BeamBank``/``Hardware``/observer, so the strike and (``--ask``) the
   observed facts reach the daemon exactly as on a real table;
@@ -30,58 +30,31 @@ from dataclasses import replace
 from typing import Any
 
 from controller.bot_runner import BotRunner, coin_choices
-from controller.bots.coinwar_bot import BotError, plan
-from controller.clock import Clock
 from controller.command_ids import CommandIds, new_id
-from controller.config import BeamConfig, Config
 from controller.default_table import default_beams
-from controller.observer import ObservedStrike, Observer
+from controller.games.coinwar.sensing import ObservedStrike, Observer
+from controller.games.coinwar.shot_planner import BotError, plan
+from controller.games.coinwar.virtual_table import (
+    BALL,
+    UNKNOWN,
+    Point,
+    answer_from_truth,
+    coins_of,
+    compare_with_truth,
+    initial_spot,
+)
 from controller.referee_api import TableReferee
-from controller.sim_hardware import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from controller.topics import Topics, client_id
-from sensors import table_geometry as geo
-from sensors.flying import FlyModel
-from sensors.physics import PhysicsParams, StrikeTruth, TablePhysics
-from sensors.random_shots import random_normal_spots
-from sensors.virtual_beams import Edge, VirtualBeams
+from core import table_geometry as geo
+from core.clock import Clock
+from core.config import BeamConfig, Config
+from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
+from virtual.flying import FlyModel
+from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
+from virtual.random_shots import random_normal_spots
+from virtual.virtual_beams import VirtualBeams
 
 log = logging.getLogger("gametable.sim")
-Point = tuple[float, float]
-
-# Where each seat's coin starts (CW-2.3: near the rails, in front of the seat); seats go round the table.
-SEAT_SPOTS: dict[int, Point] = {
-    1: (212.5, 45.0),
-    2: (380.0, 160.0),
-    3: (380.0, 465.0),
-    4: (212.5, 580.0),
-    5: (45.0, 465.0),
-    6: (45.0, 160.0),
-}
-
-
-BALL = "ball"
-# CW-7.3 kick-off: team A (defends mouth A at y = 0) on its half, team B on the other, ball on the centre
-FOOTBALL_SPOTS: dict[str, Point] = {
-    "A1": (110.0, 170.0), "A2": (212.5, 120.0), "A3": (315.0, 170.0),
-    "B1": (110.0, 455.0), "B2": (212.5, 505.0), "B3": (315.0, 455.0),
-    BALL: geo.CENTRE,
-}
-
-
-def coins_of(st: dict[str, Any]) -> list[tuple[str, int | None, bool]]:
-    """(coin, owner seat, on the table?) for every coin of the game in a public state.
-
-    Uses ``coins_on_table`` when the engine publishes it (football's team coins and ball have no
-    owner); otherwise one coin per player, on the table while the player is alive."""
-    seats = {p.get("coin") or f"c{p['seat']}": p.get("seat") for p in st.get("players", [])}
-    if st.get("mode") == "football":
-        seats = {c: None for c in FOOTBALL_SPOTS}
-    on = st.get("coins_on_table")
-    if on is not None:
-        names = list(dict.fromkeys(list(seats) + list(on)))
-        return [(c, seats.get(c), c in on) for c in names]
-    alive = {p.get("coin") or f"c{p['seat']}": p.get("alive", True) for p in st.get("players", [])}
-    return [(c, seat, bool(alive.get(c, True))) for c, seat in seats.items()]
 
 
 BOT_NAME = re.compile(r"^bot( [1-6])?$", re.IGNORECASE)
@@ -100,17 +73,6 @@ def bot_seats(players: Any) -> set[int]:
 
 class SimError(ValueError):
     """A flick or placement the virtual table refuses (one readable line)."""
-
-
-def initial_spot(coin: str, seat: int | None) -> Point:
-    """The initial position (CW-1.6) of a coin: in front of its seat, near the rail."""
-    if coin in FOOTBALL_SPOTS:
-        return FOOTBALL_SPOTS[coin]
-    if seat in SEAT_SPOTS:
-        return SEAT_SPOTS[seat]
-    digits = "".join(ch for ch in coin if ch.isdigit())
-    n = int(digits) if digits else 1
-    return SEAT_SPOTS[(n - 1) % 6 + 1]
 
 
 class VirtualTable:
@@ -419,7 +381,7 @@ class VirtualTable:
                 return
             q = qs[0]
             value = answer_from_truth(q, truth, st)
-            if value is _UNKNOWN:
+            if value is UNKNOWN:
                 log.warning("sim: cannot answer question %s (%s) from the physics", q.get("id"), q.get("kind"))
                 return
             if not self.submit({"type": "answer", "question": q["id"], "value": value}).get("ok"):
@@ -471,60 +433,7 @@ class VirtualTable:
         return done
 
 
-_UNKNOWN = object()
 WAIT_STRIKE_S = 3.0  # bound on a strike frame's trip through the pty, the link thread and the daemon
-
-
-def compare_with_truth(facts: ObservedStrike, truth: StrikeTruth) -> dict[str, bool]:
-    """Does what the beams saw agree with the physics (``--truth`` on the real path logs it)?
-
-    ``None`` (not observable) agrees with anything; ``[]`` must match the truth exactly."""
-    agree = {
-        "dead": facts.dead is None or sorted(facts.dead) == sorted(truth.dead),
-        "flown": facts.flown is None or sorted(facts.flown) == sorted(truth.flown),
-    }
-    if all(agree.values()):
-        log.debug("sim: observer agrees with the truth (dead %s, flown %s)", facts.dead, facts.flown)
-    else:
-        log.info("sim: observer saw dead=%s flown=%s, truth dead=%s flown=%s", facts.dead, facts.flown,
-                 truth.dead, truth.flown)
-    return agree
-
-
-def answer_from_truth(question: dict[str, Any], truth: StrikeTruth, state: dict[str, Any]) -> Any:
-    """The answer the ground truth gives to an engine question (CW-8), by what it asks about.
-
-    The engine's kinds are ``dead``, ``flown`` and ``contacts`` (about the question's ``subject``
-    coin, default the struck coin); other wordings are matched on keywords."""
-    kind = str(question.get("kind", "")).lower()
-    if kind not in ("dead", "flown", "contacts"):
-        words = f"{kind} {question.get('text', '')}".lower()
-        kind = next((k for k, ws in (("dead", ("dead", "goal", "died")), ("flown", ("flown", "fly", "flew", "foul")),
-                                      ("contacts", ("contact", "touch", "attack", "hit"))) if any(w in words for w in ws)), "")
-    options = question.get("options")
-    multi = bool(question.get("multi"))
-    if kind == "dead":
-        facts: list[Any] = list(truth.dead)
-    elif kind == "flown":
-        facts = list(truth.flown)
-    elif kind == "contacts":
-        subject = question.get("subject") or truth.coin
-        facts = sorted({c for pair in truth.contacts if subject in pair for c in pair} - {subject})
-        if isinstance(options, list) and options and all(isinstance(o, bool) for o in options):
-            players = {p.get("coin") or f"c{p['seat']}": p for p in state.get("players", [])}
-            me = players.get(subject, {})
-            enemy = [c for c in facts if me.get("team") is None or players.get(c, {}).get("team") != me.get("team")]
-            return bool(enemy)
-    else:
-        return _UNKNOWN
-    if isinstance(options, list) and options and all(isinstance(o, str) for o in options):
-        facts = [c for c in facts if c in options]
-    elif isinstance(options, list) and options and all(isinstance(o, int) and not isinstance(o, bool) for o in options):
-        seat_of = {p.get("coin") or f"c{p['seat']}": p["seat"] for p in state.get("players", [])}
-        facts = [seat_of[c] for c in facts if seat_of.get(c) in options]  # the question names seats
-    if multi:
-        return list(facts)
-    return facts[0] if facts else None
 
 
 # --- CLI glue ---------------------------------------------------------------------------------------
@@ -567,9 +476,9 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     meanwhile). Otherwise it serves until Ctrl-C; ``--bots N`` starts a game of N bots to watch, and
     seats named "Bot …" in any game the lobby starts are played by the simulator.
     """
-    from controller.broker import ensure_broker
-    from controller.clock import SystemClock
-    from controller.config import ConfigError, load
+    from core.clock import SystemClock
+    from core.config import ConfigError, load
+    from gametable.broker import ensure_broker
 
     try:
         config: Config = load(args.config) if args.config else load(None)
@@ -929,4 +838,4 @@ def _flickable_coins(table: VirtualTable, st: dict[str, Any]) -> list[str]:
     return [str(coin)] if coin else []
 
 
-__all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "answer_from_truth", "default_beams", "Edge"]
+__all__ = ["VirtualTable", "add_sim_arguments", "run_sim", "default_beams"]

@@ -198,7 +198,7 @@ def _replays(path: Path) -> tuple[int, int]:
 
 
 def add_parser(sub: Any) -> None:
-    """``gametable journal …`` (hooked into controller/cli.py)."""
+    """``gametable journal …`` (hooked into gametable/cli.py)."""
     jp = sub.add_parser("journal", help="check, export or repair a journal file (never edits it in place)")
     jsub = jp.add_subparsers(dest="journal_command", required=True)
     jsub.add_parser("check", help="list bad records; exit 0 if all good, 1 if not").add_argument("file")

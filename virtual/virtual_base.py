@@ -15,8 +15,8 @@ import tty
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from controller.clock import Clock
-from sensors.frames import PROTOCOL, SEQ_MOD, encode
+from core.clock import Clock
+from core.frames import PROTOCOL, SEQ_MOD, encode
 
 FW_VERSION = "virtual-1.0.0"
 

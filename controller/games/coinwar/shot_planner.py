@@ -15,8 +15,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from sensors import table_geometry as geo
-from sensors.physics import PhysicsParams, TablePhysics
+from core import table_geometry as geo
+from virtual.physics import PhysicsParams, TablePhysics
 
 Point = tuple[float, float]
 

@@ -2,7 +2,7 @@
 
 The blocking rule itself (architecture.md: a segment beam is blocked by a coin whose centre is
 closer than the coin radius to the segment; a point beam by a coin covering the point) is
-``sensors/beam_geometry.py``'s, shared with the hardware path that drives MockFactory pins.
+``core/beam_geometry.py``'s, shared with the hardware path that drives MockFactory pins.
 
 :class:`VirtualBeams` turns a stream of coin positions (the physics step hook) into beam edges
 ``(beam_id, blocked, t)``. A coarse spatial index keeps it cheap enough to run at 240 Hz.
@@ -12,23 +12,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 
-from controller.config import BeamConfig
-from sensors import table_geometry as geo
-from sensors.beam_geometry import beam_distance, blocked_beams
+from core import table_geometry as geo
+from core.beam_geometry import beam_distance, blocked_beams
+from core.config import BeamConfig
+from core.platform import BeamEdge
 
 Point = tuple[float, float]
 _CELL = 20.0
-
-
-@dataclass(frozen=True)
-class Edge:
-    """A beam changed state at time ``t`` (same fields as the hwio branch's ``BeamEdge``)."""
-
-    beam_id: str
-    blocked: bool
-    t: float
 
 
 def blocked_by(beam: BeamConfig, p: Point, r: float = geo.COIN_RADIUS_MM) -> bool:
@@ -45,7 +36,7 @@ class VirtualBeams:
     """Follows coin positions and reports every beam edge through ``on_edge``."""
 
     def __init__(
-        self, beams: Sequence[BeamConfig], on_edge: Callable[[Edge], None] | None = None, r: float = geo.COIN_RADIUS_MM
+        self, beams: Sequence[BeamConfig], on_edge: Callable[[BeamEdge], None] | None = None, r: float = geo.COIN_RADIUS_MM
     ) -> None:
         self.beams = tuple(beams)
         self.r = r
@@ -57,6 +48,16 @@ class VirtualBeams:
             for i in range(math.floor((x0 - r) / _CELL), math.floor((x1 + r) / _CELL) + 1):
                 for j in range(math.floor((y0 - r) / _CELL), math.floor((y1 + r) / _CELL) + 1):
                     self._index[(i, j)] = self._index.get((i, j), ()) + (beam,)
+
+    @property
+    def beam_ids(self) -> tuple[str, ...]:
+        return tuple(b.id for b in self.beams)
+
+    def blocked_ids(self) -> frozenset[str]:
+        return self.state
+
+    def close(self) -> None:
+        self.on_edge = None  # nothing to release: no pins, only stop reporting
 
     def compute(self, centres: Iterable[Point]) -> frozenset[str]:
         """The set of beam ids blocked by coins at these centres."""
@@ -72,13 +73,13 @@ class VirtualBeams:
         """Set the current state without reporting edges (e.g. a table set up before the sensors start)."""
         self.state = self.compute(positions.values())
 
-    def update(self, t: float, positions: dict[str, Point]) -> list[Edge]:
+    def update(self, t: float, positions: dict[str, Point]) -> list[BeamEdge]:
         """New positions at time ``t``; reports and returns the edges since the last update."""
         new = self.compute(positions.values())
         if new == self.state:
             return []
-        edges = [Edge(b, True, t) for b in sorted(new - self.state)] + [
-            Edge(b, False, t) for b in sorted(self.state - new)
+        edges = [BeamEdge(b, True, t) for b in sorted(new - self.state)] + [
+            BeamEdge(b, False, t) for b in sorted(self.state - new)
         ]
         self.state = new
         if self.on_edge:
@@ -95,4 +96,4 @@ def _bbox(beam: BeamConfig) -> tuple[float, float, float, float]:
     return (min(beam.a[0], beam.b[0]), min(beam.a[1], beam.b[1]), max(beam.a[0], beam.b[0]), max(beam.a[1], beam.b[1]))
 
 
-__all__ = ["Edge", "VirtualBeams", "beam_distance", "blocked_by", "blocked_set"]
+__all__ = ["VirtualBeams", "beam_distance", "blocked_by", "blocked_set"]

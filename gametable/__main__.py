@@ -1,0 +1,7 @@
+"""``python -m gametable`` is the ``gametable`` command."""
+
+import sys
+
+from gametable.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""The virtual table: pymunk physics, coin flight, virtual beams and base station (no real pins or serial)."""
