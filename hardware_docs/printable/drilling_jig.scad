@@ -1,7 +1,7 @@
 // Goal drilling jig (#4): a plate the size of the goal with a lip on two edges and 3.2 mm guide
 // holes at the goal point beams' config positions (goal_points.scad, generated from the table
 // config by hardware_docs/draw_drilling_jig.py). Drilling through the guides keeps every hole well
-// inside the observer's 1.5 mm tolerance (controller/observer.py TOLERANCE_MM).
+// inside the observer's 1.5 mm tolerance (controller/games/coinwar/sensing.py TOLERANCE_MM).
 // Print flat, 100 % infill around the holes (or use brass 3.2 mm tube inserts). Check the printed
 // outline against the goal (60 x 160 mm) before drilling: printers shrink a little.
 include <goal_points.scad>
