@@ -111,7 +111,7 @@ def test_phone_commands_for_the_wrong_seat_or_token_are_refused_and_nothing_publ
         (403, {"ok": False, "error": "this needs the host PIN (unlock the host screen first)"})
     # Unknown command types and CW-5.4's confirmation.
     assert ann.post("/api/cmd", {"id": "ann-abort-1", "type": "abort"})[1]["error"] == \
-        "unknown command type 'abort'; a phone may send: answer, end_turn, move, placed"
+        "unknown command type 'abort'; a phone may send: answer, end_turn, move, placed, withdraw"
     assert ann.post("/api/cmd", {"id": "ann-noconf-1", "type": "end_turn"})[1]["error"] == \
         "ending the turn without a strike needs confirmation (send \"confirm\": true)"
     # Flicking out of turn / someone else's coin.

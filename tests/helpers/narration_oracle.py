@@ -85,6 +85,8 @@ def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, An
             lines.append(line)
         elif kind == "end_turn":
             lines.append(f"{who(seat)} ended the turn")
+        elif kind == "withdraw":  # CW-5.6
+            lines.append(f"{who(seat)} withdrew a strike the table did not see")
         elif kind == "placed":
             lines.append(f"{coin_name(eff.get('coin'))} is back on the table")
         elif kind == "question":

@@ -59,6 +59,7 @@ def describe() -> dict[str, Any]:
         "players": {"min": min(counts), "max": max(counts)},
         "options": {},
         "free_seating": True,
+        "phone_inputs": ["withdraw"],  # CW-5.6: the striker's phone withdraws an unseen strike
         "modes": [
             {
                 "mode": m.name,
@@ -138,6 +139,7 @@ _HANDLERS = {
     "end_turn": referee.end_turn,
     "placed": referee.placed,
     "answer": referee.answer,
+    "withdraw": referee.withdraw,
 }
 
 
@@ -203,6 +205,7 @@ def legal(state: State, seat: int | None) -> dict[str, Any]:
                     coins = [state["turn_coin"]]
                 if state["striking"]:
                     moves.append({"type": "shot", "coins": coins})
+                    moves.append({"type": "withdraw"})  # CW-5.6: until the shot confirms it
                 elif turn["strikes"] < referee.strike_limit(m, state):
                     moves.append({"type": "strike"})
                     moves.append({"type": "shot", "coins": coins})

@@ -37,6 +37,8 @@ def random_input(state: dict[str, Any], rnd: random.Random, unknown_p: float = 0
         return {"type": "end_turn", "seat": seat}
     if kind == "strike":
         return {"type": "strike", "seat": seat}
+    if kind == "withdraw":
+        return {"type": "withdraw", "seat": seat}
     if kind == "shot":
         coin = rnd.choice(move["coins"])
         mode = cw.mode_of(state)

@@ -122,6 +122,19 @@ def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     state["last"] = [{"kind": "strike", "seat": seat}]
 
 
+def withdraw(mode: Mode, state: State, inp: dict[str, Any]) -> None:
+    """CW-5.6: the striker's player withdraws a strike nothing on the table confirmed (a spike as
+    the striker was set down): only while it is in flight, i.e. before its ``shot``. The turn's
+    strike count is restored and the turn goes on; placements the strike confirmed (CW-9) stay
+    confirmed, as the player was at the table to strike."""
+    seat = check_players_turn(mode, state, inp)
+    if not state["striking"]:
+        raise GameError(f"seat {seat} has no strike in flight to withdraw (CW-5.6)")
+    state["turn"]["strikes"] -= 1
+    state["striking"] = False
+    state["last"] = [{"kind": "withdraw", "seat": seat, "rule": "CW-5.6"}]
+
+
 def check_strikes_left(mode: Mode, state: State, seat: int) -> None:
     limit = strike_limit(mode, state)
     if state["turn"]["strikes"] >= limit:

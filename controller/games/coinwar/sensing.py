@@ -267,6 +267,12 @@ class Observer:
         counter = iter(range(1, 1 << 62))
 
         def submit(facts: ObservedStrike) -> None:
+            state = daemon.public_state()
+            if isinstance(state, dict) and state.get("striking") is False:
+                # CW-5.6: the strike was withdrawn (or its shot came from a phone): a shot now would
+                # count as a new strike of its own
+                log.info("observer: seat %s's strike is no longer in flight; its facts are not submitted", facts.seat)
+                return
             shot = facts.shot() | {"id": f"obs-{int(clock.wall() * 1000)}-{next(counter)}"}
             try:
                 result = daemon.submit(shot, source="observer")
@@ -283,6 +289,10 @@ class Observer:
         """A strike input was accepted for ``seat`` (the hardware glue's name for :meth:`strike`):
         the struck coin and the coins on the table come from the daemon's public state."""
         coin, on_table = None, None
+        if self._open is not None and self._public_state is not None:
+            # the daemon took a new strike, so the open one already ended (withdrawn, CW-5.6, or
+            # shot from a phone): its facts would land on the new strike, so they are dropped
+            self.close()
         state = self._public_state() if self._public_state is not None else None
         if state:
             coin = next((p.get("coin") for p in state.get("players", []) if p.get("seat") == seat), None)

@@ -12,6 +12,9 @@ from controller.games import words as shared
 
 QUESTIONS = {"dead": "which coins ended in the goal", "flown": "which coins flew",
              "contacts": "which coins were touched"}
+# effects that are one seat doing one thing: "<who> <words>"
+PLAIN = {"strike": "strikes", "end_turn": "ended the turn",
+         "withdraw": "withdrew a strike the table did not see"}  # CW-5.6
 CAUSES = {"goal": "into the goal", "execution": "off by execution (CW-6.4)"}
 
 
@@ -19,8 +22,8 @@ def line(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
     """One sentence for a Coin War effect, "" for none, or None when the shared words say it."""
     kind, seat, who = eff["kind"], eff.get("seat"), speak.who
     rule = f" ({eff['rule']})" if isinstance(eff.get("rule"), str) else ""
-    if kind == "strike":
-        return f"{who(seat)} strikes"
+    if kind in PLAIN:
+        return f"{who(seat)} {PLAIN[kind]}"
     if kind == "shot":
         speak.notes["shooter"] = seat
         if not eff.get("dead") and not eff.get("flown"):
@@ -40,8 +43,6 @@ def line(eff: dict[str, Any], speak: shared.Speaker) -> str | None:
         if eff.get("extra_turn") is not None:
             text += f"; {who(eff['extra_turn'])} gets an extra turn"
         return text
-    if kind == "end_turn":
-        return f"{who(seat)} ended the turn"
     if kind == "placed":
         return f"{speak.coin(eff.get('coin'))} is back on the table"
     if kind == "question":
