@@ -74,12 +74,13 @@
 
   function shotAvailable(legal) { return legal.some((m) => m.type === "shot"); }
 
-  /** Put a coin back (CW-4.3), end the turn (CW-5.4), and the hint to flick while strikes are left. */
+  /** Put a coin back (CW-4.3), withdraw an unseen strike (CW-5.6), end the turn (CW-5.4), and the hint to flick while strikes are left. */
   function movesCard(pv, st) {
     const legal = legalMoves(pv);
     const parts = [];
     for (const m of legal) {
       if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
+      else if (m.type === "withdraw") parts.push(`<button class="btn wide" data-action="withdraw" id="withdraw-strike">Withdraw strike (the table saw nothing)</button>`);  // CW-5.6
       else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
       else if (m.move && !threeKingdoms(st)) parts.push(...cardMoveButtons(m));
     }
@@ -341,6 +342,7 @@
         if (el.dataset.confirm === "1" && !(await ask("End your turn without striking?", "End turn"))) return;
         const d = await post("/api/cmd", { type: "end_turn", confirm: true }); if (d.ok) toast("Turn ended", true);
       },
+      async withdraw() { const d = await post("/api/cmd", { type: "withdraw" }); if (d.ok) toast("Strike withdrawn", true); },  // CW-5.6
       async placed(el) { const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast("Thanks!", true); },
       "tk-pick"(el) {  // a card to discard (CW-7.5 hand limit), by its id
         const key = el.dataset.key, id = el.dataset.id, sel = new Set(S.sel[key] || []);
