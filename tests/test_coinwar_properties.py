@@ -40,6 +40,11 @@ def test_random_legal_play_keeps_the_invariants(seed, mode):
         dead_before = {p["seat"] for p in before["players"] if not p["alive"]}
         assert dead_before <= {p["seat"] for p in after["players"] if not p["alive"]}
         assert after["turn"] is None or 0 <= after["turn"]["strikes"] <= 2
+        # CW-5.6: a withdraw (randomplay offers it while a strike is in flight) undoes just the strike
+        if inp["type"] == "withdraw":
+            assert before["striking"] and not after["striking"]
+            assert after["turn"] == {**before["turn"], "strikes": before["turn"]["strikes"] - 1}
+            assert after["players"] == before["players"] and after["coins"] == before["coins"]
 
 
 @SETTINGS
