@@ -16,7 +16,7 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 PROTOCOL = 1
 MAX_FRAME = 512  # encoded bytes between two delimiters; longer runs are dropped until the next 0x00
@@ -113,7 +113,7 @@ def encode(payload: dict[str, Any]) -> bytes:
 
 # --- payload validation -------------------------------------------------------------------------
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 

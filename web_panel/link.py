@@ -53,7 +53,7 @@ class TableLink:
         # MQTT v5 for message expiry: a command the panel reported as failed must never apply later
         # (controller.command_client); a random client id, so nobody can take this one over.
         self.client = command_mqtt_client(client_id("panel", table_id), username, password)
-        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
+        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)  # type: ignore[arg-type]  # paho hints int, but the delays are only compared and slept: a float works
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -90,7 +90,7 @@ class TableLink:
     # --- incoming ----------------------------------------------------------------------------
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
-            self.handle(msg.topic, msg.payload)
+            self.handle(msg.topic, bytes(msg.payload))  # paho types it bytes | bytearray; it is bytes
         except Exception:  # one bad payload must not kill the network thread
             log.exception("bad message on %s", msg.topic)
 

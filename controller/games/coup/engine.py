@@ -162,7 +162,7 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Cop
     cost = COST.get(move, 0)
     if me["coins"] < cost:
         raise GameError(f"{move} costs {cost} coins; {me['name']} has {me['coins']}")
-    target = None
+    target: int | None = None
     if move in TARGETED:
         target = args.get("target")
         if isinstance(target, bool) or not isinstance(target, int):
@@ -180,7 +180,7 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Cop
     if move == "income":
         got = gain(new, me, 1)
         say(new, f"{who(new, seat)} takes income (+{got})", {"kind": "coins", "seat": seat, "coins": got, "move": move})
-    elif move == "coup":
+    elif move == "coup" and target is not None:  # always: coup is TARGETED, its target checked above
         pay(new, me, cost)
         say(new, f"{who(new, seat)} launches a coup against {who(new, target)}",
              {"kind": "coup", "seat": seat, "target": target, "coins": cost})
