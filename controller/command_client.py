@@ -84,7 +84,7 @@ class CommandClient:
         self._cond = threading.Condition()
         self._subscribed = threading.Event()
         self.client = command_mqtt_client(client_id or random_client_id("cmd", table_id), username, password)
-        self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.5)
+        self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.5)  # type: ignore[arg-type]  # paho hints int, but the delays are only compared and slept: a float works
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self._subscribed.clear()
         self.client.on_subscribe = lambda *a: self._subscribed.set()

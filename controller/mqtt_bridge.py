@@ -90,7 +90,7 @@ class MqttBridge:
             log.warning("no broker password configured: anyone who reaches the broker can take over the "
                         "daemon's client id and write commands (hardware_docs/mosquitto/README.md)")
         self.client.will_set(self.topics["status"], "offline", qos=1, retain=True)
-        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
+        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)  # type: ignore[arg-type]  # paho hints int, but the delays are only compared and slept: a float works
         self.client.max_queued_messages_set(10000)
         no_delay(self.client)
         self.client.on_connect = self._handle_connect
@@ -144,7 +144,7 @@ class MqttBridge:
     def _handle_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         if message.topic == self.topics["cmd"]:
             try:
-                self._on_command(message.payload)
+                self._on_command(bytes(message.payload))  # paho types it bytes | bytearray; it is bytes
             except Exception:  # never let one command kill the network thread
                 log.exception("command handler failed")
 

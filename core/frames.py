@@ -16,7 +16,7 @@ import json
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 PROTOCOL = 1
 MAX_FRAME = 512  # encoded bytes between two delimiters; longer runs are dropped until the next 0x00
@@ -113,7 +113,7 @@ def encode(payload: dict[str, Any]) -> bytes:
 
 # --- payload validation -------------------------------------------------------------------------
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -150,18 +150,28 @@ def parse_payload(payload: bytes) -> dict[str, Any] | FrameError:
     Unknown ``t`` values pass with only the common fields checked, so newer firmware can add
     frame types without breaking this reader (the link ignores them but still counts ``seq``).
     """
+    obj = _decode(payload)
+    if isinstance(obj, FrameError) or _fast_ok(obj):
+        return obj
+    if not isinstance(obj, dict):
+        return FrameError("json", f"payload must be a JSON object, got {type(obj).__name__}", payload)
+    return _check_fields(obj, payload) or obj
+
+
+def _decode(payload: bytes) -> Any:
+    """The payload's JSON value, or the FrameError saying why it has none."""
     try:
         text = payload.decode("utf-8")
     except UnicodeDecodeError as exc:
         return FrameError("json", f"payload is not UTF-8 (byte 0x{payload[exc.start]:02x} at {exc.start})", payload)
     try:
-        obj = _JSON.decode(text)
+        return _JSON.decode(text)
     except (ValueError, RecursionError) as exc:
         return FrameError("json", f"payload is not valid JSON: {str(exc).splitlines()[0][:80]}", payload)
-    if _fast_ok(obj):
-        return obj
-    if not isinstance(obj, dict):
-        return FrameError("json", f"payload must be a JSON object, got {type(obj).__name__}", payload)
+
+
+def _check_fields(obj: dict[str, Any], payload: bytes) -> FrameError | None:
+    """The first wrong common or type field of a frame object, or None when all are right."""
     for name in ("t", "id", "seq"):
         if name not in obj:
             return FrameError("field", f"frame is missing field {name!r}", payload)
@@ -179,7 +189,7 @@ def parse_payload(payload: bytes) -> dict[str, Any] | FrameError:
             return FrameError("field", f"{t} frame from {sid!r} is missing field {name!r}", payload)
         if not ok(obj[name]):
             return FrameError("field", f"{t} field {name!r} must be {what}, got {_short(obj[name])}", payload)
-    return obj
+    return None
 
 
 def _fast_ok(obj: Any) -> bool:

@@ -545,7 +545,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from core.clock import SystemClock
 
-    ap = argparse.ArgumentParser(prog="python -m sensors.striker_link", description=main.__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m sensors.striker_link", description=(main.__doc__ or "").strip().split("\n")[0])
     ap.add_argument("port", help="e.g. /dev/serial/by-id/usb-Espressif_...-if00 or /dev/ttyACM0")
     ap.add_argument("--baud", type=int, default=115200)
     ap.add_argument("--seconds", type=float, default=None, help="stop after this long (default: until Ctrl-C)")

@@ -308,7 +308,8 @@ class TablePhysics:
             log.contact_set.add(pair)
             log.contacts.append(pair)
         # impulse of the coming impact from the pre-impact velocities: J = m/2 (1 + e) |v_rel . n|
-        v1, v2 = s1.body.velocity, s2.body.velocity
+        b1, b2 = _body(s1), _body(s2)
+        v1, v2 = b1.velocity, b2.velocity
         impulse = 0.5 * self.params.coin_mass_g * (1 + arb.restitution) * abs((v1 - v2).dot(arb.normal))
         if impulse <= self.fly.coin_threshold:
             return
@@ -316,10 +317,10 @@ class TablePhysics:
         if not self.dice or not self.fly.roll(self.rng, impulse, rail=False):
             return
         # the faster coin rides up on the slower one and stays tilted on it
-        rider, base = (s1, s2) if v1.length >= v2.length else (s2, s1)
+        rider = s1 if v1.length >= v2.length else s2
         coin = self._by_shape[rider]
         if coin not in log.pending and coin not in log.flown_set:
-            mid = (rider.body.position + base.body.position) / 2
+            mid = (b1.position + b2.position) / 2
             log.pending[coin] = ("ride", (mid.x, mid.y), (0.0, 0.0))
 
     def _rail_begin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
@@ -328,7 +329,7 @@ class TablePhysics:
         if log is None:
             return
         shape = arb.shapes[0] if arb.shapes[0].collision_type == COIN_TYPE else arb.shapes[1]
-        body = shape.body
+        body = _body(shape)
         n = _outward(body.position)
         v = body.velocity
         impulse = self.params.coin_mass_g * (1 + arb.restitution) * max(0.0, v.dot(n))
@@ -375,6 +376,14 @@ def _in_mouth(x: float, width: float) -> bool:
     """Is ``x`` within a goal mouth's gap (CW-7.3)? A coin there may hang over the table's edge."""
     m0, m1 = geo.mouth_span(width)
     return m0 <= x <= m1
+
+
+def _body(shape: pymunk.Shape) -> pymunk.Body:
+    """The body of a shape we added with one (pymunk types ``Shape.body`` as optional)."""
+    body = shape.body
+    if body is None:
+        raise ValueError("a coin or rail shape without a body")
+    return body
 
 
 def _outward(p: pymunk.Vec2d) -> pymunk.Vec2d:

@@ -95,45 +95,99 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     if link is None:
         link = link_for(config)
         link.start()
-    seats, hosts = SeatRegistry(seats_file(config)), HostSessions()
     clock = clock or SystemClock()
-    pins = PinGuard(pin or config.panel.pin, clock)
-    replays = ReplayGuard()
-    host_names = HostCheck.for_config(config)
-    views = GameViews(game_views)
-    app.extensions["gametable"] = {"link": link, "seats": seats, "hosts": hosts, "pins": pins}
+    panel = _Panel(config, link, clock, PinGuard(pin or config.panel.pin, clock), GameViews(game_views),
+                   keepalive_s=keepalive_s, result_timeout_s=result_timeout_s, flick_timeout_s=flick_timeout_s)
+    app.extensions["gametable"] = {"link": link, "seats": panel.seats, "hosts": panel.hosts, "pins": panel.pins}
+    app.before_request(panel.gate)
+    app.register_error_handler(413, panel.too_big)
+    app.after_request(panel.headers)
+    page = panel.page
+    for rule in ("/", "/join", "/seat", "/table", "/host"):
+        app.add_url_rule(rule, "page", page, methods=["GET"])
+    for rule, view in _GETS:
+        app.add_url_rule(rule, view, getattr(panel, view), methods=["GET"])
+    for rule, view in _POSTS:
+        app.add_url_rule(rule, view, getattr(panel, view), methods=["POST"])
+    return app
 
-    def fail(status: int, message: str, **extra: Any) -> Response:
-        resp = jsonify({"ok": False, "error": message, **extra})
-        resp.status_code = status
-        return resp
+
+# The routes besides the phone's pages: (rule, name of the _Panel method that answers it).
+_GETS = [
+    ("/bringup", "bringup_page"), ("/api/bringup", "bringup_state"), ("/games/<game>/<name>", "game_view"),
+    ("/qr.svg", "qr"), ("/api/info", "info"), ("/api/stream", "stream"),
+]
+_POSTS = [
+    ("/api/host/bringup", "bringup_cmd"),
+    ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
+    ("/api/host/lock", "lock"), ("/api/host/share", "share"), ("/api/host/release", "release"),
+    ("/api/cmd", "cmd"), ("/api/host/cmd", "host_cmd"), ("/api/flick", "do_flick"),
+]
+
+
+def fail(status: int, message: str, **extra: Any) -> Response:
+    resp = jsonify({"ok": False, "error": message, **extra})
+    resp.status_code = status
+    return resp
+
+
+def cookie(resp: Response, name: str, value: str | None) -> Response:
+    if value is None:
+        resp.delete_cookie(name, samesite="Strict", httponly=True)
+    else:
+        resp.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Strict")
+    return resp
+
+
+def _post_refusal() -> Response | None:
+    """The refusal of a POST whose headers fail the gate: size, cross-site, CSRF, not JSON."""
+    length = request.content_length
+    if length is None and request.headers.get("Transfer-Encoding"):
+        return fail(411, "send a Content-Length (chunked bodies are not accepted)")
+    if length is not None and length > MAX_BODY:
+        return fail(413, f"request body of {length} bytes is over the {MAX_BODY} byte limit")
+    origin = request.headers.get("Origin")
+    if origin and urlsplit(origin).netloc != request.host:
+        return fail(403, f"cross-site request from {origin} refused")
+    if request.headers.get("Sec-Fetch-Site") == "cross-site":
+        return fail(403, "cross-site request refused")
+    token = request.cookies.get(CSRF_COOKIE)
+    sent = request.headers.get(CSRF_HEADER, "")
+    if not token or not hmac.compare_digest(token.encode(), sent.encode()):
+        return fail(403, f"missing or wrong {CSRF_HEADER} header (reload the page)")
+    if not request.is_json:
+        return fail(415, "send JSON (Content-Type: application/json)")
+    return None
+
+
+def _valid_seat(seat: Any) -> bool:
+    return not isinstance(seat, bool) and isinstance(seat, int) and seat in SEATS
+
+
+class _Panel:
+    """The state one panel's routes share, and the routes themselves (registered by create_app)."""
+
+    def __init__(self, config: Config, link: TableLink, clock: Clock, pins: PinGuard, views: GameViews, *,
+                 keepalive_s: float, result_timeout_s: float, flick_timeout_s: float) -> None:
+        self.config, self.link, self.clock, self.pins, self.views = config, link, clock, pins, views
+        self.seats, self.hosts = SeatRegistry(seats_file(config)), HostSessions()
+        self.replays = ReplayGuard()
+        self.host_names = HostCheck.for_config(config)
+        self.keepalive_s, self.result_timeout_s, self.flick_timeout_s = keepalive_s, result_timeout_s, flick_timeout_s
 
     # --- the gate ----------------------------------------------------------------------------
-    @app.before_request
-    def gate() -> Response | None:
-        if not host_names.allowed(request.headers.get("Host")):
+    def gate(self) -> Response | None:
+        if not self.host_names.allowed(request.headers.get("Host")):
             # DNS rebinding (issue 17 #11): a page on another name must not reach the table.
             return fail(421, f"unknown host name {request.headers.get('Host')!r}: open the panel by the table's address")
-        g.seat = seats.seat_of(request.cookies.get(SEAT_COOKIE))
-        g.host = hosts.valid(request.cookies.get(HOST_COOKIE))
+        g.seat = self.seats.seat_of(request.cookies.get(SEAT_COOKIE))
+        g.host = self.hosts.valid(request.cookies.get(HOST_COOKIE))
         if request.method != "POST":
             return None
-        length = request.content_length
-        if length is None and request.headers.get("Transfer-Encoding"):
-            return fail(411, "send a Content-Length (chunked bodies are not accepted)")
-        if length is not None and length > MAX_BODY:
-            return fail(413, f"request body of {length} bytes is over the {MAX_BODY} byte limit")
-        origin = request.headers.get("Origin")
-        if origin and urlsplit(origin).netloc != request.host:
-            return fail(403, f"cross-site request from {origin} refused")
-        if request.headers.get("Sec-Fetch-Site") == "cross-site":
-            return fail(403, "cross-site request refused")
-        token = request.cookies.get(CSRF_COOKIE)
-        sent = request.headers.get(CSRF_HEADER, "")
-        if not token or not hmac.compare_digest(token.encode(), sent.encode()):
-            return fail(403, f"missing or wrong {CSRF_HEADER} header (reload the page)")
-        if not request.is_json:
-            return fail(415, "send JSON (Content-Type: application/json)")
+        return _post_refusal() or self._read_body()
+
+    def _read_body(self) -> Response | None:
+        """Parse a POST's JSON body into ``g.body``, refusing bad JSON and replayed request ids."""
         try:
             body = json.loads(request.get_data(cache=True) or b"null")
         except ValueError:
@@ -144,17 +198,15 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
             rid = request_id(body)
         except CommandError as exc:
             return fail(exc.status, str(exc))
-        if not replays.first_use(rid):
+        if not self.replays.first_use(rid):
             return fail(409, f"request {rid} was already sent once (a replayed request is never applied twice)")
         g.body = body
         return None
 
-    @app.errorhandler(413)
-    def too_big(_: Exception) -> Response:
+    def too_big(self, _: Exception) -> Response:
         return fail(413, f"request body is over the {MAX_BODY} byte limit")
 
-    @app.after_request
-    def headers(resp: Response) -> Response:
+    def headers(self, resp: Response) -> Response:
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         resp.headers.setdefault("Referrer-Policy", "same-origin")
         resp.headers.setdefault("X-Frame-Options", "DENY")
@@ -164,94 +216,79 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
             resp.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), max_age=COOKIE_AGE, samesite="Strict")
         return resp
 
-    def cookie(resp: Response, name: str, value: str | None) -> Response:
-        if value is None:
-            resp.delete_cookie(name, samesite="Strict", httponly=True)
-        else:
-            resp.set_cookie(name, value, max_age=COOKIE_AGE, httponly=True, samesite="Strict")
-        return resp
-
-    def me() -> dict[str, Any]:
+    def me(self) -> dict[str, Any]:
         return {"seat": g.seat, "host": g.host}
 
-    def publish(cmd: dict[str, Any]) -> Response:
-        result = link.command(cmd, timeout=result_timeout_s)
+    def publish(self, cmd: dict[str, Any]) -> Response:
+        result = self.link.command(cmd, timeout=self.result_timeout_s)
         if result is None:
-            return fail(504, f"the table did not answer within {result_timeout_s:g} s (is the daemon running?)")
+            return fail(504, f"the table did not answer within {self.result_timeout_s:g} s (is the daemon running?)")
         if not result.get("ok"):
             return fail(409, str(result.get("error")))
         return jsonify({"ok": True})
 
     # --- pages -------------------------------------------------------------------------------
-    @app.get("/")
-    @app.get("/join")
-    @app.get("/seat")
-    @app.get("/table")
-    @app.get("/host")
-    def page() -> Response:
+    def page(self) -> Response:
         resp = send_from_directory(STATIC, "index.html")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
-    @app.get("/bringup")
-    def bringup_page() -> Response:
+    def bringup_page(self) -> Response:
         """The host's bring-up page (beams, walk test, strikers, pairing): web_panel/bringup.py."""
         resp = send_from_directory(STATIC, "bringup.html")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
-    @app.get("/api/bringup")
-    def bringup_state() -> Response:
+    def bringup_state(self) -> Response:
         if not g.host:
             return fail(403, "the bring-up page needs the host PIN")
-        return jsonify({"ok": True, **link.bringup.snapshot()})
+        return jsonify({"ok": True, **self.link.bringup.snapshot()})
 
-    @app.post("/api/host/bringup")
-    def bringup_cmd() -> Response:
+    def bringup_cmd(self) -> Response:
         if not g.host:
             return fail(403, "pairing strikers needs the host PIN (unlock first)")
         try:
             command = bringup_command(g.body)
         except CommandError as exc:
             return fail(exc.status, str(exc))
-        return publish(command)
+        return self.publish(command)
 
-    @app.get("/games/<game>/<name>")
-    def game_view(game: str, name: str) -> Response:
+    def game_view(self, game: str, name: str) -> Response:
         """A game's phone view (JS/CSS from its own package), found by path, never imported."""
-        path = views.find(game, name)
+        path = self.views.find(game, name)
         if path is None:
             abort(404)
         resp = send_file(path, max_age=0)
         resp.headers["Cache-Control"] = "no-cache"
         return resp
 
-    def join_url() -> str:
-        base = config.panel.public_url or request.host_url  # the Host passed the gate's check: ours
+    def join_url(self) -> str:
+        public_url = self.config.panel.public_url
+        base = public_url or request.host_url  # the Host passed the gate's check: ours
         host = urlsplit(base).hostname or ""
-        if not config.panel.public_url and (host == "localhost" or host.startswith("127.")):
+        if not public_url and (host == "localhost" or host.startswith("127.")):
             # The host screen runs on the Pi itself: phones need the Pi's address on the LAN.
             lan = lan_address()
             if lan:
                 base = base.replace(host, lan, 1)
         return base.rstrip("/") + "/join"
 
-    @app.get("/qr.svg")
-    def qr() -> Response:
+    def qr(self) -> Response:
         out = io.BytesIO()
-        segno.make(join_url(), error="m").save(out, kind="svg", scale=8, border=2, dark="#111", light="#fff",
-                                               xmldecl=False, title="Scan to join the table")
+        segno.make(self.join_url(), error="m").save(out, kind="svg", scale=8, border=2, dark="#111", light="#fff",
+                                                    xmldecl=False, title="Scan to join the table")
         return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
     # --- reading -----------------------------------------------------------------------------
-    @app.get("/api/info")
-    def info() -> Response:
-        return jsonify({"table": config.table_id, "games": link.described_games(), "me": me(), "taken": seats.taken(),
-                        "join_url": join_url(), "status": link.status, "pin_is_default": pins.is_default,
-                        "now": clock.wall()})  # phones correct their clock for window countdowns (CP-6)
+    def info(self) -> Response:
+        link = self.link
+        return jsonify({"table": self.config.table_id, "games": link.described_games(), "me": self.me(),
+                        "taken": self.seats.taken(), "join_url": self.join_url(), "status": link.status,
+                        "pin_is_default": self.pins.is_default,
+                        "now": self.clock.wall()})  # phones correct their clock for window countdowns (CP-6)
 
-    @app.get("/api/stream")
-    def stream() -> Response:
+    def stream(self) -> Response:
+        link, seats = self.link, self.seats
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
         attach = request.environ.get("gametable.sse")
         if attach is not None:
@@ -264,14 +301,15 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         sub = link.hub.add(g.seat)
         if sub is None:
             return fail(503, "too many open screens on this table; close one and retry")
-        snapshot = [sse_frame("me", me() | {"taken": seats.taken()})] + link.snapshot(g.seat)
-        return Response(link.hub.stream(sub, snapshot, keepalive_s), mimetype="text/event-stream", headers=headers)
+        snapshot = [sse_frame("me", self.me() | {"taken": seats.taken()})] + link.snapshot(g.seat)
+        return Response(link.hub.stream(sub, snapshot, self.keepalive_s), mimetype="text/event-stream",
+                        headers=headers)
 
     # --- seats and host ----------------------------------------------------------------------
-    @app.post("/api/seat/claim")
-    def claim() -> Response:
+    def claim(self) -> Response:
+        seats = self.seats
         seat = g.body.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
+        if not _valid_seat(seat):
             return fail(400, f"'seat' must be a seat number from 1 to 6, got {seat!r}")
         if g.seat == seat:
             return jsonify({"ok": True, "seat": seat})
@@ -286,59 +324,54 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         token = seats.claim(seat, address)
         if token is None:
             return fail(409, f"seat {seat} is taken by another phone (the host can free it)")
-        link.hub.publish("taken", seats.taken())
+        self.link.hub.publish("taken", seats.taken())
         return cookie(jsonify({"ok": True, "seat": seat}), SEAT_COOKIE, token)
 
-    @app.post("/api/seat/leave")
-    def leave() -> Response:
+    def leave(self) -> Response:
         if g.seat is None:
             return fail(403, "this phone holds no seat")
-        seats.release(g.seat)
-        link.hub.close_seat(g.seat)
-        link.hub.publish("taken", seats.taken())
+        self.seats.release(g.seat)
+        self.link.hub.close_seat(g.seat)
+        self.link.hub.publish("taken", self.seats.taken())
         return cookie(jsonify({"ok": True}), SEAT_COOKIE, None)
 
-    @app.post("/api/host/unlock")
-    def unlock() -> Response:
-        ok, error, retry = pins.check(request.remote_addr or "?", g.body.get("pin"))
+    def unlock(self) -> Response:
+        ok, error, retry = self.pins.check(request.remote_addr or "?", g.body.get("pin"))
         if not ok:
             resp = fail(429 if retry else 403, error or "wrong PIN")
             if retry:
                 resp.headers["Retry-After"] = str(int(retry + 0.999))
             return resp
-        return cookie(jsonify({"ok": True}), HOST_COOKIE, hosts.open())
+        return cookie(jsonify({"ok": True}), HOST_COOKIE, self.hosts.open())
 
-    @app.post("/api/host/lock")
-    def lock() -> Response:
-        hosts.close(request.cookies.get(HOST_COOKIE))
+    def lock(self) -> Response:
+        self.hosts.close(request.cookies.get(HOST_COOKIE))
         return cookie(jsonify({"ok": True}), HOST_COOKIE, None)
 
-    @app.post("/api/host/share")
-    def share() -> Response:
+    def share(self) -> Response:
         if not g.host:
             return fail(403, "opening a seat for a shared phone needs the host PIN")
         seat = g.body.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
+        if not _valid_seat(seat):
             return fail(400, f"'seat' must be a seat number from 1 to 6, got {seat!r}")
-        if seat in seats.taken():
+        if seat in self.seats.taken():
             return fail(409, f"seat {seat} is held by a phone; free it first")
-        seats.open_for_shared(seat)
+        self.seats.open_for_shared(seat)
         return jsonify({"ok": True, "seat": seat})
 
-    @app.post("/api/host/release")
-    def release() -> Response:
+    def release(self) -> Response:
         if not g.host:
             return fail(403, "freeing a seat needs the host PIN")
         seat = g.body.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or not seats.release(seat):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not self.seats.release(seat):
             return fail(409, f"seat {seat!r} is not held by any phone")
-        link.hub.close_seat(seat)  # the old phone's stream must not keep receiving this seat's view
-        link.hub.publish("taken", seats.taken())
+        self.link.hub.close_seat(seat)  # the old phone's stream must not keep receiving this seat's view
+        self.link.hub.publish("taken", self.seats.taken())
         return jsonify({"ok": True})
 
     # --- commands ----------------------------------------------------------------------------
-    @app.post("/api/cmd")
-    def cmd() -> Response:
+    def cmd(self) -> Response:
+        link = self.link
         if g.seat is None:
             return fail(403, "this phone holds no seat; join a seat first")
         try:
@@ -348,10 +381,10 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
                                    seats_moves(link.private_views()), phone_inputs(described))
         except CommandError as exc:
             return fail(exc.status, str(exc))
-        return publish(command)
+        return self.publish(command)
 
-    @app.post("/api/host/cmd")
-    def host_cmd() -> Response:
+    def host_cmd(self) -> Response:
+        link = self.link
         if not g.host:
             return fail(403, "this needs the host PIN (unlock the host screen first)")
         try:
@@ -359,10 +392,10 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
                                    seats_moves(link.private_views()))
         except CommandError as exc:
             return fail(exc.status, str(exc))
-        return publish(command)
+        return self.publish(command)
 
-    @app.post("/api/flick")
-    def do_flick() -> Response:
+    def do_flick(self) -> Response:
+        link = self.link
         if g.seat is None:
             return fail(403, "this phone holds no seat; join a seat first")
         if link.table is None:
@@ -371,11 +404,10 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
             payload = flick(g.body, g.seat, link.public_state(), link.private_view(g.seat))
         except CommandError as exc:
             return fail(exc.status, str(exc))
-        result = link.flick(payload, timeout=flick_timeout_s)
+        result = link.flick(payload, timeout=self.flick_timeout_s)
         if result is None:
-            return fail(504, f"the virtual table did not answer within {flick_timeout_s:g} s (is `gametable sim` running?)")
+            return fail(504, f"the virtual table did not answer within {self.flick_timeout_s:g} s "
+                             "(is `gametable sim` running?)")
         if not result.get("ok"):
             return fail(409, str(result.get("error") or "the table refused the flick"))
         return jsonify({"ok": True, "id": payload["id"]})
-
-    return app

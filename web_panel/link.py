@@ -53,7 +53,7 @@ class TableLink:
         # MQTT v5 for message expiry: a command the panel reported as failed must never apply later
         # (controller.command_client); a random client id, so nobody can take this one over.
         self.client = command_mqtt_client(client_id("panel", table_id), username, password)
-        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)
+        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)  # type: ignore[arg-type]  # paho hints int, but the delays are only compared and slept: a float works
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -90,7 +90,7 @@ class TableLink:
     # --- incoming ----------------------------------------------------------------------------
     def _on_message(self, client: mqtt.Client, userdata: Any, msg: mqtt.MQTTMessage) -> None:
         try:
-            self.handle(msg.topic, msg.payload)
+            self.handle(msg.topic, bytes(msg.payload))  # paho types it bytes | bytearray; it is bytes
         except Exception:  # one bad payload must not kill the network thread
             log.exception("bad message on %s", msg.topic)
 
@@ -104,30 +104,29 @@ class TableLink:
             self.hub.publish("status", self.status)
             return
         if not payload:
-            if rest.startswith("seat/"):
-                seat = _seat_of(rest)
-                if seat is not None:
-                    with self._lock:
-                        self.private.pop(seat, None)
-                    self.hub.publish("private", None, seat=seat)
+            self._cleared(rest)
             return
-        data = json.loads(payload.decode("utf-8"))
+        self._route(rest, json.loads(payload.decode("utf-8")))
+
+    def _cleared(self, rest: str) -> None:
+        """An empty retained message: only a seat's private view is ever cleared this way."""
+        if rest.startswith("seat/"):
+            seat = _seat_of(rest)
+            if seat is not None:
+                with self._lock:
+                    self.private.pop(seat, None)
+                self.hub.publish("private", None, seat=seat)
+
+    def _route(self, rest: str, data: Any) -> None:
+        """One decoded message, by its topic below the table's base."""
         if rest == "state":
             with self._lock:
                 self.state = data if isinstance(data, dict) and data.get("game") else None
             self.hub.publish("state", self.state)
         elif rest == "events":
-            entry = self._log_entry(data)
-            if entry:
-                with self._lock:
-                    self.log.append(entry)
-                self.hub.publish("log", entry)
+            self._on_event(data)
         elif rest.startswith("seat/"):
-            seat = _seat_of(rest)
-            if seat is not None:
-                with self._lock:
-                    self.private[seat] = data
-                self.hub.publish("private", data, seat=seat)
+            self._on_private(rest, data)
         elif rest in ("cmd/result", "sim/flick/result"):  # a flick's outcome carries the flick's id
             self._resolve(data)
         elif rest == "games":
@@ -145,6 +144,20 @@ class TableLink:
             self.hub.publish("table", data)
         elif rest.startswith("sensors/"):
             self.bringup.handle(rest[len("sensors/"):], data)
+
+    def _on_event(self, data: Any) -> None:
+        entry = self._log_entry(data)
+        if entry:
+            with self._lock:
+                self.log.append(entry)
+            self.hub.publish("log", entry)
+
+    def _on_private(self, rest: str, data: Any) -> None:
+        seat = _seat_of(rest)
+        if seat is not None:
+            with self._lock:
+                self.private[seat] = data
+            self.hub.publish("private", data, seat=seat)
 
     def _log_entry(self, event: Any) -> dict[str, Any] | None:
         if not isinstance(event, dict):

@@ -32,6 +32,13 @@ def load(dirname, name):
 
 
 def check_frames(doc):
+    _check_crc_cobs(doc)
+    _check_good(doc)
+    _check_bad(doc)
+    _check_stream(doc)
+
+
+def _check_crc_cobs(doc):
     for c in doc["crc16"]:
         got = crc16(c["ascii"].encode())
         check(got == c["crc"], "crc16({!r}) = 0x{:04X}, expected 0x{:04X}".format(c["ascii"], got, c["crc"]))
@@ -40,6 +47,9 @@ def check_frames(doc):
         enc = cobs.encode(data)
         check(enc.hex() == c["encoded"], "cobs.encode({}...) = {}...".format(c["data"][:16], enc.hex()[:16]))
         check(cobs.decode(unhex(c["encoded"])) == data, "cobs.decode({}...)".format(c["encoded"][:16]))
+
+
+def _check_good(doc):
     for g in doc["good"]:
         wire = unhex(g["hex"])
         try:
@@ -50,28 +60,35 @@ def check_frames(doc):
         b = g["build"]
         if b is None:
             continue
-        kind = b["kind"]
-        if kind == "hello":
-            built = frames.frame(frames.hello_payload(b["seq"], b["fw"], proto=b.get("proto", 1)))
-        elif kind == "strike":
-            built = frames.frame(frames.strike_payload(b["id"], b["seq"], b["g"], b["ms"]))
-        elif kind == "sleep":
-            built = frames.frame(frames.sleep_payload(b["id"], b["seq"], b["bat"], b["why"]))
-        elif kind == "pair_req":
-            built = frames.frame(frames.pair_req_payload(b["id"], b["seq"], b["g"]))
-        elif kind == "pair_seen":
-            built = frames.frame(frames.pair_seen_payload(b["seq"], b["sid"], b["mac"], b["g"]))
-        elif kind == "pairing":
-            built = frames.frame(frames.pairing_payload(b["seq"], b["s"]))
-        elif kind == "peers":
-            built = frames.frame(frames.peers_payload(b["seq"], b["peers"]))
-        elif kind == "paired":
-            built = frames.frame(frames.paired_payload(b["seq"], b["sid"]))
-        elif kind == "unpaired":
-            built = frames.frame(frames.unpaired_payload(b["seq"]))
-        else:
-            built = frames.frame(frames.hb_payload(b["id"], b["seq"], b["bat"]))
+        built = frames.frame(_build_payload(b))
         check(built == wire, "build {} gave {}, expected {}".format(g["name"], built.hex(), g["hex"]))
+
+
+def _build_payload(b):
+    """The payload a vector's ``build`` entry describes, made by the firmware's own builders."""
+    kind = b["kind"]
+    if kind == "hello":
+        return frames.hello_payload(b["seq"], b["fw"], proto=b.get("proto", 1))
+    if kind == "strike":
+        return frames.strike_payload(b["id"], b["seq"], b["g"], b["ms"])
+    if kind == "sleep":
+        return frames.sleep_payload(b["id"], b["seq"], b["bat"], b["why"])
+    if kind == "pair_req":
+        return frames.pair_req_payload(b["id"], b["seq"], b["g"])
+    if kind == "pair_seen":
+        return frames.pair_seen_payload(b["seq"], b["sid"], b["mac"], b["g"])
+    if kind == "pairing":
+        return frames.pairing_payload(b["seq"], b["s"])
+    if kind == "peers":
+        return frames.peers_payload(b["seq"], b["peers"])
+    if kind == "paired":
+        return frames.paired_payload(b["seq"], b["sid"])
+    if kind == "unpaired":
+        return frames.unpaired_payload(b["seq"])
+    return frames.hb_payload(b["id"], b["seq"], b["bat"])
+
+
+def _check_bad(doc):
     for bad in doc["bad"]:
         wire = unhex(bad["hex"])
         try:
@@ -79,6 +96,9 @@ def check_frames(doc):
             check(False, "bad frame {} decoded to {!r}".format(bad["name"], got))
         except frames.FrameError as exc:
             check(exc.kind == bad["error"], "bad frame {}: kind {}, expected {} ({})".format(bad["name"], exc.kind, bad["error"], exc.message))
+
+
+def _check_stream(doc):
     # the stream, split on delimiters the simple way (the firmware has no streaming reader)
     got = []
     for body in unhex(doc["stream"]["hex"]).split(b"\x00")[:-1]:

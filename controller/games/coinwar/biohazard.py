@@ -102,7 +102,7 @@ class Biohazard(Teams):
             return questions  # condition 1 converts anyway
         bio_coins = [c for c in self.coins_on_table(state) if self.coin_side(state, c) == BIO]
         for coin in pending["dead"] or []:
-            owner = self.owner(state, coin)
+            owner = self.owner_seat(state, coin)
             if coin == pending["coin"] or player(state, owner)["role"] != "human":
                 continue  # the struck coin's own question already covers it
             options = [c for c in bio_coins if c != coin]
@@ -114,7 +114,7 @@ class Biohazard(Teams):
     # --- deaths -----------------------------------------------------------------------------
     def on_dead_coin(self, state: State, coin: str, ctx: ShotContext) -> None:
         state["coins"][coin]["on_table"] = False
-        self.death(state, self.owner(state, coin), ctx, "goal")
+        self.death(state, self.owner_seat(state, coin), ctx, "goal")
 
     def execute(self, state: State, seat: int, ctx: ShotContext) -> None:
         """CW-6.4: counts as a death with all its consequences; CW-6.5: never twice."""

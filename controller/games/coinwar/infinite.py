@@ -47,7 +47,7 @@ class Infinite(Teams):
 
     def on_dead_coin(self, state: State, coin: str, ctx: ShotContext) -> None:
         """CW-7.4: a coin that died in the goal respawns at its initial position, placed by its owner."""
-        owner = self.owner(state, coin)
+        owner = self.owner_seat(state, coin)
         ctx.placements.append({"coin": coin, "by": owner, "where": "initial"})
         self.kill(state, owner, ctx, cause="goal")
 

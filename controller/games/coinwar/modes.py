@@ -94,6 +94,14 @@ class Mode:
     def owner(self, state: State, coin: str) -> int | None:
         return state["coins"][coin]["owner"]
 
+    def owner_seat(self, state: State, coin: str) -> int:
+        """The owner of a coin in a mode where every coin has one (all but Football, whose
+        coins are team coins): a coin without an owner there is a setup bug, said plainly."""
+        owner = self.owner(state, coin)
+        if owner is None:
+            raise ValueError(f"{self.name}: coin {coin} has no owner")
+        return owner
+
     def side(self, state: State, seat: int) -> str:
         """The side a seat plays for: its team, or the seat itself in free-for-all."""
         return str(seat)

@@ -532,6 +532,7 @@ def finish_turn(mode: Mode, state: State, ctx: ShotContext) -> None:
     if mode.before_turn_end(state, ctx):
         return  # the mode finishes the turn later (CW-7.5: discard down to the hand limit first)
     extra = ctx.extra_turn_for
+    next_seat: int | None
     if extra is not None and turns.alive(state, extra):
         turns.start_extra_turn(state, extra)
         next_seat = extra

@@ -160,7 +160,7 @@ class ThreeKingdoms(FreeForAll):
             self._die(state, seat, ctx, cause)
             return True
         if not tk["revealed"][key]:
-            if elixir is not None and not burning and decision.get("hide"):
+            if decision is not None and elixir is not None and not burning and decision.get("hide"):
                 ctx.effects.append({"kind": "stays_hidden", "seat": seat, "rule": "CW-7.5"})
             else:
                 self._reveal(state, seat, ctx)
@@ -191,7 +191,7 @@ class ThreeKingdoms(FreeForAll):
     def damaged_by_shot(self, state: State, pending: dict[str, Any]) -> list[tuple[int, str]]:
         """Who loses health on this strike, in order: owners of dead coins, then an executed fouler."""
         dead = pending["dead"] or []
-        hurt = [(self.owner(state, c), "goal") for c in dead]
+        hurt = [(self.owner_seat(state, c), "goal") for c in dead]
         flown = [c for c in (pending["flown"] or []) if c not in dead]
         if len(flown) >= 2 and pending["seat"] not in [s for s, _ in hurt]:
             hurt.append((pending["seat"], "execution"))
@@ -215,7 +215,7 @@ class ThreeKingdoms(FreeForAll):
 
     def on_dead_coin(self, state: State, coin: str, ctx: ShotContext) -> None:
         """CW-7.5: a coin in the goal costs its owner 1 health; above 0 they respawn (CW-7.4)."""
-        owner = self.owner(state, coin)
+        owner = self.owner_seat(state, coin)
         state["coins"][coin]["on_table"] = False
         ctx.deaths.append(owner)
         if owner == ctx.seat:
@@ -434,7 +434,7 @@ class ThreeKingdoms(FreeForAll):
         if tk["reaction"]:
             if tk["reaction"]["seat"] != seat:
                 return []
-            moves = [{"type": "move", "move": "take_damage"}]
+            moves: list[dict[str, Any]] = [{"type": "move", "move": "take_damage"}]
             moves += [{"type": "move", "move": "elixir", "card": c["id"], "hide_allowed": self._may_hide(state, seat)}
                       for c in hand if c["kind"] == "elixir"]
             return moves

@@ -79,6 +79,7 @@ class HeuristicBot:
             return None
         names = {m["move"]: m for m in legal["moves"]}
         seat = legal["seat"]
+        pick: Input | None
         if "lose_influence" in names:
             pick = _move(seat, "lose_influence", card=self._worst(view, names["lose_influence"]["cards"]))
         elif "exchange_return" in names:

@@ -162,15 +162,7 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Cop
     cost = COST.get(move, 0)
     if me["coins"] < cost:
         raise GameError(f"{move} costs {cost} coins; {me['name']} has {me['coins']}")
-    target = None
-    if move in TARGETED:
-        target = args.get("target")
-        if isinstance(target, bool) or not isinstance(target, int):
-            raise GameError(f"{move} needs a target seat, got {target!r}")
-        if target == seat:
-            raise GameError(f"{move}: you cannot target yourself")
-        if target not in alive_seats(state):
-            raise GameError(f"{move}: seat {target} is not a living player")
+    target = _target(state, seat, move, args)
     new = _fresh(state, copy)
     me = player(new, seat)
     claim = ACTION_CLAIM[move]
@@ -180,7 +172,7 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Cop
     if move == "income":
         got = gain(new, me, 1)
         say(new, f"{who(new, seat)} takes income (+{got})", {"kind": "coins", "seat": seat, "coins": got, "move": move})
-    elif move == "coup":
+    elif move == "coup" and target is not None:  # always: coup is TARGETED, its target checked above
         pay(new, me, cost)
         say(new, f"{who(new, seat)} launches a coup against {who(new, target)}",
              {"kind": "coup", "seat": seat, "target": target, "coins": cost})
@@ -200,25 +192,24 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Cop
     return new
 
 
+def _target(state: State, seat: int, move: str, args: dict[str, Any]) -> int | None:
+    """The checked target seat of a targeted action (CP-2.2), None for the others."""
+    if move not in TARGETED:
+        return None
+    target = args.get("target")
+    if isinstance(target, bool) or not isinstance(target, int):
+        raise GameError(f"{move} needs a target seat, got {target!r}")
+    if target == seat:
+        raise GameError(f"{move}: you cannot target yourself")
+    if target not in alive_seats(state):
+        raise GameError(f"{move}: seat {target} is not a living player")
+    return target
+
+
 def _react(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy) -> State:
     """An answer to the open window: challenge, block or pass (CP-3, CP-4)."""
-    window = state["window"]
-    kind = window["kind"]
-    if move not in REACTIONS:
-        raise GameError(f"{move}: a {kind.replace('_', ' ')} window is open; answer it first")
-    if seat not in window["seats"]:
-        if seat == window["claimant"] and kind != "block":
-            raise GameError(f"seat {seat} cannot answer a challenge window on its own claim")
-        raise GameError(f"seat {seat} may not answer this {kind.replace('_', ' ')} window")
-    if move == "challenge" and kind == "block":
-        raise GameError("challenge: this is a block window (the action's challenge window has closed)")
-    if move == "block" and kind != "block":
-        raise GameError(f"block: this is a {kind.replace('_', ' ')} window, not a block window")
-    claim = None
-    if move == "block":
-        claim = check_card(args.get("claim"), "block")
-        if claim not in window["claims"]:
-            raise GameError(f"block: {window['action']['move']} can only be blocked by {', '.join(window['claims'])}")
+    kind = state["window"]["kind"]
+    claim = _check_reaction(state["window"], seat, move, args)
     new = _fresh(state, copy)
     window = new["window"]
     a = new["action"]
@@ -233,25 +224,51 @@ def _react(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy)
         say(new, f"{who(new, seat)} claims {claim} to block", {"kind": "block", "seat": seat, "claim": claim})
     else:  # challenge; CP-3.4 the first one wins and closes the window
         new["window"] = None
-        if kind == "challenge_action":
-            if challenge(new, seat, a["seat"], a["claim"]):
-                after_action_stands(a)
-            else:
-                if a["move"] == "assassinate":  # CP-2.3 refunded only here
-                    gain(new, player(new, a["seat"]), COST["assassinate"])
-                    say(new, f"{who(new, a['seat'])} gets the 3 coins back",
-                         {"kind": "refund", "seat": a["seat"], "coins": COST["assassinate"], "rule": "CP-2.3"})
-                a["step"] = "done"
-        else:
-            stands = challenge(new, seat, a["blocker"], a["block_claim"])
-            if stands:
-                say(new, f"the block stands: {a['move'].replace('_', ' ')} fails",
-                     {"kind": "blocked", "seat": a["blocker"], "claim": a["block_claim"], "rule": "CP-4.2"})
-                a["step"] = "done"
-            else:
-                a["step"] = "resolve"  # CP-4.2 an exposed block fails, the action goes ahead
+        _challenged(new, seat, kind, a)
     run(new)
     return new
+
+
+def _check_reaction(window: dict[str, Any], seat: int, move: str, args: dict[str, Any]) -> str | None:
+    """Refuse an answer this window does not take; the claimed card of a block (CP-4), else None."""
+    kind = window["kind"]
+    if move not in REACTIONS:
+        raise GameError(f"{move}: a {kind.replace('_', ' ')} window is open; answer it first")
+    if seat not in window["seats"]:
+        if seat == window["claimant"] and kind != "block":
+            raise GameError(f"seat {seat} cannot answer a challenge window on its own claim")
+        raise GameError(f"seat {seat} may not answer this {kind.replace('_', ' ')} window")
+    if move == "challenge" and kind == "block":
+        raise GameError("challenge: this is a block window (the action's challenge window has closed)")
+    if move == "block" and kind != "block":
+        raise GameError(f"block: this is a {kind.replace('_', ' ')} window, not a block window")
+    if move != "block":
+        return None
+    claim = check_card(args.get("claim"), "block")
+    if claim not in window["claims"]:
+        raise GameError(f"block: {window['action']['move']} can only be blocked by {', '.join(window['claims'])}")
+    return claim
+
+
+def _challenged(new: State, seat: int, kind: str, a: dict[str, Any]) -> None:
+    """Settle a challenge of the action's claim or of the block's claim (CP-3, CP-4.2)."""
+    if kind == "challenge_action":
+        if challenge(new, seat, a["seat"], a["claim"]):
+            after_action_stands(a)
+        else:
+            if a["move"] == "assassinate":  # CP-2.3 refunded only here
+                gain(new, player(new, a["seat"]), COST["assassinate"])
+                say(new, f"{who(new, a['seat'])} gets the 3 coins back",
+                     {"kind": "refund", "seat": a["seat"], "coins": COST["assassinate"], "rule": "CP-2.3"})
+            a["step"] = "done"
+    else:
+        stands = challenge(new, seat, a["blocker"], a["block_claim"])
+        if stands:
+            say(new, f"the block stands: {a['move'].replace('_', ' ')} fails",
+                 {"kind": "blocked", "seat": a["blocker"], "claim": a["block_claim"], "rule": "CP-4.2"})
+            a["step"] = "done"
+        else:
+            a["step"] = "resolve"  # CP-4.2 an exposed block fails, the action goes ahead
 
 
 def _choice(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy) -> State:

@@ -29,36 +29,47 @@ def legal(state: State, seat: int) -> dict[str, Any]:
         return out
     pending, window = state["pending"], state["window"]
     if pending is not None:
-        if pending["seat"] == seat:
-            if pending["kind"] == "lose_influence":
-                moves.append({"move": "lose_influence", "cards": _distinct(me["hand"])})
-            else:
-                pool = me["hand"] + pending["drawn"]
-                moves.append({"move": "exchange_return", "count": len(pending["drawn"]), "cards": pool})
-        return out
-    if window is not None:
-        if seat in window["seats"]:
-            if window["kind"] == "block":
-                moves.append({"move": "block", "claims": list(window["claims"])})
-            else:
-                moves.append({"move": "challenge"})
-            moves.append({"move": "pass"})
-        return out
-    if seat != state["turn"]:
-        return out
+        moves += _pending_moves(pending, me, seat)
+    elif window is not None:
+        moves += _window_moves(window, seat)
+    elif seat == state["turn"]:
+        moves += _turn_moves(state, me, seat)
+    return out
+
+
+def _pending_moves(pending: dict[str, Any], me: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The one choice a pending step waits for (CP-5 losing influence, CP-2 exchange)."""
+    if pending["seat"] != seat:
+        return []
+    if pending["kind"] == "lose_influence":
+        return [{"move": "lose_influence", "cards": _distinct(me["hand"])}]
+    pool = me["hand"] + pending["drawn"]
+    return [{"move": "exchange_return", "count": len(pending["drawn"]), "cards": pool}]
+
+
+def _window_moves(window: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The answers to an open challenge or block window (CP-3, CP-4)."""
+    if seat not in window["seats"]:
+        return []
+    if window["kind"] == "block":
+        return [{"move": "block", "claims": list(window["claims"])}, {"move": "pass"}]
+    return [{"move": "challenge"}, {"move": "pass"}]
+
+
+def _turn_moves(state: State, me: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    """The actions of the player whose turn it is (CP-2)."""
     targets = [s for s in alive_seats(state) if s != seat]
     coins = me["coins"]
     if coins >= MUST_COUP_AT:  # CP-2.1
-        moves.append({"move": "coup", "targets": targets})
-        return out
-    moves += [{"move": "income"}, {"move": "foreign_aid"}]
+        return [{"move": "coup", "targets": targets}]
+    moves: list[dict[str, Any]] = [{"move": "income"}, {"move": "foreign_aid"}]
     if coins >= COST["coup"]:
         moves.append({"move": "coup", "targets": targets})
     moves.append({"move": "tax"})
     if coins >= COST["assassinate"]:
         moves.append({"move": "assassinate", "targets": targets})
     moves += [{"move": "steal", "targets": targets}, {"move": "exchange"}]
-    return out
+    return moves
 
 
 def inputs_for(options: dict[str, Any]) -> list[Input]:
