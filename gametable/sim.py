@@ -51,7 +51,7 @@ from controller.topics import Topics, client_id
 from core import table_geometry as geo
 from core.clock import Clock
 from core.config import BeamConfig, Config
-from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform, platform_for
+from gametable.sim_platform import SensorPlatform, SimError, TablePlatform, TruthPlatform, platform_for
 from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from virtual.flying import FlyModel
 from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
@@ -73,10 +73,6 @@ def bot_seats(players: Any) -> set[int]:
             if p.get("bot") is True or BOT_NAME.match(str(p.get("name", "")).strip()):
                 seats.add(p["seat"])
     return seats
-
-
-class SimError(ValueError):
-    """A flick or placement the virtual table refuses (one readable line)."""
 
 
 class VirtualTable:

@@ -16,18 +16,36 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from controller.games.coinwar.sensing import ObservedStrike, Observer
 from controller.referee_api import TableReferee
 from core.clock import Clock
 from core.config import BeamConfig
 from gametable.sim_rig import SimHardware
-
-if TYPE_CHECKING:
-    from gametable.sim import VirtualTable
+from virtual.physics import TablePhysics
 
 WAIT_STRIKE_S = 3.0  # bound on a strike frame's trip through the pty, the link thread and the daemon
+
+
+class SimError(ValueError):
+    """A flick or placement the virtual table refuses (one readable line)."""
+
+
+class TableSide(Protocol):
+    """What a platform may use of the virtual table (:class:`gametable.sim.VirtualTable`) during a strike."""
+
+    physics: TablePhysics
+    log: list[dict[str, Any]]
+
+    def submit(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """Submit one input to the daemon as the simulator; its result."""
+
+    def strikes_seen(self) -> int:
+        """How many ``strike`` inputs the daemon has accepted so far."""
+
+    def await_strike(self, before: int, timeout_s: float) -> dict[str, Any] | None:
+        """The latest accepted ``strike`` once more than ``before`` were seen; None after ``timeout_s``."""
 
 
 class TablePlatform(Protocol):
@@ -56,7 +74,7 @@ class TablePlatform(Protocol):
     def start(self, daemon: TableReferee, on_facts: Callable[[ObservedStrike], None], settle_s: float) -> None:
         """Start observing for ``daemon``; the observer's facts go to ``on_facts``."""
 
-    def strike(self, table: VirtualTable, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
+    def strike(self, table: TableSide, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
         """The seat strikes ``coin``: the daemon's ``strike`` input and the observer's open strike."""
 
     def settled(self, blocked: frozenset[str]) -> bool:
@@ -84,7 +102,7 @@ class TruthPlatform:
         self.observer = Observer(self.beams, self.clock, on_facts, settle_s=settle_s,
                                  flight_proof="rails")  # the physics flies every coin through the rail beams
 
-    def strike(self, table: VirtualTable, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
+    def strike(self, table: TableSide, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
         result = table.submit({"type": "strike", "seat": seat})
         if result.get("ok"):
             self.observer.strike(seat, coin, coins_on_table=table.physics.coins())
@@ -116,13 +134,11 @@ class SensorPlatform:
     def start(self, daemon: TableReferee, on_facts: Callable[[ObservedStrike], None], settle_s: float) -> None:
         self.rig.start(daemon, on_facts, settle_s=settle_s)
 
-    def strike(self, table: VirtualTable, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
+    def strike(self, table: TableSide, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
         """The seat's striker hits: frame -> pty -> StrikerLink -> Hardware -> daemon ``strike``.
 
         Waits (bounded: real I/O and threads) until the daemon accepted it and the observer opened
         the strike, so no beam edge of this strike can reach the observer before it."""
-        from gametable.sim import SimError
-
         if st.get("questions"):
             raise SimError("answer the open question first (CW-8): the table does not take a strike now")
         if st.get("pending_placements"):
