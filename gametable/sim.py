@@ -12,7 +12,8 @@ daemon is the job of one :class:`gametable.sim_platform.TablePlatform`, chosen o
 
 - *sensors* (:class:`~gametable.sim_platform.SensorPlatform` on a
   :class:`gametable.sim_rig.SimHardware`; the default of ``gametable sim`` at ``--speed`` <= 2):
-  the flick is a striker frame through a pty and the beams are MockFactory pins read by the Pi's own ``BeamBank``/``Hardware``/observer, so the strike and (``--ask``) the
+  the flick is a striker frame through a pty and the beams are MockFactory pins read by the Pi's
+  own ``BeamBank``/``Hardware``/observer, so the strike and (``--ask``) the
   observed facts reach the daemon exactly as on a real table;
 - *ground truth* (:class:`~gametable.sim_platform.TruthPlatform`; ``--direct``, fast headless
   runs, where real-time debounce cannot keep up): the simulator submits
