@@ -6,13 +6,17 @@ what the observer made of the beams (``--ask``, questions then answered from the
 architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
 
 It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
-so tests can use a small fake daemon and the CLI the real one. Two sensor paths:
+so tests can use a small fake daemon and the CLI the real one. How strikes and beams reach the
+daemon is the job of one :class:`gametable.sim_platform.TablePlatform`, chosen once in
+:func:`run_sim` (issue 11, item 5: no ``if rig`` forks in the table):
 
-- *real* (``rig``, a :class:`gametable.sim_rig.SimHardware`; the default of ``gametable sim``
-  at ``--speed`` <= 2): the flick is a striker frame through a pty and the beams are MockFactory
-  pins read by the Pi's own ``BeamBank``/``Hardware``/observer, so the strike and (``--ask``) the
+- *sensors* (:class:`~gametable.sim_platform.SensorPlatform` on a
+  :class:`gametable.sim_rig.SimHardware`; the default of ``gametable sim`` at ``--speed`` <= 2):
+  the flick is a striker frame through a pty and the beams are MockFactory pins read by the Pi's
+  own ``BeamBank``/``Hardware``/observer, so the strike and (``--ask``) the
   observed facts reach the daemon exactly as on a real table;
-- *direct* (fast headless runs, where real-time debounce cannot keep up): the simulator submits
+- *ground truth* (:class:`~gametable.sim_platform.TruthPlatform`; ``--direct``, fast headless
+  runs, where real-time debounce cannot keep up): the simulator submits
   ``strike`` itself and the virtual beams feed its own observer on the injected clock.
 """
 
@@ -32,7 +36,7 @@ from typing import Any
 from controller.bot_runner import BotRunner, coin_choices
 from controller.command_ids import CommandIds, new_id
 from controller.default_table import default_beams
-from controller.games.coinwar.sensing import ObservedStrike, Observer
+from controller.games.coinwar.sensing import ObservedStrike
 from controller.games.coinwar.shot_planner import BotError, plan
 from controller.games.coinwar.virtual_table import (
     BALL,
@@ -48,6 +52,7 @@ from controller.topics import Topics, client_id
 from core import table_geometry as geo
 from core.clock import Clock
 from core.config import BeamConfig, Config
+from gametable.sim_platform import SensorPlatform, SimError, TablePlatform, TruthPlatform, platform_for
 from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from virtual.flying import FlyModel
 from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
@@ -71,10 +76,6 @@ def bot_seats(players: Any) -> set[int]:
     return seats
 
 
-class SimError(ValueError):
-    """A flick or placement the virtual table refuses (one readable line)."""
-
-
 class VirtualTable:
     """The virtual table platform for one daemon."""
 
@@ -94,6 +95,7 @@ class VirtualTable:
         on_blocked: Callable[[frozenset[str]], None] | None = None,
         bot_seed: int | None = None,
         rig: SimHardware | None = None,
+        platform: TablePlatform | None = None,
     ) -> None:
         if not math.isfinite(speed) or speed <= 0:
             raise SimError(f"speed must be a positive number, got {speed!r}")
@@ -105,24 +107,21 @@ class VirtualTable:
         self.bots = self.fixed_bots | bot_seats((daemon.public_state() or {}).get("players"))  # a resumed game's too
         self.seed = seed
         self.bot_seed = seed if bot_seed is None else bot_seed
-        self.beams = tuple(default_beams() if beams is None else beams)
         self.physics = TablePhysics(params, fly, seed=seed)
         self.rng = random.Random(seed ^ 0x5EED)
         self.initial: dict[str, Point] = {}
         self._facts: list[ObservedStrike] = []
         self._facts_ready = threading.Event()
-        self.rig = rig
-        self.last_observed: ObservedStrike | None = None  # --truth on the real path: what the beams saw
+        # the platform (how strikes and beams reach the daemon) is chosen once, by the caller
+        self.platform: TablePlatform = platform or platform_for(
+            rig, default_beams() if beams is None else beams, clock, on_blocked)
+        self.beams = self.platform.beams
+        self.last_observed: ObservedStrike | None = None  # --truth on the sensor path: what the beams saw
         self._strikes: list[dict[str, Any]] = []  # strike inputs the daemon accepted (from any source)
         self._strike_seen = threading.Condition()
-        if rig is not None:
-            self.beams = tuple(rig.config.beams)
-            rig.start(daemon, self._on_facts, settle_s=settle_s)
-            self.observer = rig.observer
-            on_blocked = rig.drive
-        else:
-            self.observer = Observer(self.beams, clock, self._on_facts, settle_s=settle_s,
-                                     flight_proof="rails")  # the physics flies every coin through the rail beams
+        self.platform.start(daemon, self._on_facts, settle_s)
+        self.observer = self.platform.observer
+        on_blocked = self.platform.drive
         self.on_blocked = on_blocked
         self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
         self._new_game = False
@@ -247,14 +246,9 @@ class VirtualTable:
             seat = st["turn"]["seat"]
             if coin not in self.physics.coins():
                 raise SimError(f"coin {coin!r} is not on the table")
-            if self.rig is not None:
-                result = self._strike_by_frame(seat, math.hypot(vx, vy), st)
-            else:
-                result = self.submit({"type": "strike", "seat": seat})
+            result = self.platform.strike(self, seat, coin, math.hypot(vx, vy), st)
             if not result.get("ok"):
                 return result
-            if self.rig is None:
-                self.observer.strike(seat, coin, coins_on_table=self.physics.coins())
             self._facts.clear()  # a strike still open was closed by this one: its facts are stale
             self._facts_ready.clear()
             self.moving = True
@@ -268,9 +262,10 @@ class VirtualTable:
             self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
             result = self.submit(shot)
             if result.get("ok"):
-                # on the real path with --ask the questions go to the phones as on a real table:
-                # only bot seats answer (from the truth); the direct path answers them all
-                self.answer_questions(truth, seats=self.bots if self.rig is not None and self.ask else None)
+                # on the sensor path with --ask the questions go to the phones as on a real table:
+                # only bot seats answer (from the truth); the ground-truth platform answers them all
+                to_phones = self.ask and self.platform.questions_to_phones
+                self.answer_questions(truth, seats=self.bots if to_phones else None)
                 self.sync()
             return result
 
@@ -281,14 +276,14 @@ class VirtualTable:
         if football:
             # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
             truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
-        if self.rig is not None and not self.rig.wait_beams(self.vbeams.state):
+        if not self.platform.settled(self.vbeams.state):
             log.warning("sim: the debounced beams did not catch up with the coins")
         if self.ask:
             facts = self._await_facts()
             shot = facts.shot()  # the struck coin is the one the player dragged (not a beam fact)
         else:
             self.observer.flush()  # ground truth: close the observer's strike window now
-            if self.rig is not None and self._facts:
+            if self.platform.checks_truth and self._facts:
                 self.last_observed = self._facts[-1]
                 compare_with_truth(self.last_observed, truth)
             self._facts.clear()
@@ -302,33 +297,22 @@ class VirtualTable:
                 shot["dead"] = []  # nothing dies in football
         return shot
 
-    def _strike_by_frame(self, seat: int, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
-        """The seat's striker hits: frame -> pty -> StrikerLink -> Hardware -> daemon ``strike``.
-
-        Waits (bounded: real I/O and threads) until the daemon accepted it and the observer opened
-        the strike, so no beam edge of this strike can reach the observer before it."""
-        assert self.rig is not None
-        if st.get("questions"):
-            raise SimError("answer the open question first (CW-8): the table does not take a strike now")
-        if st.get("pending_placements"):
-            raise SimError("a coin waits to be placed (CW-6.2): the table does not take a strike now")
+    def strikes_seen(self) -> int:
+        """How many ``strike`` inputs the daemon has accepted so far (from any source)."""
         with self._strike_seen:
-            before = len(self._strikes)
-        g = min(1000.0, 2.0 + speed_mm_s / 250.0)  # a harder flick, a higher peak on the accelerometer
-        frame = self.rig.strike(seat, g=g)
-        deadline = time.monotonic() + WAIT_STRIKE_S  # bounded wait for real I/O, not game logic
+            return len(self._strikes)
+
+    def await_strike(self, before: int, timeout_s: float) -> dict[str, Any] | None:
+        """The latest accepted ``strike`` once more than ``before`` were seen; None after ``timeout_s``
+        (a bounded wait for real I/O: a frame's trip through the pty and the link thread)."""
+        deadline = time.monotonic() + timeout_s
         with self._strike_seen:
             while len(self._strikes) == before:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    return {"id": None, "ok": False, "error": f"the strike frame of striker {frame['id']} (seat {seat}) "
-                            f"was not accepted by the daemon within {WAIT_STRIKE_S:.0f} s"}
+                    return None
                 self._strike_seen.wait(min(left, 0.1))
-            accepted = self._strikes[-1]
-        self.log.append({"cmd": {**accepted, "via": f"striker {frame['id']}"}, "result": {"ok": True}})
-        while not self.observer.busy and time.monotonic() < deadline:  # Hardware opens it after submit
-            time.sleep(0.001)
-        return {"id": accepted.get("id"), "ok": True}
+            return self._strikes[-1]
 
     def _on_step(self, t: float, positions: dict[str, Point]) -> None:
         now = self.clock.now()
@@ -433,9 +417,6 @@ class VirtualTable:
         return done
 
 
-WAIT_STRIKE_S = 3.0  # bound on a strike frame's trip through the pty, the link thread and the daemon
-
-
 # --- CLI glue ---------------------------------------------------------------------------------------
 
 def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
@@ -467,7 +448,7 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
              f"MockFactory beams); automatic above --speed {MAX_SPEED:g}, where real-time debounce cannot keep up")
 
 
-def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:  # noqa: C901 - wiring: one branch per optional part (rig, broker, panel, bots) and its clean-up
+def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | None = None) -> int:  # noqa: C901 - wiring: one branch per optional part (platform, broker, panel, bots) and its clean-up
     """`gametable sim`: the daemon on the virtual table, with MQTT (a private Mosquitto when the config
     names none) and the phone panel.
 
@@ -493,7 +474,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     seed = config.sim.seed if args.seed is None else args.seed
     beams = config.beams or default_beams()
     clock = SystemClock()
-    rig, config, why_direct = _virtual_sensors(config, clock, beams, speed, args.direct)
+    platform, config, why_direct = _virtual_sensors(config, clock, beams, speed, args.direct)
     config, broker = ensure_broker(config)
     from controller.journal import JournalError
 
@@ -501,8 +482,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         daemon = (daemon_factory or _daemon_class())(config, clock)
     except JournalError as exc:  # a damaged journal is never touched: one line, as `gametable run` says it
         print(f"gametable sim: {exc}")
-        if rig is not None:
-            rig.stop()
+        platform.stop()
         if broker is not None:
             broker.close()
         return 78  # EX_CONFIG, as `gametable run`
@@ -520,7 +500,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         try:
             # no fixed bots: each game's own bot seats (its new_game) are played, and only in that game
             table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=(),
-                                 params=PhysicsParams(hz=config.sim.hz), rig=rig)
+                                 params=PhysicsParams(hz=config.sim.hz), platform=platform)
         except SimHardwareError as exc:
             print(f"sim error: {exc}")
             return 2
@@ -534,7 +514,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
             return 1
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
-        _print_banner(config, panel.url, rig, args.ask, why_direct)
+        _print_banner(config, panel.url, platform, args.ask, why_direct)
         if args.headless:
             return _play_headless(table, runner, args, sorted(bots), seed)
         demo = _first_game(table, panel, args, bots, seed, demo_mode)
@@ -547,7 +527,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         return 0
     finally:
         stop.set()
-        for part in (panel, rig, daemon):
+        for part in (panel, platform, daemon):
             if part is not None:
                 part.stop()
         if broker is not None:
@@ -555,14 +535,14 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
 
 
 def _virtual_sensors(config: Config, clock: Clock, beams: tuple[BeamConfig, ...], speed: float,
-                     direct: bool) -> tuple[SimHardware | None, Config, str | None]:
-    """The table's own sensor code on virtual sensors (with the config naming their pty and mock
-    pins), or (None, the config, why not) for the direct path."""
+                     direct: bool) -> tuple[TablePlatform, Config, str | None]:
+    """The platform, chosen once: the table's own sensor code on virtual sensors (with the config
+    naming their pty and mock pins), or the ground-truth platform (and why) for the direct path."""
     why_direct = direct_reason(speed, direct)
     if why_direct is not None:
-        return None, config, why_direct
+        return TruthPlatform(beams, clock), config, why_direct
     rig = SimHardware(config, clock, beams=beams)
-    return rig, rig.config, None
+    return SensorPlatform(rig), rig.config, None
 
 
 def _stop_on_signals(stop: threading.Event) -> None:
@@ -590,7 +570,7 @@ def join_url(config: Config, url: str) -> str:
     return base + "/join"
 
 
-def _print_banner(config: Config, url: str, rig: SimHardware | None, ask: bool, why_direct: str | None) -> None:
+def _print_banner(config: Config, url: str, platform: TablePlatform, ask: bool, why_direct: str | None) -> None:
     import segno
 
     print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
@@ -601,8 +581,8 @@ def _print_banner(config: Config, url: str, rig: SimHardware | None, ask: bool, 
     except (OSError, UnicodeEncodeError):  # a terminal that cannot draw it: the address is printed
         pass
     print(f"host page: {url}/host  (table PIN {config.panel.pin})", flush=True)
-    if rig is not None:
-        print(f"sensors: the table's own code -- striker frames on {rig.base.path}, beams and seat LEDs on "
+    if isinstance(platform, SensorPlatform):
+        print(f"sensors: the table's own code -- striker frames on {platform.rig.base.path}, beams and seat LEDs on "
               f"MockFactory pins ({'questions to the phones' if ask else 'ground truth reported'})", flush=True)
     else:
         print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself", flush=True)
