@@ -265,7 +265,7 @@ def test_seat_leds_on_the_table_then_game_over_with_a_summary_and_a_rematch(stac
         _claim(ann, stack, 1)
         ann.goto(stack.url + "/table")
         ann.locator("#board").wait_for()
-        ann.wait_for_function("S.leds && S.leds.seats && S.leds.seats['1'] === 'solid'")
+        ann.wait_for_function("() => S.leds && S.leds.seats && S.leds.seats['1'] === 'solid'")
         ann.wait_for_timeout(300)  # a frame or two of the drawing
         r, g, b, _ = _pixel(ann, 212.5, 5)  # seat 1's LED on the top rail: solid red
         assert r > 170 and g < 110 and b < 110, (r, g, b)
@@ -307,13 +307,13 @@ def test_questions_name_coins_as_players_see_them_and_are_answered_from_the_tabl
     ann.set_default_timeout(20_000)
     _claim(ann, stack, 1)
     ann.goto(stack.url + "/table")
-    ann.wait_for_function("window.__buzz.length === 1")  # your turn
+    ann.wait_for_function("() => window.__buzz.length === 1")  # your turn
     assert stack.daemon.submit({"type": "strike", "seat": 1, "id": "q-strike"})["ok"]
     assert stack.daemon.submit({"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": None,
                                 "id": "q-shot"})["ok"]  # the table could not see the contacts: ask (CW-8)
     question = ann.locator("#question")
     question.locator("h2").filter(has_text="Which coins did your coin (red circle 1) touch?").wait_for()
-    ann.wait_for_function("window.__buzz.length === 2")  # the question
+    ann.wait_for_function("() => window.__buzz.length === 2")  # the question
     chip = question.locator("[data-action=pick][data-coin=c2]")
     assert "Bo" in chip.inner_text()
     shot("question-on-table-view.png", ann, full=True)
