@@ -176,3 +176,20 @@ def seat_of(inp: Input, key: str = "seat") -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise GameError(f"'{key}' must be a seat number, got {value!r}")
     return value
+
+
+def window_with_timers(view: View, timers: dict[str, Timer], deadline_id: Callable[[dict[str, Any]], str]) -> View:
+    """``with_timers`` for a game whose open reaction window is ``view["window"]`` and whose timer
+    for it is named ``deadline_id(window)``: the phones count the window down from
+    ``window.deadline``, or show it paused with ``remaining_s`` (Coup, Bang!, the battlefield)."""
+    window = view.get("window")
+    if not isinstance(window, dict):
+        return view
+    timer = timers.get(deadline_id(window))
+    if timer is None:
+        view["window"] = dict(window, deadline=None)
+    elif timer["paused"]:
+        view["window"] = dict(window, paused=True, deadline=None, remaining_s=timer["remaining_s"])
+    else:
+        view["window"] = dict(window, deadline=timer["deadline"])
+    return view

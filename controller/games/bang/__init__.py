@@ -15,7 +15,17 @@ from controller.games.bang.engine import MOVES
 from controller.games.bang.legal import inputs_for, legal
 from controller.games.bang.setup import PLAYERS
 from controller.games.bang.view import view
-from controller.games.base import Bot, Deadline, GameError, Input, State, TableView, Timer, View
+from controller.games.base import (
+    Bot,
+    Deadline,
+    GameError,
+    Input,
+    State,
+    TableView,
+    Timer,
+    View,
+    window_with_timers,
+)
 from controller.games.words import mode_titles, narrate
 
 LOG_KEPT = 40
@@ -106,17 +116,7 @@ def table_view(state: State) -> TableView:
 
 def with_timers(view: View, timers: dict[str, Timer]) -> View:
     """The phones count a window down from ``window.deadline`` (or show it paused)."""
-    window = view.get("window")
-    if not isinstance(window, dict):
-        return view
-    timer = timers.get(_deadline_id(window))
-    if timer is None:
-        view["window"] = dict(window, deadline=None)
-    elif timer["paused"]:
-        view["window"] = dict(window, paused=True, deadline=None, remaining_s=timer["remaining_s"])
-    else:
-        view["window"] = dict(window, deadline=timer["deadline"])
-    return view
+    return window_with_timers(view, timers, _deadline_id)
 
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View
+from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View, window_with_timers
 from controller.games.coup import setup
 from controller.games.coup import words as coup_words
 from controller.games.coup.engine import MOVES, apply, apply_in_place
@@ -85,17 +85,7 @@ def table_view(state: State) -> TableView:
 
 def with_timers(view: View, timers: dict[str, Timer]) -> View:
     """The phones count the window down from ``window.deadline`` (or show it paused)."""
-    window = view.get("window")
-    if not isinstance(window, dict):
-        return view
-    timer = timers.get(_window_deadline(window))
-    if timer is None:
-        view["window"] = dict(window, deadline=None)
-    elif timer["paused"]:
-        view["window"] = dict(window, paused=True, deadline=None, remaining_s=timer["remaining_s"])
-    else:
-        view["window"] = dict(window, deadline=timer["deadline"])
-    return view
+    return window_with_timers(view, timers, _window_deadline)
 
 
 __all__ = [

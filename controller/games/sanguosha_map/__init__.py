@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View
+from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View, window_with_timers
 from controller.games.sanguosha_map import setup
 from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
@@ -100,17 +100,7 @@ def table_view(state: State) -> TableView:
 
 def with_timers(view: View, timers: dict[str, Timer]) -> View:
     """The phones count a window down from ``window.deadline`` (or show it paused)."""
-    window = view.get("window")
-    if not isinstance(window, dict):
-        return view
-    timer = timers.get(_deadline_id(window))
-    if timer is None:
-        view["window"] = dict(window, deadline=None)
-    elif timer["paused"]:
-        view["window"] = dict(window, paused=True, deadline=None, remaining_s=timer["remaining_s"])
-    else:
-        view["window"] = dict(window, deadline=timer["deadline"])
-    return view
+    return window_with_timers(view, timers, _deadline_id)
 
 
 __all__ = ["MOVES", "PLAYERS", "GameError", "apply", "apply_in_place", "bots", "deadlines", "describe", "inputs_for", "legal",
