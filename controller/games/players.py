@@ -36,3 +36,20 @@ def check_players(players: object) -> list[dict[str, Any]]:
 def name_of(player: dict[str, Any]) -> str:
     """A checked player's name, trimmed ("Seat N" when none was given)."""
     return str(player.get("name", f"Seat {player['seat']}")).strip()
+
+
+def setup_seat_key(key: object, seats: list[int], what: str) -> int:
+    """A seat key of an ``options.setup`` map: JSON makes keys strings, so "2" is seat 2 too."""
+    if isinstance(key, str) and key.strip().isdigit():
+        key = int(key)
+    if isinstance(key, bool) or not isinstance(key, int) or key not in seats:
+        raise GameError(f"setup.{what}: {key!r} is not a seat at this table (seats {seats})")
+    return key
+
+
+def setup_per_seat(setup: dict[str, Any], what: str, seats: list[int]) -> dict[int, Any]:
+    """``setup[what]`` (a map from seat to value, for stacking a game in tests and teaching) by seat."""
+    given = setup.get(what) or {}
+    if not isinstance(given, dict):
+        raise GameError(f"setup.{what} must map seats to values")
+    return {setup_seat_key(k, seats, what): v for k, v in given.items()}

@@ -13,7 +13,7 @@ from typing import Any
 from controller.games import rng
 from controller.games.bang import cards as C
 from controller.games.base import GameError, State
-from controller.games.players import check_players, name_of
+from controller.games.players import check_players, name_of, setup_per_seat
 
 PLAYERS = (4, 6)  # BG-8.1
 DEFAULT_TIMEOUT_S = 15  # BG-7
@@ -59,19 +59,6 @@ def describe() -> dict[str, Any]:
     }
 
 
-def _seat_key(key: object, seats: list[int], what: str) -> int:
-    if isinstance(key, str) and key.strip().isdigit():
-        key = int(key)
-    if isinstance(key, bool) or not isinstance(key, int) or key not in seats:
-        raise GameError(f"setup.{what}: {key!r} is not a seat at this table (seats {seats})")
-    return key
-
-
-def _per_seat(setup: dict[str, Any], what: str, seats: list[int]) -> dict[int, Any]:
-    given = setup.get(what) or {}
-    if not isinstance(given, dict):
-        raise GameError(f"setup.{what} must map seats to values")
-    return {_seat_key(k, seats, what): v for k, v in given.items()}
 
 
 def _options(options: object) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -100,7 +87,7 @@ def _options(options: object) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def _roles(state: State, setup: dict[str, Any], seats: list[int]) -> dict[int, str]:
-    given = _per_seat(setup, "roles", seats)
+    given = setup_per_seat(setup, "roles", seats)
     pool = Counter(C.role_pool(len(seats)))
     for seat, role in given.items():
         if role not in C.ROLES:
@@ -118,7 +105,7 @@ def _roles(state: State, setup: dict[str, Any], seats: list[int]) -> dict[int, s
 
 
 def _characters(state: State, setup: dict[str, Any], seats: list[int]) -> dict[int, str]:
-    given = _per_seat(setup, "characters", seats)
+    given = setup_per_seat(setup, "characters", seats)
     for seat, ch in given.items():
         if ch not in C.CHARACTERS:
             raise GameError(f"setup.characters: seat {seat}: {ch!r} is not a character (like 'bart_cassidy')")
@@ -130,7 +117,7 @@ def _characters(state: State, setup: dict[str, Any], seats: list[int]) -> dict[i
 
 def _card_lists(setup: dict[str, Any], what: str, seats: list[int], known: dict[str, Any]) -> dict[int, list[str]]:
     out = {}
-    for seat, cards in _per_seat(setup, what, seats).items():
+    for seat, cards in setup_per_seat(setup, what, seats).items():
         if not isinstance(cards, list):
             raise GameError(f"setup.{what}: seat {seat} must be a list of card ids")
         out[seat] = [C.check_card(c, f"setup.{what} seat {seat}", known) for c in cards]
@@ -178,7 +165,7 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
             raise GameError(f"setup.in_play: seat {seat} has two identical blue cards or two weapons (BG-8.11)")
         if any(n not in C.BLUE for n in names):
             raise GameError(f"setup.in_play: seat {seat}: only blue cards lie in play")
-    life_given = _per_seat(setup, "life", seats)
+    life_given = setup_per_seat(setup, "life", seats)
     table = []
     for p in people:
         s = p["seat"]

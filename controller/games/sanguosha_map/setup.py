@@ -7,7 +7,7 @@ from typing import Any
 
 from controller.games import rng
 from controller.games.base import GameError, State
-from controller.games.players import check_players, name_of
+from controller.games.players import check_players, name_of, setup_per_seat
 from controller.games.sanguosha_map import maps
 from controller.games.sanguosha_map.cards import (
     BOSS_BONUS,
@@ -47,19 +47,6 @@ def describe() -> dict[str, Any]:
     }
 
 
-def _seat_key(key: object, seats: list[int], what: str) -> int:
-    if isinstance(key, str) and key.strip().isdigit():
-        key = int(key)
-    if isinstance(key, bool) or not isinstance(key, int) or key not in seats:
-        raise GameError(f"setup.{what}: {key!r} is not a seat at this table (seats {seats})")
-    return key
-
-
-def _by_seat(setup: dict[str, Any], name: str, seats: list[int]) -> dict[int, Any]:
-    value = setup.get(name) or {}
-    if not isinstance(value, dict):
-        raise GameError(f"setup.{name} must map seats to values")
-    return {_seat_key(k, seats, name): v for k, v in value.items()}
 
 
 def _int(value: object, what: str, lo: int, hi: int) -> int:
@@ -158,20 +145,20 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
     b_seats = [s for s in rotation if team[s] == "B"]
     turn_order = [s for pair in zip(a_seats, b_seats, strict=True) for s in pair]  # SG-8.1
 
-    generals = _by_seat(setup, "generals", seats)
+    generals = setup_per_seat(setup, "generals", seats)
     for s, g in generals.items():
         if g not in GENERALS:
             raise GameError(f"setup.generals: unknown general {g!r} for seat {s}")
     positions = {s: maps.parse_cell(v, f"setup.positions seat {s}", the_map["rows"])
-                 for s, v in _by_seat(setup, "positions", seats).items()}
+                 for s, v in setup_per_seat(setup, "positions", seats).items()}
     for s, cell in positions.items():
         if not geo.walkable(cell):
             raise GameError(f"setup.positions: seat {s}'s cell {list(cell)} is not walkable")
-    hands = _by_seat(setup, "hands", seats)
+    hands = setup_per_seat(setup, "hands", seats)
     for s, h in hands.items():
         if not isinstance(h, list) or any(c not in DECKS["action"] for c in h):
             raise GameError(f"setup.hands: seat {s} must hold action cards (strike-N, dodge-N), got {h!r}")
-    equipment = _by_seat(setup, "equipment", seats)
+    equipment = setup_per_seat(setup, "equipment", seats)
     for s, e in equipment.items():
         if not isinstance(e, dict) or set(e) - {"weapon", "horse", "armour"}:
             raise GameError(f"setup.equipment: seat {s} must be {{weapon, horse, armour}}, got {e!r}")
@@ -179,7 +166,7 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
             kind = EQUIPMENT.get(card, {}).get("kind", "")
             if card is not None and not kind.startswith(slot):
                 raise GameError(f"setup.equipment: {card!r} is not a {slot} (seat {s})")
-    gold = {s: _int(g, f"setup.gold seat {s}", 0, 10000) for s, g in _by_seat(setup, "gold", seats).items()}
+    gold = {s: _int(g, f"setup.gold seat {s}", 0, 10000) for s, g in setup_per_seat(setup, "gold", seats).items()}
     castle = setup.get("castle") or {}
     if not isinstance(castle, dict) or set(castle) - {"A", "B"}:
         raise GameError("setup.castle must be {\"A\": n, \"B\": n}")
