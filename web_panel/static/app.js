@@ -633,7 +633,10 @@ window.addEventListener("popstate", render);
 // Countdowns tick locally from the daemon's deadline, corrected by the panel's clock (S.skew).
 setInterval(() => {
   const now = Date.now() / 1000 + (S.skew || 0);
-  for (const el of document.querySelectorAll("[data-deadline]")) el.textContent = Math.max(0, Math.ceil(+el.dataset.deadline - now));
+  for (const el of document.querySelectorAll("[data-deadline]")) {
+    const left = Math.max(0, Math.ceil(+el.dataset.deadline - now));
+    el.textContent = el.dataset.total ? Math.min(+el.dataset.total, left) : left;  // never more than the window lasts
+  }
   hook("tick", now);
 }, 250);
 

@@ -71,7 +71,9 @@ const SG = {
 
   seconds(w) {
     if (w.paused) return Math.max(0, Math.ceil(w.remaining_s || 0));
-    return w.deadline ? Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0))) : null;
+    if (!w.deadline) return null;
+    const left = Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0)));
+    return w.timeout_s ? Math.min(w.timeout_s, left) : left;  // never more than the window lasts
   },
 
   sentence(st, w) {
@@ -92,7 +94,7 @@ const SG = {
     if (!w) return "";
     const left = this.seconds(w), mine = seat != null && (w.seats || []).includes(seat);
     const count = w.paused ? `<div class="sg-count paused" id="countdown"><b>Paused</b> ${left} s left</div>`
-      : left !== null ? `<div class="sg-count" id="countdown"><b data-deadline="${esc(w.deadline)}" id="seconds-left">${left}</b> s</div>` : "";
+      : left !== null ? `<div class="sg-count" id="countdown"><b data-deadline="${esc(w.deadline)}"${w.timeout_s ? ` data-total="${esc(w.timeout_s)}"` : ""} id="seconds-left">${left}</b> s</div>` : "";
     const hostBtns = host ? `<div class="row">${w.paused
       ? `<button class="btn good grow" data-action="host-window" data-type="resume">▶ Resume countdown</button>`
       : `<button class="btn grow" data-action="host-window" data-type="pause">❚❚ Pause countdown</button>`}</div>` : "";
