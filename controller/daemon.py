@@ -329,6 +329,11 @@ class Daemon:
                 self._control_results.popitem(last=False)
         return result
 
+    @property
+    def lock(self) -> threading.RLock:
+        """The input lock (inputs, deadlines, table commands all take it)."""
+        return self._lock
+
     def on_table_command(self, kind: str, handler: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
         """``handler(cmd)`` answers the table command ``kind`` (one of TABLE_COMMANDS) from now on;
         it returns ``{"ok": True, ...}`` or ``{"ok": False, "error": ...}``."""

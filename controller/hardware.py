@@ -9,7 +9,6 @@ seat whose turn it is (a strike from another seat is reported, not applied); the
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -57,7 +56,7 @@ class Hardware:
         self._base_ready = False  # the base said hello on this port: the Pi may write to it
         # the daemon's input lock guards the pairing too: the reader thread takes it inside the
         # link's lock (as a strike does), a host command holds it already; one order, no deadlock
-        self._lock = getattr(daemon, "_lock", None) or threading.RLock()
+        self._lock = daemon.lock
 
     def start(self) -> None:
         from sensors.gpio import make_pin_factory
@@ -84,11 +83,9 @@ class Hardware:
             self.link = StrikerLink(s.port, s.baud, self.clock, self._on_frame, self._on_striker_event,
                                     silence_s=s.silence_s, low_battery_v=s.low_battery_v,
                                     allowed=self.strikers)
-            register = getattr(self.daemon, "on_table_command", None)
-            if register is not None:
-                register("pair_open", self._pair_open)
-                register("pair_striker", self._pair_striker)
-                register("unpair_striker", self._unpair_striker)
+            self.daemon.on_table_command("pair_open", self._pair_open)
+            self.daemon.on_table_command("pair_striker", self._pair_striker)
+            self.daemon.on_table_command("unpair_striker", self._unpair_striker)
             self._publish_pairing()
             self._nobody_paired()
             self.link.start()
@@ -118,12 +115,8 @@ class Hardware:
         self._walk_status(self.walk.status())
 
     def _walk_status(self, status: dict[str, Any]) -> None:
-        """Retained when the daemon can: the bring-up page opened later still sees the walk test."""
-        publish = getattr(self.daemon, "publish_retained_sensor", None)
-        if publish is not None:
-            publish("walk", status)
-        else:
-            self.daemon.diagnostic("walk", status)
+        """Retained: the bring-up page opened later still sees the walk test."""
+        self.daemon.publish_retained_sensor("walk", status)
 
     def _on_beam_edge(self, edge: Any) -> None:
         self.daemon.diagnostic("beams", edge.as_event())
@@ -241,9 +234,7 @@ class Hardware:
     def _publish_pairing(self) -> None:
         status = self.desk.status(self.pairings, self.clock.now())
         status["base_ready"] = self._base_ready
-        publish = getattr(self.daemon, "publish_retained_sensor", None)
-        if publish is not None:
-            publish("pairing", status)
+        self.daemon.publish_retained_sensor("pairing", status)
 
     def _pair_open(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """``{"type":"pair_open","seconds":60}``: the base lists waved strikers for that long (0 closes)."""

@@ -4,6 +4,7 @@ daemon where a test is about that part alone."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -39,3 +40,12 @@ class TableReferee(SeatReferee, Protocol):
     def set_waiting(self, reason: str | None) -> None: ...
 
     def use_lights(self, lights: SeatLights) -> None: ...
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The input lock: the hardware's own state changes (pairing) take it in the same order."""
+        ...
+
+    def on_table_command(self, kind: str, handler: Callable[[dict[str, Any]], dict[str, Any]]) -> None: ...
+
+    def publish_retained_sensor(self, kind: str, payload: Any) -> None: ...
