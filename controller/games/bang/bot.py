@@ -139,6 +139,7 @@ class HeuristicBot:
         seats = [s for s in options if isinstance(s, int) and enemies.get(s, 0) > 0]
         return _move(seat, "draw_choice", **{"from": seats[0] if seats else "deck"})
 
+    # the heuristic's priority list (heal, equip, shoot the enemy in reach, …) read top to bottom
     def _best_play(self, view: View, plays: list[dict[str, Any]]) -> Input | None:  # noqa: C901
         me = next(p for p in view["players"] if p["seat"] == view["seat"])
         enemies = self._enemies(view)

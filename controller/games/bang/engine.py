@@ -387,6 +387,7 @@ def _parse(state: State, inp: Input) -> tuple[int, str, dict[str, Any]]:
     return seat, move, args
 
 
+# the move table of BG-8.14: one short branch per move name, each handing over to its rule
 def _move(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) -> State:  # noqa: C901
     me = player(state, seat)
     window, turn = state["window"], state["turn"]

@@ -124,6 +124,7 @@ def _card_lists(setup: dict[str, Any], what: str, seats: list[int], known: dict[
     return out
 
 
+# one check per setup key, in the order BG-8.14 lists them: a reader matches them line by line
 def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | None = None,  # noqa: C901
         order: list[int] | None = None) -> State:
     """A fresh game; the first player's turn starts at once (BG-8.14)."""

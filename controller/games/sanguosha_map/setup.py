@@ -122,6 +122,7 @@ def _decks(state: State, setup: dict[str, Any], held: dict[str, list[str]]) -> d
     return out
 
 
+# one check per setup key, in the order SG-9.1 lists them: a reader matches them line by line
 def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | None = None,  # noqa: C901
         order: list[int] | None = None) -> State:
     """A fresh battlefield; the first round's minion roll happens at once (SG-9.1)."""
