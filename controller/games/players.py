@@ -53,3 +53,11 @@ def setup_per_seat(setup: dict[str, Any], what: str, seats: list[int]) -> dict[i
     if not isinstance(given, dict):
         raise GameError(f"setup.{what} must map seats to values")
     return {setup_seat_key(k, seats, what): v for k, v in given.items()}
+
+
+def check_mode_and_seed(game: str, mode: object, modes: tuple[str, ...] | list[str], seed: object) -> None:
+    """The first checks of a card game's ``new``: a mode it offers (or none) and an integer seed."""
+    if mode not in (None, *modes):
+        raise GameError(f"unknown {game} mode {mode!r}; modes: {', '.join(modes)}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise GameError(f"seed must be an integer, got {seed!r}")

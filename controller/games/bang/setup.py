@@ -13,7 +13,7 @@ from typing import Any
 from controller.games import rng
 from controller.games.bang import cards as C
 from controller.games.base import GameError, State
-from controller.games.players import check_players, name_of, setup_per_seat
+from controller.games.players import check_mode_and_seed, check_players, name_of, setup_per_seat
 
 PLAYERS = (4, 6)  # BG-8.1
 DEFAULT_TIMEOUT_S = 15  # BG-7
@@ -130,10 +130,7 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
     """A fresh game; the first player's turn starts at once (BG-8.14)."""
     from controller.games.bang.flow import start_game
 
-    if mode not in (None, "classic"):
-        raise GameError(f"unknown bang mode {mode!r}; modes: classic")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GameError(f"seed must be an integer, got {seed!r}")
+    check_mode_and_seed("bang", mode, ("classic",), seed)
     if not isinstance(players, list):
         raise GameError("players must be a list of {seat, name}")
     lo, hi = PLAYERS

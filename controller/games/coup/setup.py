@@ -22,7 +22,7 @@ from controller.games.coup.cards import (
     TOTAL_COINS,
     check_card,
 )
-from controller.games.players import check_players, name_of
+from controller.games.players import check_mode_and_seed, check_players, name_of
 
 MODES = ["classic"]
 PLAYERS = (2, 6)
@@ -192,10 +192,7 @@ def new(
     order: list[int] | None = None,
 ) -> State:
     """A fresh game (CP-1). ``order`` (optional) is the turn rotation; seats ascending otherwise (CP-7)."""
-    if mode not in (None, *MODES):
-        raise GameError(f"unknown coup mode {mode!r}; modes: {', '.join(MODES)}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GameError(f"seed must be an integer, got {seed!r}")
+    check_mode_and_seed("coup", mode, MODES, seed)
     people = _players(players)
     seats = [p["seat"] for p in people]
     if order is None:

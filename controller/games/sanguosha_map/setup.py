@@ -7,7 +7,7 @@ from typing import Any
 
 from controller.games import rng
 from controller.games.base import GameError, State
-from controller.games.players import check_players, name_of, setup_per_seat
+from controller.games.players import check_mode_and_seed, check_players, name_of, setup_per_seat
 from controller.games.sanguosha_map import maps
 from controller.games.sanguosha_map.cards import (
     BOSS_BONUS,
@@ -126,10 +126,7 @@ def _decks(state: State, setup: dict[str, Any], held: dict[str, list[str]]) -> d
 def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | None = None,  # noqa: C901
         order: list[int] | None = None) -> State:
     """A fresh battlefield; the first round's minion roll happens at once (SG-9.1)."""
-    if mode not in (None, "battle"):
-        raise GameError(f"unknown sanguosha_map mode {mode!r}; modes: battle")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise GameError(f"seed must be an integer, got {seed!r}")
+    check_mode_and_seed("sanguosha_map", mode, ("battle",), seed)
     people = _people(players)
     seats = sorted(p["seat"] for p in people)
     if order is not None and (not isinstance(order, list) or sorted(order) != seats):
