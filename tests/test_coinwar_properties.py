@@ -40,9 +40,13 @@ def test_random_legal_play_keeps_the_invariants(seed, mode):
         dead_before = {p["seat"] for p in before["players"] if not p["alive"]}
         assert dead_before <= {p["seat"] for p in after["players"] if not p["alive"]}
         assert after["turn"] is None or 0 <= after["turn"]["strikes"] <= 2
-        # CW-5.6: a withdraw (randomplay offers it while a strike is in flight) undoes just the strike
+        # CW-5.6: a withdraw (randomplay offers it while a strike is in flight, or while a shot no
+        # beam saw is asked about) undoes just the strike
         if inp["type"] == "withdraw":
-            assert before["striking"] and not after["striking"]
+            in_flight = before["striking"]
+            unseen_shot = bool(before["questions"]) and before["pending_shot"].get("unseen")
+            assert in_flight or unseen_shot
+            assert not after["striking"] and after["questions"] == [] and after["pending_shot"] is None
             assert after["turn"] == {**before["turn"], "strikes": before["turn"]["strikes"] - 1}
             assert after["players"] == before["players"] and after["coins"] == before["coins"]
 

@@ -66,6 +66,77 @@ def test_cw_5_6_withdraw_is_a_phone_input_and_has_a_log_line():
     assert cw.words(WITHDRAW, s["last"], state) == ["Ann withdrew a strike the table did not see"]
 
 
+# --- after the shot: a shot no beam saw, while it is asked about (CW-5.6, CW-8) --------------------
+
+def _unseen_shot(seat: int = 1, edges: int | None = 0) -> dict:
+    """What the observer of a real table submits after a set-down spike: nothing in the goal,
+    "who flew" unknown (the beams cannot prove nobody flew), and how many beam edges it saw."""
+    inp = shot(seat, dead=[], flown=None, touch=[])
+    if edges is not None:
+        inp["beam_edges"] = edges
+    return inp
+
+
+def test_cw_5_6_a_shot_no_beam_saw_is_withdrawn_while_who_flew_is_asked():
+    start = ffa(1, 2, 3)
+    s = play(start, STRIKE, _unseen_shot())
+    assert s["questions"][0]["kind"] == "flown"  # CW-8: the real table asks
+    assert {"type": "withdraw"} in cw.legal(s, 1)["moves"]
+    assert {"type": "withdraw"} not in cw.legal(s, 2)["moves"]
+    s = play(s, WITHDRAW)
+    assert s["questions"] == [] and s["pending_shot"] is None and s["striking"] is False
+    assert s["turn"] == start["turn"] and s["players"] == start["players"]
+    assert s["last"] == [{"kind": "withdraw", "seat": 1, "rule": "CW-5.6"}]
+    # the turn goes on with both strikes (CW-5.1); the next shot is asked about afresh
+    s = play(s, STRIKE, shot(1), STRIKE, shot(1))
+    assert s["turn"]["seat"] == 2
+
+
+def test_cw_5_6_withdrawing_after_the_shot_gives_back_a_strike_that_came_without_a_strike_frame():
+    s = play(ffa(1, 2), _unseen_shot())  # a shot with no strike frame before it still counts (CW-5.1)
+    assert s["turn"]["strikes"] == 1 and s["questions"]
+    s = play(s, WITHDRAW)
+    assert s["turn"] == {"seat": 1, "strikes": 0, "extra": False}
+
+
+@pytest.mark.parametrize("inputs, seat, message", [
+    # the beams saw the coins move: the strike was real
+    ([STRIKE, _unseen_shot(edges=3)], 1,
+     "seat 1's shot has arrived and the table's beams saw it (or it did not come from the beams); it stands (CW-5.6)"),
+    # a phone's or a script's shot says nothing about the beams
+    ([STRIKE, _unseen_shot(edges=None)], 1,
+     "seat 1's shot has arrived and the table's beams saw it (or it did not come from the beams); it stands (CW-5.6)"),
+    ([STRIKE, _unseen_shot()], 2, "it is seat 1's turn, not seat 2's (CW-3)"),
+])
+def test_cw_5_6_a_shot_that_stands_is_not_withdrawn_and_nothing_changes(inputs, seat, message):
+    s = play(ffa(1, 2, 3), *inputs)
+    before = json.dumps(s, sort_keys=True)
+    with pytest.raises(GameError) as err:
+        cw.apply(s, {"type": "withdraw", "seat": seat})
+    assert str(err.value) == message
+    assert json.dumps(s, sort_keys=True) == before
+    assert {"type": "withdraw"} not in cw.legal(s, seat)["moves"]
+
+
+def test_cw_5_6_once_every_question_is_answered_the_unseen_shot_stands():
+    s = play(ffa(1, 2, 3), STRIKE, _unseen_shot())
+    q = s["questions"][0]
+    s = play(s, {"type": "answer", "question": q["id"], "value": []})  # "Nobody flew"
+    assert s["questions"] == [] and s["pending_shot"] is None
+    with pytest.raises(GameError, match="no strike in flight to withdraw"):
+        cw.apply(s, WITHDRAW)
+
+
+@pytest.mark.parametrize("edges", [-1, 1.5, "0", True, [0]])
+def test_cw_5_6_a_shot_with_a_bad_beam_edges_count_is_refused(edges):
+    s = play(ffa(1, 2), STRIKE)
+    before = json.dumps(s, sort_keys=True)
+    with pytest.raises(GameError) as err:
+        cw.apply(s, _unseen_shot() | {"beam_edges": edges})
+    assert str(err.value) == f"'beam_edges' must be a whole number of beam edges (0 or more), got {edges!r}"
+    assert json.dumps(s, sort_keys=True) == before
+
+
 # --- the property: random legal play with withdraws ------------------------------------------------
 
 def _game_with_withdraws(seed: int) -> list[dict]:
@@ -75,7 +146,7 @@ def _game_with_withdraws(seed: int) -> list[dict]:
     state = cw.new(first["options"], first["seed"], players=first["players"], mode="ffa", order=first["order"])
     inputs = [first]
     for _ in range(200):
-        if state["striking"] and rnd.random() < 0.4:
+        if state["turn"] and cw.referee.withdrawable(state, state["turn"]["seat"]) and rnd.random() < 0.4:
             inp = {"type": "withdraw", "seat": state["turn"]["seat"]}
         else:
             inp = random_input(state, rnd)
@@ -87,6 +158,7 @@ def _game_with_withdraws(seed: int) -> list[dict]:
             assert state["turn"]["seat"] == before["turn"]["seat"]
             assert state["turn"]["strikes"] == before["turn"]["strikes"] - 1 >= 0
             assert not state["striking"] and state["players"] == before["players"]
+            assert state["questions"] == [] and state["pending_shot"] is None
         assert state["turn"] is None or 0 <= state["turn"]["strikes"] <= 2
         inputs.append(inp)
     return inputs

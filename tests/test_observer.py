@@ -99,7 +99,8 @@ def test_a_coin_crossing_the_goal_and_stopping_beyond_it_is_known_alive():
     facts, truth = Rig(table({"c1": (212.5, 40.0), "c2": (60.0, 60.0)})).strike("c1", 0.0, v)
     assert truth.dead == [] and facts.dead == []
     assert facts.edges > 0  # it did see the coin cross the goal
-    assert facts.shot() == {"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": None}
+    assert facts.shot() == {"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": None,
+                            "beam_edges": facts.edges}
 
 
 def test_cw_6_1_a_coin_flying_off_the_table_is_seen_crossing_the_rail():

@@ -262,19 +262,20 @@ function genericSeat(st, pv, seat) {
 }
 
 /** The open question (CW-8 style: pick every option that applies). ``how.label`` draws an option,
- * ``how.hint`` says what to tap (a game view passes its own words). */
+ * ``how.hint`` says what to tap (a game view passes its own words), ``how.extra`` is HTML a game view
+ * puts under the quick answer (Coin War's "withdraw strike", CW-5.6). */
 function questionCard(st, seat, host, how = {}) {
   const q = (st.questions || [])[0];
   if (!q) return "";
   const mine = host || (q.seats || []).includes(seat);
   if (!mine) {
-    return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${how.text ? how.text(q.text) : esc(q.text)}</b></p></section>`;
+    return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${how.text ? how.text(q.text) : esc(q.text)}</b></p>${how.extra || ""}</section>`;
   }
   const sel = S.sel[q.id] || [];
   const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${how.label ? how.label(c) : `<span>${esc(c)}</span>`}</button>`).join("");
   return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${how.text ? how.text(q.text) : esc(q.text)}</h2>
     <p class="muted small">${esc(how.hint || "Tap every answer that applies")}${q.multi === false ? " (one)" : ""}, then send. ${host ? "Answering as the host." : "The table cannot see this by itself."}</p>
-    ${q.kind === "flown" ? `<button class="btn good wide" data-action="answer" data-none="1" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="answer-none">Nobody flew</button>` : ""}
+    ${q.kind === "flown" ? `<button class="btn good wide" data-action="answer" data-none="1" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="answer-none">Nobody flew</button>` : ""}${how.extra || ""}
     <div class="chips">${chips}</div>
     <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${sel.length ? `Send answer (${sel.length})` : "None of them — send"}</button></section>`;
 }

@@ -184,35 +184,42 @@ def winner(state: State) -> Any:
 def legal(state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` may do now, so panels show only buttons that work."""
     moves: list[dict[str, Any]] = []
-    m = mode_of(state)
     if state["phase"] == "playing" and seat is not None:
-        if state["questions"]:
-            q = state["questions"][0]
-            if seat in q["seats"]:
-                moves.append({"type": "answer", "question": q["id"], "options": q["options"]})
-        else:
-            for p in state["pending_placements"]:
-                if p["by"] == seat:
-                    moves.append({"type": "placed", "coin": p["coin"]})
-            turn = state["turn"]
-            others_pending = any(p["by"] != seat for p in state["pending_placements"])
-            if m.blocked(state):
-                turn = None  # the mode waits for a decision of its own (listed by legal_moves)
-            if turn and turn["seat"] == seat and not others_pending:
-                if state["turn_coin"] is None:
-                    coins = m.strikable_coins(state, seat)
-                else:
-                    coins = [state["turn_coin"]]
-                if state["striking"]:
-                    moves.append({"type": "shot", "coins": coins})
-                    moves.append({"type": "withdraw"})  # CW-5.6: until the shot confirms it
-                elif turn["strikes"] < referee.strike_limit(m, state):
-                    moves.append({"type": "strike"})
-                    moves.append({"type": "shot", "coins": coins})
-                if not state["striking"] and not state["pending_placements"]:
-                    moves.append({"type": "end_turn", "confirm": turn["strikes"] == 0})
-            moves.extend(m.legal_moves(state, seat))
+        moves = _question_moves(state, seat) if state["questions"] else _table_moves(state, seat)
     return {"seat": seat, "moves": moves}
+
+
+def _question_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """While a question is open (CW-8): answer it, or withdraw the shot it is about (CW-5.6)."""
+    moves: list[dict[str, Any]] = []
+    q = state["questions"][0]
+    if seat in q["seats"]:
+        moves.append({"type": "answer", "question": q["id"], "options": q["options"]})
+    if referee.withdrawable(state, seat):
+        moves.append({"type": "withdraw"})  # CW-5.6: a shot no beam saw, while it is asked about
+    return moves
+
+
+def _table_moves(state: State, seat: int) -> list[dict[str, Any]]:
+    """Placements (CW-9), the turn's strikes (CW-5) and the mode's own moves."""
+    m = mode_of(state)
+    moves = [{"type": "placed", "coin": p["coin"]} for p in state["pending_placements"] if p["by"] == seat]
+    turn = state["turn"]
+    others_pending = any(p["by"] != seat for p in state["pending_placements"])
+    if m.blocked(state):
+        turn = None  # the mode waits for a decision of its own (listed by legal_moves)
+    if turn and turn["seat"] == seat and not others_pending:
+        coins = m.strikable_coins(state, seat) if state["turn_coin"] is None else [state["turn_coin"]]
+        if state["striking"]:
+            moves.append({"type": "shot", "coins": coins})
+            moves.append({"type": "withdraw"})  # CW-5.6: in flight
+        elif turn["strikes"] < referee.strike_limit(m, state):
+            moves.append({"type": "strike"})
+            moves.append({"type": "shot", "coins": coins})
+        if not state["striking"] and not state["pending_placements"]:
+            moves.append({"type": "end_turn", "confirm": turn["strikes"] == 0})
+    moves.extend(m.legal_moves(state, seat))
+    return moves
 
 
 def view(state: State, seat: int | None = None) -> dict[str, Any]:

@@ -21,8 +21,7 @@ def random_input(state: dict[str, Any], rnd: random.Random, unknown_p: float = 0
     if state["phase"] != "playing":
         return None
     if state["questions"]:
-        q = state["questions"][0]
-        return {"type": "answer", "question": q["id"], "value": _subset(rnd, q["options"], 0.2)}
+        return _answer_or_withdraw(state, rnd)
     candidates: list[tuple[int, dict[str, Any]]] = []
     for p in state["players"]:
         for move in cw.legal(state, p["seat"])["moves"]:
@@ -40,23 +39,41 @@ def random_input(state: dict[str, Any], rnd: random.Random, unknown_p: float = 0
     if kind == "withdraw":
         return {"type": "withdraw", "seat": seat}
     if kind == "shot":
-        coin = rnd.choice(move["coins"])
-        mode = cw.mode_of(state)
-        on_table = [c for c in mode.coins_on_table(state)]
-        if coin not in on_table:
-            on_table.append(coin)
-        dead = _subset(rnd, on_table, 0.12)
-        flown = _subset(rnd, [c for c in on_table if c not in dead], 0.04)
-        touched = _subset(rnd, [c for c in on_table if c != coin], 0.3)
-        inp = {
-            "type": "shot", "seat": seat, "coin": coin,
-            "dead": None if rnd.random() < unknown_p else dead,
-            "flown": None if rnd.random() < unknown_p else flown,
-            "contacts": None if rnd.random() < unknown_p else [[coin, c] for c in touched],
-        }
-        inp.update(mode.random_shot_extras(state, rnd, inp))
-        return inp
+        return _random_shot(state, rnd, seat, move, unknown_p)
     return cw.mode_of(state).random_move(state, rnd, seat, move)
+
+
+def _answer_or_withdraw(state: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+    """An answer to the open question, or now and then the striker withdrawing a shot no beam saw (CW-5.6)."""
+    q = state["questions"][0]
+    turn = state["turn"]
+    if turn and rnd.random() < 0.1 and {"type": "withdraw"} in cw.legal(state, turn["seat"])["moves"]:
+        return {"type": "withdraw", "seat": turn["seat"]}
+    return {"type": "answer", "question": q["id"], "value": _subset(rnd, q["options"], 0.2)}
+
+
+def _random_shot(state: dict[str, Any], rnd: random.Random, seat: int, move: dict[str, Any],
+                 unknown_p: float) -> dict[str, Any]:
+    """Random facts (some unknown) for one of the coins ``move`` lists; sometimes the observer's
+    ``beam_edges`` count (0: nothing on the table saw the strike, CW-5.6)."""
+    coin = rnd.choice(move["coins"])
+    mode = cw.mode_of(state)
+    on_table = [c for c in mode.coins_on_table(state)]
+    if coin not in on_table:
+        on_table.append(coin)
+    dead = _subset(rnd, on_table, 0.12)
+    flown = _subset(rnd, [c for c in on_table if c not in dead], 0.04)
+    touched = _subset(rnd, [c for c in on_table if c != coin], 0.3)
+    inp = {
+        "type": "shot", "seat": seat, "coin": coin,
+        "dead": None if rnd.random() < unknown_p else dead,
+        "flown": None if rnd.random() < unknown_p else flown,
+        "contacts": None if rnd.random() < unknown_p else [[coin, c] for c in touched],
+    }
+    if rnd.random() < 0.3:
+        inp["beam_edges"] = 0 if rnd.random() < 0.5 else rnd.randint(1, 40)  # as the observer adds
+    inp.update(mode.random_shot_extras(state, rnd, inp))
+    return inp
 
 
 def random_new_game(rnd: random.Random, mode: str = "ffa") -> dict[str, Any]:

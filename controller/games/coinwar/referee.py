@@ -124,15 +124,60 @@ def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
 
 def withdraw(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """CW-5.6: the striker's player withdraws a strike nothing on the table confirmed (a spike as
-    the striker was set down): only while it is in flight, i.e. before its ``shot``. The turn's
-    strike count is restored and the turn goes on; placements the strike confirmed (CW-9) stay
-    confirmed, as the player was at the table to strike."""
+    the striker was set down): while it is in flight (before its ``shot``), or after a shot that
+    saw no beam edge (``beam_edges: 0``) while that shot's questions (CW-8) are still open -- on a
+    table whose beams cannot prove that nobody flew that is the "which coins flew?" question, so
+    the player has as long as that question stays open. The turn's strike count is restored and
+    the turn goes on; placements the strike confirmed (CW-9) stay confirmed, as the player was at
+    the table to strike."""
+    check_playing(state)
+    if state["questions"]:
+        withdraw_unseen_shot(state, inp)
+        return
     seat = check_players_turn(mode, state, inp)
     if not state["striking"]:
         raise GameError(f"seat {seat} has no strike in flight to withdraw (CW-5.6)")
     state["turn"]["strikes"] -= 1
     state["striking"] = False
     state["last"] = [{"kind": "withdraw", "seat": seat, "rule": "CW-5.6"}]
+
+
+def withdraw_unseen_shot(state: State, inp: dict[str, Any]) -> None:
+    """CW-5.6 after the shot: only the striker's seat, only a shot no beam saw, only while the
+    questions about it are open (an answered shot has resolved: its effects stand)."""
+    seat = check_active(state, inp)
+    pending = state["pending_shot"]
+    if pending is None or pending["seat"] != seat:
+        check_no_question(state)  # a question that is not about this seat's strike: answer it first
+    if not pending.get("unseen"):
+        raise GameError(f"seat {seat}'s shot has arrived and the table's beams saw it (or it did not come "
+                        "from the beams); it stands (CW-5.6)")
+    state["turn"]["strikes"] -= 1
+    state["pending_shot"] = None
+    state["questions"] = []
+    state["last"] = [{"kind": "withdraw", "seat": seat, "rule": "CW-5.6"}]
+
+
+def withdrawable(state: State, seat: int) -> bool:
+    """CW-5.6: may ``seat`` withdraw its strike now (what :func:`withdraw` accepts)?"""
+    turn = state["turn"]
+    if state["phase"] != "playing" or turn is None or turn["seat"] != seat:
+        return False
+    if state["questions"]:
+        pending = state["pending_shot"]
+        return pending is not None and pending["seat"] == seat and bool(pending.get("unseen"))
+    return bool(state["striking"])
+
+
+def check_beam_edges(inp: dict[str, Any]) -> bool:
+    """The observer's optional ``beam_edges`` (how many beam edges it saw during the strike):
+    True when it says none (CW-5.6: nothing on the table confirmed the strike)."""
+    edges = inp.get("beam_edges")
+    if edges is None:
+        return False
+    if not isinstance(edges, int) or isinstance(edges, bool) or edges < 0:
+        raise GameError(f"'beam_edges' must be a whole number of beam edges (0 or more), got {edges!r}")
+    return edges == 0
 
 
 def check_strikes_left(mode: Mode, state: State, seat: int) -> None:
@@ -165,11 +210,14 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     for key in FACT_FIELDS:
         if key not in inp:
             raise GameError(f"a shot needs '{key}' (a list, or null when the table could not observe it)")
+    unseen = check_beam_edges(inp)
     if not state["striking"]:
         check_strikes_left(mode, state, seat)
         state["turn"]["strikes"] += 1
     state["striking"] = False
     pending = {"seat": seat, "coin": coin, **facts}
+    if unseen:
+        pending["unseen"] = True  # CW-5.6: withdrawable while its questions are open
     for key in ("mouth",):
         if key in inp:
             pending[key] = inp[key]

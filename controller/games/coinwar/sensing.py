@@ -62,7 +62,8 @@ class ObservedStrike:
     settled: float = 0.0
 
     def shot(self) -> dict[str, Any]:
-        """The CW-9 ``shot`` input (null where the sensors cannot tell)."""
+        """The CW-9 ``shot`` input (null where the sensors cannot tell), with how many beam edges
+        the strike made (CW-5.6)."""
         return {
             "type": "shot",
             "seat": self.seat,
@@ -70,6 +71,7 @@ class ObservedStrike:
             "dead": self.dead,
             "flown": self.flown,
             "contacts": self.contacts,
+            "beam_edges": self.edges,  # CW-5.6: 0 = nothing on the table confirmed the strike
         }
 
 
@@ -329,6 +331,7 @@ class Observer:
         if beam_id not in self._ids:
             self.unknown_edges += 1  # not in the layout: ignore, count for diagnostics
             return
+        changed = blocked != (beam_id in self.blocked)
         if blocked:
             self.blocked.add(beam_id)
         else:
@@ -336,7 +339,8 @@ class Observer:
         s = self._open
         if s is None:
             return
-        s["edges"] += 1
+        if changed:
+            s["edges"] += 1  # CW-5.6: a repeated level (e.g. a bank reading its pins afresh) shows nothing
         if beam_id in self.roles.rail:
             self._rail_edge(s, beam_id, blocked, float(edge.t))
         if blocked and beam_id in self.roles.mouths:

@@ -48,6 +48,7 @@
     return esc(String(text || "")).replace(/\b(c[1-6]|[AB][1-3]|ball)\b/g, (coin) => esc(coinName(coin)));
   }
   const QUESTION = { label: coinChipLabel, hint: "Tap every coin that applies", text: questionText };
+  const WITHDRAW_BUTTON = `<button class="btn wide" data-action="withdraw" id="withdraw-strike">Withdraw strike (the table saw nothing)</button>`;  // CW-5.6
 
   /** The turn with its strikes left as pips (CW-3.1); other phases are the panel's own banner. */
   function banner(st, mine) {
@@ -74,13 +75,14 @@
 
   function shotAvailable(legal) { return legal.some((m) => m.type === "shot"); }
 
-  /** Put a coin back (CW-4.3), withdraw an unseen strike (CW-5.6), end the turn (CW-5.4), and the hint to flick while strikes are left. */
-  function movesCard(pv, st) {
+  /** Put a coin back (CW-4.3), withdraw an unseen strike (CW-5.6; on the question card instead
+   * while its shot is asked about), end the turn (CW-5.4), and the hint to flick while strikes are left. */
+  function movesCard(pv, st, withdrawAsked = false) {
     const legal = legalMoves(pv);
     const parts = [];
     for (const m of legal) {
       if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
-      else if (m.type === "withdraw") parts.push(`<button class="btn wide" data-action="withdraw" id="withdraw-strike">Withdraw strike (the table saw nothing)</button>`);  // CW-5.6
+      else if (m.type === "withdraw" && !withdrawAsked) parts.push(WITHDRAW_BUTTON);  // CW-5.6
       else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
       else if (m.move && !threeKingdoms(st)) parts.push(...cardMoveButtons(m));
     }
@@ -165,7 +167,10 @@
   function seatView(st, pv, seat) {
     let html = turnBanner(true) + myCoin(st, seat);
     const tk = threeKingdoms(st);
-    if (st.phase === "playing") html += answerCard(st) + questionCard(st, seat, false, QUESTION) + (tk ? tkHandCard(st, pv, seat) : privateCard(pv, st)) + movesCard(pv, st);
+    // CW-5.6: a shot no beam saw is withdrawn from its question, where the player is looking
+    const asked = (st.questions || []).length > 0 && legalMoves(pv).some((m) => m.type === "withdraw");
+    const how = asked ? { ...QUESTION, extra: WITHDRAW_BUTTON } : QUESTION;
+    if (st.phase === "playing") html += answerCard(st) + questionCard(st, seat, false, how) + (tk ? tkHandCard(st, pv, seat) : privateCard(pv, st)) + movesCard(pv, st, asked);
     else if (!playerBySeat(seat)) html += heldSeatCard(seat);
     return html;
   }
