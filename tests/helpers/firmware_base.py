@@ -29,7 +29,7 @@ def fw(name: str) -> Any:
 
 
 class FirmwareBase:
-    """A base station on a pty, running ``BaseCore`` (firmware 1.1.0) on a thread."""
+    """A base station on a pty, running ``BaseCore`` (firmware 1.2.0) on a thread."""
 
     def __init__(self, peers: dict[str, str] | None = None) -> None:
         self.core = fw("base_core").BaseCore(peers=peers)
