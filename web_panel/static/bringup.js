@@ -110,24 +110,30 @@ function tuneText(st) {
   return st.threshold_g == null ? "not reported yet (firmware 1.2.0 says it in every heartbeat)" : `${f(st.threshold_g)} in use`;
 }
 
-// Rows are kept (not rebuilt) so a threshold being typed survives the twice-a-second refresh.
-function strikerRow(sid, t) {
-  let tr = $("#strikers").querySelector(`tr[data-striker="${CSS.escape(sid)}"]`);
-  if (tr) return tr;
-  tr = el("tr");
-  tr.dataset.striker = sid;
-  for (const name of ["sid", "seat", "bat", "rssi", "g"]) tr.append(el("td", "", name));
-  const cell = el("td", null, "thr");
+// One <tbody> per striker (its data row and its threshold row), kept rather than rebuilt so a
+// threshold being typed survives the twice-a-second refresh.
+function strikerRows(sid, t) {
+  const table = $("#strikers");
+  let body = [...table.tBodies].find((b) => b.dataset.striker === sid);
+  if (body) return body;
+  body = el("tbody");
+  body.dataset.striker = sid;
+  const data = el("tr");
+  for (const name of ["sid", "seat", "bat", "rssi", "g", "state"]) data.append(el("td", "", name));
   const input = el("input", null, "threshold");
   Object.assign(input, { type: "number", min: t.min_g, max: t.max_g, step: "0.05", inputMode: "decimal" });
   input.setAttribute("aria-label", `strike threshold of ${sid} in g`);
   input.dataset.striker = sid;
   input.addEventListener("input", () => { input.dataset.edited = "1"; });
-  cell.append(input, el("span", " g "), button("Set", { action: "tune", striker: sid }, "btn small"),
-    el("div", "", "tune-state small"));
-  tr.append(cell, el("td", "", "state"));
-  $("#strikers").append(tr);
-  return tr;
+  const cell = el("td", null, "thr");
+  cell.colSpan = 6;
+  cell.append(el("span", "Threshold "), input, el("span", " g "), button("Set", { action: "tune", striker: sid }, "btn small"),
+    el("span", "", "tune-state small"));
+  const tune = el("tr", null, "tune-row");
+  tune.append(cell);
+  body.append(data, tune);
+  table.append(body);
+  return body;
 }
 
 function drawStrikers(s) {
@@ -135,21 +141,21 @@ function drawStrikers(s) {
   for (const p of (s.pairing && s.pairing.paired) || []) seats[p.striker] = p.seat;
   const t = s.threshold;
   const ids = Object.keys(s.strikers);
-  for (const tr of [...$("#strikers").children]) if (!ids.includes(tr.dataset.striker)) tr.remove();
+  for (const body of [...$("#strikers").tBodies]) if (!ids.includes(body.dataset.striker)) body.remove();
   for (const [sid, st] of Object.entries(s.strikers)) {
-    const tr = strikerRow(sid, t);
-    const set = (cls, text) => { tr.querySelector(`td.${cls}`).textContent = text; };
+    const body = strikerRows(sid, t);
+    const set = (cls, text) => { body.querySelector(`td.${cls}`).textContent = text; };
     set("sid", sid);
     set("seat", seats[sid] ?? "—");
     set("bat", st.bat == null ? "—" : `${st.bat.toFixed(2)} V`);
     set("rssi", st.rssi == null ? "n/a" : `${st.rssi} dBm (${st.signal || "?"})`);
     set("g", st.g.length ? st.g.map((v) => v.toFixed(1)).join(", ") : "—");
     set("state", st.state);
-    const input = tr.querySelector("input.threshold");
+    const input = body.querySelector("input.threshold");
     if (!input.dataset.edited && document.activeElement !== input) {
       input.value = String(st.wanted_g ?? st.threshold_g ?? t.default_g);
     }
-    const state = tr.querySelector(".tune-state");
+    const state = body.querySelector(".tune-state");
     state.textContent = tuneText(st);
     state.dataset.tune = st.tune;
   }
@@ -222,7 +228,7 @@ document.addEventListener("click", (ev) => {
     act({ type: "pair_striker", striker: b.dataset.striker, mac: b.dataset.mac, seat: Number(b.dataset.seat) },
       `${b.dataset.striker} plays for seat ${b.dataset.seat}`);
   } else if (b.dataset.action === "tune") {
-    const input = b.closest("tr").querySelector("input.threshold");
+    const input = b.closest("tbody").querySelector("input.threshold");
     const value = Number(input.value);
     delete input.dataset.edited;
     act({ type: "tune_striker", striker: b.dataset.striker, threshold_g: value },
