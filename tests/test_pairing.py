@@ -484,3 +484,22 @@ def test_property_any_threshold_value_is_taken_in_range_or_refused(value):
     except PairingError:
         return
     assert MIN_THRESHOLD_G <= thr <= MAX_THRESHOLD_G and round(thr, 2) == thr
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["event", "strikers", "min_g"]),
+                       st.one_of(_any_json, st.dictionaries(st.text(max_size=34), st.dictionaries(
+                           st.sampled_from(["threshold_g", "wanted_g", "tune", "rssi", "signal"]), _any_json,
+                           max_size=5), max_size=30))))
+def test_property_the_bringup_cache_takes_any_strikers_payload_and_shows_only_checked_values(data):
+    from web_panel.bringup import MAX_STRIKERS, SIGNAL_WORDS, TUNE_STATES, BringupCache
+
+    cache = BringupCache()
+    cache.handle("strikers", data)
+    snap = cache.snapshot()
+    json.dumps(snap, allow_nan=False)  # the page's JSON: no NaN/Infinity
+    assert len(snap["strikers"]) <= MAX_STRIKERS
+    for entry in snap["strikers"].values():
+        assert entry["tune"] in TUNE_STATES and entry["signal"] in (None, *SIGNAL_WORDS)
+        assert entry["rssi"] is None or type(entry["rssi"]) is int
+        assert all(entry[k] is None or type(entry[k]) in (int, float) for k in ("threshold_g", "wanted_g"))

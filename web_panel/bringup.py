@@ -15,6 +15,7 @@ controller/pairing.py); the daemon checks them again and says what is wrong.
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict, deque
 from typing import Any
@@ -101,7 +102,7 @@ class BringupCache:
                 continue
             for key in ("threshold_g", "wanted_g"):
                 v = st.get(key)
-                entry[key] = v if isinstance(v, int | float) and not isinstance(v, bool) else None
+                entry[key] = v if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) else None
             rssi = st.get("rssi")
             entry["rssi"] = rssi if isinstance(rssi, int) and not isinstance(rssi, bool) else None
             entry["signal"] = st.get("signal") if st.get("signal") in SIGNAL_WORDS else None
