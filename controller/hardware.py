@@ -209,6 +209,7 @@ class Hardware:
             if rebooted:
                 self.desk.window_s, self.desk.opened_at = 0, None  # a reboot closed any window
             self._send_peers()
+            self._send_pending_tunes()
             self._publish_pairing()
 
     def _on_base_report(self, frame: dict[str, Any]) -> None:
@@ -311,6 +312,20 @@ class Hardware:
     def _publish_strikers(self) -> None:
         """Retained ``sensors/strikers``: each paired striker's wanted/reported threshold and RSSI."""
         self.daemon.publish_retained_sensor("strikers", self.tuning.status(self.strikers))
+
+    def _send_pending_tunes(self) -> None:
+        """A rebooted base forgot the thresholds it was still delivering: send the pending ones again."""
+        from sensors.striker_link import LinkDown
+
+        if self.link is None:
+            return
+        reachable = set(self.pairings.peers().values())
+        for sid, thr in sorted(self.tuning.wanted.items()):
+            if self.tuning.state(sid) == "pending" and sid in reachable:
+                try:
+                    self.link.send({"t": "tune", "sid": sid, "thr": thr})
+                except LinkDown:
+                    return  # the port went away: the next hello tries again
 
     def _tune_striker(self, cmd: dict[str, Any]) -> dict[str, Any]:
         """``{"type":"tune_striker","striker":"st-1a2b3c","threshold_g":3.0}``: the base relays it to that

@@ -540,3 +540,18 @@ def test_unpairing_a_striker_cancels_its_pending_tune():
     assert base.wanted == {"3485181a2b3c": 3.5} and base.next_tune(0) is not None
     base.command({"t": "peers_set", "id": "pi", "seq": 1, "peers": {}}, 10)
     assert base.wanted == {} and base.next_tune(100) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=80), st.builds(
+    lambda sid, thr: encode({"t": "tune", "id": "pi", "seq": 1, "sid": sid, "thr": thr}),
+    st.text(max_size=34), st.one_of(st.floats(), st.integers(-5, 40), st.text(max_size=4)))), max_size=12))
+def test_property_random_pi_bytes_never_crash_the_base_and_tune_only_in_range(chunks):
+    base = BaseCore(peers={"3485181a2b3c": "st-1a2b3c"})
+    reader = fw_frames.Unframer()
+    for chunk in chunks:
+        for payload in reader.feed(chunk):
+            base.command(payload, 0)
+    for mac, payload in [base.next_tune(0)] if base.next_tune(0) else []:
+        assert mac == bytes.fromhex("3485181a2b3c") and fw_frames.is_thr(fw_frames.check_payload(payload)["thr"])
+    assert all(fw_frames.is_thr(v) for v in base.wanted.values()) and len(base.tunes) <= 1

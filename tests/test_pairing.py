@@ -366,6 +366,13 @@ def test_the_host_tunes_a_paired_striker_and_sees_it_applied_with_its_rssi(rig):
     pending = _strikers(phone, lambda p: p["strikers"].get(SID, {}).get("tune") == "pending")
     assert pending["strikers"][SID]["wanted_g"] == 3.0 and pending["strikers"][SID]["threshold_g"] is None
 
+    # the base reboots before delivering it (RAM lost): the Pi sends the pending tune again after its hello
+    base.core.wanted, base.core.tunes = {}, []
+    sent = len(base.commands)
+    base.boot()
+    wait_for(lambda: [c["t"] for c in base.commands[sent:]] == ["peers_set", "tune"], what="peers_set, then the tune again")
+    assert base.commands[-1]["thr"] == 3.0 and base.core.wanted == {MAC: 3.0}
+
     # the striker: the base's radio copy reaches the firmware's own radio and core logic
     base_mac = bytes.fromhex("3485180000ff")
     mac, payload = base.air_tune()
