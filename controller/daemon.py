@@ -35,7 +35,7 @@ Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 # The table's own wiring (pairing strikers from the host's panel, controller/pairing.py): host
 # commands on ``cmd`` that never reach a game engine and are not journalled (no game state changes;
 # the pairing is persisted in its own file). Handled by whoever registers them (controller.hardware).
-TABLE_COMMANDS = ("pair_open", "pair_striker", "unpair_striker")
+TABLE_COMMANDS = ("pair_open", "pair_striker", "unpair_striker", "tune_striker")
 
 
 def _reject_constant(name: str) -> Any:

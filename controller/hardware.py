@@ -13,7 +13,18 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.games.coinwar.sensing import Observer, out_of_turn, strike_input
-from controller.pairing import MAX_WINDOW_S, PairingDesk, PairingError, Pairings, base_report, pairings_file
+from controller.pairing import (
+    MAX_WINDOW_S,
+    PairingDesk,
+    PairingError,
+    Pairings,
+    StrikerTuning,
+    base_report,
+    check_sid,
+    check_threshold,
+    heartbeat_threshold,
+    pairings_file,
+)
 from controller.referee_api import Referee, TableReferee
 from core.clock import Clock
 from core.config import Config
@@ -53,6 +64,7 @@ class Hardware:
         self.pairings = Pairings(pairings_file(config.journal.path), config.strikers)
         self.strikers: dict[str, int] = self.pairings.seats()
         self.desk = PairingDesk()
+        self.tuning = StrikerTuning()  # thresholds and RSSI for the bring-up page (firmware 1.2.0)
         self._base_ready = False  # the base said hello on this port: the Pi may write to it
         # the daemon's input lock guards the pairing too: the reader thread takes it inside the
         # link's lock (as a strike does), a host command holds it already; one order, no deadlock
@@ -86,7 +98,9 @@ class Hardware:
             self.daemon.on_table_command("pair_open", self._pair_open)
             self.daemon.on_table_command("pair_striker", self._pair_striker)
             self.daemon.on_table_command("unpair_striker", self._unpair_striker)
+            self.daemon.on_table_command("tune_striker", self._tune_striker)
             self._publish_pairing()
+            self._publish_strikers()
             self._nobody_paired()
             self.link.start()
 
@@ -153,6 +167,11 @@ class Hardware:
                 # not): its heartbeat says it is past its boot window, so the Pi may write now
                 self._on_base_hello(rebooted=False)
             return
+        if t == "hb":
+            with self._lock:
+                if frame["id"] in self.strikers and self.tuning.report(frame["id"], heartbeat_threshold(frame)):
+                    self._publish_strikers()
+            return
         inp = strike_input(frame, self.strikers)
         if inp is None:
             return
@@ -190,6 +209,7 @@ class Hardware:
             if rebooted:
                 self.desk.window_s, self.desk.opened_at = 0, None  # a reboot closed any window
             self._send_peers()
+            self._send_pending_tunes()
             self._publish_pairing()
 
     def _on_base_report(self, frame: dict[str, Any]) -> None:
@@ -199,6 +219,10 @@ class Hardware:
                                                "message": f"malformed {frame.get('t')} frame from the base station"})
             return
         with self._lock:
+            if report["t"] == "radio":
+                if self.tuning.radio(report["rssi"], self.strikers):
+                    self._publish_strikers()
+                return
             self.desk.on_report(report, self.clock.now())
             if report["t"] == "peers" and self.pairings.adopt(report["peers"]):
                 self._changed()  # a configured striker's MAC, learnt from the base: keep it
@@ -264,6 +288,7 @@ class Hardware:
                 return {"ok": False, "error": f"cannot store the pairing in {self.pairings.path}: {exc}"}
             self._changed()
             self._publish_pairing()
+            self._publish_strikers()
         log.info("striker %s (%s) paired to seat %s", cmd.get("striker"), cmd.get("mac"), cmd.get("seat"))
         return {"ok": True}
 
@@ -277,9 +302,58 @@ class Hardware:
             except OSError as exc:
                 return {"ok": False, "error": f"cannot store the pairing in {self.pairings.path}: {exc}"}
             self._waiting.pop(str(cmd.get("striker")), None)
+            self.tuning.forget(str(cmd.get("striker")))
             self._changed()  # (also refreshes the waiting text)
             self._publish_pairing()
+            self._publish_strikers()
         return {"ok": True}
+
+    # --- tuning (firmware 1.2.0): the strike threshold from the bring-up page, no reflashing ------
+    def _publish_strikers(self) -> None:
+        """Retained ``sensors/strikers``: each paired striker's wanted/reported threshold and RSSI."""
+        self.daemon.publish_retained_sensor("strikers", self.tuning.status(self.strikers))
+
+    def _send_pending_tunes(self) -> None:
+        """A rebooted base forgot the thresholds it was still delivering: send the pending ones again."""
+        from sensors.striker_link import LinkDown
+
+        if self.link is None:
+            return
+        reachable = set(self.pairings.peers().values())
+        for sid, thr in sorted(self.tuning.wanted.items()):
+            if self.tuning.state(sid) == "pending" and sid in reachable:
+                try:
+                    self.link.send({"t": "tune", "sid": sid, "thr": thr})
+                except LinkDown:
+                    return  # the port went away: the next hello tries again
+
+    def _tune_striker(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """``{"type":"tune_striker","striker":"st-1a2b3c","threshold_g":3.0}``: the base relays it to that
+        striker, which applies and stores it; "applied" once its heartbeat reports the new value."""
+        from sensors.striker_link import LinkDown
+
+        with self._lock:
+            try:
+                sid = check_sid(cmd.get("striker"))
+                thr = check_threshold(cmd.get("threshold_g"))
+            except PairingError as exc:
+                return {"ok": False, "error": str(exc)}
+            if sid not in self.strikers:
+                return {"ok": False, "error": f"striker {sid} is not paired with this table; pair it first"}
+            if sid not in self.pairings.peers().values():
+                return {"ok": False, "error": f"striker {sid} has no radio address yet (from the config, never "
+                                              "seen by the base station): pair it from this page to tune it"}
+            if not self._base_ready or self.link is None:
+                return {"ok": False, "error": "the striker base station has not said hello yet "
+                                              "(is it plugged in and running firmware 1.2.0?)"}
+            try:
+                self.link.send({"t": "tune", "sid": sid, "thr": thr})
+            except LinkDown as exc:
+                return {"ok": False, "error": str(exc)}
+            self.tuning.want(sid, thr)
+            self._publish_strikers()
+        log.info("striker %s: strike threshold %.2f g sent", sid, thr)
+        return {"ok": True, "threshold_g": thr}
 
 
 def make_observer(config: Config, clock: Clock, daemon: Referee, *, on_facts: Callable[[Any], None] | None = None,

@@ -11,11 +11,17 @@ rename), so a power cut leaves the old or the new list, never half a file.
 :class:`PairingDesk` is the pairing window as the Pi sees it: the base's ``pairing``, ``peers``
 and ``pair_seen`` reports (hardware_docs/serial_protocol.md, firmware 1.1.0), checked here because
 :mod:`core.frames` passes unknown types with only their common fields checked. No I/O.
+
+:class:`StrikerTuning` (firmware 1.2.0) is each paired striker's strike threshold — the one the
+host asked for with ``tune_striker`` and the one the striker's heartbeat reports (``thr``) — and
+its RSSI from the base's ``radio`` report: the retained ``sensors/strikers`` payload the bring-up
+page shows. Not persisted: the striker stores its threshold itself, and says it after every boot.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections import OrderedDict
@@ -28,6 +34,12 @@ MAX_SEEN = 16  # strikers listed while a window is open (the base sends one per 
 MAX_WINDOW_S = 600
 SEATS = range(1, 7)
 FILE_VERSION = 1
+MIN_THRESHOLD_G = 1.0  # firmware/lib/frames.py MIN_THR / MAX_THR: what a striker accepts
+MAX_THRESHOLD_G = 16.0
+DEFAULT_THRESHOLD_G = 2.5  # firmware/striker/config.py THRESHOLD_G: an untuned striker's
+MIN_RSSI = -127
+SIGNAL_GOOD_DBM = -67  # ESP-NOW at 1 Mbit/s: fine above this, still fine (but watch it) to -80
+SIGNAL_FAIR_DBM = -80
 
 
 class PairingError(ValueError):
@@ -56,6 +68,31 @@ def check_seat(seat: Any) -> int:
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
         raise PairingError(f"'seat' must be a seat number from 1 to 6, got {seat!r}")
     return seat
+
+
+def check_threshold(value: Any) -> float:
+    """A threshold the striker accepts, rounded to 2 decimals (what the frame carries)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+            or not MIN_THRESHOLD_G <= value <= MAX_THRESHOLD_G:
+        raise PairingError(f"'threshold_g' must be a number of g from {MIN_THRESHOLD_G:g} to {MAX_THRESHOLD_G:g}, "
+                           f"got {value!r}")
+    return round(float(value), 2)
+
+
+def heartbeat_threshold(frame: dict[str, Any]) -> float | None:
+    """The ``thr`` a 1.2.0 striker's heartbeat carries, or None (older firmware, or a bad value)."""
+    thr = frame.get("thr")
+    try:
+        return check_threshold(thr)
+    except PairingError:
+        return None
+
+
+def signal_word(rssi: int | None) -> str | None:
+    """A plain word for the host: good, fair (works, move the base closer if strikes go missing), weak."""
+    if rssi is None:
+        return None
+    return "good" if rssi >= SIGNAL_GOOD_DBM else "fair" if rssi >= SIGNAL_FAIR_DBM else "weak"
 
 
 class Pairings:
@@ -156,7 +193,7 @@ class Pairings:
 
 
 def base_report(frame: dict[str, Any]) -> dict[str, Any] | None:
-    """A checked ``pairing`` / ``peers`` / ``pair_seen`` frame from the base, or None if malformed."""
+    """A checked ``pairing`` / ``peers`` / ``pair_seen`` / ``radio`` frame from the base, or None if malformed."""
     t = frame.get("t")
     try:
         if t == "pairing":
@@ -174,6 +211,14 @@ def base_report(frame: dict[str, Any]) -> dict[str, Any] | None:
             if isinstance(g, bool) or not isinstance(g, int | float) or not 0 <= g <= 1000:
                 return None
             return {"t": t, "sid": check_sid(frame.get("sid")), "mac": check_mac(frame.get("mac")), "g": float(g)}
+        if t == "radio":
+            rssi = frame.get("rssi")
+            if not isinstance(rssi, dict) or len(rssi) > MAX_PEERS:
+                return None
+            for v in rssi.values():
+                if isinstance(v, bool) or not isinstance(v, int) or not MIN_RSSI <= v <= 0:
+                    return None
+            return {"t": t, "rssi": {check_sid(sid): v for sid, v in rssi.items()}}
     except PairingError:
         return None
     return None
@@ -217,4 +262,58 @@ class PairingDesk:
             "base_peers": self.base_peers,
             "in_sync": self.base_peers is not None and self.base_peers == pairings.peers(),
             "warning": pairings.load_error,
+        }
+
+
+class StrikerTuning:
+    """Wanted and reported threshold and RSSI per paired striker (bounded by the paired list)."""
+
+    def __init__(self) -> None:
+        self.wanted: dict[str, float] = {}  # what the host set, until the striker reports another value
+        self.reported: dict[str, float] = {}  # the striker's heartbeat ``thr``
+        self.rssi: dict[str, int] = {}
+
+    def want(self, sid: str, thr: float) -> None:
+        self.wanted[sid] = thr
+
+    def report(self, sid: str, thr: float | None) -> bool:
+        """A heartbeat's threshold; True if what the page shows changed."""
+        if thr is None or self.reported.get(sid) == thr:
+            return False
+        old = self.reported.get(sid)
+        self.reported[sid] = thr
+        want = self.wanted.get(sid)
+        if want is not None and old == want and thr != want:
+            del self.wanted[sid]  # applied once, now another value (reflashed, settings lost): the striker's wins
+        return True
+
+    def radio(self, rssi: dict[str, int], paired: Any) -> bool:
+        """The base's RSSI report (paired strikers only); a striker it no longer names has none."""
+        new = {sid: v for sid, v in rssi.items() if sid in paired}
+        if new == self.rssi:
+            return False
+        self.rssi = new
+        return True
+
+    def forget(self, sid: str) -> None:
+        for table in (self.wanted, self.reported, self.rssi):
+            table.pop(sid, None)
+
+    def state(self, sid: str) -> str:
+        """``applied`` (the striker reports what the host set), ``pending``, or ``firmware`` (never tuned here)."""
+        want = self.wanted.get(sid)
+        if want is None:
+            return "firmware"
+        return "applied" if self.reported.get(sid) == want else "pending"
+
+    def status(self, paired: Any) -> dict[str, Any]:
+        """The retained ``sensors/strikers`` payload: one entry per paired striker."""
+        return {
+            "event": "strikers",
+            "min_g": MIN_THRESHOLD_G,
+            "max_g": MAX_THRESHOLD_G,
+            "default_g": DEFAULT_THRESHOLD_G,
+            "strikers": {sid: {"threshold_g": self.reported.get(sid), "wanted_g": self.wanted.get(sid),
+                               "tune": self.state(sid), "rssi": self.rssi.get(sid),
+                               "signal": signal_word(self.rssi.get(sid))} for sid in sorted(paired)},
         }

@@ -41,8 +41,9 @@ MAX_UNPAIRED_IDS = 16  # unpaired ids remembered for stats (most recent first)
 # a striker going to sleep by design (#8), firmware 1.1.0 (serial_protocol.md):
 # {"t":"sleep","id":"s3","seq":19,"bat":3.88,"why":"idle"}
 SLEEP = "sleep"
-# the base station's pairing reports (firmware 1.1.0): passed on to ``on_frame`` only from "base"
-BASE_REPORTS = frozenset({"pairing", "peers", "pair_seen"})
+# the base station's pairing reports (firmware 1.1.0) and its RSSI report (``radio``, 1.2.0):
+# passed on to ``on_frame`` only from "base"
+BASE_REPORTS = frozenset({"pairing", "peers", "pair_seen", "radio"})
 PI_ID = "pi"  # the sender id of frames the Pi writes to the base station
 
 
@@ -114,8 +115,9 @@ class _Budget:
 class StrikerLink:
     """Read protocol 1 frames from ``port`` and report frames and diagnostics.
 
-    ``on_frame(payload)`` gets each valid, non-duplicate ``hello``/``strike``/``hb`` payload, and
-    the base station's ``pairing``/``peers``/``pair_seen`` reports (checked by the consumer).
+    ``on_frame(payload)`` gets each valid, non-duplicate ``hello``/``strike``/``hb`` payload (a 1.2.0
+    striker's ``hb`` also carries ``thr``, its strike threshold), and the base station's
+    ``pairing``/``peers``/``pair_seen``/``radio`` reports (checked by the consumer).
     :meth:`send` writes the Pi's own frames to the base station.
     ``on_event(event)`` gets diagnostics: dicts with ``event`` (a name below), ``t`` (clock time),
     ``message`` (one line for people) and event fields:
@@ -400,7 +402,7 @@ class StrikerLink:
     # --- the Pi's frames to the base station ------------------------------------------------------
 
     def send(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """Write one frame to the base station (``pair_open``, ``peers_set``): ``id`` "pi" and the
+        """Write one frame to the base station (``pair_open``, ``peers_set``, ``tune``): ``id`` "pi" and the
         next ``seq`` are filled in; returns the payload written. Thread-safe; raises
         :class:`LinkDown` when the port is not open (the caller reports it, nothing is queued: a
         stale ``peers_set`` must never reach a base station later)."""

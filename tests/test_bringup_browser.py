@@ -64,7 +64,7 @@ def test_the_host_pairs_a_striker_to_seat_3_from_the_bringup_page(real_table, br
     page.locator("#lock").wait_for()  # host only
     page.fill("#pin", PIN)
     page.click("#unlock")
-    page.locator("#base").filter(has_text="firmware 1.1.0").wait_for()
+    page.locator("#base").filter(has_text="firmware 1.2.0").wait_for()
     page.locator("#walk").filter(has_text="not toggled yet: goal_n (GPIO17), goal_s (GPIO18)").wait_for()
 
     pin = factory.pin(17)
@@ -90,7 +90,7 @@ def test_the_host_pairs_a_striker_to_seat_3_from_the_bringup_page(real_table, br
     daemon.submit(NEW)
     base.hb(SID, MAC, bat=3.87)
     base.strike(SID, MAC, g=7.25)
-    row = page.locator("#strikers tr[data-striker='st-1a2b3c']")
+    row = page.locator("#strikers tbody[data-striker='st-1a2b3c']")
     row.filter(has_text="7.3").filter(has_text="3.87 V").filter(has_text="n/a").wait_for()
     assert daemon.public_state()["turn"] == {"seat": 3, "strikes": 1, "extra": False}
     shot("bringup-strikers.png", page, full=True)
@@ -114,3 +114,52 @@ def test_the_bringup_data_and_pairing_need_the_host_pin(real_table):
     assert status == 409 and body["error"] == "'seat' must be a seat number from 1 to 6, got 9"
     status, body = phone.post("/api/host/bringup", {"id": "host-new-game", "type": "new_game"})
     assert status == 400 and "pair_open, pair_striker, unpair_striker" in body["error"]
+
+
+def test_the_host_tunes_a_strikers_threshold_from_the_page_and_sees_it_applied_and_its_rssi(real_table, browser):
+    """Firmware 1.2.0: threshold tuning without reflashing. The host sees the striker's recent g-values,
+    sets a threshold, sees it pending until the striker (its own firmware logic) reports it, then applied;
+    RSSI shows in dBm with a plain word."""
+    from tests.helpers.firmware_base import fw
+
+    daemon, hardware, base, panel, factory = real_table
+    assert daemon.submit({"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": "bu-pair-1"})["ok"]
+    wait_for(lambda: base.core.peers == {MAC: SID}, what="the base's allow-list")
+    daemon.submit(NEW)
+    striker = fw("striker_core").StrikerCore(SID, fw("strike_detector").StrikeDetector(1000))
+    base.hb(SID, MAC, thr=striker.detector.threshold)  # a 1.2.0 heartbeat says the threshold: 2.5
+    base.strike(SID, MAC, g=4.2)  # the host flicks it ...
+    base.report_rssi({MAC: -58})
+
+    page = browser.new_context(**PHONE).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(panel.url + "/bringup")
+    page.fill("#pin", PIN)
+    page.click("#unlock")
+    row = page.locator("#strikers tbody[data-striker='st-1a2b3c']")
+    row.filter(has_text="4.2").filter(has_text="-58 dBm (good)").filter(has_text="2.50 g in use").wait_for()
+    assert "reflash" not in page.inner_text("#strikers-card")
+    assert page.input_value("#strikers input[data-striker='st-1a2b3c']") == "2.5"
+
+    page.fill("#strikers input[data-striker='st-1a2b3c']", "3.5")
+    time.sleep(1.2)  # two refreshes: the number being typed is not overwritten
+    assert page.input_value("#strikers input[data-striker='st-1a2b3c']") == "3.5"
+    page.click("#strikers [data-action=tune][data-striker='st-1a2b3c']")
+    row.locator(".tune-state").filter(has_text="3.50 g pending").wait_for()
+    wait_for(lambda: base.commands[-1]["t"] == "tune", what="the tune frame on the serial port")
+    assert base.commands[-1]["sid"] == SID and base.commands[-1]["thr"] == 3.5
+
+    mac, payload = base.air_tune()  # the base's radio copy reaches the striker's own firmware logic
+    base_mac = bytes.fromhex("3485180000ff")
+    radio = fw("radio").StrikerRadio(SID, base_mac)
+    assert mac == MAC and radio.receive(base_mac, payload) == "tune" and striker.set_threshold(radio.tune_thr)
+    base.hb(SID, MAC, thr=striker.detector.threshold)
+    row.locator(".tune-state[data-tune=applied]").filter(has_text="3.50 g applied").wait_for()
+    base.report_rssi({MAC: -84})
+    row.filter(has_text="-84 dBm (weak)").wait_for()
+    shot("bringup-tuning.png", page, full=True)
+
+    page.fill("#strikers input[data-striker='st-1a2b3c']", "40")
+    page.click("#strikers [data-action=tune][data-striker='st-1a2b3c']")
+    page.locator("#toast").filter(has_text="'threshold_g' must be a number of g from 1 to 16, got 40").wait_for()
+    assert base.commands[-1]["thr"] == 3.5  # nothing more was written

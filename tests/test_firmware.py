@@ -271,7 +271,7 @@ def test_striker_heartbeat_is_at_least_1_hz_and_seq_wraps():
     decoded = [fw_frames.check_payload(p) for p in sent]
     assert len(decoded) == 7  # 0, 500, ..., 3000 ms
     assert [d["seq"] for d in decoded] == [2**32 - 2, 2**32 - 1, 0, 1, 2, 3, 4]
-    assert all(d == {"t": "hb", "id": "s2", "seq": d["seq"], "bat": 3.9} for d in decoded)
+    assert all(d == {"t": "hb", "id": "s2", "seq": d["seq"], "bat": 3.9, "thr": 2.5} for d in decoded)
 
 
 def test_striker_refuses_a_heartbeat_slower_than_1_hz():
@@ -444,3 +444,114 @@ def test_new_frames_pass_through_todays_pi_link_without_gaps_or_errors():
     finally:
         link.stop()
         pty.close()
+
+
+# --- firmware 1.2.0: threshold tuning and RSSI -------------------------------------------------
+
+thresholds = st.integers(100, 1600).map(lambda c: c / 100)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sender_ids, seqs, thresholds, st.sampled_from(["pi", "base"]))
+def test_property_tune_frames_match_the_pi_encoder_byte_for_byte(sid, seq, thr, sender):
+    """The Pi writes ``tune`` with core.frames.encode; the base decodes it and builds its radio copy
+    with the firmware's builder: both give the same bytes for every 2-decimal threshold."""
+    fw_wire = fw_frames.frame(fw_frames.tune_payload(seq, sid, thr, sender=sender))
+    pi = {"t": "tune", "id": sender, "seq": seq, "sid": sid, "thr": thr}
+    assert fw_wire == encode(pi)
+    assert fw_frames.Unframer().feed(fw_wire) == [pi]
+
+
+@settings(max_examples=100, deadline=None)
+@given(sender_ids, seqs, st.floats(0, 10, allow_nan=False), thresholds)
+def test_property_hb_with_threshold_and_radio_frames_match_the_pi_encoder(sid, seq, bat, thr):
+    bat = round(bat, 2)
+    assert fw_frames.frame(fw_frames.hb_payload(sid, seq, bat, thr)) == encode(
+        {"t": "hb", "id": sid, "seq": seq, "bat": bat, "thr": thr})
+    rssi = {sid: -52, "zz": -90}
+    assert fw_frames.frame(fw_frames.radio_payload(seq, rssi)) == encode(
+        {"t": "radio", "id": "base", "seq": seq, "rssi": dict(sorted(rssi.items()))})
+
+
+_json_values = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
+                            | st.text(max_size=12), lambda c: st.lists(c, max_size=3)
+                            | st.dictionaries(st.text(max_size=6), c, max_size=3), max_leaves=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["t", "id", "seq", "sid", "thr"]), _json_values, max_size=5),
+       st.booleans())
+def test_property_the_base_relays_only_good_tunes_for_its_paired_strikers(fields, paired):
+    """Random fields never crash the base; a tune with any bad field is dropped whole; a good one
+    goes (once) to the MAC of the named striker, and only if that striker is paired here."""
+    payload = {"t": "tune", "id": "pi", "seq": 1, "sid": "st-1a2b3c", "thr": 3.0, **fields}
+    frame = encode(payload)
+    base = BaseCore(peers={"3485181a2b3c": "st-1a2b3c"} if paired else {})
+    out = b""
+    for p in fw_frames.Unframer().feed(frame):
+        out += base.command(p, 0)
+    assert out == b""  # nothing to the Pi: the striker's heartbeat says what it uses
+    good = (payload["t"] == "tune" and payload["id"] == "pi" and isinstance(payload["seq"], int)
+            and not isinstance(payload["seq"], bool) and 0 <= payload["seq"] < 2**32 and payload["sid"] == "st-1a2b3c"
+            and fw_frames.is_thr(payload["thr"]))
+    sent = base.next_tune(0)
+    if good and paired:
+        assert sent is not None and sent[0] == bytes.fromhex("3485181a2b3c")
+        assert fw_frames.check_payload(sent[1])["thr"] == payload["thr"]
+    else:
+        assert sent is None and base.wanted == {}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_property_random_radio_bytes_never_crash_the_striker_or_tune_it(data):
+    from_fw = _fw("radio")
+    link = from_fw.StrikerRadio("st-1a2b3c", S1_MAC)
+    assert link.receive(S1_MAC, data) in (None, "paired", "unpaired", "tune")
+    assert link.tune_thr is None or fw_frames.is_thr(link.tune_thr)
+
+
+def test_only_its_own_base_may_tune_a_striker_and_only_in_range():
+    radio = _fw("radio").StrikerRadio("st-1a2b3c", S1_MAC)
+    other = bytes.fromhex("aabbccddeeff")
+    assert radio.receive(other, fw_frames.tune_payload(1, "st-1a2b3c", 4.0)) is None  # a neighbour's base
+    assert radio.receive(S1_MAC, fw_frames.tune_payload(2, "st-other", 4.0)) is None  # another striker's id
+    assert radio.receive(S1_MAC, b'{"t":"tune","id":"base","seq":3,"sid":"st-1a2b3c","thr":0.99}') is None
+    assert radio.tune_thr is None
+    assert radio.receive(S1_MAC, fw_frames.tune_payload(4, "st-1a2b3c", 4.0)) == "tune" and radio.tune_thr == 4.0
+    unpaired = _fw("radio").StrikerRadio("st-1a2b3c")
+    assert unpaired.receive(S1_MAC, fw_frames.tune_payload(5, "st-1a2b3c", 4.0)) is None
+
+
+def test_a_tuned_striker_uses_the_new_threshold_at_once_and_reports_it():
+    case = next(c for c in STRIKES["cases"] if c["name"] == "two_hits_300ms_apart")
+    core = StrikerCore("s3", StrikeDetector(case["rate_hz"], **STRIKES["detector"]))
+    assert fw_frames.check_payload(core.tick(0, 3.9))["thr"] == STRIKES["detector"]["threshold_g"]
+    assert core.set_threshold(16.0) and not core.set_threshold(16.0)  # the same again: nothing to store
+    assert not core.set_threshold(16.5) and not core.set_threshold(0.5) and core.detector.threshold == 16.0
+    assert fw_frames.check_payload(core.tick(1, 3.9))["thr"] == 16.0  # at once, not 500 ms later
+    strikes = [core.sample(*smp, 2 + i) for i, smp in enumerate(case["samples"])]
+    assert [s for s in strikes if s] == []  # the recorded hits are far below 16 g
+
+
+def test_unpairing_a_striker_cancels_its_pending_tune():
+    base = BaseCore(peers={"3485181a2b3c": "st-1a2b3c"})
+    base.command({"t": "tune", "id": "pi", "seq": 0, "sid": "st-1a2b3c", "thr": 3.5}, 0)
+    assert base.wanted == {"3485181a2b3c": 3.5} and base.next_tune(0) is not None
+    base.command({"t": "peers_set", "id": "pi", "seq": 1, "peers": {}}, 10)
+    assert base.wanted == {} and base.next_tune(100) is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=80), st.builds(
+    lambda sid, thr: encode({"t": "tune", "id": "pi", "seq": 1, "sid": sid, "thr": thr}),
+    st.text(max_size=34), st.one_of(st.floats(), st.integers(-5, 40), st.text(max_size=4)))), max_size=12))
+def test_property_random_pi_bytes_never_crash_the_base_and_tune_only_in_range(chunks):
+    base = BaseCore(peers={"3485181a2b3c": "st-1a2b3c"})
+    reader = fw_frames.Unframer()
+    for chunk in chunks:
+        for payload in reader.feed(chunk):
+            base.command(payload, 0)
+    for mac, payload in [base.next_tune(0)] if base.next_tune(0) else []:
+        assert mac == bytes.fromhex("3485181a2b3c") and fw_frames.is_thr(fw_frames.check_payload(payload)["thr"])
+    assert all(fw_frames.is_thr(v) for v in base.wanted.values()) and len(base.tunes) <= 1

@@ -329,3 +329,184 @@ def test_the_bringup_cache_takes_any_sensor_payload_and_stays_bounded(messages):
     json.dumps(snap)
     assert len(snap["strikers"]) <= MAX_STRIKERS and len(snap["reports"]) <= 12
     assert snap["strikers"]["st-39"]["g"] == [5.0]
+
+
+# --- threshold tuning and RSSI (firmware 1.2.0) ------------------------------------------------------
+
+def _strikers(phone: Recorder, pred, start: int = 0) -> dict:
+    """The retained ``sensors/strikers`` payload the bring-up page reads."""
+    def ok(m) -> bool:
+        try:
+            return bool(pred(m.json()))
+        except KeyError:  # an earlier payload, from before the striker was paired
+            return False
+
+    return phone.wait_for("gametable/pair/sensors/strikers", ok, start=start).json()
+
+
+def test_the_host_tunes_a_paired_striker_and_sees_it_applied_with_its_rssi(rig):
+    """tune_striker → the tune frame on the base's serial port → the base's radio copy → the striker's own
+    firmware logic applies it → its heartbeat's thr → sensors/strikers says "applied"; RSSI from radio."""
+    from tests.helpers.firmware_base import fw
+
+    base, phone, start = rig
+    table = start()
+    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": _cid()})["ok"]
+    res = phone.command("pair", {"type": "tune_striker", "striker": SID, "threshold_g": 3.0, "id": _cid()})
+    assert res["ok"] is False and "has not said hello yet" in res["error"]  # nothing is written before it
+    base.boot()
+    wait_for(lambda: base.core.peers == {MAC: SID}, what="the base's allow-list")
+    journalled = table.daemon.journal.last_seq
+
+    cid = _cid()
+    res = phone.command("pair", {"type": "tune_striker", "striker": SID, "threshold_g": 3.0, "id": cid})
+    assert res == {"id": cid, "ok": True, "threshold_g": 3.0}
+    wait_for(lambda: base.commands[-1]["t"] == "tune", what="the tune frame")
+    assert base.commands[-1] == {"t": "tune", "id": "pi", "seq": base.commands[-1]["seq"], "sid": SID, "thr": 3.0}
+    pending = _strikers(phone, lambda p: p["strikers"].get(SID, {}).get("tune") == "pending")
+    assert pending["strikers"][SID]["wanted_g"] == 3.0 and pending["strikers"][SID]["threshold_g"] is None
+
+    # the base reboots before delivering it (RAM lost): the Pi sends the pending tune again after its hello
+    base.core.wanted, base.core.tunes = {}, []
+    sent = len(base.commands)
+    base.boot()
+    wait_for(lambda: [c["t"] for c in base.commands[sent:]] == ["peers_set", "tune"], what="peers_set, then the tune again")
+    assert base.commands[-1]["thr"] == 3.0 and base.core.wanted == {MAC: 3.0}
+
+    # the striker: the base's radio copy reaches the firmware's own radio and core logic
+    base_mac = bytes.fromhex("3485180000ff")
+    mac, payload = base.air_tune()
+    assert mac == MAC
+    radio = fw("radio").StrikerRadio(SID, base_mac)
+    assert radio.receive(base_mac, payload) == "tune"
+    core = fw("striker_core").StrikerCore(SID, fw("strike_detector").StrikeDetector(1000))
+    assert core.set_threshold(radio.tune_thr)
+    base.radio(core.tick(0, 3.9), MAC)
+    applied = _strikers(phone, lambda p: p["strikers"][SID]["tune"] == "applied")["strikers"][SID]
+    assert applied["threshold_g"] == 3.0 and applied["wanted_g"] == 3.0
+    assert base.core.wanted == {}  # the base saw the heartbeat too: nothing more to send
+
+    base.report_rssi({MAC: -52, "aabbccddeeff": -30})  # a stranger's RSSI is never named
+    radio_state = _strikers(phone, lambda p: p["strikers"][SID]["rssi"] is not None)["strikers"]
+    assert radio_state[SID]["rssi"] == -52 and radio_state[SID]["signal"] == "good"
+    assert set(radio_state) == {"s1", SID} and radio_state["s1"]["rssi"] is None
+    base.report_rssi({MAC: -86})
+    assert _strikers(phone, lambda p: p["strikers"][SID]["rssi"] == -86)["strikers"][SID]["signal"] == "weak"
+    assert table.daemon.journal.last_seq == journalled  # table wiring, never a game input
+
+
+def test_bad_tune_commands_say_what_is_wrong_and_write_nothing(rig):
+    base, phone, start = rig
+    table = start()
+    base.boot()
+    wait_for(lambda: base.commands, what="peers_set")
+    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": _cid()})["ok"]
+    wait_for(lambda: base.core.peers == {MAC: SID}, what="paired")
+    sent = len(base.commands)
+    for cmd, error in (
+        ({"striker": "st-nobody", "threshold_g": 3.0}, "striker st-nobody is not paired with this table; pair it first"),
+        ({"striker": "s1", "threshold_g": 3.0}, "striker s1 has no radio address yet"),
+        ({"striker": SID, "threshold_g": 16.5}, "'threshold_g' must be a number of g from 1 to 16, got 16.5"),
+        ({"striker": SID, "threshold_g": 0.5}, "'threshold_g' must be a number of g from 1 to 16, got 0.5"),
+        ({"striker": SID, "threshold_g": True}, "'threshold_g' must be a number of g from 1 to 16, got True"),
+        ({"striker": SID, "threshold_g": "3"}, "'threshold_g' must be a number of g from 1 to 16, got '3'"),
+        ({"striker": SID}, "'threshold_g' must be a number of g from 1 to 16, got None"),
+        ({"striker": "pi", "threshold_g": 3.0}, "'striker' must be a striker id"),
+    ):
+        res = phone.command("pair", {"type": "tune_striker", "id": _cid(), **cmd})
+        assert res["ok"] is False and res["error"].startswith(error), res
+    assert len(base.commands) == sent and base.core.wanted == {}
+    status = table.hardware.tuning.status(table.hardware.strikers)["strikers"]
+    assert all(s["tune"] == "firmware" for s in status.values())
+    res = phone.command("pair", {"type": "tune_striker", "striker": SID, "threshold_g": 4.567, "id": _cid()})
+    assert res["ok"] and res["threshold_g"] == 4.57  # the frame carries 2 decimals
+    wait_for(lambda: len(base.commands) == sent + 1, what="the tune frame")
+    assert base.commands[-1]["thr"] == 4.57 and base.core.wanted == {MAC: 4.57}
+    assert phone.command("pair", {"type": "unpair_striker", "striker": SID, "id": _cid()})["ok"]
+    wait_for(lambda: base.core.peers == {}, what="unpaired")
+    assert base.core.wanted == {} and SID not in table.hardware.tuning.wanted
+
+
+def test_tuning_without_a_base_station_says_so(offline_daemon):
+    res = offline_daemon.submit({"type": "tune_striker", "striker": SID, "threshold_g": 3.0, "id": "t1"})
+    assert res == {"id": "t1", "ok": False,
+                   "error": "tune_striker: this table has no striker base station ([striker] port is not set)"}
+
+
+def test_the_tuning_state_goes_pending_applied_and_yields_to_a_reflashed_value():
+    from controller.pairing import StrikerTuning
+
+    t = StrikerTuning()
+    assert t.report(SID, 2.5) and t.state(SID) == "firmware" and not t.report(SID, 2.5)
+    t.want(SID, 3.0)
+    assert t.state(SID) == "pending"
+    assert t.report(SID, 3.0) and t.state(SID) == "applied"
+    assert t.report(SID, 2.5) and t.state(SID) == "firmware" and t.wanted == {}  # reflashed: the striker's wins
+    t.want(SID, 4.0)
+    assert not t.report(SID, None) and t.state(SID) == "pending"  # an old striker never says
+    assert t.radio({SID: -70, "stranger": -20}, {SID}) and t.rssi == {SID: -70}
+    assert not t.radio({SID: -70}, {SID})
+    t.forget(SID)
+    assert t.status({SID})["strikers"][SID] == {"threshold_g": None, "wanted_g": None, "tune": "firmware",
+                                                 "rssi": None, "signal": None}
+
+
+def test_thresholds_heartbeats_and_signal_words():
+    from controller.pairing import PairingError, check_threshold, heartbeat_threshold, signal_word
+
+    assert check_threshold(1) == 1.0 and check_threshold(16) == 16.0 and check_threshold(2.345) == 2.35
+    for bad in (0.99, 16.01, float("nan"), float("inf"), None, "3", True, [3]):
+        with pytest.raises(PairingError, match="'threshold_g' must be a number of g from 1 to 16"):
+            check_threshold(bad)
+    assert heartbeat_threshold({"thr": 3.25}) == 3.25
+    assert heartbeat_threshold({"bat": 3.9}) is None and heartbeat_threshold({"thr": 99}) is None
+    assert [signal_word(r) for r in (-40, -67, -68, -80, -81, None)] == ["good", "good", "fair", "fair", "weak", None]
+
+
+_any_json = st.recursive(st.none() | st.booleans() | st.integers(-300, 300) | st.floats() | st.text(max_size=8),
+                         lambda c: st.lists(c, max_size=4) | st.dictionaries(st.text(max_size=34), c, max_size=10),
+                         max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_any_json)
+def test_property_any_radio_report_is_taken_whole_or_refused(rssi):
+    """Random RSSI maps never crash the Pi's check; what passes has only striker ids and whole dBm -127..0."""
+    report = base_report({"t": "radio", "id": "base", "seq": 1, "rssi": rssi})
+    if report is None:
+        return
+    assert report["t"] == "radio" and report["rssi"] == rssi and len(rssi) <= 8
+    for sid, v in report["rssi"].items():
+        assert 0 < len(sid) <= 32 and sid not in ("base", "pi")
+        assert type(v) is int and -127 <= v <= 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(_any_json)
+def test_property_any_threshold_value_is_taken_in_range_or_refused(value):
+    from controller.pairing import MAX_THRESHOLD_G, MIN_THRESHOLD_G, PairingError, check_threshold
+
+    try:
+        thr = check_threshold(value)
+    except PairingError:
+        return
+    assert MIN_THRESHOLD_G <= thr <= MAX_THRESHOLD_G and round(thr, 2) == thr
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.sampled_from(["event", "strikers", "min_g"]),
+                       st.one_of(_any_json, st.dictionaries(st.text(max_size=34), st.dictionaries(
+                           st.sampled_from(["threshold_g", "wanted_g", "tune", "rssi", "signal"]), _any_json,
+                           max_size=5), max_size=30))))
+def test_property_the_bringup_cache_takes_any_strikers_payload_and_shows_only_checked_values(data):
+    from web_panel.bringup import MAX_STRIKERS, SIGNAL_WORDS, TUNE_STATES, BringupCache
+
+    cache = BringupCache()
+    cache.handle("strikers", data)
+    snap = cache.snapshot()
+    json.dumps(snap, allow_nan=False)  # the page's JSON: no NaN/Infinity
+    assert len(snap["strikers"]) <= MAX_STRIKERS
+    for entry in snap["strikers"].values():
+        assert entry["tune"] in TUNE_STATES and entry["signal"] in (None, *SIGNAL_WORDS)
+        assert entry["rssi"] is None or type(entry["rssi"]) is int
+        assert all(entry[k] is None or type(entry[k]) in (int, float) for k in ("threshold_g", "wanted_g"))

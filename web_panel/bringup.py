@@ -3,17 +3,19 @@
 :class:`BringupCache` keeps the latest of the daemon's ``gametable/T/sensors/…`` messages that a
 builder needs while wiring the table — each beam's state and edge count (a coin passing blinks a
 beam for 20 ms: the count shows it even between two polls), the walk test, each striker's last
-strike g-values, battery, RSSI (when the base reports one; firmware 1.1.0 does not), asleep or
-silent, the base station's firmware and the pairing window — bounded, whatever arrives. The page
-(``static/bringup.js``) polls ``GET /api/bringup``, which only an unlocked host may read.
+strike g-values, battery, asleep or silent, its strike threshold (wanted and reported) and RSSI
+(the retained ``sensors/strikers``, firmware 1.2.0), the base station's firmware and the pairing
+window — bounded, whatever arrives. The page (``static/bringup.js``) polls ``GET /api/bringup``,
+which only an unlocked host may read.
 
-:func:`bringup_command` checks the page's pairing requests before the panel publishes them on
-``cmd`` as table commands (``pair_open``, ``pair_striker``, ``unpair_striker``: see
+:func:`bringup_command` checks the page's requests before the panel publishes them on ``cmd`` as
+table commands (``pair_open``, ``pair_striker``, ``unpair_striker``, ``tune_striker``: see
 controller/pairing.py); the daemon checks them again and says what is wrong.
 """
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict, deque
 from typing import Any
@@ -24,9 +26,12 @@ MAX_STRIKERS = 16
 MAX_BEAMS = 64
 STRIKES_KEPT = 8
 REPORTS_KEPT = 12
-# the striker firmware's strike threshold (firmware/striker/config.py THRESHOLD_G): shown beside
-# the g-values; changing it needs a reflash until the firmware has a settings frame
-FIRMWARE_THRESHOLD_G = 2.5
+# an untuned striker's strike threshold (firmware/striker/config.py THRESHOLD_G) and what a 1.2.0
+# striker accepts from the host (controller/pairing.py); sensors/strikers says them too
+DEFAULT_THRESHOLD_G = 2.5
+THRESHOLD_RANGE_G = (1.0, 16.0)
+TUNE_STATES = ("applied", "pending", "firmware")
+SIGNAL_WORDS = ("good", "fair", "weak")
 STRIKER_EVENTS = {"silent": "silent", "back": "ok", "asleep": "asleep", "awake": "ok",
                   "low_battery": "low battery", "battery_ok": "ok"}
 PORT_EVENTS = {"port_opened": "open", "port_reopened": "open", "port_lost": "lost", "port_unavailable": "unavailable"}
@@ -58,6 +63,8 @@ class BringupCache:
                 self._striker(data)
             elif kind == "pairing":
                 self.pairing = data
+            elif kind == "strikers":
+                self._tuning(data)
             elif kind == "waiting":
                 self.waiting = data.get("waiting") if isinstance(data.get("waiting"), str) else None
 
@@ -78,8 +85,28 @@ class BringupCache:
         if entry is None:
             if len(self.strikers) >= MAX_STRIKERS:
                 self.strikers.popitem(last=False)
-            entry = self.strikers[sid] = {"bat": None, "rssi": None, "g": [], "state": "ok", "strikes": 0}
+            entry = self.strikers[sid] = {"bat": None, "rssi": None, "signal": None, "g": [], "state": "ok",
+                                          "strikes": 0, "threshold_g": None, "wanted_g": None, "tune": "firmware"}
         return entry
+
+    def _tuning(self, data: dict[str, Any]) -> None:
+        """The retained ``sensors/strikers``: thresholds and RSSI of every paired striker."""
+        strikers = data.get("strikers")
+        if not isinstance(strikers, dict):
+            return
+        for sid, st in list(strikers.items())[:MAX_STRIKERS]:
+            if not isinstance(sid, str) or sid == "base" or not isinstance(st, dict):
+                continue
+            entry = self._entry(sid)
+            if entry is None:
+                continue
+            for key in ("threshold_g", "wanted_g"):
+                v = st.get(key)
+                entry[key] = v if isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) else None
+            rssi = st.get("rssi")
+            entry["rssi"] = rssi if isinstance(rssi, int) and not isinstance(rssi, bool) else None
+            entry["signal"] = st.get("signal") if st.get("signal") in SIGNAL_WORDS else None
+            entry["tune"] = st.get("tune") if st.get("tune") in TUNE_STATES else "firmware"
 
     def _striker(self, data: dict[str, Any]) -> None:
         sid = data.get("id") if isinstance(data.get("id"), str) else None
@@ -96,8 +123,6 @@ class BringupCache:
         entry = self._entry(sid)
         if entry is None:
             return
-        if isinstance(data.get("rssi"), int | float):  # a base that reports it (not firmware 1.1.0)
-            entry["rssi"] = data["rssi"]
         if event in STRIKER_EVENTS:
             entry["state"] = STRIKER_EVENTS[event]
         elif event is None and t == "hb" and isinstance(data.get("bat"), int | float):
@@ -118,9 +143,8 @@ class BringupCache:
                 "pairing": self.pairing,
                 "waiting": self.waiting,
                 "reports": list(self.reports),
-                "threshold": {"g": FIRMWARE_THRESHOLD_G, "tunable": False,
-                              "why": "the striker firmware has no settings frame yet: change THRESHOLD_G "
-                                     "in firmware/striker/config.py and reflash (hardware_docs/firmware.md)"},
+                "threshold": {"default_g": DEFAULT_THRESHOLD_G, "min_g": THRESHOLD_RANGE_G[0],
+                              "max_g": THRESHOLD_RANGE_G[1]},
             }
 
 
@@ -139,5 +163,7 @@ def bringup_command(body: Any) -> dict[str, Any]:
                 "seat": body.get("seat")}
     if kind == "unpair_striker":
         return {"type": kind, "id": cid, "striker": body.get("striker")}
+    if kind == "tune_striker":
+        return {"type": kind, "id": cid, "striker": body.get("striker"), "threshold_g": body.get("threshold_g")}
     raise CommandError(400, f"unknown command type {kind!r}; the bring-up page may send: "
-                            "pair_open, pair_striker, unpair_striker")
+                            "pair_open, pair_striker, unpair_striker, tune_striker")

@@ -5,6 +5,10 @@ Hardware glue only: the decisions live in lib/base_core.py. The allow-list is st
 strikers before the Pi says anything; the Pi, the owner of the pairing, sends the whole list
 again after every ``hello`` (hardware_docs/serial_protocol.md, "Pairing").
 
+Firmware 1.2.0: the Pi's ``tune`` goes to the named paired striker by acknowledged unicast with
+retries (the decisions in base_core), and once a second the base reports the RSSI of each paired
+striker it heard in the last RSSI_FRESH_MS, read from ``espnow.ESPNow.peers_table``.
+
 Frames from the Pi may contain the byte 0x03 (Ctrl-C), so the keyboard interrupt is switched off
 after a short window at power-on — the window in which ``mpremote`` can still stop this program
 to update it — and the ``hello`` comes only after that, so the Pi sends nothing before.
@@ -28,6 +32,7 @@ BOOT_WINDOW_MS = 3000  # Ctrl-C (mpremote) works this long after a reset
 WDT_MS = 5000
 MAINTENANCE_WDT_MS = 3600000
 UNHEALTHY_AFTER = 50  # failed loop passes in a row after which the watchdog is no longer fed
+RSSI_FRESH_MS = 5000  # an RSSI older than this (striker asleep or gone) is not reported
 
 
 def load_peers():
@@ -114,6 +119,34 @@ def send_replies(e, core, known):
                 pass
 
 
+def send_tunes(e, core, now):
+    """At most one tune per loop pass (each waits ~2 ms for the acknowledgement)."""
+    item = core.next_tune(now)
+    if item is None:
+        return
+    mac, payload = item
+    try:
+        acked = bool(e.send(mac, payload, True))
+    except OSError:
+        acked = False
+    core.tune_sent(mac, acked, now)
+
+
+def rssi_table(e):
+    """``{mac hex: dBm}`` of the peers heard lately (``peers_table`` is {mac: [rssi, time_ms]})."""
+    out = {}
+    table = getattr(e, "peers_table", None) or {}
+    now = time.ticks_ms()
+    for mac in table:
+        entry = table[mac]
+        try:
+            if time.ticks_diff(now, entry[1]) <= RSSI_FRESH_MS:
+                out[mac_hex(mac)] = int(entry[0])
+        except (TypeError, ValueError, IndexError):
+            pass
+    return out
+
+
 def run(wdt, e, poller, inp, out):
     core = BaseCore(peers=load_peers())
     known = []
@@ -139,6 +172,9 @@ def run(wdt, e, poller, inp, out):
                 save_peers(core.peers)
                 sync_peers(e, core, known)
             send_replies(e, core, known)
+            send_tunes(e, core, now)
+            if core.radio_due(now):
+                out.write(core.radio_frame(now, rssi_table(e)))
             f = core.tick(now)
             if f is not None:
                 out.write(f)

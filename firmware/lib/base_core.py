@@ -12,6 +12,12 @@ Pairing (hardware_docs/serial_protocol.md, "Pairing"): the Pi opens a pairing wi
 as ``pair_seen``; the host taps a seat and the Pi sends the whole allow-list (``peers_set``).
 The base stores it, answers with ``peers`` and tells each newly allowed striker ``paired`` over
 the radio. Every table this keeps per sender is bounded.
+
+Tuning (firmware 1.2.0, serial_protocol.md "Frames added in firmware 1.2.0"): the Pi's ``tune``
+names a paired striker and a threshold; the base sends it to that striker only, over acknowledged
+unicast with retries, and remembers the wanted value until the striker's heartbeat (its ``thr``
+field) says it uses it — a striker asleep when the host pressed Set gets it again the moment it
+wakes. Once a second the base reports each paired striker's RSSI (``radio``).
 """
 
 from frames import (
@@ -24,12 +30,15 @@ from frames import (
     frame,
     hb_payload,
     hello_payload,
+    is_thr,
     mac_bytes,
     mac_hex,
     pair_seen_payload,
     paired_payload,
     pairing_payload,
     peers_payload,
+    radio_payload,
+    tune_payload,
     unpaired_payload,
 )
 
@@ -38,7 +47,10 @@ USB_SUPPLY_V = 5.0  # the base station is USB powered; its heartbeat reports the
 RECENT = 16  # senders remembered for rate limits (oldest forgotten first)
 SEEN_EVERY_MS = 250  # at most one pair_seen per striker this often
 REPLY_EVERY_MS = 1000  # at most one paired/unpaired answer per MAC this often
-RADIO_ONLY = ("paired", "unpaired", "pair_open", "peers_set")  # never forwarded from a striker
+RADIO_ONLY = ("paired", "unpaired", "pair_open", "peers_set", "tune", "radio")  # never forwarded from a striker
+TUNE_TRIES = 5  # acknowledged unicast attempts per tune (as a striker sends its strikes)
+TUNE_RETRY_MS = 40
+RADIO_EVERY_MS = 1000  # the RSSI report to the Pi
 
 
 class BaseCore:
@@ -61,6 +73,10 @@ class BaseCore:
         self.rejected = 0
         self.unknown = 0  # well-formed frames from MACs not on the allow-list
         self.last_error = None
+        self.wanted = {}  # mac hex → threshold the Pi asked for, until the striker's hb reports it
+        self.tunes = []  # [mac hex, payload, tries left, due ms]: at most one per paired striker
+        self._retuned = {}  # mac hex → ms of the last re-send prompted by a heartbeat
+        self._next_radio = None
 
     def _next_seq(self):
         seq = self.seq
@@ -142,8 +158,68 @@ class BaseCore:
             return self._reject("id")  # a paired MAC speaking for another striker
         if t in RADIO_ONLY:
             return self._reject("field")
+        if t == "hb" and key in self.wanted:
+            self._reconcile(key, sid, payload.get("thr"), now_ms)
         self.forwarded += 1
         return frame(bytes(msg))
+
+    # --- tuning (firmware 1.2.0) ---------------------------------------------------------------
+
+    def _queue_tune(self, key, sid, thr, now_ms):
+        for item in self.tunes:
+            if item[0] == key:
+                self.tunes.remove(item)
+                break
+        self.radio_seq = (self.radio_seq + 1) % SEQ_MOD
+        self.tunes.append([key, tune_payload(self.radio_seq, sid, thr), TUNE_TRIES, now_ms])
+
+    def _reconcile(self, key, sid, thr, now_ms):
+        """A heartbeat from a striker we have a wanted threshold for."""
+        want = self.wanted[key]
+        if thr is None:
+            return  # a striker older than 1.2.0 does not say; nothing to compare
+        if abs(thr - want) < 0.005:
+            del self.wanted[key]  # it uses it: done
+            return
+        for item in self.tunes:
+            if item[0] == key:
+                return  # still being sent
+        if not self._limited(self._retuned, key, now_ms, REPLY_EVERY_MS):
+            self._queue_tune(key, sid, want, now_ms)  # it was asleep or missed it: again
+
+    def next_tune(self, now_ms):
+        """(mac bytes, payload) of the tune to send now (acknowledged unicast), or None."""
+        for item in self.tunes:
+            if now_ms >= item[3]:
+                return mac_bytes(item[0]), item[1]
+        return None
+
+    def tune_sent(self, mac, acked, now_ms):
+        """The radio's answer for ``next_tune``: done when acknowledged, else retried a few times."""
+        key = mac_hex(mac)
+        for item in self.tunes:
+            if item[0] == key:
+                item[2] -= 1
+                if acked or item[2] <= 0:
+                    self.tunes.remove(item)  # out of tries: its next heartbeat brings it back
+                else:
+                    item[3] = now_ms + TUNE_RETRY_MS
+                return
+
+    def radio_due(self, now_ms):
+        return self._next_radio is None or now_ms >= self._next_radio
+
+    def radio_frame(self, now_ms, rssi):
+        """The ``radio`` report: ``rssi`` is ``{mac hex: dBm}`` (espnow peers_table); only paired
+        strikers are named, by their id."""
+        self._next_radio = now_ms + RADIO_EVERY_MS
+        named = {}
+        for key in rssi:
+            sid = self.peers.get(key)
+            r = rssi[key]
+            if sid is not None and isinstance(r, int):
+                named[sid] = max(-127, min(0, r))
+        return frame(radio_payload(self._next_seq(), named))
 
     def command(self, payload, now_ms=0):
         """A checked payload from the Pi → the frames to write back (b"" if none)."""
@@ -155,19 +231,37 @@ class BaseCore:
             self.pair_until = now_ms + s * 1000 if s else None
             return frame(pairing_payload(self._next_seq(), s))
         if t == "peers_set":
-            new = payload["peers"]
-            if len(new) > MAX_PEERS:
-                return b""
-            for key in self.peers:
-                if key not in new:
-                    self._reply(mac_bytes(key), unpaired_payload, now_ms)
-            for key in new:
-                if self.peers.get(key) != new[key]:
-                    self._replied.pop(key, None)
-                    sid = new[key]
-                    self._reply(mac_bytes(key), lambda seq, sid=sid: paired_payload(seq, sid), now_ms)
-            if new != self.peers:
-                self.peers = dict(new)
-                self.dirty = True  # stored only when it changed: the Pi repeats the list after every hello
-            return self.peers_frame()
+            return self._peers_set(payload["peers"], now_ms)
+        if t == "tune":
+            self._tune(payload["sid"], payload["thr"], now_ms)
+            return b""  # nothing to say: the striker's heartbeat reports what it uses
         return b""  # unknown commands are ignored (forward compatible)
+
+    def _peers_set(self, new, now_ms):
+        """The Pi's whole allow-list: store it, tell added and removed strikers, answer with peers."""
+        if len(new) > MAX_PEERS:
+            return b""
+        for key in self.peers:
+            if key not in new:
+                self._reply(mac_bytes(key), unpaired_payload, now_ms)
+        for key in new:
+            if self.peers.get(key) != new[key]:
+                self._replied.pop(key, None)
+                sid = new[key]
+                self._reply(mac_bytes(key), lambda seq, sid=sid: paired_payload(seq, sid), now_ms)
+        for key in list(self.wanted):
+            if new.get(key) != self.peers.get(key):
+                del self.wanted[key]  # unpaired or another striker now: its tuning is void
+        self.tunes = [item for item in self.tunes if new.get(item[0]) == self.peers.get(item[0])]
+        if new != self.peers:
+            self.peers = dict(new)
+            self.dirty = True  # stored only when it changed: the Pi repeats the list after every hello
+        return self.peers_frame()
+
+    def _tune(self, sid, thr, now_ms):
+        """Relay to the named striker if it is paired here; otherwise dropped (the Pi checks first and says why)."""
+        for key in self.peers:
+            if self.peers[key] == sid and is_thr(thr):
+                self.wanted[key] = thr
+                self._retuned.pop(key, None)
+                self._queue_tune(key, sid, thr, now_ms)

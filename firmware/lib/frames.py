@@ -12,11 +12,14 @@ import cobs
 from crc16 import crc16
 
 PROTO = 1
-FW_VERSION = "1.1.0"
+FW_VERSION = "1.2.0"
 MAX_FRAME = 512
 SEQ_MOD = 4294967296  # 2**32
 MAX_PEERS = 8  # strikers one base station accepts (a peers frame stays far below MAX_FRAME)
 MAX_PAIR_S = 600  # longest pairing window the Pi may open, seconds
+MIN_THR = 1.0  # strike thresholds the host may set from the bring-up page (tune), g
+MAX_THR = 16.0  # the MPU-6050 reads at most 16 g
+MIN_RSSI = -127  # dBm, as ESP-NOW's peers_table reports it
 _ID_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 
 
@@ -69,10 +72,39 @@ def strike_payload(sender, seq, g, ms):
             + ',"ms":' + str(ms) + "}").encode()
 
 
-def hb_payload(sender, seq, bat):
+def hb_payload(sender, seq, bat, thr=None):
+    """Heartbeat; a 1.2.0 striker adds ``thr``, the strike threshold it uses (an extra field: the
+    contract allows extra fields in known types, older readers ignore it)."""
     if not 0 <= bat <= 10:
         raise ValueError("bat must be from 0 to 10 volts")
-    return ('{"t":"hb","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"bat":' + num(bat) + "}").encode()
+    extra = ""
+    if thr is not None:
+        if not is_thr(thr):
+            raise ValueError("thr must be from 1.0 to 16.0 g with at most 2 decimals")
+        extra = ',"thr":' + num(thr)
+    return ('{"t":"hb","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"bat":' + num(bat) + extra
+            + "}").encode()
+
+
+def tune_payload(seq, sid, thr, sender="base"):
+    """Pi → base (``sender`` "pi") and base → striker (ESP-NOW unicast): "use ``thr`` g as your
+    strike threshold from now on" (firmware 1.2.0; the striker stores it on flash)."""
+    if not is_thr(thr):
+        raise ValueError("thr must be from 1.0 to 16.0 g with at most 2 decimals")
+    return ('{"t":"tune","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"sid":' + _name(sid, "sid")
+            + ',"thr":' + num(thr) + "}").encode()
+
+
+def radio_payload(seq, rssi, sender="base"):
+    """Base → Pi once a second: ``{striker id: RSSI in dBm}`` of the paired strikers heard lately."""
+    parts = []
+    for sid in sorted(rssi):
+        v = rssi[sid]
+        if not _is_int(v) or not MIN_RSSI <= v <= 0:
+            raise ValueError("rssi must be whole dBm from -127 to 0")
+        parts.append(_name(sid, "striker id") + ":" + str(v))
+    return ('{"t":"radio","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"rssi":{'
+            + ",".join(parts) + "}}").encode()
 
 
 def sleep_payload(sender, seq, bat, why="idle"):
@@ -154,6 +186,24 @@ def _is_num(v):
     return (_is_int(v) or isinstance(v, float)) and v - v == 0  # rejects inf and nan
 
 
+def is_thr(v):
+    """A strike threshold the striker accepts: 1.0 to 16.0 g, at most 2 decimals (float32-safe)."""
+    if not _is_num(v) or not MIN_THR <= v <= MAX_THR:
+        return False
+    return abs(v * 100 - round(v * 100)) < 0.01
+
+
+def _is_rssi(v):
+    """``{striker id: dBm}``, at most MAX_PEERS entries."""
+    if not isinstance(v, dict) or len(v) > MAX_PEERS:
+        return False
+    for sid in v:
+        r = v[sid]
+        if not _is_sid(sid) or not _is_int(r) or not MIN_RSSI <= r <= 0:
+            return False
+    return True
+
+
 _FIELDS = {
     "hello": (("fw", lambda v: isinstance(v, str) and 0 < len(v) <= 32),
               ("proto", lambda v: _is_int(v) and 0 <= v < SEQ_MOD)),
@@ -166,6 +216,13 @@ _FIELDS = {
     # Pi → base commands (the base checks them before acting)
     "pair_open": (("s", lambda v: _is_int(v) and 0 <= v <= MAX_PAIR_S),),
     "peers_set": (("peers", lambda v: _is_peers(v)),),
+    # firmware 1.2.0: Pi → base → striker, and the base's radio report
+    "tune": (("sid", lambda v: _is_sid(v)), ("thr", lambda v: is_thr(v))),
+    "radio": (("rssi", lambda v: _is_rssi(v)),),
+}
+# fields a type may carry; checked when present (a bad one drops the whole frame)
+_OPTIONAL = {
+    "hb": (("thr", lambda v: is_thr(v)),),
 }
 
 
@@ -228,12 +285,19 @@ def check_payload(payload):
     seq = obj.get("seq")
     if not _is_int(seq) or not 0 <= seq < SEQ_MOD:
         raise FrameError("field", "field 'seq' must be an integer from 0 to 2^32-1")
+    _check_type_fields(t, obj)
+    return obj
+
+
+def _check_type_fields(t, obj):
     for name, ok in _FIELDS.get(t, ()):
         if name not in obj:
             raise FrameError("field", f"{t} frame is missing field '{name}'")
         if not ok(obj[name]):
             raise FrameError("field", f"{t} field '{name}' has a bad value")
-    return obj
+    for name, ok in _OPTIONAL.get(t, ()):
+        if name in obj and not ok(obj[name]):
+            raise FrameError("field", f"{t} field '{name}' has a bad value")
 
 
 def decode(body):

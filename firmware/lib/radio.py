@@ -34,6 +34,7 @@ class StrikerRadio:
         self.failed = 0
         self.dropped = 0
         self.errors = 0
+        self.tune_thr = None  # the threshold of the last accepted ``tune`` (the caller applies it)
 
     @property
     def paired(self):
@@ -108,10 +109,12 @@ class StrikerRadio:
         return not self._queue
 
     def receive(self, mac, msg):
-        """A message from the radio → "paired", "unpaired" or None (the caller persists the change).
+        """A message from the radio → "paired", "unpaired", "tune" or None (the caller persists the change).
 
         ``paired`` is taken from a base only while we are unpaired or lost, or from our own base,
-        and only if it names our id: a neighbour's base cannot take a working striker.
+        and only if it names our id: a neighbour's base cannot take a working striker. ``tune``
+        (firmware 1.2.0) only from our own base, naming our id, with a threshold in range
+        (``check_payload`` drops the whole message otherwise); its value is in ``tune_thr``.
         """
         try:
             p = check_payload(msg)
@@ -123,6 +126,9 @@ class StrikerRadio:
                 self.base = bytes(mac)
                 self.unacked = 0
                 return "paired"
+        elif t == "tune" and self.base is not None and bytes(mac) == self.base and p.get("sid") == self.my_id:
+            self.tune_thr = p["thr"]
+            return "tune"
         elif t == "unpaired" and self.base is not None and bytes(mac) == self.base:
             self.base = None
             self._queue = []

@@ -6,7 +6,7 @@ real MicroPython: when a hit becomes a ``strike`` payload, when a heartbeat is d
 sequence counter wraps, and when it is safe to deep-sleep.
 """
 
-from frames import SEQ_MOD, hb_payload, pair_req_payload, sleep_payload, strike_payload
+from frames import SEQ_MOD, hb_payload, is_thr, pair_req_payload, sleep_payload, strike_payload
 
 
 def battery_volts(adc_uv, divider=2.0):
@@ -53,13 +53,33 @@ class StrikerCore:
         return strike_payload(self.sender_id, self._next_seq(), min(peak, 1000.0), start_ms)
 
     def tick(self, now_ms, bat_v):
-        """Call often; returns a heartbeat payload when one is due (first one immediately)."""
+        """Call often; returns a heartbeat payload when one is due (first one immediately).
+
+        The heartbeat says which strike threshold the detector uses (``thr``, firmware 1.2.0), so the
+        host's bring-up page sees a tuning applied, and after every reboot what the flash gave.
+        """
         if self._last_activity is None:
             self._last_activity = now_ms
         if self._next_hb is not None and now_ms < self._next_hb:
             return None
         self._next_hb = now_ms + self.hb_interval_ms
-        return hb_payload(self.sender_id, self._next_seq(), max(0.0, min(bat_v, 10.0)))
+        thr = self.detector.threshold
+        return hb_payload(self.sender_id, self._next_seq(), max(0.0, min(bat_v, 10.0)),
+                          thr if is_thr(thr) else None)
+
+    def set_threshold(self, thr):
+        """Use ``thr`` g from the next sample on; True if it changed (the caller stores it).
+
+        Out of range (1.0-16.0 g, 2 decimals) changes nothing. The next heartbeat goes out at once,
+        so the Pi sees the new value without waiting for the heartbeat interval.
+        """
+        if not is_thr(thr):
+            return False
+        self._next_hb = None
+        if abs(self.detector.threshold - thr) < 0.005:
+            return False
+        self.detector.threshold = thr
+        return True
 
     def should_sleep(self, now_ms):
         """True when no hit for ``idle_sleep_ms`` and none is being measured: deep-sleep to save the battery."""

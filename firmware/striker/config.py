@@ -15,7 +15,7 @@ BAT_ADC = 0  # battery via 100k/100k divider → GPIO0 (ADC1_CH0)
 BAT_DIVIDER = 2.0
 
 RATE_HZ = 1000
-THRESHOLD_G = 2.5
+THRESHOLD_G = 2.5  # the default; the host tunes it from the bring-up page (stored in settings.json)
 REFRACTORY_MS = 120
 PEAK_WINDOW_MS = 8
 HB_INTERVAL_MS = 500

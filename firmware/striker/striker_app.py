@@ -9,8 +9,15 @@ Boot order matters: after a deep-sleep wake the MPU's motion latch is read befor
 is written, and the motion interrupt is re-armed (if it is not still armed) before every sleep.
 Needs MicroPython >= 1.27 for the GPIO wake of the ESP32-C3 (``esp32.wake_on_gpio``); older
 builds fall back to timed wake-ups that only read the latch.
+
+The strike threshold is tuned from the host's bring-up page (firmware 1.2.0): its own base sends
+``tune``; the striker applies it at once and stores it in ``settings.json`` (written to a temp
+file, then renamed: a power cut leaves the old or the new file). Deep sleep reboots the board, so
+the file is read at every boot; a missing, corrupt or out-of-range file gives config.THRESHOLD_G.
 """
 
+import json
+import os
 import time
 
 import config
@@ -18,7 +25,7 @@ import esp32
 import espnow
 import machine
 import network
-from frames import mac_bytes, mac_hex
+from frames import is_thr, mac_bytes, mac_hex
 from machine import ADC, I2C, Pin
 from mpu6050 import MPU6050
 from radio import BROADCAST, StrikerRadio
@@ -26,6 +33,8 @@ from strike_detector import StrikeDetector
 from striker_core import StrikerCore, battery_volts
 
 BASE_FILE = "base_mac.txt"  # the paired base station's MAC (12 hex digits), written on pairing
+SETTINGS_FILE = "settings.json"  # {"thr": 3.0}: what the host tuned (firmware 1.2.0)
+SETTINGS_TMP = "settings.tmp"
 RECOVER_EVERY = 20  # failed sensor reads in a row before the I2C bus and the MPU are set up again
 UNHEALTHY_AFTER = 200  # failed loop passes in a row after which the watchdog is no longer fed
 RX_EVERY_MS = 20  # how often to look for a message from the base station (pairing)
@@ -57,14 +66,36 @@ def load_base():
 def save_base(mac):
     if mac is None:
         try:
-            import os
-
             os.remove(BASE_FILE)
         except OSError:
             pass
         return
     with open(BASE_FILE, "w") as f:
         f.write(mac_hex(mac))
+
+
+def load_threshold():
+    """The tuned strike threshold from flash, or config.THRESHOLD_G (missing, corrupt, out of range)."""
+    try:
+        with open(SETTINGS_FILE) as f:
+            thr = json.loads(f.read()).get("thr")
+    except (OSError, ValueError, AttributeError):
+        return config.THRESHOLD_G
+    return thr if is_thr(thr) else config.THRESHOLD_G
+
+
+def save_threshold(thr):
+    """Atomically: write the temp file, then rename it over the old one."""
+    with open(SETTINGS_TMP, "w") as f:
+        f.write(json.dumps({"thr": thr}))
+    try:
+        os.rename(SETTINGS_TMP, SETTINGS_FILE)
+    except OSError:  # a file system whose rename does not replace: remove, then rename
+        try:
+            os.remove(SETTINGS_FILE)
+        except OSError:
+            pass
+        os.rename(SETTINGS_TMP, SETTINGS_FILE)
 
 
 class Uptime:
@@ -185,7 +216,7 @@ def run(mpu, wdt):
     link = StrikerRadio(striker_id(sta), load_base())
     if link.base is not None:
         add_peer(e, link.base)
-    detector = StrikeDetector(config.RATE_HZ, config.THRESHOLD_G, config.REFRACTORY_MS, config.PEAK_WINDOW_MS,
+    detector = StrikeDetector(config.RATE_HZ, load_threshold(), config.REFRACTORY_MS, config.PEAK_WINDOW_MS,
                               vertical_max=config.VERTICAL_MAX)
     seq = load_seq()
     if seq and machine.reset_cause() != machine.DEEPSLEEP_RESET:
@@ -239,6 +270,8 @@ def run(mpu, wdt):
                         save_base(link.base)
                     elif change == "unpaired":
                         save_base(None)
+                    elif change == "tune" and core.set_threshold(link.tune_thr):
+                        save_threshold(link.tune_thr)  # only when it changed: flash wears
             if core.should_sleep(now):
                 if link.paired:
                     link.reliable(core.going_to_sleep(bat), now)

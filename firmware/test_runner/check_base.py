@@ -89,7 +89,7 @@ def scenario_boot_forward_and_pair():
     sim.inbox.append((NEW, frames.pair_req_payload("st-1a2b3c", 2, 7.25)))  # within 250 ms: not again
     sim.run_for(3200)
     check(sim.boot(app, 2) == "stop", "base runs on")
-    got = [p for p in from_base(sim) if p["t"] not in ("hello", "hb")]
+    got = [p for p in from_base(sim) if p["t"] not in ("hello", "hb", "radio")]
     check([p["t"] for p in got] == ["peers", "pairing", "pair_seen"], f"pairing frames: {got!r}")
     check(got[-1].get("sid") == "st-1a2b3c" and got[-1].get("mac") == "3485181a2b3c" and got[-1].get("g") == 7.25,
           f"pair_seen names the striker, its MAC and g: {got[-1]!r}")
@@ -122,8 +122,56 @@ def scenario_errors():
     check(sim.boot(app) == "reset", "an unexpected exception resets the board instead of stopping at the REPL")
 
 
+def scenario_tune_relayed_to_its_striker_and_rssi_reported():
+    """Firmware 1.2.0: the Pi's tune reaches only the named paired striker, with retries until acknowledged,
+    again when its heartbeat shows the old value; bad tunes are dropped whole; RSSI once a second."""
+    sim = fakehw.Sim()
+    tries = []
+
+    def lossy(mac, payload):
+        if payload and payload["t"] == "tune":
+            tries.append(mac)
+            return len(tries) >= 3  # the first two copies are lost
+        return True
+
+    sim.acks = lossy
+    sim.rssi = {NEW: -52, S1: -81, STRANGER: -40}
+    app = fresh(sim, {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"})
+    pi_sends(sim, {"t": "tune", "id": "pi", "seq": 0, "sid": "st-unknown", "thr": 3.0})  # not paired here
+    pi_sends(sim, {"t": "tune", "id": "pi", "seq": 1, "sid": "st-1a2b3c", "thr": 16.5})  # out of range
+    pi_sends(sim, {"t": "tune", "id": "pi", "seq": 2, "sid": "st-1a2b3c", "thr": 3.125})  # 3 decimals
+    pi_sends(sim, {"t": "tune", "id": "pi", "seq": 3, "sid": "st-1a2b3c"})  # no threshold
+    pi_sends(sim, {"t": "tune", "id": "base", "seq": 4, "sid": "st-1a2b3c", "thr": 3.0})  # not from the Pi
+    sim.inbox.append((STRANGER, frames.tune_payload(1, "st-1a2b3c", 9.0)))  # a striker must not relay a tune
+    pi_sends(sim, {"t": "tune", "id": "pi", "seq": 5, "sid": "st-1a2b3c", "thr": 3.0})
+    # the striker slept through it and wakes with its old value; s1 has none wanted
+    sim.later = [(4000, NEW, frames.hb_payload("st-1a2b3c", 7, 3.8, 2.5)), (4000, S1, frames.hb_payload("s1", 7, 3.8, 2.5)),
+                 (5500, NEW, frames.hb_payload("st-1a2b3c", 8, 3.8, 3.0)),
+                 (6000, NEW, frames.hb_payload("st-1a2b3c", 9, 3.8, 2.5))]  # later changed by a reflash: not ours to fight
+    sim.run_for(9500)
+    check(sim.boot(app) == "stop", "base runs")
+    tunes = [a for a in sim.air if a[2] and a[2]["t"] == "tune"]
+    first = [a for a in tunes if a[0] < 4000]
+    check(len(first) == 3 and all(a[1] == NEW and a[3] for a in first),
+          f"bad tunes dropped whole; the good one unicast to st-1a2b3c only, acknowledged, retried: {first!r}")
+    check(first and first[-1][2]["sid"] == "st-1a2b3c" and first[-1][2]["thr"] == 3.0 and first[-1][4],
+          "the third copy is acknowledged and names the striker and threshold")
+    again = [a for a in tunes if 4000 <= a[0] < 5500]
+    check(len(again) == 1 and again[0][1] == NEW and again[0][2]["thr"] == 3.0,
+          f"a heartbeat with the old threshold brings the tune back (once): {again!r}")
+    check([a for a in tunes if a[0] >= 5500] == [], "once the striker reports the value, the base stops")
+    got = from_base(sim)
+    check(not [p for p in got if p["t"] == "tune"], "a tune from the radio is never forwarded to the Pi")
+    hbs = [p for p in got if p["t"] == "hb" and p["id"] == "st-1a2b3c"]
+    check([p.get("thr") for p in hbs] == [2.5, 3.0, 2.5], f"heartbeats pass with their thr field: {hbs!r}")
+    radios = [p["rssi"] for p in got if p["t"] == "radio"]
+    check({"st-1a2b3c": -52, "s1": -81} in radios, f"RSSI of the paired strikers heard, by id, never the stranger's: {radios!r}")
+    check(6 <= len(radios) <= 7, f"about once a second: {len(radios)} in 6.5 s")
+    check(radios and radios[-1] == {"st-1a2b3c": -52}, f"an RSSI older than 5 s is not reported: {radios!r}")
+
+
 def main():
-    for fn in (scenario_boot_forward_and_pair, scenario_errors):
+    for fn in (scenario_boot_forward_and_pair, scenario_errors, scenario_tune_relayed_to_its_striker_and_rssi_reported):
         try:
             fn()
         except Exception as exc:  # noqa: BLE001 - report and go on with the next scenario

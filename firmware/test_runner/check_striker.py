@@ -39,6 +39,12 @@ def fresh(sim, paired=True, **cfg):
     import striker_app
 
     striker_app.save_base(BASE if paired else None)
+    try:
+        import os
+
+        os.remove(striker_app.SETTINGS_FILE)  # every scenario starts untuned
+    except OSError:
+        pass
     return striker_app
 
 
@@ -273,8 +279,63 @@ def scenario_set_down_is_not_a_strike():
     check(sim.sent("strike") == [], "a set-down spike along gravity is not a strike")
 
 
+def _thr_of_hbs(sim, since_ms=0):
+    return [a[2].get("thr") for a in sim.sent("hb") if a[0] >= since_ms]
+
+
+def scenario_tuning_applies_persists_and_survives_deep_sleep():
+    """Firmware 1.2.0: only its own base may tune it; applied at once, stored on flash, read at every boot."""
+    sim = fakehw.Sim()
+    app = fresh(sim, IDLE_SLEEP_MS=1500)
+    sim.run_for(300)
+    check(sim.boot(app) == "stop", "tuning: runs")
+    check(_thr_of_hbs(sim) == [2.5], f"the heartbeat reports the default threshold: {_thr_of_hbs(sim)!r}")
+    sim.inbox.append((b"\x11" * 6, frames.tune_payload(1, "st-1a2b3c", 12.0)))  # a neighbour's base
+    sim.inbox.append((BASE, frames.tune_payload(2, "st-other", 12.0)))  # our base, another striker's id
+    sim.inbox.append((BASE, b'{"t":"tune","id":"base","seq":3,"sid":"st-1a2b3c","thr":20.0}'))  # out of range
+    sim.inbox.append((BASE, b'{"t":"tune","id":"base","seq":4,"sid":"st-1a2b3c","thr":3.333}'))  # 3 decimals
+    sim.inbox.append((BASE, b'{"t":"tune","id":"base","seq":5,"sid":"st-1a2b3c"}'))  # no thr
+    sim.run_for(300)
+    t0 = sim.now_us // 1000
+    sim.boot(app)
+    check(set(_thr_of_hbs(sim, t0)) == {2.5}, f"bad or foreign tunes change nothing: {_thr_of_hbs(sim, t0)!r}")
+    check(app.load_threshold() == 2.5, "and nothing was stored")
+
+    sim.inbox.append((BASE, frames.tune_payload(6, "st-1a2b3c", 12.0)))
+    t0 = sim.now_us // 1000
+    sim.mpu.accel = hits([t0 + 200])  # an 8 g hit: above the old 2.5 g, below the new 12 g
+    sim.run_for(400)
+    sim.boot(app)
+    hbs = [a for a in sim.sent("hb") if a[0] >= t0 and a[2].get("thr") == 12.0]
+    check(hbs and hbs[0][0] - t0 <= 30,
+          f"its own base's tune is applied at once and reported by the next heartbeat: {hbs[:2]!r}")
+    check([a for a in sim.sent("strike") if a[0] >= t0] == [], "an 8 g hit under the new 12 g threshold is no strike")
+    check(app.load_threshold() == 12.0, "the threshold is stored on flash")
+    import os
+
+    check(app.SETTINGS_TMP not in os.listdir(), "the temp file was renamed over settings.json")
+
+    sim.run_for(3000)
+    check(sim.boot(app) == "sleep", "tuned striker goes to deep sleep when idle")
+    sim.mpu.move()
+    t0 = sim.now_us // 1000
+    sim.mpu.accel = hits([t0 + 200, t0 + 600], amp=14.0)
+    sim.run_for(900)
+    check(sim.boot(app, DEEPSLEEP_RESET, C3_GPIO_WAKE) == "stop", "woken by motion")
+    check(set(_thr_of_hbs(sim, t0)) == {12.0}, f"after the deep-sleep reboot it still uses 12 g: {_thr_of_hbs(sim, t0)!r}")
+    check(len([a for a in sim.sent("strike") if a[0] >= t0]) == 2, "and a 14 g hit still strikes")
+
+    for text in ('{"thr": 99}', "{corrupt", "[1, 2]"):
+        with open(app.SETTINGS_FILE, "w") as f:
+            f.write(text)
+        sim.run_for(300)
+        t0 = sim.now_us // 1000
+        sim.boot(app, 2)
+        check(set(_thr_of_hbs(sim, t0)) == {2.5}, f"settings.json {text!r} falls back to THRESHOLD_G: {_thr_of_hbs(sim, t0)!r}")
+
+
 def main():
-    for fn in (scenario_wake_cycles_c3_127, scenario_old_micropython_timer_polls,
+    for fn in (scenario_tuning_applies_persists_and_survives_deep_sleep, scenario_wake_cycles_c3_127, scenario_old_micropython_timer_polls,
                scenario_int_on_a_pin_that_cannot_wake, scenario_model_catches_the_old_order,
                scenario_i2c_errors_and_watchdog, scenario_radio_errors_are_survived,
                scenario_unicast_retries_and_pairing, scenario_set_down_is_not_a_strike):

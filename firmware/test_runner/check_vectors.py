@@ -35,6 +35,7 @@ def check_frames(doc):
     _check_crc_cobs(doc)
     _check_good(doc)
     _check_bad(doc)
+    _check_bad_firmware(doc)
     _check_stream(doc)
 
 
@@ -85,7 +86,11 @@ def _build_payload(b):
         return frames.paired_payload(b["seq"], b["sid"])
     if kind == "unpaired":
         return frames.unpaired_payload(b["seq"])
-    return frames.hb_payload(b["id"], b["seq"], b["bat"])
+    if kind == "tune":
+        return frames.tune_payload(b["seq"], b["sid"], b["thr"], sender=b["sender"])
+    if kind == "radio":
+        return frames.radio_payload(b["seq"], b["rssi"])
+    return frames.hb_payload(b["id"], b["seq"], b["bat"], b.get("thr"))
 
 
 def _check_bad(doc):
@@ -96,6 +101,15 @@ def _check_bad(doc):
             check(False, "bad frame {} decoded to {!r}".format(bad["name"], got))
         except frames.FrameError as exc:
             check(exc.kind == bad["error"], "bad frame {}: kind {}, expected {} ({})".format(bad["name"], exc.kind, bad["error"], exc.message))
+
+
+def _check_bad_firmware(doc):
+    for bad in doc["bad_firmware"]["cases"]:
+        try:
+            got = frames.decode(unhex(bad["hex"])[:-1])
+            check(False, "firmware accepted {} as {!r}".format(bad["name"], got))
+        except frames.FrameError as exc:
+            check(exc.kind == bad["error"], "bad_firmware {}: kind {}".format(bad["name"], exc.kind))
 
 
 def _check_stream(doc):

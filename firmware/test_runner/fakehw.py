@@ -140,6 +140,8 @@ class Sim:
         self.sleeps = []  # dicts: how each deep sleep was entered
         self.air = []  # (t_ms, mac, payload dict or None, sync, acked)
         self.inbox = []  # (mac, msg) for the striker's ESP-NOW receive
+        self.rssi = {}  # mac → dBm of what arrives from it (ESPNow.peers_table)
+        self.later = []  # (t_ms, mac, msg): moved to the inbox once the clock reaches t_ms
         self.acks = acks  # bool or function(mac, payload) -> bool: does the peer acknowledge
         self.wdt_timeout_ms = None
         self.wdt_fed_us = 0
@@ -331,6 +333,7 @@ class Sim:
         class ESPNow:
             def __init__(self):
                 self.peers = []
+                self.peers_table = {}  # {mac: [rssi, time_ms]}, as MicroPython's espnow keeps it
 
             def active(self, on=None):
                 return True
@@ -363,13 +366,18 @@ class Sim:
                 self.peers.remove(mac)
 
             def recv(self, timeout_ms=None):
+                now_ms = sim.now_us // 1000
+                while sim.later and sim.later[0][0] <= now_ms:
+                    sim.inbox.append(sim.later.pop(0)[1:])
                 if sim.recv_error is not None:
                     exc, sim.recv_error = sim.recv_error, None
                     raise exc
                 if not sim.inbox:
                     sim.advance((timeout_ms or 0) * 1000)
                     return None, None
-                return sim.inbox.pop(0)
+                mac, msg = sim.inbox.pop(0)
+                self.peers_table[bytes(mac)] = [sim.rssi.get(bytes(mac), -60), (sim.now_us // 1000) & 0x3FFFFFFF]
+                return mac, msg
 
         en.ESPNow = ESPNow
 

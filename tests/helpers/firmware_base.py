@@ -29,7 +29,7 @@ def fw(name: str) -> Any:
 
 
 class FirmwareBase:
-    """A base station on a pty, running ``BaseCore`` (firmware 1.1.0) on a thread."""
+    """A base station on a pty, running ``BaseCore`` (firmware 1.2.0) on a thread."""
 
     def __init__(self, peers: dict[str, str] | None = None) -> None:
         self.core = fw("base_core").BaseCore(peers=peers)
@@ -91,8 +91,23 @@ class FirmwareBase:
     def strike(self, sid: str, mac: str, g: float = 7.0) -> None:
         self.radio(self._frames.strike_payload(sid, self._next(sid), g, self.now_ms()), mac)
 
-    def hb(self, sid: str, mac: str, bat: float = 3.9) -> None:
-        self.radio(self._frames.hb_payload(sid, self._next(sid), bat), mac)
+    def hb(self, sid: str, mac: str, bat: float = 3.9, thr: float | None = None) -> None:
+        """A striker's heartbeat (a 1.2.0 striker adds ``thr``, its strike threshold)."""
+        self.radio(self._frames.hb_payload(sid, self._next(sid), bat, thr), mac)
+
+    def report_rssi(self, rssi: dict[str, int]) -> None:
+        """The base's once-a-second ``radio`` report, from ``{mac: dBm}`` as ESP-NOW's peers_table gives it."""
+        with self._lock:
+            self._write(self.core.radio_frame(self.now_ms(), rssi))
+
+    def air_tune(self) -> tuple[str, bytes] | None:
+        """The ``tune`` the base sends over the radio now (acknowledged by the striker): (mac, payload)."""
+        with self._lock:
+            item = self.core.next_tune(self.now_ms())
+            if item is None:
+                return None
+            self.core.tune_sent(item[0], True, self.now_ms())
+            return item[0].hex(), item[1]
 
     def tick(self) -> None:
         """The base's own heartbeat (and "pairing closed" when the window ran out)."""

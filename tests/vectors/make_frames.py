@@ -53,7 +53,7 @@ def good() -> list[dict]:
         # firmware 1.1.0 additions (serial_protocol.md, "Frames added in firmware 1.1.0")
         ("sleep_s3", {"t": "sleep", "id": "s3", "seq": 19, "bat": 3.88, "why": "idle"},
          {"kind": "sleep", "id": "s3", "seq": 19, "bat": 3.88, "why": "idle"}),
-        ("pair_req_waved", {"t": "pair_req", "id": "st-1a2b3c", "seq": 0, "g": 6.2, "fw": "1.1.0"},
+        ("pair_req_waved", {"t": "pair_req", "id": "st-1a2b3c", "seq": 0, "g": 6.2, "fw": "1.2.0"},
          {"kind": "pair_req", "id": "st-1a2b3c", "seq": 0, "g": 6.2}),
         ("pair_seen", {"t": "pair_seen", "id": "base", "seq": 5, "sid": "st-1a2b3c", "mac": "3485181a2b3c", "g": 6.2},
          {"kind": "pair_seen", "seq": 5, "sid": "st-1a2b3c", "mac": "3485181a2b3c", "g": 6.2}),
@@ -68,6 +68,16 @@ def good() -> list[dict]:
         # Pi → base commands: the Pi builds them with encode(); the base decodes them
         ("pair_open_pi", {"t": "pair_open", "id": "pi", "seq": 0, "s": 60}, None),
         ("peers_set_pi", {"t": "peers_set", "id": "pi", "seq": 1, "peers": {"3485181a2b3c": "st-1a2b3c"}}, None),
+        # firmware 1.2.0 additions (serial_protocol.md, "Frames added in firmware 1.2.0"): the Pi's
+        # tune and the base's radio copy of it, the striker's threshold in its heartbeat, RSSI
+        ("hb_with_threshold", {"t": "hb", "id": "st-1a2b3c", "seq": 18, "bat": 3.91, "thr": 3.0},
+         {"kind": "hb", "id": "st-1a2b3c", "seq": 18, "bat": 3.91, "thr": 3.0}),
+        ("tune_pi", {"t": "tune", "id": "pi", "seq": 2, "sid": "st-1a2b3c", "thr": 3.0},
+         {"kind": "tune", "sender": "pi", "seq": 2, "sid": "st-1a2b3c", "thr": 3.0}),
+        ("tune_radio", {"t": "tune", "id": "base", "seq": 8, "sid": "st-1a2b3c", "thr": 3.25},
+         {"kind": "tune", "sender": "base", "seq": 8, "sid": "st-1a2b3c", "thr": 3.25}),
+        ("radio_base", {"t": "radio", "id": "base", "seq": 9, "rssi": {"s1": -71, "st-1a2b3c": -52}},
+         {"kind": "radio", "seq": 9, "rssi": {"st-1a2b3c": -52, "s1": -71}}),
     ]
     out = []
     for name, payload, build in cases:
@@ -132,6 +142,29 @@ def stream() -> dict:
     return {"hex": data.hex(), "expect": expect}
 
 
+def bad_firmware() -> dict:
+    """Frames only the firmware's check rejects: the Pi passes unknown types with their common
+    fields checked, and checks tune/radio/thr itself (controller/pairing.py)."""
+    tune = '{{"t":"tune","id":"pi","seq":3,"sid":"st-1a2b3c","thr":{}}}'
+    cases = [
+        ("tune_thr_above_16", tune.format("16.5")),
+        ("tune_thr_below_1", tune.format("0.5")),
+        ("tune_thr_3_decimals", tune.format("3.125")),
+        ("tune_thr_string", tune.format('"3"')),
+        ("tune_thr_bool", tune.format("true")),
+        ("tune_no_sid", '{"t":"tune","id":"pi","seq":3,"thr":3.0}'),
+        ("tune_sid_bad_chars", '{"t":"tune","id":"pi","seq":3,"sid":"st 1","thr":3.0}'),
+        ("hb_thr_out_of_range", '{"t":"hb","id":"s3","seq":18,"bat":3.91,"thr":40}'),
+        ("radio_rssi_positive", '{"t":"radio","id":"base","seq":9,"rssi":{"s1":5}}'),
+        ("radio_rssi_not_a_map", '{"t":"radio","id":"base","seq":9,"rssi":[-50]}'),
+        ("radio_rssi_float", '{"t":"radio","id":"base","seq":9,"rssi":{"s1":-50.5}}'),
+    ]
+    return {"about": "CRC and JSON fine, rejected by the firmware's check_payload (kind 'field'); the Pi's "
+            "decoder passes these types with only their common fields checked (extra fields and unknown "
+            "types are allowed) and checks them in controller/pairing.py.",
+            "cases": [{"name": n, "hex": encode_raw(p.encode()).hex(), "error": "field"} for n, p in cases]}
+
+
 def main() -> None:
     doc = {
         "about": "Protocol 1 test vectors (architecture.md). hex = bytes on the wire incl. the 0x00 delimiter. "
@@ -151,6 +184,7 @@ def main() -> None:
         "good": good(),
         "bad": bad(),
         "stream": stream(),
+        "bad_firmware": bad_firmware(),
     }
     OUT.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}")

@@ -1,4 +1,4 @@
-// The host's bring-up page: live beams and walk test, strikers (g, battery, RSSI), pairing.
+// The host's bring-up page: live beams and walk test, strikers (g, battery, RSSI, threshold), pairing.
 // Polls GET /api/bringup (host only) twice a second; pairing goes to POST /api/host/bringup.
 // Everything that came over the radio (striker ids, MACs) is shown with textContent only.
 "use strict";
@@ -101,20 +101,67 @@ function drawPairing(p) {
   $("#pair-warning").textContent = warn;
 }
 
+function tuneText(st) {
+  const f = (v) => `${Number(v).toFixed(2)} g`;
+  if (st.tune === "applied") return `${f(st.threshold_g)} applied`;
+  if (st.tune === "pending") {
+    return `${f(st.wanted_g)} pending (uses ${st.threshold_g == null ? "?" : f(st.threshold_g)}; a sleeping striker takes it when it wakes)`;
+  }
+  return st.threshold_g == null ? "not reported yet (firmware 1.2.0 says it in every heartbeat)" : `${f(st.threshold_g)} in use`;
+}
+
+// One <tbody> per striker (its data row and its threshold row), kept rather than rebuilt so a
+// threshold being typed survives the twice-a-second refresh.
+function strikerRows(sid, t) {
+  const table = $("#strikers");
+  let body = [...table.tBodies].find((b) => b.dataset.striker === sid);
+  if (body) return body;
+  body = el("tbody");
+  body.dataset.striker = sid;
+  const data = el("tr");
+  for (const name of ["sid", "seat", "bat", "rssi", "g", "state"]) data.append(el("td", "", name));
+  const input = el("input", null, "threshold");
+  Object.assign(input, { type: "number", min: t.min_g, max: t.max_g, step: "0.05", inputMode: "decimal" });
+  input.setAttribute("aria-label", `strike threshold of ${sid} in g`);
+  input.dataset.striker = sid;
+  input.addEventListener("input", () => { input.dataset.edited = "1"; });
+  const cell = el("td", null, "thr");
+  cell.colSpan = 6;
+  cell.append(el("span", "Threshold "), input, el("span", " g "), button("Set", { action: "tune", striker: sid }, "btn small"),
+    el("span", "", "tune-state small"));
+  const tune = el("tr", null, "tune-row");
+  tune.append(cell);
+  body.append(data, tune);
+  table.append(body);
+  return body;
+}
+
 function drawStrikers(s) {
   const seats = {};
   for (const p of (s.pairing && s.pairing.paired) || []) seats[p.striker] = p.seat;
-  fill($("#strikers"), Object.entries(s.strikers).map(([sid, st]) => {
-    const tr = el("tr");
-    tr.dataset.striker = sid;
-    const g = st.g.length ? st.g.map((v) => v.toFixed(1)).join(", ") : "—";
-    for (const text of [sid, seats[sid] ?? "—", st.bat == null ? "—" : `${st.bat.toFixed(2)} V`,
-      st.rssi == null ? "n/a" : `${st.rssi} dBm`, g, st.state]) tr.append(el("td", text));
-    return tr;
-  }));
   const t = s.threshold;
-  $("#threshold").textContent = `Strike threshold ${t.g} g (a strike is a spike above it). ` +
-    (t.tunable ? "" : `Not tunable from here: ${t.why}. RSSI: n/a unless the base station reports it.`);
+  const ids = Object.keys(s.strikers);
+  for (const body of [...$("#strikers").tBodies]) if (!ids.includes(body.dataset.striker)) body.remove();
+  for (const [sid, st] of Object.entries(s.strikers)) {
+    const body = strikerRows(sid, t);
+    const set = (cls, text) => { body.querySelector(`td.${cls}`).textContent = text; };
+    set("sid", sid);
+    set("seat", seats[sid] ?? "—");
+    set("bat", st.bat == null ? "—" : `${st.bat.toFixed(2)} V`);
+    set("rssi", st.rssi == null ? "n/a" : `${st.rssi} dBm (${st.signal || "?"})`);
+    set("g", st.g.length ? st.g.map((v) => v.toFixed(1)).join(", ") : "—");
+    set("state", st.state);
+    const input = body.querySelector("input.threshold");
+    if (!input.dataset.edited && document.activeElement !== input) {
+      input.value = String(st.wanted_g ?? st.threshold_g ?? t.default_g);
+    }
+    const state = body.querySelector(".tune-state");
+    state.textContent = tuneText(st);
+    state.dataset.tune = st.tune;
+  }
+  $("#threshold").textContent = "A strike is a spike above the striker's threshold. Flick it and set it down " +
+    `while you watch "Last g", then set the threshold between the two (${t.min_g}–${t.max_g} g; ` +
+    `the firmware's default is ${t.default_g} g). The striker keeps it through sleep and power-off.`;
 }
 
 function drawBeams(s) {
@@ -180,6 +227,12 @@ document.addEventListener("click", (ev) => {
   } else if (b.dataset.action === "pair") {
     act({ type: "pair_striker", striker: b.dataset.striker, mac: b.dataset.mac, seat: Number(b.dataset.seat) },
       `${b.dataset.striker} plays for seat ${b.dataset.seat}`);
+  } else if (b.dataset.action === "tune") {
+    const input = b.closest("tbody").querySelector("input.threshold");
+    const value = Number(input.value);
+    delete input.dataset.edited;
+    act({ type: "tune_striker", striker: b.dataset.striker, threshold_g: value },
+      `${b.dataset.striker}: ${value} g sent`);
   } else if (b.dataset.action === "unpair") {
     act({ type: "unpair_striker", striker: b.dataset.striker }, `${b.dataset.striker} unpaired`);
   }
