@@ -11,7 +11,7 @@ import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 
 class ConfigError(ValueError):
@@ -145,7 +145,11 @@ def _int(section: dict[str, Any], key: str, prefix: str, default: int, lo: int, 
     return value
 
 
-def _float(section: dict[str, Any], key: str, prefix: str, default: float, lo: float, hi: float) -> float:
+# A number's default: a number, or None where absent means "unknown" (a beam part's range).
+_Default = TypeVar("_Default", float, None)
+
+
+def _float(section: dict[str, Any], key: str, prefix: str, default: _Default, lo: float, hi: float) -> float | _Default:
     if key not in section:
         return default
     value = section[key]
@@ -192,8 +196,8 @@ def _beam_parts(section: dict[str, Any]) -> dict[str, dict[str, Any]]:
         _check_keys(t, PART_KEYS, prefix)
         out[kind] = {
             "part": _str(t, "part", prefix, None),
-            "range_mm": _float(t, "range_mm", prefix, None, 1.0, 100_000.0),  # type: ignore[arg-type]
-            "span_mm": _float(t, "span_mm", prefix, None, 1.0, 100_000.0),  # type: ignore[arg-type]
+            "range_mm": _float(t, "range_mm", prefix, None, 1.0, 100_000.0),
+            "span_mm": _float(t, "span_mm", prefix, None, 1.0, 100_000.0),
         }
     return out
 
@@ -253,8 +257,8 @@ def _beams(raw: Any, parts: dict[str, dict[str, Any]] | None = None, real_table:
         beam = BeamConfig(
             beam_id, pin, kind, _bool(item, "active_high", prefix, False), a, b, at,
             part=_str(item, "part", prefix, dflt.get("part")),
-            range_mm=_float(item, "range_mm", prefix, dflt.get("range_mm"), 1.0, 100_000.0),  # type: ignore[arg-type]
-            span_mm=_float(item, "span_mm", prefix, dflt.get("span_mm"), 1.0, 100_000.0),  # type: ignore[arg-type]
+            range_mm=_float(item, "range_mm", prefix, dflt.get("range_mm"), 1.0, 100_000.0),
+            span_mm=_float(item, "span_mm", prefix, dflt.get("span_mm"), 1.0, 100_000.0),
         )
         _check_reach(beam, prefix, real_table)
         beams.append(beam)

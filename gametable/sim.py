@@ -36,6 +36,7 @@ from typing import Any
 from controller.bot_runner import BotRunner, coin_choices
 from controller.command_ids import CommandIds, new_id
 from controller.default_table import default_beams
+from controller.games import GameError, get_game
 from controller.games.coinwar.sensing import ObservedStrike
 from controller.games.coinwar.shot_planner import BotError, plan
 from controller.games.coinwar.virtual_table import (
@@ -52,6 +53,7 @@ from controller.topics import Topics, client_id
 from core import table_geometry as geo
 from core.clock import Clock
 from core.config import BeamConfig, Config
+from gametable import bot_game
 from gametable.sim_platform import SensorPlatform, SimError, TablePlatform, TruthPlatform, platform_for
 from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from virtual.flying import FlyModel
@@ -432,9 +434,8 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
     add("--headless", action="store_true",
         help="for tests: no browser; play --games bot games to their end, print each, exit")
     add("--games", type=int, default=1, metavar="K", help="headless: how many bot games to play (default 1)")
-    add("--mode", default="ffa", help="Coin War mode of the bots' game (default ffa)")
-    add("--game", default="coinwar", choices=("coinwar", "coup", "bang", "sanguosha_map"),
-        help="game of the bots' game (default coinwar)")
+    add("--mode", default=None, help="mode of the bots' game (default: the game's first, e.g. ffa)")
+    add("--game", default="coinwar", help="game of the bots' game, any the table offers (default coinwar)")
     add("--no-browser", action="store_true", help="do not open the host page in a browser")
     add("--speed", type=float, default=None, metavar="X", help="physics speed factor (1 = real time; default: [sim] speed)")
     if not have.intersection({"--truth", "--ask"}):
@@ -596,6 +597,12 @@ def _sim_args_problem(args: argparse.Namespace, speed: float) -> str | None:
         return "--headless needs --bots N, 2 to 6 (who else would play?)"
     if not math.isfinite(speed) or speed <= 0:
         return f"--speed must be a positive number, got {speed}"
+    try:
+        get_game(args.game)
+        if args.bots == 1 and not args.headless:  # the demo: you against one bot
+            bot_game.mode_for(args.game, args.mode, players=2)
+    except (GameError, bot_game.BotGameError) as exc:
+        return f"--game {args.game}: {exc}"
     return None
 
 
@@ -605,7 +612,7 @@ def _play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namesp
     import json
 
     for game in range(max(1, args.games)):
-        if not _start_bot_game(table, seats, args.mode, seed + game, args.game):
+        if not _start_bot_game(table, seats, args.game, bot_game.mode_for(args.game, args.mode), seed + game):
             return 1
         for _ in range(5000):
             if not runner.poll() + table.play_bots():
@@ -618,24 +625,27 @@ def _first_game(table: VirtualTable, panel: Any, args: argparse.Namespace, bots:
                 demo_mode: bool) -> Demo | None:
     """What the table shows at start: the demo's bot game (``--bots 1``), or ``--bots N``'s game."""
     if demo_mode:
-        demo = Demo(panel.app.extensions["gametable"]["seats"].taken, seed, args.mode)
+        demo = Demo(panel.app.extensions["gametable"]["seats"].taken, seed, args.game, args.mode)
         demo.start(table)
         print("demo: two bots play on the table view; join a seat on a phone to play against a bot", flush=True)
         return demo
     if bots:
-        _start_bot_game(table, sorted(bots), args.mode, seed, args.game)
+        _start_bot_game(table, sorted(bots), args.game, bot_game.mode_for(args.game, args.mode), seed)
     return None
 
 
 class Demo:
     """`make demo` (``--bots 1``): a slow game of two bots on the table view until a phone holds a
-    seat, then that seat against one bot (Coin War, ``--mode``). Driven by :func:`serve`'s loop."""
+    seat, then that seat against one bot (``--game``, in ``--mode`` if two can play it, else the
+    game's first two-player mode). Driven by :func:`serve`'s loop."""
 
     SHOW_PAUSE_S = 1.5  # between two bot moves while nobody plays: slow enough to watch
     PLAY_PAUSE_S = 0.8  # the bot's moves against you: you see what it did
 
-    def __init__(self, taken: Callable[[], list[int]], seed: int, mode: str = "ffa") -> None:
-        self.taken, self.seed, self.mode = taken, seed, mode
+    def __init__(self, taken: Callable[[], list[int]], seed: int, game: str,
+                 mode: str | None = None) -> None:
+        self.taken, self.seed, self.game = taken, seed, game
+        self.mode = bot_game.mode_for(game, mode, players=2)  # a mode two players can play
         self.games = 0
         self.playing = False  # True once a phone's seat plays against the bot
 
@@ -643,7 +653,7 @@ class Demo:
         """A bot game to watch (again when one ends, while nobody has joined)."""
         self.games += 1
         table.bot_pause_s = self.SHOW_PAUSE_S
-        _start_bot_game(table, [1, 2], self.mode, self.seed + self.games)
+        _start_bot_game(table, [1, 2], self.game, self.mode, self.seed + self.games)
 
     def step(self, table: VirtualTable) -> None:
         if self.playing:
@@ -656,35 +666,17 @@ class Demo:
         you = seats[0]
         bot = next(s for s in range(1, 7) if s != you)
         players = [{"seat": you, "name": f"Seat {you}"}, {"seat": bot, "name": "Bot", "bot": True}]
-        mode = self.mode if self.mode in ("ffa", "football") else "ffa"  # modes two players can play
-        result = table.submit({"type": "new_game", "game": "coinwar", "mode": mode, "players": players,
-                               "order": [you, bot], "options": {}})
+        result = table.submit(bot_game.new_game(self.game, players, mode=self.mode, seed=None))
         if result.get("ok"):
             self.playing = True
             table.bot_pause_s = self.PLAY_PAUSE_S
             print(f"demo: seat {you} plays against a bot on seat {bot}", flush=True)
 
 
-def _start_bot_game(table: VirtualTable, seats: list[int], mode: str, seed: int, game: str = "coinwar") -> bool:
+def _start_bot_game(table: VirtualTable, seats: list[int], game: str, mode: str | None, seed: int) -> bool:
+    """A game of bots on ``seats``, as the game declares one (:mod:`gametable.bot_game`)."""
     players = [{"seat": s, "name": f"Bot {s}", "bot": True} for s in seats]
-    if game == "sanguosha_map":  # two equal sides; quick fights so bots finish (SG-8.1, SG-8.13)
-        players = [{**p, "team": "AB"[i % 2]} for i, p in enumerate(players)]
-        r = table.submit({"type": "new_game", "game": game, "players": players, "options": {"fights": "quick"},
-                          "seed": seed, "id": new_id("sim-new-game")})
-        if not r.get("ok"):
-            print(f"sim error: new game rejected: {r.get('error')}")
-        return bool(r.get("ok"))
-    if game in ("coup", "bang"):
-        r = table.submit({"type": "new_game", "game": game, "players": players, "options": {}, "seed": seed,
-                          "id": new_id("sim-new-game")})
-        if not r.get("ok"):
-            print(f"sim error: new game rejected: {r.get('error')}")
-        return bool(r.get("ok"))
-    if mode in ("teams", "infinite"):
-        for i, p in enumerate(players):
-            p["team"] = "AB"[i % 2]
-    r = table.submit({"type": "new_game", "game": "coinwar", "mode": mode, "players": players,
-                      "order": seats, "options": {}, "seed": seed, "id": new_id("sim-new-game")})
+    r = table.submit({**bot_game.new_game(game, players, mode=mode, seed=seed), "id": new_id("sim-new-game")})
     if not r.get("ok"):
         print(f"sim error: new game rejected: {r.get('error')}")
         return False

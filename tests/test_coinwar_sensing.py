@@ -28,3 +28,6 @@ def test_strike_with_no_game_or_no_turn_is_out_of_turn():
 def test_unpaired_striker_and_other_frames_make_no_input():
     assert strike_input({"t": "strike", "id": "s9", "seq": 1}, STRIKERS) is None
     assert strike_input({"t": "hb", "id": "s1", "seq": 1}, STRIKERS) is None
+    # a frame without a string id names no striker: no input (a list id must not crash the reader)
+    for bad in (None, 3, ["s1"]):
+        assert strike_input({"t": "strike", "id": bad, "seq": 1}, STRIKERS) is None

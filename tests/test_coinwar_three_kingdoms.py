@@ -283,3 +283,16 @@ def test_cw_7_5_bad_moves_are_rejected_with_a_reason():
         cw.apply(s, move(1, "burning_camps", card="k1", target=1))
     with pytest.raises(GameError, match="no damage to answer"):
         cw.apply(s, move(2, "take_damage"))
+
+
+def test_cw_7_5_an_unknown_move_names_the_declared_moves_and_changes_nothing():
+    """The move table is declared: the error lists it in order; an unhashable name (a list) is
+    the same one-line error, not a crash."""
+    s = tk()
+    before = json.dumps(s, sort_keys=True)
+    listed = "(moves: elixir, take_damage, combo, burning_camps, discard)"
+    for name in ("peach", ["combo"], None):
+        with pytest.raises(GameError) as err:
+            cw.apply(s, {"type": "move", "seat": 1, "move": name, "args": {}})
+        assert str(err.value) == f"unknown Three Kingdoms move {name!r} {listed}"
+    assert json.dumps(s, sort_keys=True) == before

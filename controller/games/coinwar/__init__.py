@@ -48,6 +48,11 @@ def mode_of(state: State) -> Mode:
     return MODES[state["mode"]]
 
 
+# Modes whose sides are the lobby's teams: a game of bots (gametable sim) seats them A, B, A, B
+# (CW-2.2, CW-7.1); football draws its sides when none are given, the role modes deal them.
+_BOT_TEAMS = ("teams", "infinite")
+
+
 def describe() -> dict[str, Any]:
     """What the lobby offers: modes, player counts, options with defaults (each mode has its own
     options; the turn order is chosen in the lobby, so seating is free: CW-3)."""
@@ -69,6 +74,7 @@ def describe() -> dict[str, Any]:
                 "teams": m.teams,
                 "options": {k: {"default": o.default, "description": o.description} for k, o in m.options.items()},
                 **({"seat_roles": _seat_roles()[m.name]} if m.name in _seat_roles() else {}),
+                **({"bot_game": {"teams": "alternate"}} if m.name in _BOT_TEAMS else {}),
             }
             for m in MODES.values()
         ],

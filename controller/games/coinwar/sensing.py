@@ -435,7 +435,7 @@ def strike_input(frame: dict[str, Any], strikers: dict[str, int]) -> dict[str, A
     """
     if frame.get("t") != "strike":
         return None
-    seat = strikers.get(frame.get("id"))  # type: ignore[arg-type]
+    seat = strikers.get(sid) if isinstance(sid := frame.get("id"), str) else None  # ids are strings ([strikers])
     if seat is None:
         return None
     return {"type": "strike", "seat": seat}

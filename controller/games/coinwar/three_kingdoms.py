@@ -12,7 +12,8 @@ more cards than their health discards first (``discard``). Both are ``move`` inp
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from controller.games import rng
 from controller.games.base import GameError, require, seat_of
@@ -25,7 +26,6 @@ from controller.games.coinwar.turns import player
 IDENTITIES = ("lord", "loyalist", "rebel", "traitor")
 REBELS_FOR = {4: 1, 5: 2, 6: 3}  # CW-7.5: 1 lord, 1 loyalist, 1 traitor, the rest rebels
 KINDS = {"elixir": "elixirs", "burning_camps": "burning_camps", "combo": "combos"}
-MOVES = ("elixir", "take_damage", "combo", "burning_camps", "discard")
 
 
 def _k(seat: int) -> str:
@@ -321,15 +321,16 @@ class ThreeKingdoms(FreeForAll):
     def move(self, state: State, inp: dict[str, Any]) -> None:
         seat = seat_of(inp)
         name = inp.get("move")
-        if name not in MOVES:
-            raise GameError(f"unknown Three Kingdoms move {name!r} (moves: {', '.join(MOVES)})")
+        handler = self.MOVES.get(name) if isinstance(name, str) else None
+        if handler is None:
+            raise GameError(f"unknown Three Kingdoms move {name!r} (moves: {', '.join(self.MOVES)})")
         args = inp.get("args", {})
         if args is None:
             args = {}
         require(isinstance(args, dict), f"'args' must be an object, got {args!r}")
         if not any(p["seat"] == seat for p in state["players"]):
             raise GameError(f"seat {seat} is not playing")
-        getattr(self, f"_move_{name}")(state, seat, args)
+        handler(self, state, seat, args)
 
     def _reaction_for(self, state: State, seat: int) -> dict[str, Any]:
         reaction = state["tk"]["reaction"]
@@ -424,6 +425,15 @@ class ThreeKingdoms(FreeForAll):
                           placements=hold["placements"])
         ctx.effects.append({"kind": "discard", "seat": seat, "cards": dropped, "rule": "CW-7.5"})
         referee.finish_turn(self, state, ctx)
+
+    # The card moves (CW-7.5) by the name a ``move`` input gives, in the order errors list them.
+    MOVES: ClassVar[dict[str, Callable[[ThreeKingdoms, State, int, dict[str, Any]], None]]] = {
+        "elixir": _move_elixir,
+        "take_damage": _move_take_damage,
+        "combo": _move_combo,
+        "burning_camps": _move_burning_camps,
+        "discard": _move_discard,
+    }
 
     def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         tk = state["tk"]

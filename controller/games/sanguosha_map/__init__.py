@@ -20,7 +20,10 @@ def describe() -> dict[str, Any]:
     d = setup.describe()
     lo, hi = PLAYERS
     d.update(name=d["title"], players={"min": lo, "max": hi}, options=d["modes"][0]["options"],
-             free_seating=True)
+             free_seating=True,
+             # bots (gametable sim): two equal sides (SG-8.1), fights settled by the seeded quick
+             # model, as no one holds the physical deck (SG-8.13)
+             bot_game={"options": {"fights": "quick"}, "teams": "alternate"})
     return d
 
 
