@@ -240,9 +240,19 @@ def test_coup_starts_from_the_lobby_in_the_manual_order_and_seat_1_plays_first(s
     assert next(p for p in stack.daemon.public_state()["players"] if p["seat"] == 1)["coins"] == 3
 
 
+PIXEL_JS = """([x, y]) => { const c = document.getElementById('board'), k = c.width / 425;
+    return Array.from(c.getContext('2d').getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data); }"""
+
+
 def _pixel(page, x_mm: float, y_mm: float) -> list[int]:
-    return page.evaluate(f"""(() => {{ const c = document.getElementById('board'), k = c.width / 425;
-        return Array.from(c.getContext('2d').getImageData(Math.round({x_mm} * k), Math.round({y_mm} * k), 1, 1).data); }})()""")
+    return page.evaluate(PIXEL_JS, [x_mm, y_mm])
+
+
+def _wait_for_pixel(page, x_mm: float, y_mm: float, test_js: str) -> None:
+    """Wait (bounded) until the board has drawn a pixel that passes ``test_js`` (``(r, g, b) => bool``):
+    the canvas redraws on its own animation frames, later on a loaded machine."""
+    page.wait_for_function(f"""(xy) => {{ const [r, g, b] = ({PIXEL_JS})(xy); return ({test_js})(r, g, b); }}""",
+                           arg=[x_mm, y_mm])
 
 
 def test_seat_leds_on_the_table_then_game_over_with_a_summary_and_a_rematch(stack, browser):
@@ -266,7 +276,7 @@ def test_seat_leds_on_the_table_then_game_over_with_a_summary_and_a_rematch(stac
         ann.goto(stack.url + "/table")
         ann.locator("#board").wait_for()
         ann.wait_for_function("() => S.leds && S.leds.seats && S.leds.seats['1'] === 'solid'")
-        ann.wait_for_timeout(300)  # a frame or two of the drawing
+        _wait_for_pixel(ann, 212.5, 5, "(r, g, b) => r > 170 && g < 110 && b < 110")  # drawn (bounded wait)
         r, g, b, _ = _pixel(ann, 212.5, 5)  # seat 1's LED on the top rail: solid red
         assert r > 170 and g < 110 and b < 110, (r, g, b)
         r2, g2, b2, _ = _pixel(ann, 420, 160)  # seat 2's: dim blue, far from full
