@@ -154,6 +154,31 @@ def test_three_kingdoms_cards_hearts_crown_and_readable_log(stack, browser):
     shot("tk-table.png", lord, full=True)
 
 
+@pytest.mark.parametrize("players", [5, 6])
+def test_cw_7_5_three_kingdoms_starts_from_the_lobby_with_five_and_six_players(stack, browser, players):
+    """CW-7.5: 5 players add a second Rebel, 6 a third (1/1/3/1); identities drawn when the host
+    picks none; the Lord (known to all) plays first and each phone shows only its own identity."""
+    host = _host(stack, browser)
+    host.click("[data-action=lobby-set][data-key=mode][data-value=three_kingdoms]")
+    for seat in range(4, players + 1):
+        host.check(f"[data-lobby=include][data-seat='{seat}']")
+    host.locator("#start").filter(has_text=f"{players} players").wait_for()
+    host.click("#start")
+    state = _until(lambda: (s := stack.daemon.public_state()) and s.get("mode") == "three_kingdoms" and s, "the game")
+    assert not host.locator("#lobby-error").count()
+    assert len(state["players"]) == players
+    identities = {seat: stack.daemon.seat_view(seat)["identity"] for seat in range(1, players + 1)}
+    assert sorted(identities.values()) == sorted(["lord", "loyalist", "traitor"] + ["rebel"] * (players - 3))
+    lord = next(seat for seat, identity in identities.items() if identity == "lord")
+    assert state["turn"]["seat"] == lord
+    rebel = next(seat for seat, identity in identities.items() if identity == "rebel")
+    phone = browser.new_context(**PHONE_360).new_page()
+    phone.set_default_timeout(20_000)
+    _claim(phone, stack, rebel)
+    phone.locator(".tk-identity").filter(has_text="Rebel").wait_for()
+    shot(f"tk-{players}-players-rebel.png", phone)
+
+
 def test_a_bot_is_a_per_seat_toggle_in_the_lobby(stack, browser):
     """Item 7: the host ticks the bot toggle of seat 2; the virtual table's bot plays seat 2 (and
     only in this game), the human on seat 1 plays their turn from the phone."""
