@@ -10,7 +10,7 @@ the app's own MPU-6050 driver and settings (``config.RATE_HZ``, ±16 g) and the 
 ``striker_app.run``, so a trace has the app's timing. It only reads the app's files
 (``settings.json``, ``base_mac.txt``): nothing on the flash changes.
 
-Samples are kept as raw integers in preallocated arrays (6 bytes a sample + 4 for its time: 50 kB
+Samples are kept as raw integers in preallocated arrays (6 bytes a sample + 2 for its time: 40 kB
 for 5 s at 1 kHz) and printed only after recording, so printing cannot slow the sampling.
 Output (self-describing; ``gametable/striker_trace.py`` parses it; lines before the header, such
 as the countdown, are ignored)::
@@ -35,7 +35,7 @@ import striker_app
 SECONDS = 5  # how long to record; edit here (mpremote run passes no arguments)
 COUNTDOWN_S = 3  # get ready: "GO" is printed when recording starts
 FORMAT_VERSION = 1
-MAX_SECONDS = 30  # 30 s at 1 kHz is 300 kB: the C3's RAM would not hold more
+MAX_SECONDS = 10  # 80 kB at 1 kHz: about half of MicroPython's heap on the ESP32-C3 (and ms fit 16 bits)
 
 
 def milli(raw, lsb_per_g):
@@ -49,7 +49,7 @@ def milli(raw, lsb_per_g):
 def record(mpu, n, rate_hz):
     """``n`` samples paced at ``rate_hz``: (ms since the first sample, raw x/y/z integers)."""
     lsb = mpu6050.LSB_PER_G
-    t_ms = array("i", bytes(4 * n))
+    t_ms = array("H", bytes(2 * n))
     raw = array("h", bytes(6 * n))
     period_us = 1000000 // rate_hz
     gc.collect()  # a collection now, not in the middle of the trace
@@ -99,7 +99,11 @@ def main(seconds=SECONDS, write=print, countdown_s=COUNTDOWN_S):
         write(f"recording {n * 1000 // rate} ms in {k} ...")
         time.sleep_ms(1000)
     write("GO")
-    t_ms, raw = record(mpu, n, rate)
+    try:
+        t_ms, raw = record(mpu, n, rate)
+    except MemoryError:
+        write(f"ERROR: no room for {n} samples: lower SECONDS at the top of record_trace.py")
+        return
     write(f"done: {n} samples in {t_ms[n - 1] if n else 0} ms")
     dump(t_ms, raw, head, write)
 
