@@ -350,7 +350,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--threshold", type=_threshold, default=config.THRESHOLD_G,
                    help=f"the threshold to run the detector at (default {config.THRESHOLD_G} g, config.py)")
     p.add_argument("--save-vector", metavar="NAME", help="keep the labelled traces as tests/vectors/recorded/NAME.json")
-    p.add_argument("--vectors-dir", type=Path, default=RECORDED, help=argparse.SUPPRESS)
+    p.add_argument("--vectors-dir", type=Path, default=RECORDED,
+                   help="where --save-vector writes (default: tests/vectors/recorded of this checkout)")
 
 
 def run(args: argparse.Namespace) -> int:
