@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gametable import striker_trace
+from gametable import striker_trace, trace_file
 from gametable.cli import main
 from tests.vectors.make_strikes import trace as synth
 
@@ -36,7 +36,7 @@ HEADER = {"rate_hz": 1000, "range_g": 16, "lsb_per_g": 2048, "fw": "1.2.0", "id"
 def write_trace(path: Path, hits: list[tuple], ms: int = 800, seed: int = 1, **kw) -> Path:
     """A synthesised trace in record_trace.py's format, with its countdown and CRLF line ends (mpremote)."""
     samples = [tuple(s) for s in synth(1000, ms, hits, seed, **kw)]
-    text = striker_trace.dumps(HEADER, list(range(len(samples))), samples)
+    text = trace_file.dumps(HEADER, list(range(len(samples))), samples)
     path.write_text("recording 5000 ms in 1 ...\nGO\ndone\n" + text.replace("\n", "\r\n"))
     return path
 
@@ -56,7 +56,7 @@ def suggested(out: str) -> float:
 # --- the striker side: record_trace.py on the stand-in MPU -------------------------------------------
 
 def _check_parsed_output(stdout: str) -> None:
-    trace = striker_trace.parse(stdout, "record_trace output")
+    trace = trace_file.parse(stdout, "record_trace output")
     assert trace.header["rate_hz"] == 1000 and trace.header["fw"] == "1.2.0" and trace.header["thr"] == 3.25
     assert len(trace.samples) == len(REPLAYED["samples"])
     for got, want in zip(trace.samples, REPLAYED["samples"], strict=True):
@@ -104,7 +104,7 @@ def test_reports_hits_and_set_downs_and_suggests_a_threshold_that_separates_them
     assert 1.0 < thr < 3.2
     # the suggested value counts every flick and no set-down
     for f, want in ((f1, 2), (f2, 1), (d1, 0), (d2, 0)):
-        hits, _, _ = striker_trace.run_detector(striker_trace.read(f), thr, 0.8)
+        hits, _, _ = striker_trace.run_detector(trace_file.read(f), thr, 0.8)
         assert len(hits) == want, f
 
 
@@ -117,9 +117,9 @@ def test_a_set_down_past_the_vertical_test_raises_the_suggestion_above_it(tmp_pa
     assert rc == 0
     assert "VERTICAL_MAX 0.8 does not separate them" in out and "1 of 1 set-downs point further" in out
     thr = suggested(out)
-    peak = striker_trace.run_detector(striker_trace.read(slope), 1.0, None)[0][0].peak_g
+    peak = striker_trace.run_detector(trace_file.read(slope), 1.0, None)[0][0].peak_g
     assert peak < thr < 7.0
-    assert striker_trace.run_detector(striker_trace.read(slope), thr, 0.8)[0] == []
+    assert striker_trace.run_detector(trace_file.read(slope), thr, 0.8)[0] == []
 
 
 def test_no_threshold_separates_a_weak_flick_from_a_hard_sideways_set_down(tmp_path, capsys) -> None:
@@ -259,8 +259,8 @@ def test_the_repository_holds_no_invented_recorded_traces() -> None:
                 max_size=12))
 def test_random_lines_never_crash_the_parser(lines: list[str]) -> None:
     try:
-        striker_trace.parse("\n".join(lines), "r.txt")
-    except striker_trace.TraceError as exc:
+        trace_file.parse("\n".join(lines), "r.txt")
+    except trace_file.TraceError as exc:
         assert str(exc).startswith("r.txt:") and "\n" not in str(exc)
 
 
@@ -276,5 +276,5 @@ def test_a_valid_file_round_trips(rows: list[tuple[int, float, float, float]], r
         t_ms.append(t)
     samples = [(x, y, z) for _, x, y, z in rows]
     header = dict(HEADER, rate_hz=rate)
-    trace = striker_trace.parse("noise\r\n" + striker_trace.dumps(header, t_ms, samples) + "after\n", "v.txt")
+    trace = trace_file.parse("noise\r\n" + trace_file.dumps(header, t_ms, samples) + "after\n", "v.txt")
     assert trace.t_ms == t_ms and trace.samples == samples and trace.rate_hz == rate and trace.header["id"] == "st-1a2b3c"
