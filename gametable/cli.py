@@ -1,4 +1,4 @@
-"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``."""
+"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``, ``striker-trace``."""
 
 from __future__ import annotations
 
@@ -44,6 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     from gametable.sim import add_sim_arguments
 
     add_sim_arguments(sim)
+    from gametable.striker_trace import add_parser as add_trace_parser
+
+    add_trace_parser(sub)  # gametable striker-trace FILE... (recorded striker traces → a threshold)
     return parser
 
 
@@ -73,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         from gametable.run import run_daemon
 
         return run_daemon(args)
+    if args.command == "striker-trace":
+        from gametable.striker_trace import run as run_trace
+
+        return run_trace(args)
     if args.command == "sim":
         from gametable.sim import run_sim
 

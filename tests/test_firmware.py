@@ -57,6 +57,7 @@ def test_firmware_lib_passes_vectors_under_cpython():
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.strip().splitlines()[-1].startswith("OK ") and "(cpython)" in proc.stdout
+    assert "recorded traces" in proc.stdout  # tests/vectors/recorded/*.json (traces from real strikers) ran too
 
 
 def test_firmware_lib_passes_vectors_under_real_micropython():
@@ -70,12 +71,12 @@ def test_firmware_lib_passes_vectors_under_real_micropython():
         cwd=RUNNER, capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "(micropython)" in proc.stdout and "FAIL" not in proc.stdout
+    assert "(micropython)" in proc.stdout and "FAIL" not in proc.stdout and "recorded traces" in proc.stdout
 
 
 def test_hardware_mains_compile():
     for main in ("striker/main.py", "striker/striker_app.py", "striker/mpu6050.py", "striker/config.py",
-                 "base_station/main.py", "base_station/base_app.py"):
+                 "striker/record_trace.py", "base_station/main.py", "base_station/base_app.py"):
         compile((ROOT / "firmware" / main).read_text(), main, "exec")
 
 

@@ -6,6 +6,7 @@ Node runner, or sys.argv[1] under CPython). Prints one line per failure and a su
 """
 
 import json
+import os
 import sys
 
 import cobs
@@ -126,23 +127,41 @@ def _check_stream(doc):
 
 
 def check_strikes(doc):
+    for case in doc["cases"]:
+        check_case(case, doc["detector"])
+
+
+def check_recorded(dirname):
+    """Traces recorded on a real striker (tests/vectors/recorded/*.json, saved by
+    ``gametable striker-trace --save-vector``): each has its own detector settings and sample times."""
+    try:
+        names = sorted(n for n in os.listdir(dirname) if n.endswith(".json"))
+    except OSError:
+        return 0  # no recorded traces yet
+    for name in names:
+        case = load(dirname, name)
+        check_case(case, case["detector"])
+    return len(names)
+
+
+def check_case(case, detector):
     from strike_detector import StrikeDetector
 
-    for case in doc["cases"]:
-        rate = case["rate_hz"]
-        det = StrikeDetector(rate, **doc["detector"])
-        events = []
-        for i, s in enumerate(case["samples"]):
-            ev = det.feed(s[0], s[1], s[2], (i * 1000) // rate)
-            if ev is not None:
-                events.append(ev)
-        exp = case["expect"]
-        check(len(events) == len(exp), f"strikes {case['name']}: {len(events)} events, expected {len(exp)} ({events!r})")
-        for k in range(min(len(events), len(exp))):
-            peak, ms = events[k]
-            e = exp[k]
-            check(abs(peak - e["g"]) <= e["g_tol"], "strikes {}: peak {:.2f} g, expected {:.2f} +- {:.2f}".format(case["name"], peak, e["g"], e["g_tol"]))
-            check(abs(ms - e["ms"]) <= e["ms_tol"], f"strikes {case['name']}: at {ms} ms, expected {e['ms']} +- {e['ms_tol']}")
+    rate = case["rate_hz"]
+    det = StrikeDetector(rate, **detector)
+    times = case.get("t_ms")  # recorded: the striker's own ms; synthesised: sample i at i*1000//rate
+    events = []
+    for i, s in enumerate(case["samples"]):
+        ev = det.feed(s[0], s[1], s[2], times[i] if times else (i * 1000) // rate)
+        if ev is not None:
+            events.append(ev)
+    exp = case["expect"]
+    check(len(events) == len(exp), f"strikes {case['name']}: {len(events)} events, expected {len(exp)} ({events!r})")
+    for k in range(min(len(events), len(exp))):
+        peak, ms = events[k]
+        e = exp[k]
+        check(abs(peak - e["g"]) <= e["g_tol"], "strikes {}: peak {:.2f} g, expected {:.2f} +- {:.2f}".format(case["name"], peak, e["g"], e["g_tol"]))
+        check(abs(ms - e["ms"]) <= e["ms_tol"], f"strikes {case['name']}: at {ms} ms, expected {e['ms']} +- {e['ms_tol']}")
 
 
 def check_cores(fdoc, sdoc):
@@ -224,12 +243,13 @@ def main(dirname):
     sdoc = load(dirname, "strikes.json")
     check_frames(fdoc)
     check_strikes(sdoc)
+    recorded = check_recorded(dirname + "/recorded")
     check_cores(fdoc, sdoc)
     impl = sys.implementation.name
     if _results["fail"]:
-        print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl})")
+        print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl}); {recorded} recorded traces")
         return 1
-    print(f"OK {_results['n']} checks ({impl})")
+    print(f"OK {_results['n']} checks ({impl}); {recorded} recorded traces")
     return 0
 
 

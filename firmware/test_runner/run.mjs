@@ -28,6 +28,10 @@ function copyDir(src, dst, ext) {
 copyDir(libDir, "/lib", ".py");
 for (const dir of extraDirs) copyDir(dir, "/lib", ".py");
 copyDir(vectorsDir, "/vectors", ".json");
+// sub-folders too (tests/vectors/recorded: traces recorded on real strikers) as /vectors/<name>
+for (const ent of fs.readdirSync(vectorsDir, { withFileTypes: true })) {
+  if (ent.isDirectory() && !ent.name.startsWith("_")) copyDir(path.join(vectorsDir, ent.name), "/vectors/" + ent.name, ".json");
+}
 const code = fs.readFileSync(script, "utf8");
 try {
   mp.runPython("import sys\nif '/lib' not in sys.path:\n    sys.path.append('/lib')\nVECTORS_DIR = '/vectors'\n__name__ = '__main__'\n");
