@@ -72,25 +72,21 @@ class Report:
 
 
 def run_detector(trace: Trace, threshold: float, vertical_max: float | None) -> tuple[list[Spike], list[Spike], float]:
-    """The firmware's StrikeDetector with config.py's settings: (hits, set-downs rejected, max |hp|).
-
-    It has no public accessor for a rejected spike or a spike's direction, so this reads its
-    ``_peak``, ``_quiet_until`` and ``_along_gravity()`` right after the spike closes (read only).
-    """
+    """The firmware's StrikeDetector with config.py's settings: (hits, set-downs rejected, max |hp|),
+    each spike as the detector's ``last_spike`` describes it when its peak window closes."""
     det: Any = _detector_mod.StrikeDetector(trace.rate_hz, threshold, config.REFRACTORY_MS, config.PEAK_WINDOW_MS,
                                             vertical_max=vertical_max)
     hits: list[Spike] = []
     rejected: list[Spike] = []
     max_hp = 0.0
     for t, (x, y, z) in zip(trace.t_ms, trace.samples, strict=True):
-        before = det.rejected
-        event = det.feed(x, y, z, t)
+        before = det.last_spike
+        det.feed(x, y, z, t)
         max_hp = max(max_hp, det.last_magnitude)
-        if event is not None:
-            hits.append(Spike(event[1], event[0], det._along_gravity(), trace.source))
-        elif det.rejected != before:
-            start = det._quiet_until - det.refractory_ms
-            rejected.append(Spike(start, det._peak, det._along_gravity(), trace.source))
+        spike = det.last_spike
+        if spike is not None and spike is not before:
+            peak, start, along, was_rejected = spike
+            (rejected if was_rejected else hits).append(Spike(start, peak, along, trace.source))
     return hits, rejected, max_hp
 
 

@@ -48,6 +48,9 @@ class StrikeDetector:
         self._gravity = (0.0, 0.0, 1.0)  # low-passed acceleration when the spike began
         self._peak_v = (0.0, 0.0, 0.0)  # the high-passed vector at the peak
         self.rejected = 0  # spikes along gravity (set-downs) that were not strikes
+        # the last spike whose peak window closed: (peak_g, start_ms, |cos| to gravity, rejected);
+        # for tools that tune the detector from recorded traces (gametable striker-trace)
+        self.last_spike = None
 
     def feed(self, ax, ay, az, t_ms):
         """One sample; returns ``(peak_g, start_ms)`` when a hit's peak window closes, else None."""
@@ -71,9 +74,12 @@ class StrikeDetector:
                 start = self._start
                 self._start = None
                 self._quiet_until = start + self.refractory_ms
-                if self.vertical_max is not None and self._along_gravity() > self.vertical_max:
+                along = self._along_gravity()
+                if self.vertical_max is not None and along > self.vertical_max:
                     self.rejected += 1
+                    self.last_spike = (self._peak, start, along, True)
                     return None
+                self.last_spike = (self._peak, start, along, False)
                 return (self._peak, start)
             return None
         if mag >= self.threshold and (self._quiet_until is None or t_ms >= self._quiet_until):
