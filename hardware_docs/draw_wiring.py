@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--table", action="store_true", help="print the markdown pin map instead")
     args = ap.parse_args(argv)
     try:
-        config = load(args.config or default_config_path())
+        config = load(args.config or default_config_path(), layout_only=True)  # a drawing needs no strikers
     except (ConfigError, FileNotFoundError) as exc:
         print(f"draw_wiring: {exc}", file=sys.stderr)
         return 2

@@ -24,7 +24,7 @@ def test_beam_layout_svg_shows_every_beam_with_its_pin(tmp_path):
     out = tmp_path / "layout.svg"
     assert draw_beam_layout.main(["--config", str(EXAMPLE), "--out", str(out)]) == 0
     root = ET.parse(out).getroot()
-    config = load(EXAMPLE)
+    config = load(EXAMPLE, layout_only=True)
     groups = {g.get("id") for g in root.iter(f"{SVG}g")}
     text = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
     for beam in config.beams:
@@ -56,7 +56,7 @@ def test_layout_script_reports_a_broken_config_in_one_line(tmp_path, capsys):
 
 
 def test_default_config_fits_the_header_and_the_pin_map_in_wiring_md_is_generated_from_it():
-    config = load(EXAMPLE)
+    config = load(EXAMPLE, layout_only=True)
     assert draw_wiring.check_pins(config) == []
     assert draw_wiring.pin_table(config) in (DOCS / "wiring.md").read_text()
 
@@ -140,7 +140,7 @@ def test_drilling_jig_is_one_to_one_with_every_goal_hole_and_a_scale_check(tmp_p
     from hardware_docs import draw_drilling_jig
 
     out = tmp_path / "jig.svg"
-    config = load(ROOT / "controller" / "data" / "default-table.toml")
+    config = load(ROOT / "controller" / "data" / "default-table.toml", layout_only=True)
     assert draw_drilling_jig.main(["--config", config.source, "--out", str(out), "--scad", ""]) == 0
     root = ET.parse(out).getroot()
     assert root.get("width") == "210mm" and root.get("viewBox") == "0 0 210 297"  # 1 unit = 1 mm
