@@ -11,10 +11,12 @@ the panel and small tools import it without pulling in any engine.
 | gametable/T/seat/S/private     | yes      | 1   | seat S's private view (ACL: panel only)
 | gametable/T/cmd                | no       | 1   | commands in
 | gametable/T/cmd/result         | no       | 1   | {"id", "ok", "error"?}
-| gametable/T/sensors/...        | no       | 0   | diagnostics (sensors/table: the virtual table's coins)
+| gametable/T/sensors/...        | no*      | 0*  | diagnostics (sensors/table: the virtual table's coins)
 | gametable/T/leds               | yes      | 1   | what each seat LED shows
 | gametable/T/games              | yes      | 1   | the games this table offers (describe())
 | gametable/T/sim/flick(/result) | no       | 1/0 | the virtual table's flicks from the panel
+
+* retained at QoS 1: sensors/walk, pairing, strikers, journal, waiting; at QoS 0: sensors/table
 """
 
 from __future__ import annotations

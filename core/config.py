@@ -299,8 +299,13 @@ def _leds(section: dict[str, Any]) -> LedConfig:
     return LedConfig(seats, status)
 
 
-def parse(data: dict[str, Any], source: str = "<config>") -> Config:
-    """Validate a decoded TOML document into a :class:`Config`."""
+def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool = False) -> Config:
+    """Validate a decoded TOML document into a :class:`Config`.
+
+    ``layout_only`` skips the one check that matters only to a table that plays (a real table with
+    neither strikers nor a base station port): the drawings and the simulator read the shipped
+    ``default-table.toml``, a real table's template that has no base station port yet.
+    """
     top = {"table_id", "mqtt", "striker", "strikers", "gpio", "journal", "panel", "beams", "beam_parts", "leds",
            "sim"}
     _check_keys(data, top, "")
@@ -340,13 +345,13 @@ def parse(data: dict[str, Any], source: str = "<config>") -> Config:
     if factory not in ("mock", "lgpio", "rpigpio", "pigpio", "native"):
         raise _fail("gpio.pin_factory", "'lgpio' (on a Pi) or 'mock'", factory)
     real_table = factory != "mock"
-    if real_table and not strikers and not striker.port:
-        # without it every strike frame is dropped (no seat owns the striker) and nobody can play; with a
-        # base station the host pairs strikers from the bring-up page instead (the game waits until then)
+    if real_table and not strikers and not striker.port and not layout_only:
+        # without a base station no strike reaches the table and nobody can play; with one the host pairs
+        # strikers from the bring-up page (the game waits until then)
         raise ConfigError(
-            f"config error: strikers: empty on a real table (gpio.pin_factory = {factory!r}): map each striker "
-            "id to its seat, e.g. [strikers] s1 = 1, or set [striker] port and pair them from the host's "
-            "bring-up page (see hardware_docs/pi_setup.md)")
+            f"config error: strikers: empty on a real table (gpio.pin_factory = {factory!r}) and no [striker] "
+            "port: set [striker] port to the base station's /dev/serial/by-id/... path and pair the strikers "
+            "from the host's bring-up page (see hardware_docs/pi_setup.md)")
     beams = _beams(data.get("beams"), _beam_parts(_table(data, "beam_parts")), real_table)
     leds = _leds(_table(data, "leds"))
     _check_pins(beams, leds)
@@ -390,10 +395,10 @@ def parse(data: dict[str, Any], source: str = "<config>") -> Config:
     )
 
 
-def load(path: str | Path | None) -> Config:
-    """Load and validate a config file; ``None`` gives the built-in defaults."""
+def load(path: str | Path | None, *, layout_only: bool = False) -> Config:
+    """Load and validate a config file; ``None`` gives the built-in defaults (``layout_only``: see :func:`parse`)."""
     if path is None:
-        return parse({}, "<defaults>")
+        return parse({}, "<defaults>", layout_only=layout_only)
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -403,4 +408,4 @@ def load(path: str | Path | None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config error: {path} is not valid TOML: {exc}") from exc
-    return parse(data, str(path))
+    return parse(data, str(path), layout_only=layout_only)

@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--goal", type=float, nargs=2, default=(60.0, 160.0), metavar=("W", "L"))
     args = ap.parse_args(argv)
     try:
-        config = load(args.config or default_config_path())
+        config = load(args.config or default_config_path(), layout_only=True)  # a drawing needs no strikers
     except (ConfigError, FileNotFoundError) as exc:
         print(f"draw_beam_layout: {exc}", file=sys.stderr)
         return 2

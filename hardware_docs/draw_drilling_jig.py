@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="the OpenSCAD include with the hole positions ('' to skip)")
     args = ap.parse_args(argv)
     try:
-        config = load(args.config or default_config_path())
+        config = load(args.config or default_config_path(), layout_only=True)  # a drawing needs no strikers
     except ConfigError as exc:
         print(f"draw_drilling_jig: {exc}", file=sys.stderr)
         return 2

@@ -71,6 +71,8 @@ def check_pins(config: Config) -> list[str]:
 
 
 LED_R = "220 Ω (red/amber/yellow) or 120 Ω (green/blue/white)"
+# The ULN2803A has 8 channels (6 seats + status red and green); the status blue is the 9th (perfboard.md).
+STATUS_BLUE = "9th channel: AO3400A gate (220 Ω, 100 kΩ to GND); common-anode RGB LED blue from 5 V, 120 Ω"
 
 
 def beam_wiring(b: BeamConfig) -> str:
@@ -92,8 +94,10 @@ def pin_table(config: Config) -> str:
             wiring = beam_wiring(beams[g])
         elif any(w.startswith("seat") for w in used.get(g, [])):
             wiring = f"ULN2803A input; LED from 5 V via {LED_R}"
+        elif "status LED blue" in used.get(g, []):
+            wiring = STATUS_BLUE
         elif any(w.startswith("status") for w in used.get(g, [])):
-            wiring = "ULN2803A input; common-anode RGB LED from 5 V, 220 Ω red, 120 Ω green/blue"
+            wiring = "ULN2803A input; common-anode RGB LED from 5 V, 220 Ω red, 120 Ω green"
         else:
             wiring = ""
         lines.append(f"| GPIO{g} | {PHYSICAL[g]} | {what} | {wiring} | {ALT.get(g, '')} |")
@@ -132,7 +136,7 @@ def render(config: Config) -> str:
         '<rect width="100%" height="100%" fill="white"/>',
         '<text x="20" y="28" font-size="16" font-weight="bold">Game table wiring — Raspberry Pi 40-pin header (BCM numbering)</text>',
         f'<text x="20" y="48" fill="#555">source: {escape(source_name(config))} · '
-        "beams: pull-ups to 3V3 only (never 5 V) · LEDs switched by a ULN2803A from 5 V · "
+        "beams: pull-ups to 3V3 only (never 5 V) · LEDs switched from 5 V by a ULN2803A (status blue: an AO3400A) · "
         "base station on USB</text>",
         f'<text x="{hx}" y="{hy - 14}" font-weight="bold">Pi header</text>',
     ]
@@ -190,9 +194,10 @@ def _components(config: Config, x: float, y: float, row_h: int) -> list[str]:
             f"{'high' if b.active_high else 'low'} = blocked</text>",
         ]
     y2 = y + len(config.beams) * row_h + 20
-    out.append(f'<text x="{x}" y="{y2}" fill="#555">IR emitters: goal pairs 5V → emitter (built-in resistor) → '
-               "GND; rail TSAL6200s 5V → 68 Ω → LED → AO3400A keyed at 38 kHz by a TLC555 (perfboard.md)</text>")
-    y2 += 30
+    out.append(f'<text x="{x}" y="{y2}" fill="#555">IR emitters: goal pairs 5V → emitter (built-in resistor) → GND;</text>')
+    out.append(f'<text x="{x}" y="{y2 + 14}" fill="#555">rail: 4 × (5V → 68 Ω → TSAL6200) in parallel → one AO3400A '
+               "keyed at 38 kHz by a TLC555</text>")
+    y2 += 48
     out.append(f'<text x="{x}" y="{y2 - 14}" font-weight="bold">Seat turn LEDs (PWM)</text>')
     g = ROLE_COLORS["seat"]
     for i, (seat, pin) in enumerate(sorted(config.leds.seats.items())):
@@ -206,8 +211,8 @@ def _components(config: Config, x: float, y: float, row_h: int) -> list[str]:
         ]
     y3 = y2 + len(config.leds.seats) * row_h + 24
     if config.leds.status:
-        out.append(f'<text x="{x}" y="{y3 - 14}" font-weight="bold">Status RGB LED (common anode → 5 V, '
-                   "cathodes via ULN2803A)</text>")
+        out.append(f'<text x="{x}" y="{y3 - 14}" font-weight="bold">Status RGB LED (common anode → 5 V; '
+                   "red, green: ULN2803A; blue: AO3400A)</text>")
         for i, (name, pin, fill) in enumerate(zip(("red", "green", "blue"), config.leds.status,
                                                   ("#ff6b6b", "#6bd66b", "#6b8bff"), strict=True)):
             yy = y3 + i * row_h
@@ -216,7 +221,8 @@ def _components(config: Config, x: float, y: float, row_h: int) -> list[str]:
                 f'<line x1="{x + 50}" y1="{yy}" x2="{x + 200}" y2="{yy}" stroke="{ROLE_COLORS["status"]}"/>',
                 _resistor(x + 70, yy, "220Ω" if name == "red" else "120Ω"),
                 _led(x + 130, yy, fill),
-                f'<text x="{x + 205}" y="{yy + 4}">{name}</text>',
+                f'<text x="{x + 205}" y="{yy + 4}">{name} · '
+                f'{"AO3400A (9th channel, gate 220 Ω + 100 kΩ to GND)" if name == "blue" else "ULN2803A"}</text>',
             ]
         y3 += 3 * row_h + 20
     out += [
@@ -246,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--table", action="store_true", help="print the markdown pin map instead")
     args = ap.parse_args(argv)
     try:
-        config = load(args.config or default_config_path())
+        config = load(args.config or default_config_path(), layout_only=True)  # a drawing needs no strikers
     except (ConfigError, FileNotFoundError) as exc:
         print(f"draw_wiring: {exc}", file=sys.stderr)
         return 2

@@ -58,11 +58,13 @@ def _parse(text: str):
     return parse(tomllib.loads(text))
 
 
-def test_the_default_table_uses_parts_that_reach_every_beam_and_maps_its_strikers():
+def test_the_default_table_uses_parts_that_reach_every_beam_and_ships_no_example_strikers():
     from controller.default_table import DEFAULT_TABLE
 
-    c = load(DEFAULT_TABLE)
-    assert c.gpio.pin_factory == "lgpio" and sorted(c.strikers.values()) == [1, 2, 3, 4, 5, 6]
+    c = load(DEFAULT_TABLE, layout_only=True)
+    # strikers name themselves st-<mac6> and are paired on the bring-up page: example ids such as
+    # s1 = 1 would only be phantom strikers on the bring-up page (review #2)
+    assert c.gpio.pin_factory == "lgpio" and c.strikers == {} and c.striker.port is None
     rails = [b for b in c.beams if b.kind == "segment"]
     assert {round(b.length_mm) for b in rails} == {457, 657}
     for b in c.beams:
@@ -104,6 +106,23 @@ def test_part_keys_are_checked_by_name(text, message):
     with pytest.raises(ConfigError) as err:
         _parse(text)
     assert message in str(err.value)
+
+
+def test_the_shipped_default_run_as_is_names_the_missing_base_station_port():
+    """A copy of the default file without [striker] port is refused with the fix in the message; with
+    the port set it loads and the strikers are paired on the bring-up page."""
+    import tomllib
+
+    from controller.default_table import DEFAULT_TABLE
+
+    with pytest.raises(ConfigError) as err:
+        load(DEFAULT_TABLE)
+    message = str(err.value)
+    assert message.startswith("config error: strikers: empty on a real table (gpio.pin_factory = 'lgpio') and no [striker] port")
+    assert "/dev/serial/by-id/" in message and "bring-up page" in message
+    data = tomllib.loads(DEFAULT_TABLE.read_text())
+    data["striker"]["port"] = "/dev/serial/by-id/usb-Espressif_x-if00"
+    assert parse(data).strikers == {}
 
 
 def test_a_real_table_refuses_an_empty_strikers_section():

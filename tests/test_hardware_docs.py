@@ -24,7 +24,7 @@ def test_beam_layout_svg_shows_every_beam_with_its_pin(tmp_path):
     out = tmp_path / "layout.svg"
     assert draw_beam_layout.main(["--config", str(EXAMPLE), "--out", str(out)]) == 0
     root = ET.parse(out).getroot()
-    config = load(EXAMPLE)
+    config = load(EXAMPLE, layout_only=True)
     groups = {g.get("id") for g in root.iter(f"{SVG}g")}
     text = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
     for beam in config.beams:
@@ -56,7 +56,7 @@ def test_layout_script_reports_a_broken_config_in_one_line(tmp_path, capsys):
 
 
 def test_default_config_fits_the_header_and_the_pin_map_in_wiring_md_is_generated_from_it():
-    config = load(EXAMPLE)
+    config = load(EXAMPLE, layout_only=True)
     assert draw_wiring.check_pins(config) == []
     assert draw_wiring.pin_table(config) in (DOCS / "wiring.md").read_text()
 
@@ -140,7 +140,7 @@ def test_drilling_jig_is_one_to_one_with_every_goal_hole_and_a_scale_check(tmp_p
     from hardware_docs import draw_drilling_jig
 
     out = tmp_path / "jig.svg"
-    config = load(ROOT / "controller" / "data" / "default-table.toml")
+    config = load(ROOT / "controller" / "data" / "default-table.toml", layout_only=True)
     assert draw_drilling_jig.main(["--config", config.source, "--out", str(out), "--scad", ""]) == 0
     root = ET.parse(out).getroot()
     assert root.get("width") == "210mm" and root.get("viewBox") == "0 0 210 297"  # 1 unit = 1 mm
@@ -193,3 +193,60 @@ def test_every_printable_part_has_a_make_stl_rule():
     assert "stl:" in makefile and "openscad" in makefile
     parts = sorted(p.stem for p in (DOCS / "printable").glob("*.scad") if p.stem != "goal_points")
     assert parts == ["drilling_jig", "goal_emitter_bridge", "rail_beam_post", "striker_body"]
+
+
+# --- review #3: a TOML example in the docs is a piece of the real table ----------------------------
+
+def _toml_examples() -> list[tuple[str, str]]:
+    import re
+
+    return [(str(md.relative_to(DOCS)), block) for md in sorted(DOCS.rglob("*.md"))
+            for block in re.findall(r"^```toml\n(.*?)^```", md.read_text(), re.S | re.M)]
+
+
+def _merge_over(base: dict, example: dict) -> dict:
+    """``example`` merged over ``base`` as a builder would edit it in: tables key by key, and a
+    ``[[beams]]`` entry replaces the default's beam of the same id (a new id is added)."""
+    out = dict(base)
+    for key, value in example.items():
+        if key == "beams":
+            beams = {b["id"]: b for b in base.get("beams", [])}
+            beams.update({b["id"]: b for b in value})
+            out[key] = list(beams.values())
+        elif isinstance(value, dict) and isinstance(base.get(key), dict):
+            out[key] = _merge_over(base[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def test_every_toml_example_in_the_docs_fits_the_default_table_without_moving_a_pin():
+    """A pasted example must neither be refused nor silently move an LED or beam of the one pin map
+    (the old beams_and_leds.md put the seat LEDs on 18/20/21/26 and a beam on goal6's GPIO17)."""
+    import tomllib
+
+    examples = _toml_examples()
+    assert {name for name, _ in examples} >= {"beams_and_leds.md", "mosquitto/README.md"}
+    base = tomllib.loads(EXAMPLE.read_text())
+    default = parse(base, layout_only=True)
+    default_pins = {b.id: b.pin for b in default.beams}
+    for name, block in examples:
+        merged = parse(_merge_over(base, tomllib.loads(block)), f"{name} example", layout_only=True)
+        assert merged.leds == default.leds, f"{name}: an example moves the LEDs"
+        for beam in merged.beams:
+            if beam.id in default_pins:
+                assert beam.pin == default_pins[beam.id], f"{name}: an example moves beam {beam.id}"
+
+
+def test_the_example_check_catches_the_old_wrong_examples():
+    import tomllib
+
+    from core.config import ConfigError
+
+    base = tomllib.loads(EXAMPLE.read_text())
+    old_beam = '[[beams]]\nid = "mouth_n"\npin = 17\nkind = "segment"\na = [-50.0, 30.0]\nb = [50.0, 30.0]\n'
+    with pytest.raises(ConfigError, match="GPIO17 is used by another beam"):
+        parse(_merge_over(base, tomllib.loads(old_beam)), layout_only=True)
+    old_leds = '[leds]\nseats = { "1" = 18, "2" = 20, "3" = 21, "4" = 26 }\nstatus = [12, 13, 19]\n'
+    with pytest.raises(ConfigError, match="leds.seats.5: GPIO20 is already used by leds.seats.2"):
+        parse(_merge_over(base, tomllib.loads(old_leds)), layout_only=True)
