@@ -463,7 +463,9 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     from gametable.broker import ensure_broker
 
     try:
-        config: Config = load(args.config) if args.config else load(None)
+        # a virtual table: the real table's "no strikers, no base station" check does not apply
+        # (the sim's own base station carries the strikers), so a real table's config runs as is
+        config: Config = load(args.config, layout_only=True) if args.config else load(None)
     except ConfigError as exc:
         print(exc)
         return 2

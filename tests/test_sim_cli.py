@@ -68,3 +68,24 @@ def test_headless_coup_bots_print_a_finished_game(tmp_path):
     assert final["game"] == "coup" and final["phase"] == "over" and len(final["winner"]) == 1
     assert "hand" not in final  # the printed state is the public one: no hidden card
 
+
+
+def test_a_real_tables_config_runs_on_the_virtual_table_as_it_is(tmp_path):
+    """A builder tries their table's config on the virtual table: the shipped template (lgpio, no
+    strikers, no base station port yet -- `gametable run` refuses it) plays a bot game in the sim,
+    whose own base station carries the strikers."""
+    shipped = (ROOT / "controller" / "data" / "default-table.toml").read_text()
+    port = free_port()
+    cfg = tmp_path / "table.toml"
+    cfg.write_text(shipped.replace('table_id = "table1"', 'table_id = "builder"')
+                   + f'\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
+                   + f'[panel]\nhost = "127.0.0.1"\nport = {port}\npin = "2468"\n')
+    r = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--headless",
+                        "--bots", "2", "--speed", "1000", "--seed", "4"],
+                       capture_output=True, text=True, timeout=240, cwd=ROOT)
+    assert r.returncode == 0, (r.stdout[-1000:], r.stderr[-2000:])
+    final = json.loads(r.stdout.strip().splitlines()[-1])
+    assert final["phase"] == "over" and final["winner"]
+    run = subprocess.run([sys.executable, "-m", "gametable.cli", "run", "--config", str(cfg)],
+                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert run.returncode == 78 and "no [striker] port" in run.stdout + run.stderr
