@@ -110,6 +110,13 @@ def _cid() -> str:
     return f"test-{uuid.uuid4().hex}"
 
 
+def _pair_on_a_booted_base(base, phone) -> None:
+    """The base says hello (the Pi answers with peers_set), then the host pairs SID to seat 3."""
+    base.boot()
+    wait_for(lambda: base.commands, what="peers_set")
+    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": _cid()})["ok"]
+
+
 class Table:
     def __init__(self, broker, tmp_path, base: FirmwareBase, strikers: dict | None = None, **extra) -> None:
         self.config = parse({
@@ -196,9 +203,7 @@ def test_the_pi_sends_its_list_after_every_hello_and_a_waved_striker_paired_to_s
 def test_a_pairing_survives_a_restart_and_is_sent_to_a_rebooted_base(rig):
     base, phone, start = rig
     table = start()
-    base.boot()
-    wait_for(lambda: base.commands, what="peers_set")
-    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": _cid()})["ok"]
+    _pair_on_a_booted_base(base, phone)
     wait_for(lambda: base.core.peers == {MAC: SID}, what="the base's allow-list")
     table.stop()
 
@@ -398,9 +403,7 @@ def test_the_host_tunes_a_paired_striker_and_sees_it_applied_with_its_rssi(rig):
 def test_bad_tune_commands_say_what_is_wrong_and_write_nothing(rig):
     base, phone, start = rig
     table = start()
-    base.boot()
-    wait_for(lambda: base.commands, what="peers_set")
-    assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": _cid()})["ok"]
+    _pair_on_a_booted_base(base, phone)
     wait_for(lambda: base.core.peers == {MAC: SID}, what="paired")
     sent = len(base.commands)
     for cmd, error in (

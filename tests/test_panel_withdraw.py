@@ -29,6 +29,17 @@ def _legal(stack, seat: int) -> list[dict]:
     return (stack.panel.link.private_view(seat) or {}).get("legal") or []
 
 
+def _seat_1_phone(stack, browser):
+    """The game started and seat 1 claimed on a 360 x 640 phone."""
+    _started(stack)
+    page = browser.new_context(**PHONE_360).new_page()
+    page.set_default_timeout(20_000)
+    page.goto(stack.url + "/join")
+    page.click("#seat-1")
+    page.locator("#turn-banner, #my-coin").first.wait_for()
+    return page
+
+
 def _strike(stack, cid: str) -> None:
     assert stack.daemon.submit({"type": "strike", "seat": 1, "id": cid}, source="striker")["ok"]
     stack.wait(lambda: {"type": "withdraw"} in _legal(stack, 1), what="the withdraw move on seat 1's phone")
@@ -53,12 +64,7 @@ def test_cw_5_6_only_the_strikers_phone_withdraws_and_only_while_the_strike_is_i
 @pytest.mark.browser
 @pytest.mark.usefixtures("close_contexts")
 def test_cw_5_6_the_strikers_phone_shows_a_withdraw_button_while_the_strike_is_in_flight(stack, browser):
-    _started(stack)
-    page = browser.new_context(**PHONE_360).new_page()
-    page.set_default_timeout(20_000)
-    page.goto(stack.url + "/join")
-    page.click("#seat-1")
-    page.locator("#turn-banner, #my-coin").first.wait_for()
+    page = _seat_1_phone(stack, browser)
     assert page.locator("#withdraw-strike").count() == 0
     _strike(stack, "strike-w-2")
     button = page.locator("#withdraw-strike")
@@ -97,12 +103,7 @@ def test_cw_5_6_the_strikers_phone_withdraws_a_shot_no_beam_saw_while_who_flew_i
 @pytest.mark.browser
 @pytest.mark.usefixtures("close_contexts")
 def test_cw_5_6_the_question_screen_offers_the_striker_a_withdraw_button(stack, browser):
-    _started(stack)
-    page = browser.new_context(**PHONE_360).new_page()
-    page.set_default_timeout(20_000)
-    page.goto(stack.url + "/join")
-    page.click("#seat-1")
-    page.locator("#turn-banner, #my-coin").first.wait_for()
+    page = _seat_1_phone(stack, browser)
     assert stack.daemon.submit({"type": "strike", "seat": 1, "id": "strike-w-4"}, source="striker")["ok"]
     _unseen_shot(stack, "shot-w-4")
     page.locator("#question").wait_for()
