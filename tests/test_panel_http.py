@@ -51,7 +51,7 @@ def started(stack) -> Http:
     host = host_phone(stack)
     status, body = host.post("/api/host/cmd", {**{k: v for k, v in NEW_GAME.items() if k != "type"},
                                                 "type": "new_game", "id": "start-game-1"})
-    assert (status, body) == (200, {"ok": True})
+    assert (status, body) == (200, {"ok": True}), f"new_game answered {status}: {body}"
     stack.wait(lambda: stack.panel.link.private_view(3), what="private views")
     return host
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 
 import pytest
 
@@ -14,11 +15,26 @@ pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 
 
 def _resync_bot(rig) -> None:
-    """The players saw the table lose its last input: the bot's mirror follows the journal."""
-    rows = [b for _s, _c, b in rig.daemon.journal_rows()]
+    """The players saw the table lose its last input: the bot's mirror follows the journal -- once
+    it has stopped growing: a command whose record was lost may be redelivered by the broker and
+    applied again a moment after the published state first matched the journal (bounded wait on
+    real I/O: the journal unchanged for half a second)."""
+    rows = _quiet_journal(rig)
     rig.bot.mirror = replay_lines(rows)
     rig.bot.history = [json.loads(b) for b in rows]
     rig.bot.in_game = len(rig.bot.history)
+
+
+def _quiet_journal(rig, quiet_s: float = 0.5, timeout_s: float = 20.0) -> list[str]:
+    deadline = time.monotonic() + timeout_s
+    rows = [b for _s, _c, b in rig.daemon.journal_rows()]
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        again = [b for _s, _c, b in rig.daemon.journal_rows()]
+        if again == rows:
+            break
+        rows = again
+    return rows
 
 
 def test_a_corrupted_last_record_is_dropped_with_a_warning_and_the_game_continues(rig):
