@@ -334,3 +334,50 @@ def test_a_bad_player_list_gets_the_daemons_one_player_check_error(stack):
     status, body = host.post("/api/host/cmd", {**base, "id": "not-a-list-1", "players": "Ann"})
     assert (status, body["error"]) == (400, "'players' must be a list of 1 to 6 {seat, name}")
     assert stack.daemon.public_state() is None  # nothing started
+
+
+def test_a_start_tapped_as_the_panel_connects_waits_for_the_games_list(broker, tmp_path):
+    """Just after the panel (re)connects, the daemon's retained games list is a moment behind: a
+    host's new_game waits for it (bounded) instead of saying the table has no games."""
+    import threading
+
+    from controller.daemon import Daemon
+    from tests.helpers.panel import panel_config
+    from web_panel.server import PanelServer
+
+    config = panel_config(broker, str(tmp_path / "late.sqlite"))
+    panel = PanelServer(config, port=0).start()
+    daemon = None
+    try:
+        assert panel.link.connected.wait(10) and not panel.link.described_games()
+        host = Http(panel.port)
+        assert host.post("/api/host/unlock", {"id": "unlock-late", "pin": PIN})[0] == 200
+        answer: list = []
+        body = {**{k: v for k, v in NEW_GAME.items() if k != "type"}, "type": "new_game", "id": "start-late"}
+        tap = threading.Thread(target=lambda: answer.append(host.post("/api/host/cmd", body)))
+        tap.start()
+        daemon = Daemon(config)  # the daemon (and its retained games) arrive while the tap waits
+        daemon.start()
+        tap.join(15)
+        assert answer == [(200, {"ok": True})]
+        assert daemon.public_state()["phase"] == "playing"
+    finally:
+        panel.stop()
+        if daemon is not None:
+            daemon.stop()
+
+
+def test_with_no_daemon_a_start_says_the_table_has_not_listed_its_games(broker, tmp_path):
+    from tests.helpers.panel import panel_config
+    from web_panel.server import PanelServer
+
+    panel = PanelServer(panel_config(broker, str(tmp_path / "none.sqlite")), port=0).start()
+    try:
+        assert panel.link.connected.wait(10)
+        host = Http(panel.port)
+        assert host.post("/api/host/unlock", {"id": "unlock-none", "pin": PIN})[0] == 200
+        body = {**{k: v for k, v in NEW_GAME.items() if k != "type"}, "type": "new_game", "id": "start-none"}
+        assert host.post("/api/host/cmd", body) == \
+            (409, {"ok": False, "error": "the table has not listed its games yet (is the daemon running?)"})
+    finally:
+        panel.stop()

@@ -52,6 +52,7 @@ COOKIE_AGE = 24 * 3600
 SEAT_COOKIE, HOST_COOKIE, CSRF_COOKIE, CSRF_HEADER = "gt_seat", "gt_host", "gt_csrf", "X-CSRF-Token"
 RESULT_TIMEOUT_S = 5.0
 FLICK_TIMEOUT_S = 20.0  # a flick is answered once its coins are at rest (played in real time)
+GAMES_WAIT_S = 3.0  # a new_game just after the panel (re)connected waits this long for the games list
 
 
 def link_for(config: Config, hub: Hub | None = None) -> TableLink:
@@ -388,8 +389,8 @@ class _Panel:
         if not g.host:
             return fail(403, "this needs the host PIN (unlock the host screen first)")
         try:
-            command = host_command(g.body, link.public_state(), link.described_games(),
-                                   seats_moves(link.private_views()))
+            games = link.described_games(wait_s=GAMES_WAIT_S if g.body.get("type") == "new_game" else 0.0)
+            command = host_command(g.body, link.public_state(), games, seats_moves(link.private_views()))
         except CommandError as exc:
             return fail(exc.status, str(exc))
         return self.publish(command)

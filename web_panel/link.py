@@ -45,6 +45,7 @@ class TableLink:
         self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table)
         self.journal: dict[str, Any] | None = None  # sensors/journal (retained): a torn record dropped at start
         self.games: dict[str, dict[str, Any]] = {}  # retained games: each game's describe(), by name
+        self.games_listed = threading.Event()  # set once the daemon's retained games have arrived
         self.bringup = BringupCache()  # sensors/… for the host's bring-up page (GET /api/bringup)
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
         self.connected = threading.Event()
@@ -133,6 +134,8 @@ class TableLink:
             games = games_by_name(data)
             with self._lock:
                 self.games = games
+            if games:
+                self.games_listed.set()
             self.hub.publish("games", games)
         elif rest == "leds":
             self.leds = data  # kept for the snapshot; phones do not need every LED change live
@@ -259,8 +262,12 @@ class TableLink:
         with self._lock:
             return dict(self.private)
 
-    def described_games(self) -> dict[str, dict[str, Any]]:
-        """The lobby's games as the daemon last published them (empty until it has)."""
+    def described_games(self, wait_s: float = 0.0) -> dict[str, dict[str, Any]]:
+        """The lobby's games as the daemon last published them (empty until it has). ``wait_s``:
+        wait that long for them first -- just after the panel (re)connects, the retained list is a
+        moment behind, and a host who taps Start then must not be told the table has no games."""
+        if wait_s > 0 and self.connected.is_set():
+            self.games_listed.wait(wait_s)
         with self._lock:
             return self.games
 
