@@ -7,6 +7,7 @@ import json
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.helpers.browser import PHONE_360, shot
 from tests.helpers.panel import PIN, start_sim
@@ -45,12 +46,23 @@ def test_every_mode_button_is_whole_and_tappable(stack, browser, width):
     assert buttons.count() == len(COINWAR_MODES)
     for mode in COINWAR_MODES:
         button = host.locator(f"[data-action=lobby-set][data-key=mode][data-value={mode}]")
-        box = button.bounding_box()
+        box = _box(button)
         assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= 100, (mode, box)
         assert box["height"] >= 44, (mode, box)
         button.click()
-        assert button.get_attribute("aria-pressed") == "true"
+        expect(button).to_have_attribute("aria-pressed", "true")  # the lobby redraws on each tap
     shot(f"lobby-modes-{width}.png", host)
+
+
+def _box(locator) -> dict:
+    """The element's box once it is drawn: a tap redraws the lobby, and an element replaced between
+    finding it and measuring it has no box (bounded: each try waits for it to be visible)."""
+    for _ in range(20):
+        locator.wait_for(state="visible")
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+    raise AssertionError(f"{locator} never stayed drawn long enough to be measured")
 
 
 def _claim(page, stack, seat: int) -> None:
@@ -227,7 +239,7 @@ def test_the_table_view_fits_a_small_phone(stack, browser):
         page.goto(stack.url + "/table")
         page.locator("#board").wait_for()
         page.get_by_text("drag back from").wait_for()
-        banner = page.locator("#turn-banner").bounding_box()
+        banner = _box(page.locator("#turn-banner"))
         assert banner["height"] <= 60 and "YOUR TURN" in page.locator("#turn-banner").inner_text()
         board = page.locator("#board").bounding_box()
         assert page.evaluate("window.scrollY") == 0
