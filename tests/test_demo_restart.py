@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.broker import free_port
-from tests.helpers.browser import PHONE_360, shot
+from tests.helpers.browser import PHONE_360, drawn_box, shot
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("close_contexts")]
@@ -52,9 +52,9 @@ def _flick(page) -> None:
     pos = page.evaluate(f"S.table.coins[{coin!r}]")
     board = page.locator("#board")
     top = page.evaluate("document.getElementById('board').getBoundingClientRect().top + window.scrollY")
-    scale = board.bounding_box()["width"] / 425
+    scale = drawn_box(board)["width"] / 425
     page.evaluate(f"window.scrollTo(0, {top + pos[1] * scale - 320})")
-    box = board.bounding_box()
+    box = drawn_box(board)
     x, y = box["x"] + pos[0] * scale, box["y"] + pos[1] * scale
     page.mouse.move(x, y)
     page.mouse.down()

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.helpers.browser import PHONE, shot
+from tests.helpers.browser import PHONE, drawn_box, shot
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME, PIN
 
@@ -141,7 +141,7 @@ def test_virtual_table_drawing_and_slingshot_flick(stack, browser, broker):
         ann = pages[1]
         ann.get_by_text("drag back from your coin").wait_for()
         ann.locator("#board").scroll_into_view_if_needed()
-        box = ann.locator("#board").bounding_box()
+        box = drawn_box(ann.locator("#board"))
         k = box["width"] / 425
 
         def at(x_mm: float, y_mm: float) -> tuple[float, float]:
@@ -150,7 +150,7 @@ def test_virtual_table_drawing_and_slingshot_flick(stack, browser, broker):
         ann.mouse.move(*at(100, 500))
         ann.mouse.down()
         ann.mouse.move(*at(100, 560), steps=5)
-        assert ann.locator("#board").bounding_box()["y"] < 740
+        assert drawn_box(ann.locator("#board"))["y"] < 740
         shot("table-slingshot.png", ann)
         start = len(watcher.messages)
         ann.mouse.up()
@@ -166,7 +166,7 @@ def test_virtual_table_drawing_and_slingshot_flick(stack, browser, broker):
         # Bo is not the active player: dragging Bo's coin publishes nothing.
         bo = pages[2]
         bo.locator("#board").scroll_into_view_if_needed()
-        box = bo.locator("#board").bounding_box()
+        box = drawn_box(bo.locator("#board"))
         k = box["width"] / 425
         start = len(watcher.messages)
         bo.mouse.move(box["x"] + 300 * k, box["y"] + 150 * k)

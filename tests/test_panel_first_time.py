@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.browser import PHONE_360, shot
+from tests.helpers.browser import PHONE_360, drawn_box, shot
 from tests.helpers.panel import PIN, start_sim
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
@@ -46,23 +46,13 @@ def test_every_mode_button_is_whole_and_tappable(stack, browser, width):
     assert buttons.count() == len(COINWAR_MODES)
     for mode in COINWAR_MODES:
         button = host.locator(f"[data-action=lobby-set][data-key=mode][data-value={mode}]")
-        box = _box(button)
+        box = drawn_box(button)
         assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["width"] >= 100, (mode, box)
         assert box["height"] >= 44, (mode, box)
         button.click()
         expect(button).to_have_attribute("aria-pressed", "true")  # the lobby redraws on each tap
     shot(f"lobby-modes-{width}.png", host)
 
-
-def _box(locator) -> dict:
-    """The element's box once it is drawn: a tap redraws the lobby, and an element replaced between
-    finding it and measuring it has no box (bounded: each try waits for it to be visible)."""
-    for _ in range(20):
-        locator.wait_for(state="visible")
-        box = locator.bounding_box()
-        if box is not None:
-            return box
-    raise AssertionError(f"{locator} never stayed drawn long enough to be measured")
 
 
 def _claim(page, stack, seat: int) -> None:
@@ -90,9 +80,9 @@ def _flick_first_turn(page, stack, seat: int) -> None:
     pos = _until(lambda: (stack.panel.link.table or {}).get("coins", {}).get(coin), f"{coin} on the table")
     board = page.locator("#board")
     top = page.evaluate("document.getElementById('board').getBoundingClientRect().top + window.scrollY")
-    scale = board.bounding_box()["width"] / 425
+    scale = drawn_box(board)["width"] / 425
     page.evaluate(f"window.scrollTo(0, {top + pos[1] * scale - 320})")
-    box = board.bounding_box()
+    box = drawn_box(board)
     x, y = box["x"] + pos[0] * scale, box["y"] + pos[1] * scale
     pull = -30 if pos[1] < 312 else 30  # towards the nearer rail: the coin goes to the middle
     page.mouse.move(x, y)
@@ -239,9 +229,9 @@ def test_the_table_view_fits_a_small_phone(stack, browser):
         page.goto(stack.url + "/table")
         page.locator("#board").wait_for()
         page.get_by_text("drag back from").wait_for()
-        banner = _box(page.locator("#turn-banner"))
+        banner = drawn_box(page.locator("#turn-banner"))
         assert banner["height"] <= 60 and "YOUR TURN" in page.locator("#turn-banner").inner_text()
-        board = page.locator("#board").bounding_box()
+        board = drawn_box(page.locator("#board"))
         assert page.evaluate("window.scrollY") == 0
         assert board["y"] >= banner["y"] + banner["height"] and board["y"] + board["height"] <= 640, board
         assert board["width"] >= 280  # not shrunk to a stamp
@@ -269,7 +259,7 @@ def test_coup_starts_from_the_lobby_in_the_manual_order_and_seat_1_plays_first(s
     ann.evaluate("""document.body.insertAdjacentHTML('beforeend',  // outside #view: no re-render wipes it
         '<div class="cp-card r-ambassador" id="amb"><span class="corner tl">J</span><span class="role">Ambassador</span>'
         + '<span class="power">Exchange · blocks steal</span><span class="corner br">J</span></div>')""")
-    card, role = ann.locator("#amb").bounding_box(), ann.locator("#amb .role").bounding_box()
+    card, role = drawn_box(ann.locator("#amb")), drawn_box(ann.locator("#amb .role"))
     assert card["x"] < role["x"] and role["x"] + role["width"] < card["x"] + card["width"], (card, role)
     shot("coup-first-turn-360.png", ann, full=True)
     ann.locator("[data-action=move][data-move=income]").click()

@@ -52,3 +52,14 @@ def shot(path: str, page, full: bool = False) -> None:
     """A screenshot kept as a test artifact (test-artifacts/, not committed)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / path), full_page=full)
+
+
+def drawn_box(locator) -> dict:
+    """The element's box once it is drawn: a tap or a state update may redraw it, and an element
+    replaced between finding and measuring it has no box (bounded: each try waits until visible)."""
+    for _ in range(20):
+        locator.wait_for(state="visible")
+        found = locator.bounding_box()
+        if found is not None:
+            return found
+    raise AssertionError(f"{locator} never stayed drawn long enough to be measured")
