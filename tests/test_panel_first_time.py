@@ -229,8 +229,11 @@ def test_the_table_view_fits_a_small_phone(stack, browser):
         page.goto(stack.url + "/table")
         page.locator("#board").wait_for()
         page.get_by_text("drag back from").wait_for()
+        # the slim one-line banner of a game in play (before the state arrives it is the big one)
+        page.locator("#turn-banner.slim").filter(has_text="YOUR TURN").wait_for()
         banner = drawn_box(page.locator("#turn-banner"))
-        assert banner["height"] <= 60 and "YOUR TURN" in page.locator("#turn-banner").inner_text()
+        assert banner["height"] <= 60 and "YOUR TURN" in page.locator("#turn-banner").inner_text(), \
+            (banner, page.locator("#turn-banner").inner_text())
         board = drawn_box(page.locator("#board"))
         assert page.evaluate("window.scrollY") == 0
         assert board["y"] >= banner["y"] + banner["height"] and board["y"] + board["height"] <= 640, board
