@@ -12,10 +12,13 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.default_table import default_beams
 from controller.games.coinwar.virtual_table import SEAT_SPOTS, answer_from_truth
 from core import table_geometry as geo
 from core.clock import FakeClock
-from gametable.sim import SimError, VirtualTable, add_sim_arguments, run_sim
+from gametable.sim import add_sim_arguments, run_sim
+from gametable.sim_platform import SimError
+from gametable.virtual_table import VirtualTable
 from tests.helpers.daemon_proc import panel_port
 from tests.helpers.mini_referee import FakeDaemon
 from virtual.flying import FlyModel
@@ -97,7 +100,7 @@ def test_same_seed_gives_the_same_game():
 
 def test_beams_can_drive_gpio_pins_through_the_on_blocked_seam():
     factory = MockFactory()
-    beams = __import__("gametable.sim", fromlist=["default_beams"]).default_beams()
+    beams = default_beams()
     pins = {b.id: factory.pin(b.pin) for b in beams}
     for pin in pins.values():
         pin.drive_high()  # receivers idle high (active low), as wired on the Pi
@@ -188,7 +191,7 @@ def test_answer_from_truth_names_seats_when_the_question_offers_seats():
     st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5)), max_size=4).map(
     lambda d: json.dumps(d).encode())))
 def test_any_bad_flick_payload_from_the_panel_gets_one_line_and_changes_nothing(payload):
-    from gametable.sim import _flick_from_panel
+    from gametable.sim_serve import _flick_from_panel
 
     daemon, vt = start()
     before = vt.physics.positions()

@@ -12,7 +12,8 @@ import pytest
 
 from core.clock import FakeClock
 from core.config import parse
-from gametable.sim import VirtualTable, sensor_topics, serve
+from gametable.sim_serve import sensor_topics, serve
+from gametable.virtual_table import VirtualTable
 from tests.helpers.mini_referee import FakeDaemon
 
 pytestmark = pytest.mark.mqtt

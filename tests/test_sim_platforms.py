@@ -15,9 +15,10 @@ from controller.daemon import Daemon
 from controller.default_table import default_beams
 from core.clock import SystemClock
 from core.config import parse
-from gametable.sim import VirtualTable, _virtual_sensors
+from gametable.sim import _virtual_sensors
 from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform
 from gametable.sim_rig import MAX_SPEED, SimHardware
+from gametable.virtual_table import VirtualTable
 from tests.helpers.mqtt_client import Recorder
 
 pytestmark = pytest.mark.mqtt

@@ -1,0 +1,418 @@
+"""The virtual table: the platform object of `gametable sim` (pymunk physics instead of the hardware).
+
+Why a module of its own: tests, benchmarks and the serving loop drive a :class:`VirtualTable`
+directly, without the CLI, the demo or MQTT around it.
+
+:class:`VirtualTable` is the platform object: on a flick it submits ``strike``, runs the physics,
+drives the beams from coin geometry, then submits the ``shot`` -- the ground truth (``--truth``) or
+what the observer made of the beams (``--ask``, questions then answered from the ground truth, as
+architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
+
+It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
+so tests can use a small fake daemon and the CLI the real one. How strikes and beams reach the
+daemon is the job of one :class:`gametable.sim_platform.TablePlatform`, chosen once in
+:func:`gametable.sim.run_sim` (issue 11, item 5: no ``if rig`` forks in the table):
+
+- *sensors* (:class:`~gametable.sim_platform.SensorPlatform` on a
+  :class:`gametable.sim_rig.SimHardware`; the default of ``gametable sim`` at ``--speed`` <= 2):
+  the flick is a striker frame through a pty and the beams are MockFactory pins read by the Pi's
+  own ``BeamBank``/``Hardware``/observer, so the strike and (``--ask``) the
+  observed facts reach the daemon exactly as on a real table;
+- *ground truth* (:class:`~gametable.sim_platform.TruthPlatform`; ``--direct``, fast headless
+  runs, where real-time debounce cannot keep up): the simulator submits
+  ``strike`` itself and the virtual beams feed its own observer on the injected clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import re
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from controller.bot_runner import coin_choices
+from controller.command_ids import CommandIds
+from controller.default_table import default_beams
+from controller.games.coinwar.sensing import ObservedStrike
+from controller.games.coinwar.shot_planner import BotError, plan
+from controller.games.coinwar.virtual_table import (
+    BALL,
+    UNKNOWN,
+    Point,
+    answer_from_truth,
+    coins_of,
+    compare_with_truth,
+    initial_spot,
+)
+from controller.referee_api import TableReferee
+from core import table_geometry as geo
+from core.clock import Clock
+from core.config import BeamConfig
+from gametable.sim_platform import SimError, TablePlatform, platform_for
+from gametable.sim_rig import SimHardware
+from virtual.flying import FlyModel
+from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
+from virtual.random_shots import random_normal_spots
+from virtual.virtual_beams import VirtualBeams
+
+log = logging.getLogger("gametable.sim")  # the name the sim has always logged under
+
+
+BOT_NAME = re.compile(r"^bot( [1-6])?$", re.IGNORECASE)
+
+
+def bot_seats(players: Any) -> set[int]:
+    """The seats a new game gives to the simulator's bots: the lobby's per-seat toggle
+    (``"bot": true``), or a seat named exactly "Bot" / "Bot N" (commands typed by hand, old journals)."""
+    seats: set[int] = set()
+    for p in players if isinstance(players, list) else []:
+        if isinstance(p, dict) and isinstance(p.get("seat"), int):
+            if p.get("bot") is True or BOT_NAME.match(str(p.get("name", "")).strip()):
+                seats.add(p["seat"])
+    return seats
+
+
+class VirtualTable:
+    """The virtual table platform for one daemon."""
+
+    def __init__(
+        self,
+        daemon: TableReferee,
+        clock: Clock,
+        *,
+        beams: Sequence[BeamConfig] | None = None,
+        seed: int = 1,
+        ask: bool = False,
+        speed: float = 1.0,
+        bots: Iterable[int] = (),
+        fly: FlyModel | None = None,
+        params: PhysicsParams | None = None,
+        settle_s: float = 1.5,
+        on_blocked: Callable[[frozenset[str]], None] | None = None,
+        bot_seed: int | None = None,
+        rig: SimHardware | None = None,
+        platform: TablePlatform | None = None,
+    ) -> None:
+        if not math.isfinite(speed) or speed <= 0:
+            raise SimError(f"speed must be a positive number, got {speed!r}")
+        self.daemon = daemon
+        self.clock = clock
+        self.ask = ask
+        self.speed = speed
+        self.fixed_bots = set(bots)  # bots in every game (a caller's own table); `gametable sim` passes none
+        self.bots = self.fixed_bots | bot_seats((daemon.public_state() or {}).get("players"))  # a resumed game's too
+        self.seed = seed
+        self.bot_seed = seed if bot_seed is None else bot_seed
+        self.physics = TablePhysics(params, fly, seed=seed)
+        self.rng = random.Random(seed ^ 0x5EED)
+        self.initial: dict[str, Point] = {}
+        self._facts: list[ObservedStrike] = []
+        self._facts_ready = threading.Event()
+        # the platform (how strikes and beams reach the daemon) is chosen once, by the caller
+        self.platform: TablePlatform = platform or platform_for(
+            rig, default_beams() if beams is None else beams, clock, on_blocked)
+        self.beams = self.platform.beams
+        self.last_observed: ObservedStrike | None = None  # --truth on the sensor path: what the beams saw
+        self._strikes: list[dict[str, Any]] = []  # strike inputs the daemon accepted (from any source)
+        self._strike_seen = threading.Condition()
+        self.platform.start(daemon, self._on_facts, settle_s)
+        self.observer = self.platform.observer
+        on_blocked = self.platform.drive
+        self.on_blocked = on_blocked
+        self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
+        self._new_game = False
+        self._set_up = False
+        self.turn_coin: tuple[int, str] | None = None  # (seat, coin) struck in the current turn
+        self.on_change: Callable[[dict[str, Point]], None] | None = None  # coins moved (e.g. -> MQTT)
+        self.moving = False  # a strike is being played out (the panel animates the coins)
+        self._last_frame = 0.0
+        self.last_truth: StrikeTruth | None = None
+        self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
+        self._ids = CommandIds("sim")  # never repeats across runs: a restart reuses the journal
+        self._lock = threading.RLock()
+        self._owed = 0.0
+        self.act: Callable[[], int] | None = None  # e.g. BotRunner.poll: bots' non-shot decisions first
+        self.bot_pause_s = 0.0  # serve(): seconds between two bot moves (a demo game people can follow)
+        daemon.add_listener(self._on_input)
+
+    def _on_input(self, cmd: dict[str, Any], public_state: dict[str, Any] | None) -> None:
+        """Daemon listener: only notes a new game (and its bot seats) and strikes (no submits from
+        inside a listener)."""
+        if cmd.get("type") == "new_game":
+            self._new_game = True
+            self.bots = self.fixed_bots | bot_seats(cmd.get("players"))
+        elif cmd.get("type") == "strike":
+            with self._strike_seen:
+                self._strikes.append(dict(cmd))
+                self._strike_seen.notify_all()
+
+    # --- talking to the daemon -------------------------------------------------------------------
+
+    def submit(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        cmd = {**cmd, "id": cmd.get("id") or self._ids()}
+        result = self.daemon.submit(cmd, source="sim")
+        self.log.append({"cmd": cmd, "result": result})
+        if not result.get("ok"):
+            log.warning("sim: %s rejected: %s", cmd.get("type"), result.get("error"))
+        return result
+
+    def state(self) -> dict[str, Any] | None:
+        return self.daemon.public_state()
+
+    # --- keeping the coins in line with the game ---------------------------------------------------
+
+    def sync(self) -> None:
+        """Set up a new game's coins, drop coins of players who are out, place pending coins."""
+        with self._lock:
+            st = self.state()
+            if not st or st.get("game") != "coinwar":
+                return
+            if (self._new_game or not self._set_up) and st.get("phase") == "playing":
+                # a new game (or a game resumed from the journal): coins at their initial positions
+                self._setup(st)
+                self._new_game = False
+                self._set_up = True
+            self._drop_out_coins(st)
+            self._place_pending(st)
+
+    def _setup(self, st: dict[str, Any]) -> None:
+        football = st.get("mode") == "football"
+        if football != self.physics.params.mouths:  # CW-7.3: football tables have goal mouths
+            self.physics = TablePhysics(replace(self.physics.params, mouths=football), self.physics.fly, seed=self.seed)
+        self.physics.clear()
+        self.initial.clear()
+        for coin, seat, on_table in coins_of(st):
+            spot = initial_spot(coin, seat)
+            self.initial[coin] = spot
+            if on_table:
+                self.physics.place(coin, *spot)
+        self._beams_to(self.physics.positions())
+
+    def _drop_out_coins(self, st: dict[str, Any]) -> None:
+        """Coins the game no longer has on the table (e.g. executed, CW-6.4) leave the physics too."""
+        keep = {coin for coin, _, on_table in coins_of(st) if on_table}
+        pending = {p["coin"] for p in st.get("pending_placements") or []}
+        for coin in set(self.physics.coins()) - keep - pending:
+            self.physics.remove(coin)
+            self._beams_to(self.physics.positions())
+
+    def _place_pending(self, st: dict[str, Any]) -> None:
+        for item in list(st.get("pending_placements") or []):
+            coin = item.get("coin")
+            spot = self.spot_for(coin, item.get("where", "normal"))
+            self.physics.place(coin, *spot)
+            self._beams_to(self.physics.positions())
+            self.submit({"type": "placed", "coin": coin})
+
+    def spot_for(self, coin: str, where: str) -> Point:
+        """Where the physics puts a coin back: its initial position, or a free normal spot
+        close to where it left the table (CW-6.2-6.4, CW-7.4)."""
+        taken = {c: p for c, p in self.physics.positions().items() if c != coin}
+        first = self.initial.get(coin) if where == "initial" else self.physics.off_table().get(coin)
+        if first is not None:
+            r = geo.COIN_RADIUS_MM
+            p = (min(max(first[0], r + 1), geo.WIDTH_MM - r - 1), min(max(first[1], r + 1), geo.LENGTH_MM - r - 1))
+            for ring in range(0, 200, 10):
+                for k in range(12 if ring else 1):
+                    a = k * math.pi / 6
+                    q = (p[0] + ring * math.cos(a), p[1] + ring * math.sin(a))
+                    if geo.is_normal_position(q) and self.physics.can_place(coin, *q) is None:
+                        return q
+        return random_normal_spots(self.rng, 1, taken)[0]
+
+    def _beams_to(self, positions: dict[str, Point]) -> None:
+        """Coins moved by hand (outside a strike): update the beams (edges reach the observer)."""
+        if self.on_change:
+            self.on_change(dict(positions))
+        if self.on_blocked:
+            self.vbeams.state = self.vbeams.compute(positions.values())
+            self.on_blocked(self.vbeams.state)
+        else:
+            self.vbeams.update(self.clock.now(), positions)
+
+    # --- a strike ---------------------------------------------------------------------------------
+
+    def flick(self, coin: str, vx: float, vy: float) -> dict[str, Any]:
+        """Play one strike of the seat whose turn it is: strike -> physics -> shot (-> answers)."""
+        with self._lock:
+            self.sync()
+            st = self.state()
+            if not st or st.get("phase") != "playing" or not st.get("turn"):
+                raise SimError("no Coin War game is being played")
+            seat = st["turn"]["seat"]
+            if coin not in self.physics.coins():
+                raise SimError(f"coin {coin!r} is not on the table")
+            result = self.platform.strike(self, seat, coin, math.hypot(vx, vy), st)
+            if not result.get("ok"):
+                return result
+            self._facts.clear()  # a strike still open was closed by this one: its facts are stale
+            self._facts_ready.clear()
+            self.moving = True
+            try:
+                truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
+            finally:
+                self.moving = False
+            self.last_truth = truth
+            shot = self._shot_of(seat, coin, truth)
+            self.turn_coin = (seat, coin)
+            self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
+            result = self.submit(shot)
+            if result.get("ok"):
+                # on the sensor path with --ask the questions go to the phones as on a real table:
+                # only bot seats answer (from the truth); the ground-truth platform answers them all
+                to_phones = self.ask and self.platform.questions_to_phones
+                self.answer_questions(truth, seats=self.bots if to_phones else None)
+                self.sync()
+            return result
+
+    def _shot_of(self, seat: int, coin: str, truth: StrikeTruth) -> dict[str, Any]:
+        """The ``shot`` input of a strike that has come to rest: the observer's facts (``--ask``)
+        or the ground truth (checked against what the observer saw, on the real path)."""
+        football = self.physics.params.mouths
+        if football:
+            # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
+            truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
+        if not self.platform.settled(self.vbeams.state):
+            log.warning("sim: the debounced beams did not catch up with the coins")
+        if self.ask:
+            facts = self._await_facts()
+            shot = facts.shot()  # the struck coin is the one the player dragged (not a beam fact)
+        else:
+            self.observer.flush()  # ground truth: close the observer's strike window now
+            if self.platform.checks_truth and self._facts:
+                self.last_observed = self._facts[-1]
+                compare_with_truth(self.last_observed, truth)
+            self._facts.clear()
+            self._facts_ready.clear()
+            shot = truth.shot(seat)
+        shot["coin"] = coin
+        if football:
+            # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
+            shot["mouth"] = truth.mouths.get(BALL)
+            if shot["dead"] is None:
+                shot["dead"] = []  # nothing dies in football
+        return shot
+
+    def strikes_seen(self) -> int:
+        """How many ``strike`` inputs the daemon has accepted so far (from any source)."""
+        with self._strike_seen:
+            return len(self._strikes)
+
+    def await_strike(self, before: int, timeout_s: float) -> dict[str, Any] | None:
+        """The latest accepted ``strike`` once more than ``before`` were seen; None after ``timeout_s``
+        (a bounded wait for real I/O: a frame's trip through the pty and the link thread)."""
+        deadline = time.monotonic() + timeout_s
+        with self._strike_seen:
+            while len(self._strikes) == before:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._strike_seen.wait(min(left, 0.1))
+            return self._strikes[-1]
+
+    def _on_step(self, t: float, positions: dict[str, Point]) -> None:
+        now = self.clock.now()
+        if self.on_change and now - self._last_frame >= 0.05:  # ~20 frames a second for the panel
+            self._last_frame = now
+            self.on_change(dict(positions))
+        new = self.vbeams.compute(positions.values()) if self.on_blocked else None
+        changed = new is not None and new != self.vbeams.state
+        if t > 0:
+            # pace the physics on the injected clock: a fake clock advances at once, a real one sleeps
+            # in slices of >= 10 ms (per-step sleeps of 4 ms would be dominated by overhead) -- but
+            # before a pin changes it catches up, so every beam level lasts its real (scaled) time
+            # and a short pulse is not squeezed below the bank's debounce
+            self._owed += self.physics.dt / self.speed
+            if self._owed >= 0.01 or changed or hasattr(self.clock, "advance"):
+                self.clock.sleep(self._owed)
+                self._owed = 0.0
+        if new is not None and self.on_blocked is not None:
+            if changed:
+                self.vbeams.state = new
+                self.on_blocked(new)
+        else:
+            self.vbeams.update(self.clock.now(), positions)
+
+    def _on_facts(self, facts: ObservedStrike) -> None:
+        self._facts.append(facts)
+        self._facts_ready.set()
+
+    def _await_facts(self) -> ObservedStrike:
+        """Let the observer see the coins at rest for its settle time, then take its facts."""
+        advance = getattr(self.clock, "advance", None)
+        if advance is not None:
+            advance(self.observer.settle_s + 0.01)
+        else:
+            self._facts_ready.wait(self.observer.settle_s + 2.0)
+        if not self._facts:
+            raise SimError("the observer did not report the strike")
+        self._facts_ready.clear()
+        return self._facts.pop()
+
+    # --- questions (CW-8): in the virtual table the ground truth answers --------------------------
+
+    def answer_questions(self, truth: StrikeTruth, seats: Iterable[int] | None = None) -> None:
+        """Answer the engine's questions from the truth; with ``seats`` only those addressed to them."""
+        allowed = None if seats is None else set(seats)
+        for _ in range(10):
+            st = self.state() or {}
+            qs = [q for q in st.get("questions") or [] if allowed is None or set(q.get("seats") or ()) <= allowed]
+            if not qs:
+                return
+            q = qs[0]
+            value = answer_from_truth(q, truth, st)
+            if value is UNKNOWN:
+                log.warning("sim: cannot answer question %s (%s) from the physics", q.get("id"), q.get("kind"))
+                return
+            if not self.submit({"type": "answer", "question": q["id"], "value": value}).get("ok"):
+                return
+
+    # --- bots -------------------------------------------------------------------------------------
+
+    def play_bots(self, max_moves: int = 1000) -> int:
+        """Play while it is a bot seat's turn; returns how many inputs of the bots were accepted
+        (0 when nothing could be done, e.g. the engine waits for a decision bots do not make)."""
+        done = 0
+        for i in range(max_moves):
+            self.sync()
+            st = self.state()
+            if not st or st.get("phase") != "playing" or not st.get("turn"):
+                break
+            if self.act is not None and self.act():
+                done += 1  # the bot runner made a card move, answer or end_turn (not a shot)
+                continue
+            seat = st["turn"]["seat"]
+            if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
+                break
+            view = self.daemon.seat_view(seat)  # None: a referee without seat views (a test double)
+            legal_coins = coin_choices(view) if view is not None else None
+            if view is not None and legal_coins is None and self.act is not None:
+                break  # no shot is legal now (e.g. a Three Kingdoms pause) and the runner had nothing
+            if st["turn"].get("strikes", 0) >= st.get("strikes_allowed", 2):
+                if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
+                    break
+                done += 1
+                continue
+            same = self.turn_coin[1] if self.turn_coin and self.turn_coin[0] == seat and st["turn"].get("strikes") else None
+            try:
+                coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + i,
+                                    coins=[same] if same else legal_coins)
+            except BotError as exc:
+                log.warning("sim: bot for seat %s: %s", seat, exc)
+                if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
+                    break
+                done += 1
+                continue
+            before = st["turn"].get("strikes", 0)
+            if not self.flick(coin, vx, vy).get("ok"):
+                break
+            done += 1
+            turn = (self.state() or {}).get("turn") or {}
+            if turn.get("seat") == seat and turn.get("strikes", 0) == before:
+                break  # nothing moved on: do not loop forever
+        return done
