@@ -24,7 +24,7 @@ from controller.games import GameError, get_game
 from core.clock import Clock
 from core.config import BeamConfig, Config
 from gametable import bot_game
-from gametable.sim_demo import _first_game, _play_headless
+from gametable.sim_demo import first_game, play_headless
 from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform
 from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from gametable.sim_serve import serve
@@ -130,8 +130,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         daemon.add_listener(lambda cmd, state: changed.set())
         _print_banner(config, panel.url, platform, args.ask, why_direct)
         if args.headless:
-            return _play_headless(table, runner, args, sorted(bots), seed)
-        demo = _first_game(table, panel, args, bots, seed, demo_mode)
+            return play_headless(table, runner, args, sorted(bots), seed)
+        demo = first_game(table, panel, args, bots, seed, demo_mode)
         if not args.no_browser:
             _open_browser(f"{panel.url}/host")
         print("virtual table running; Ctrl-C to stop", flush=True)

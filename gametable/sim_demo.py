@@ -17,7 +17,7 @@ from gametable import bot_game
 from gametable.virtual_table import VirtualTable
 
 
-def _play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namespace, seats: list[int],
+def play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namespace, seats: list[int],
                    seed: int) -> int:
     """``--headless``: play ``--games`` bot games to their end, printing each final state."""
     import json
@@ -32,7 +32,7 @@ def _play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namesp
     return 0
 
 
-def _first_game(table: VirtualTable, panel: Any, args: argparse.Namespace, bots: set[int], seed: int,
+def first_game(table: VirtualTable, panel: Any, args: argparse.Namespace, bots: set[int], seed: int,
                 demo_mode: bool) -> Demo | None:
     """What the table shows at start: the demo's bot game (``--bots 1``), or ``--bots N``'s game."""
     if demo_mode:
