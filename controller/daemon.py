@@ -24,6 +24,7 @@ from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error
 from core.clock import Clock, SystemClock
 from core.config import Config
+from core.json_depth import too_deep
 from core.led_patterns import LedPlanError, led_plan
 from core.platform import SeatLights
 
@@ -36,6 +37,12 @@ Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 # commands on ``cmd`` that never reach a game engine and are not journalled (no game state changes;
 # the pairing is persisted in its own file). Handled by whoever registers them (controller.hardware).
 TABLE_COMMANDS = ("pair_open", "pair_striker", "unpair_striker", "tune_striker")
+
+
+# JSON deeper than this is refused before parsing (the parser recurses once per level and Python's
+# limit is ~1,000 frames); a command within it but deeper than controller.table.MAX_COMMAND_DEPTH is
+# parsed and refused by the table, answered with its id
+MAX_PARSE_DEPTH = 700
 
 
 def _reject_constant(name: str) -> Any:
@@ -163,6 +170,9 @@ class Daemon:
         if len(payload) > MAX_COMMAND_BYTES:
             self._publish_result({"id": None, "ok": False, "error": f"command of {len(payload)} bytes is over "
                                   f"the {MAX_COMMAND_BYTES} byte limit"})
+            return
+        if too_deep(payload, MAX_PARSE_DEPTH):  # unparsed: the table's own, tighter check names the id
+            self._publish_result({"id": None, "ok": False, "error": "command is not valid JSON: nested too deeply"})
             return
         try:
             cmd = json.loads(payload.decode("utf-8"), parse_constant=_reject_constant)

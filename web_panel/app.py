@@ -23,6 +23,7 @@ from flask import Flask, Response, abort, g, jsonify, request, send_file, send_f
 
 from core.clock import Clock, SystemClock
 from core.config import Config
+from core.json_depth import too_deep
 from web_panel.bringup import bringup_command
 from web_panel.commands import (
     CommandError,
@@ -52,6 +53,7 @@ COOKIE_AGE = 24 * 3600
 SEAT_COOKIE, HOST_COOKIE, CSRF_COOKIE, CSRF_HEADER = "gt_seat", "gt_host", "gt_csrf", "X-CSRF-Token"
 RESULT_TIMEOUT_S = 5.0
 FLICK_TIMEOUT_S = 20.0  # a flick is answered once its coins are at rest (played in real time)
+MAX_JSON_DEPTH = 32  # the deepest legal body (a Coup setup in a new_game) is a few levels
 GAMES_WAIT_S = 3.0  # a new_game just after the panel (re)connected waits this long for the games list
 
 
@@ -189,8 +191,11 @@ class _Panel:
 
     def _read_body(self) -> Response | None:
         """Parse a POST's JSON body into ``g.body``, refusing bad JSON and replayed request ids."""
+        raw = request.get_data(cache=True) or b"null"
+        if too_deep(raw, MAX_JSON_DEPTH):  # e.g. 3,000 nested arrays (issue 17 #10), refused unparsed
+            return fail(400, "the request body is nested too deeply")
         try:
-            body = json.loads(request.get_data(cache=True) or b"null")
+            body = json.loads(raw)
         except ValueError:
             return fail(400, "the request body is not valid JSON")
         except RecursionError:  # e.g. 3,000 nested arrays (issue 17 #10)
