@@ -21,6 +21,8 @@ def _host(stack, browser, width: int = 360, height: int = 640):
     page = browser.new_context(**{**PHONE_360, "viewport": {"width": width, "height": height}}).new_page()
     page.set_default_timeout(20_000)
     page.goto(stack.url + "/host")
+    # the page has its stream and the table's games: no redraw lands between typing and tapping
+    page.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
     page.fill("#pin", PIN)
     page.click("#unlock")
     page.locator("#lobby").wait_for()
