@@ -12,7 +12,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from controller import pairing  # check_sid/check_mac/check_seat: pair_striker's fields, typed
 from controller.games.coinwar.sensing import Observer, out_of_turn, strike_input
 from controller.pairing import (
     MAX_WINDOW_S,
@@ -21,6 +20,8 @@ from controller.pairing import (
     Pairings,
     StrikerTuning,
     base_report,
+    check_mac,
+    check_seat,
     check_sid,
     check_threshold,
     heartbeat_threshold,
@@ -282,8 +283,8 @@ class Hardware:
         """``{"type":"pair_striker","striker":"st-1a2b3c","mac":"3485181a2b3c","seat":3}``."""
         with self._lock:
             try:
-                self.pairings.pair(pairing.check_sid(cmd.get("striker")), pairing.check_mac(cmd.get("mac")),
-                                   pairing.check_seat(cmd.get("seat")))
+                self.pairings.pair(check_sid(cmd.get("striker")), check_mac(cmd.get("mac")),
+                                   check_seat(cmd.get("seat")))
             except PairingError as exc:
                 return {"ok": False, "error": str(exc)}
             except OSError as exc:
@@ -298,7 +299,7 @@ class Hardware:
         """``{"type":"unpair_striker","striker":"st-1a2b3c"}``: its strikes no longer count."""
         with self._lock:
             try:
-                self.pairings.unpair(pairing.check_sid(cmd.get("striker")))
+                self.pairings.unpair(check_sid(cmd.get("striker")))
             except PairingError as exc:
                 return {"ok": False, "error": str(exc)}
             except OSError as exc:
