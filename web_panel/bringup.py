@@ -20,16 +20,14 @@ import threading
 from collections import OrderedDict, deque
 from typing import Any
 
+# an untuned striker's threshold and what a 1.2.0 striker accepts: the daemon's own bounds
+from controller.pairing import DEFAULT_THRESHOLD_G, MAX_THRESHOLD_G, MIN_THRESHOLD_G
 from web_panel.commands import CommandError, request_id
 
 MAX_STRIKERS = 16
 MAX_BEAMS = 64
 STRIKES_KEPT = 8
 REPORTS_KEPT = 12
-# an untuned striker's strike threshold (firmware/striker/config.py THRESHOLD_G) and what a 1.2.0
-# striker accepts from the host (controller/pairing.py); sensors/strikers says them too
-DEFAULT_THRESHOLD_G = 2.5
-THRESHOLD_RANGE_G = (1.0, 16.0)
 TUNE_STATES = ("applied", "pending", "firmware")
 SIGNAL_WORDS = ("good", "fair", "weak")
 STRIKER_EVENTS = {"silent": "silent", "back": "ok", "asleep": "asleep", "awake": "ok",
@@ -143,8 +141,8 @@ class BringupCache:
                 "pairing": self.pairing,
                 "waiting": self.waiting,
                 "reports": list(self.reports),
-                "threshold": {"default_g": DEFAULT_THRESHOLD_G, "min_g": THRESHOLD_RANGE_G[0],
-                              "max_g": THRESHOLD_RANGE_G[1]},
+                "threshold": {"default_g": DEFAULT_THRESHOLD_G, "min_g": MIN_THRESHOLD_G,
+                              "max_g": MAX_THRESHOLD_G},
             }
 
 
