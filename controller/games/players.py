@@ -61,3 +61,20 @@ def check_mode_and_seed(game: str, mode: object, modes: tuple[str, ...] | list[s
         raise GameError(f"unknown {game} mode {mode!r}; modes: {', '.join(modes)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise GameError(f"seed must be an integer, got {seed!r}")
+
+
+def check_seconds(value: object, name: str) -> float:
+    """A window's length option (``timeout_s`` …): a number of seconds in (0, 3600]."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
+        raise GameError(f"{name} must be a number of seconds in (0, 3600], got {value!r}")
+    return value
+
+
+def check_setup(setup: object, keys: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """``options.setup`` (stacking for tests and demos): an object with only the game's known keys."""
+    if not isinstance(setup, dict):
+        raise GameError("options.setup must be an object")
+    unknown = sorted(set(setup) - set(keys))
+    if unknown:
+        raise GameError(f"unknown setup key {unknown[0]!r}; known: {', '.join(keys)}")
+    return setup

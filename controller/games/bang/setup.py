@@ -13,7 +13,14 @@ from typing import Any
 from controller.games import rng
 from controller.games.bang import cards as C
 from controller.games.base import GameError, State
-from controller.games.players import check_mode_and_seed, check_players, name_of, setup_per_seat
+from controller.games.players import (
+    check_mode_and_seed,
+    check_players,
+    check_seconds,
+    check_setup,
+    name_of,
+    setup_per_seat,
+)
 
 PLAYERS = (4, 6)  # BG-8.1
 DEFAULT_TIMEOUT_S = 15  # BG-7
@@ -69,20 +76,13 @@ def _options(options: object) -> tuple[dict[str, Any], dict[str, Any]]:
     if unknown:
         raise GameError(f"unknown bang option {unknown[0]!r}; known: setup, {', '.join(OPTION_DEFAULTS)}")
     opts = {k: options.get(k, v) for k, v in OPTION_DEFAULTS.items()}
-    t = opts["timeout_s"]
-    if isinstance(t, bool) or not isinstance(t, int | float) or not 0 < t <= 3600:
-        raise GameError(f"timeout_s must be a number of seconds in (0, 3600], got {t!r}")
+    check_seconds(opts["timeout_s"], "timeout_s")
     if opts["auto_pass"] not in ("empty", "no_answer"):
         raise GameError(f"auto_pass must be 'empty' or 'no_answer', got {opts['auto_pass']!r}")
     for flag in FLAGS:
         if not isinstance(opts[flag], bool):
             raise GameError(f"{flag} must be true or false, got {opts[flag]!r}")
-    setup = options.get("setup") or {}
-    if not isinstance(setup, dict):
-        raise GameError("options.setup must be an object")
-    unknown = sorted(set(setup) - set(SETUP_KEYS))
-    if unknown:
-        raise GameError(f"unknown setup key {unknown[0]!r}; known: {', '.join(SETUP_KEYS)}")
+    setup = check_setup(options.get("setup") or {}, SETUP_KEYS)
     return opts, setup
 
 

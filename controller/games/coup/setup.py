@@ -22,7 +22,7 @@ from controller.games.coup.cards import (
     TOTAL_COINS,
     check_card,
 )
-from controller.games.players import check_mode_and_seed, check_players, name_of
+from controller.games.players import check_mode_and_seed, check_players, check_seconds, check_setup, name_of
 
 MODES = ["classic"]
 PLAYERS = (2, 6)
@@ -97,19 +97,14 @@ def _options(options: object) -> tuple[dict[str, Any], dict[str, Any]]:
     if unknown:
         raise GameError(f"unknown coup option {unknown[0]!r}; known: setup, {', '.join(OPTION_DEFAULTS)}")
     timeout = options.get("timeout_s", DEFAULT_TIMEOUT_S)
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
-        raise GameError(f"timeout_s must be a number of seconds in (0, 3600], got {timeout!r}")
+    check_seconds(timeout, "timeout_s")
     bottom = options.get("exchange_to_bottom", OPTION_DEFAULTS["exchange_to_bottom"])
     if not isinstance(bottom, bool):
         raise GameError(f"exchange_to_bottom must be true or false, got {bottom!r}")
     setup = options.get("setup")
     if setup is None:
         setup = {}
-    if not isinstance(setup, dict):
-        raise GameError("options.setup must be an object")
-    unknown = sorted(set(setup) - set(SETUP_KEYS))
-    if unknown:
-        raise GameError(f"unknown setup key {unknown[0]!r}; known: {', '.join(SETUP_KEYS)}")
+    check_setup(setup, SETUP_KEYS)
     return {"timeout_s": timeout, "exchange_to_bottom": bottom}, setup
 
 

@@ -7,7 +7,14 @@ from typing import Any
 
 from controller.games import rng
 from controller.games.base import GameError, State
-from controller.games.players import check_mode_and_seed, check_players, name_of, setup_per_seat
+from controller.games.players import (
+    check_mode_and_seed,
+    check_players,
+    check_seconds,
+    check_setup,
+    name_of,
+    setup_per_seat,
+)
 from controller.games.sanguosha_map import maps
 from controller.games.sanguosha_map.cards import (
     BOSS_BONUS,
@@ -69,15 +76,8 @@ def _options(options: object) -> tuple[dict[str, Any], dict[str, Any]]:
         raise GameError(f"physical_dice must be true or false, got {opts['physical_dice']!r}")
     _int(opts["start_gold"], "start_gold", 0, 1000)
     for k in ("timeout_s", "fight_timeout_s"):
-        t = opts[k]
-        if isinstance(t, bool) or not isinstance(t, int | float) or not 0 < t <= 3600:
-            raise GameError(f"{k} must be a number of seconds in (0, 3600], got {t!r}")
-    setup = options.get("setup") or {}
-    if not isinstance(setup, dict):
-        raise GameError("options.setup must be an object")
-    unknown = sorted(set(setup) - set(SETUP_KEYS))
-    if unknown:
-        raise GameError(f"unknown setup key {unknown[0]!r}; known: {', '.join(SETUP_KEYS)}")
+        check_seconds(opts[k], k)
+    setup = check_setup(options.get("setup") or {}, SETUP_KEYS)
     return opts, setup
 
 
