@@ -73,11 +73,11 @@ $(PY):
 	$(PY) -m pip install -q --upgrade pip
 
 $(RUN_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e .
+	$(PY) -m pip install -q -e '.[camera]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml $(RUN_STAMP)
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e '.[test,camera]'
 	touch $@
 
 # Real MicroPython (WebAssembly port) for the firmware tests, pinned by package-lock.json.
