@@ -8,6 +8,7 @@ Unknown keys are errors too: a typo must not silently fall back to a default.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -97,14 +98,19 @@ PICAMERA2 = "picamera2"  # the Pi camera through libcamera (Debian's python3-pic
 MARKER_IDS = ("0", "1", "2", "3")  # CAM-1: ArUco DICT_4X4_50, ids 0-3
 DEFAULT_THRESHOLD = 0.98  # CAM-2: a fact below this confidence is unknown (the referee asks, CW-8)
 # CAM-1: outside the playing surface (0..425 x 0..625), on the frame's corners: 40 mm markers whose
-# centres sit 35 mm beyond each corner, so no coin at rest on the surface ever covers one
+# centres sit 40 mm beyond each corner (on the rails' outer band), so no coin at rest on the surface ever covers one
 DEFAULT_MARKERS: dict[str, tuple[float, float]] = {
-    "0": (-35.0, -35.0),
-    "1": (geo.WIDTH_MM + 35.0, -35.0),
-    "2": (geo.WIDTH_MM + 35.0, geo.LENGTH_MM + 35.0),
-    "3": (-35.0, geo.LENGTH_MM + 35.0),
+    "0": (-40.0, -40.0),
+    "1": (geo.WIDTH_MM + 40.0, -40.0),
+    "2": (geo.WIDTH_MM + 40.0, geo.LENGTH_MM + 40.0),
+    "3": (-40.0, geo.LENGTH_MM + 40.0),
 }
-CAMERA_KEYS = {"device", "resolution", "fps", "markers", "marker_size_mm", "confidence_threshold"}
+# CAM-2 identity: the colour a person names each seat's coin by (the panel's seat colours); two
+# seats may share one (two reds): then their coins carry sticker dots, ``seat_marks``
+DEFAULT_SEAT_COLOURS: dict[int, str] = {1: "#d32f2f", 2: "#1565c0", 3: "#b26a00", 4: "#2e7d32", 5: "#7b1fa2",
+                                        6: "#00838f"}
+CAMERA_KEYS = {"device", "resolution", "fps", "markers", "marker_size_mm", "confidence_threshold",
+               "seat_colours", "seat_marks"}
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,8 @@ class CameraConfig:
     markers: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_MARKERS))
     marker_size_mm: float = 40.0  # the printed side of one marker (hardware_docs/marker_sheet.svg)
     confidence_threshold: float = DEFAULT_THRESHOLD
+    seat_colours: dict[int, str] = field(default_factory=lambda: dict(DEFAULT_SEAT_COLOURS))
+    seat_marks: dict[int, int] = field(default_factory=dict)  # seat -> sticker dots (0: plain)
 
     @property
     def backend(self) -> str:
@@ -388,6 +396,25 @@ def _camera_markers(value: Any) -> dict[str, tuple[float, float]]:
     return out
 
 
+def _camera_seats(section: dict[str, Any], key: str) -> dict[int, Any]:
+    """``seat_colours`` ({ "1" = "#d32f2f", ... }) or ``seat_marks`` ({ "4" = 2 }): by seat 1-6."""
+    raw = section[key]
+    if not isinstance(raw, dict):
+        raise _cam_fail(key, 'a table by seat, e.g. { "1" = ' + ('"#d32f2f"' if key == "seat_colours" else "1") + " }",
+                        raw)
+    out: dict[int, Any] = {}
+    for seat, value in raw.items():
+        if not seat.isdigit() or not 1 <= int(seat) <= 6:
+            raise _cam_fail(f"{key}.{seat}", "a seat number from 1 to 6 as the key", seat)
+        if key == "seat_colours":
+            if not isinstance(value, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+                raise _cam_fail(f"{key}.{seat}", "a colour '#rrggbb'", value)
+            out[int(seat)] = value.lower()
+        else:
+            out[int(seat)] = _int(raw, seat, f"camera.{key}.", 0, 0, 4)
+    return out
+
+
 def _camera(section: Any) -> CameraConfig | None:
     """``[camera]`` -> :class:`CameraConfig`; None when the section is absent (no camera)."""
     if section is None:
@@ -404,6 +431,9 @@ def _camera(section: Any) -> CameraConfig | None:
         marker_size_mm=_float(section, "marker_size_mm", "camera.", dflt.marker_size_mm, 10.0, 200.0),
         confidence_threshold=_float(section, "confidence_threshold", "camera.", dflt.confidence_threshold,
                                     0.5, 1.0),
+        seat_colours={**dflt.seat_colours, **_camera_seats(section, "seat_colours")} if "seat_colours" in section
+        else dflt.seat_colours,
+        seat_marks=_camera_seats(section, "seat_marks") if "seat_marks" in section else {},
     )
 
 

@@ -201,3 +201,16 @@ def test_camera_errors_name_the_key(text, message):
     with pytest.raises(ConfigError) as err:
         parse(tomllib.loads(text))
     assert message in str(err.value)
+
+
+def test_seat_colours_and_sticker_marks_tell_coins_apart():
+    import tomllib
+
+    cam = parse(tomllib.loads('[camera]\nseat_colours = { "4" = "#D32F2F" }\nseat_marks = { "4" = 2 }')).camera
+    assert cam is not None and cam.seat_colours[4] == "#d32f2f" and cam.seat_colours[1] == "#d32f2f"
+    assert cam.seat_marks == {4: 2}
+    for text, message in [('[camera]\nseat_colours = { "7" = "#ffffff" }', "camera.seat_colours.7: expected a seat"),
+                          ('[camera]\nseat_colours = { "1" = "red" }', "camera.seat_colours.1: expected a colour"),
+                          ('[camera]\nseat_marks = { "1" = 9 }', "camera.seat_marks.1: expected an integer from 0 to 4")]:
+        with pytest.raises(ConfigError, match=message):
+            parse(tomllib.loads(text))
