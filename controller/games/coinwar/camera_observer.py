@@ -1,0 +1,243 @@
+"""Coin War's live camera observer: camera frames + strike starts + the beams' facts -> one fused shot.
+
+Why: the beams prove little (``sensing.py``); the camera above the table sees contacts, flights and
+deaths (docs/camera.md, CAM-2). This glue runs the vision core of ``sensors/camera`` on live frames,
+on the Pi and in ``gametable sim --camera`` alike:
+
+- between strikes: the markers give the calibration (re-done when they move, CAM-1); the coins are
+  bound to seats by colour when a game starts, and their positions at rest go to ``on_rest``
+  (``gametable/T/sensors/camera``, drawn on the table view, CAM-2);
+- a strike window opens at the striker's strike (with the last few frames before it: the tracker
+  learns the table at rest from them) and every frame goes to a :class:`StrikeTracker`;
+- the beams' observer decides when the coins rest (no beam edge for its settle time); then the
+  camera's facts (``camera_facts.camera_shot``) are fused with the beams' (``camera_fusion.fuse``,
+  CAM-3: a beam-proven fact wins, a contradiction is asked and logged with the strike's number).
+
+Frames stay in memory (CAM-6): the only frame kept is the last one, for the host's bring-up still
+(``still_jpeg``) and for ``gametable camera record`` (``record_next``).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from controller.games.coinwar.camera_facts import camera_shot
+from controller.games.coinwar.camera_fusion import fuse
+from controller.games.coinwar.sensing import ObservedStrike
+from core.config import CameraConfig
+
+log = logging.getLogger("gametable.camera")
+
+Point = tuple[float, float]
+PRE_ROLL_FRAMES = 8  # frames before the strike handed to the tracker (the table at rest, the hand)
+REST_EVERY_S = 0.5  # between strikes: how often the coins at rest are located (CPU on a Pi)
+MAX_TRACKED_FRAMES = 2400  # 20 s at 120 fps: a strike window longer than this stops feeding
+
+
+class CameraObserver:
+    """One table's camera, read as Coin War (thread-safe: frames, strikes and facts come on
+    different threads)."""
+
+    def __init__(self, config: CameraConfig, *, public_state: Callable[[], dict[str, Any] | None],
+                 on_rest: Callable[[dict[str, Any]], None] | None = None) -> None:
+        from sensors.camera.calibration import Recalibrator
+
+        self.config = config
+        self.threshold = config.confidence_threshold
+        self._public_state = public_state
+        self._on_rest = on_rest
+        self.recalibrator = Recalibrator({int(k): v for k, v in config.markers.items()})
+        self._lock = threading.RLock()
+        self._pre: deque[tuple[float, Any]] = deque(maxlen=PRE_ROLL_FRAMES)
+        self._tracker: Any = None
+        self._tracked = 0
+        self._record: dict[str, Any] | None = None  # gametable camera record: the next strike
+        self.rest: dict[str, Point] = {}  # coin -> table mm, at rest
+        self._bound_game: Any = None  # the game whose coins were bound to seats
+        self._last_rest_t = float("-inf")
+        self.last_frame: Any = None
+        self.strikes = 0
+        self.disagreements: list[str] = []  # log lines (CAM-3), newest last
+        self.calibrated = False
+
+    # --- frames -----------------------------------------------------------------------------------
+
+    def frame(self, t: float, image: Any) -> None:
+        """One frame on the table's clock: into the strike window, or the calibration and coins at rest."""
+        with self._lock:
+            self.last_frame = image
+            if self._record is not None and "struck" in self._record:
+                self._record["frames"].append((t, image))
+            if self._tracker is not None:
+                if self._tracked < MAX_TRACKED_FRAMES:
+                    self._tracker.feed(t, image)
+                    self._tracked += 1
+                return
+            self._pre.append((t, image))
+            if t - self._last_rest_t >= REST_EVERY_S:
+                self._last_rest_t = t
+                self._between_strikes(image)
+
+    def _between_strikes(self, image: Any) -> None:
+        from sensors.camera.calibration import CalibrationError
+
+        try:
+            calibration = self.recalibrator.update(image)
+        except CalibrationError as exc:
+            if self.calibrated:
+                log.warning("camera: %s", exc)
+            self.calibrated = False
+            return
+        self.calibrated = True
+        coins = self._coin_infos()
+        if not coins:
+            return
+        self._locate(image, calibration, coins)
+
+    def _locate(self, image: Any, calibration: Any, coins: dict[str, Any]) -> None:
+        from sensors.camera.tracking import bind_coins, locate_coins
+
+        state = self._public_state() or {}
+        game = (state.get("game"), state.get("seed"), tuple(sorted(coins)))
+        if game != self._bound_game:  # a new game: bind each seat's coin by its colour (CAM-2)
+            seats = {info.seat: c for c, info in coins.items()}
+            colours = {seat: self.config.seat_colours.get(seat, "#808080") for seat in seats}
+            found = bind_coins(image, calibration, colours, seat_marks=self.config.seat_marks or None)
+            self.rest = {seats[s]: p for s, p in found.items() if s in seats}
+            self._bound_game = game
+        else:
+            located = locate_coins(image, calibration, self._coin_infos())
+            self.rest = {c: p for c, (p, conf) in located.items() if conf >= self.threshold}
+        self._publish_rest()
+
+    def _publish_rest(self) -> None:
+        if self._on_rest is not None:
+            self._on_rest({"coins": {c: [round(p[0], 1), round(p[1], 1)] for c, p in sorted(self.rest.items())},
+                           "calibrated": self.calibrated})
+
+    # --- a strike -----------------------------------------------------------------------------------
+
+    def _coin_infos(self) -> dict[str, Any]:
+        """Every coin on the table with its seat, its seat's colour and sticker, where it rests."""
+        from sensors.camera.recording import CoinInfo
+
+        state = self._public_state() or {}
+        if state.get("game") != "coinwar" or state.get("mode") == "football":
+            return {}  # football's team coins and ball have no seat colour: the beams alone (CW-7.3)
+        on_table = state.get("coins_on_table")
+        out = {}
+        for p in state.get("players", []):
+            coin, seat = p.get("coin") or f"c{p.get('seat')}", p.get("seat")
+            if not isinstance(seat, int) or (on_table is not None and coin not in on_table):
+                continue
+            if on_table is None and p.get("alive") is False:
+                continue
+            out[coin] = CoinInfo(seat=seat, colour=self.config.seat_colours.get(seat, "#808080"),
+                                 at=self.rest.get(coin, (-1.0, -1.0)), mark=self.config.seat_marks.get(seat, 0))
+        return out
+
+    def strike_started(self, coin: str) -> None:
+        """The striker struck ``coin``: the strike window opens with the frames just before it."""
+        from sensors.camera.tracking import StrikeTracker
+
+        with self._lock:
+            self._tracker = None
+            calibration = self.recalibrator.calibration
+            coins = self._coin_infos()
+            if calibration is None or coin not in coins or any(c not in self.rest for c in coins):
+                log.info("camera: strike of %s not tracked (%s)", coin, "no calibration" if calibration is None
+                         else "a coin at rest was not seen")
+                return
+            self._tracker = StrikeTracker(calibration, coins, coin)
+            self._tracked = 0
+            self._coins = coins
+            if self._record is not None:
+                self._record.update(coins=coins, struck=coin, frames=list(self._pre),
+                                    strike_t=self._pre[-1][0] if self._pre else None)
+            for t, image in self._pre:
+                self._tracker.feed(t, image)
+            self._pre.clear()
+
+    def finish(self, beams: ObservedStrike) -> ObservedStrike:
+        """The beams say every coin rests: the strike's facts, the camera's fused with the beams'."""
+        with self._lock:
+            tracker, self._tracker = self._tracker, None
+            self.strikes += 1
+            camera = None
+            if tracker is not None:
+                try:
+                    camera = camera_shot(tracker.result(), seat=beams.seat, coin=beams.coin or f"c{beams.seat}",
+                                         threshold=self.threshold)
+                except Exception:  # the analysis must never stop the game: the beams and phones go on
+                    log.exception("camera: the analysis of strike %s failed", self.strikes)
+            shot, disagreements = fuse(beams.shot(), camera.shot() if camera else None,
+                                       camera.confidence if camera else None, strike=self.strikes)
+            for d in disagreements:
+                line = d.message()
+                log.warning("camera: %s", line)
+                self.disagreements.append(line)
+            del self.disagreements[:-50]
+            if camera is not None:
+                self.rest = {c: p for c, p in camera.at_rest.items()}
+                self._publish_rest()
+                self._save_record(tracker)
+            return replace(beams, dead=shot.get("dead"), flown=shot.get("flown"), contacts=shot.get("contacts"))
+
+    # --- gametable camera record, the bring-up still ---------------------------------------------
+
+    def record_next(self, path: str | Path, on_done: Callable[[Path | None, str | None], None]) -> None:
+        """``gametable camera record``: the next strike's frames go to ``path`` (CAM-4), the only way a
+        frame reaches the disk (CAM-6); ``on_done(path, None)`` or ``(None, error)``."""
+        with self._lock:
+            self._record = {"path": Path(path), "frames": [], "on_done": on_done}
+
+    def _save_record(self, tracker: Any) -> None:
+        rec, self._record = self._record, None
+        if rec is None or "struck" not in rec:
+            if rec is not None:
+                self._record = {**rec, "frames": []}  # armed during this strike: the next whole one
+            return
+        from sensors.camera.recording import StrikeRecording, save_recording
+
+        frames = rec["frames"]
+        t0 = frames[0][0]
+        meta = StrikeRecording(
+            table=(425.0, 625.0), markers={int(k): v for k, v in self.config.markers.items()},
+            coin_diameter_mm=30.0, coins=rec["coins"], struck=rec["struck"],
+            strike_t=round(rec["strike_t"] - t0, 4) if rec["strike_t"] is not None else 0.0,
+            frames=[(f"f{i:04d}.png", round(t - t0, 4)) for i, (t, _) in enumerate(frames)])
+        try:
+            out: Path | None = save_recording(rec["path"], meta, [image for _, image in frames])
+            error = None
+        except Exception as exc:  # a full disk, a bad path: one line back to the host
+            out, error = None, f"cannot write {rec['path']}: {exc}"
+        rec["on_done"](out, error)
+
+    def still_jpeg(self) -> bytes | None:
+        """The last frame with the markers and coins outlined, as JPEG (the host's bring-up page)."""
+        import cv2
+
+        with self._lock:
+            image, calibration, rest = self.last_frame, self.recalibrator.calibration, dict(self.rest)
+        if image is None:
+            return None
+        out = image.copy()
+        from sensors.camera.calibration import detect_markers
+
+        for mid, (u, v) in detect_markers(out).items():
+            cv2.drawMarker(out, (int(u), int(v)), (0, 255, 255), cv2.MARKER_SQUARE, 28, 3)
+            cv2.putText(out, str(mid), (int(u) + 16, int(v) - 16), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 255, 255), 2)
+        if calibration is not None:
+            for coin, p in rest.items():
+                (u, v), = calibration.to_image([p]).tolist()
+                r = max(4, int(calibration.coin_px(p, 30.0) / 2))
+                cv2.circle(out, (int(u), int(v)), r, (0, 255, 0), 2)
+                cv2.putText(out, coin, (int(u) + r, int(v)), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 255, 0), 2)
+        ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        return bytes(jpeg) if ok else None
