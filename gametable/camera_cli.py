@@ -7,6 +7,8 @@ CAM-4's JSON object; a malformed directory is one line on stderr naming the file
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from typing import Any
 
 
@@ -25,12 +27,35 @@ def add_parser(sub: Any) -> Any:
 
 def run_analyse(args: argparse.Namespace) -> int:
     """``gametable camera analyse DIR``: CAM-4's JSON on stdout, exit 0; malformed: one line, exit 2."""
-    raise NotImplementedError
+    try:
+        from sensors.camera.calibration import CalibrationError
+        from sensors.camera.recording import RecordingError
+    except ImportError as exc:  # the [camera] extra is not installed
+        print(f"gametable camera needs OpenCV and numpy: pip install '.[camera]' ({exc})", file=sys.stderr)
+        return 2
+    if not (0.0 < args.threshold <= 1.0):
+        print(f"--threshold: must be in (0, 1], got {args.threshold}", file=sys.stderr)
+        return 2
+    try:
+        out = analyse(args.dir, threshold=args.threshold)
+    except (RecordingError, CalibrationError) as exc:
+        print(" ".join(str(exc).split()), file=sys.stderr)
+        return 2
+    print(json.dumps(out))
+    return 0
 
 
 def analyse(path: str, *, threshold: float = 0.98) -> dict[str, Any]:
     """CAM-4's object for the recording at ``path`` (raises RecordingError when malformed)."""
-    raise NotImplementedError
+    from controller.games.coinwar.camera_facts import camera_shot
+    from sensors.camera.analysis import analyse_recording
+    from sensors.camera.recording import load_recording
+
+    rec = load_recording(path)
+    result = analyse_recording(rec)
+    shot = camera_shot(result, seat=rec.coins[rec.struck].seat, coin=rec.struck, threshold=threshold)
+    return {"shot": shot.shot(), "confidence": shot.confidence,
+            "at_rest": {c: [p[0], p[1]] for c, p in shot.at_rest.items()}}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,9 +9,13 @@ confidence; what the hand and pen hid is reported as occluded, never filled in.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+import cv2
+import numpy as np
 
 from sensors.camera.calibration import Calibration
 from sensors.camera.recording import CoinInfo
@@ -56,29 +60,357 @@ class TrackResult:
 
 
 class StrikeTracker:
-    """Frames of one strike in, a :class:`TrackResult` out."""
+    """Frames of one strike in, a :class:`TrackResult` out.
+
+    The first frame is the table at rest with the coins at ``coins[id].at``: it gives the empty
+    table (the coin discs painted over from their surroundings) and each coin's look (its colour
+    relative to the table under this light). Every later frame: pixels that differ from the empty
+    table, each given to the nearest-looking coin group (or to "other": the hand and pen), and each
+    coin found by a few mean-shift steps from where its motion says it should be."""
 
     def __init__(self, calibration: Calibration, coins: Mapping[str, CoinInfo], struck: str, *,
                  params: TrackParams | None = None) -> None:
         self.calibration = calibration
         self.coins = dict(coins)
+        self.ids = sorted(self.coins)
         self.struck = struck
         self.params = params or TrackParams()
+        self.times: list[float] = []
+        self.px: dict[str, list[Any]] = {c: [] for c in self.ids}  # per frame: (u, v) or None
+        self.hidden: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: covered by the hand
+        self.shape: dict[str, float] = {}  # axis ratio of each coin's blob in the last frame it was seen
+        self._bg: Any = None
+        self._last_image: Any = None
+
+    # --- set-up on the first frame ---------------------------------------------------------------
+
+    def _start(self, image: Any) -> None:
+        cal, d_mm = self.calibration, self.params.coin_diameter_mm
+        h, w = image.shape[:2]
+        self.size = (w, h)
+        at = np.array([self.coins[c].at for c in self.ids], dtype=np.float64)
+        self.start_px = cal.to_image(at)
+        self.r_px = np.array([cal.coin_px(tuple(p), d_mm) / 2 for p in at])
+        mask = np.zeros((h, w), np.uint8)
+        for (u, v), r in zip(self.start_px, self.r_px, strict=True):
+            cv2.circle(mask, (int(round(u)), int(round(v))), int(math.ceil(r + 3)), 255, -1)
+        self._bg = cv2.inpaint(image, mask, 3, cv2.INPAINT_TELEA)
+        bg = self._bg.astype(np.float32) + 1.0
+        looks = []
+        for (u, v), r in zip(self.start_px, self.r_px, strict=True):
+            ring = np.zeros((h, w), np.uint8)
+            cv2.circle(ring, (int(round(u)), int(round(v))), max(1, int(r * 0.85)), 255, -1)
+            cv2.circle(ring, (int(round(u)), int(round(v))), max(1, int(r * 0.55)), 0, -1)  # not the sticker dots
+            sel = ring > 0
+            looks.append(np.median(np.log((image[sel].astype(np.float32) + 1.0) / bg[sel]), axis=0))
+        self.looks = np.array(looks)
+        # coins that look alike form one group: pixels are given to a group, then to its nearest coin
+        self.group = list(range(len(self.ids)))
+        for i in range(len(self.ids)):
+            for j in range(i):
+                if np.abs(self.looks[i] - self.looks[j]).max() < LOOK_SAME:
+                    self.group[i] = self.group[j]
+                    break
+        self.pos = self.start_px.copy()
+        self.vel = np.zeros_like(self.pos)
+        self.area = math.pi * self.r_px**2
+
+    # --- every frame -----------------------------------------------------------------------------
 
     def feed(self, t: float, image: Any) -> None:
         """One BGR uint8 frame at ``t`` seconds (frames in time order)."""
-        raise NotImplementedError
+        if self._bg is None:
+            self._start(image)
+        dt = t - self.times[-1] if self.times else 0.0
+        self.times.append(t)
+        self._last_image = image
+        diff = cv2.absdiff(image, self._bg)
+        fg = diff.max(axis=2) > FG_LEVEL
+        vs, us = np.nonzero(fg)
+        if len(us) == 0:
+            for k, c in enumerate(self.ids):
+                self._record(c, k, None, False)
+            return
+        pix = image[vs, us].astype(np.float32) + 1.0
+        bgp = self._bg[vs, us].astype(np.float32) + 1.0
+        ratio = np.log(pix / bgp)
+        dist = np.abs(ratio[:, None, :] - self.looks[None, :, :]).max(axis=2)  # (N, coins)
+        best = dist.argmin(axis=1)
+        close = dist[np.arange(len(best)), best] < LOOK_MATCH
+        group_of_pixel = np.where(close, np.array(self.group)[best], -1)
+        pts = np.column_stack([us, vs]).astype(np.float64)
+        other = pts[group_of_pixel < 0]
+        est, counts = self._mean_shift(pts, group_of_pixel, dt)
+        for k, c in enumerate(self.ids):
+            seen = counts[k] >= self.params.min_visible * self.area[k]
+            near_hand = False
+            if len(other):  # "other" pixels (not a coin's look) just outside the coin: the hand or pen
+                d2o = ((other - est[k]) ** 2).sum(axis=1)
+                ring = (d2o > (self.r_px[k] + 2.0) ** 2) & (d2o < (self.r_px[k] * 1.8) ** 2)
+                near_hand = bool(ring.sum() > 0.08 * self.area[k])
+            if seen and not near_hand:
+                if dt > 0:
+                    self.vel[k] = 0.5 * self.vel[k] + 0.5 * (est[k] - self.pos[k]) / dt
+                self.pos[k] = est[k]
+                self._record(c, k, est[k].copy(), False)
+            else:
+                self._record(c, k, None, near_hand or not seen)
+
+    def _mean_shift(self, pts: Any, group_of_pixel: Any, dt: float) -> tuple[Any, Any]:
+        """Each coin's centre: a few mean-shift steps from its predicted place, every pixel of a look
+        group given to the nearest coin of that group (two touching same-coloured coins split)."""
+        n = len(self.ids)
+        predicted = self.pos + self.vel * dt
+        est = predicted.copy()
+        counts = np.zeros(n)
+        for _ in range(4):  # mean-shift with nearest-coin assignment inside each look group
+            for g in set(self.group):
+                members = [k for k in range(n) if self.group[k] == g]
+                gp = pts[group_of_pixel == g]
+                if len(gp) == 0:
+                    continue
+                d2 = ((gp[:, None, :] - est[None, members, :]) ** 2).sum(axis=2)
+                owner = d2.argmin(axis=1)
+                for m_i, k in enumerate(members):
+                    reach = self.r_px[k] * (1.15 if _ < 3 else 1.0) + (0.0 if _ else np.hypot(*self.vel[k]) * dt + 3)
+                    mine = gp[(owner == m_i) & (d2[:, m_i] < reach * reach)]
+                    counts[k] = len(mine)
+                    if len(mine):
+                        est[k] = mine.mean(axis=0)
+        return est, counts
+
+    def _record(self, c: str, k: int, p: Any, hidden: bool) -> None:
+        self.px[c].append(p)
+        self.hidden[c].append(hidden)
+
+    # --- the result ------------------------------------------------------------------------------
 
     def result(self) -> TrackResult:
         """What the frames fed so far showed (call after the last frame)."""
-        raise NotImplementedError
+        if not self.times:
+            return TrackResult(coins={}, contacts={}, contacts_confidence=0.0)
+        times = np.array(self.times)
+        tracks = {c: self._track_mm(c) for c in self.ids}
+        coins = {c: self._coin_result(c, tracks[c], times) for c in self.ids}
+        self._identities(coins)
+        contacts, conf = self._contacts(tracks, times, coins)
+        settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
+        return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
+                           settled=settled)
+
+    def _track_mm(self, c: str) -> Any:
+        """(frames, 2) table mm with NaN where the coin was not located."""
+        out = np.full((len(self.times), 2), np.nan)
+        idx = [i for i, p in enumerate(self.px[c]) if p is not None]
+        if idx:
+            out[idx] = self.calibration.to_table(np.array([self.px[c][i] for i in idx]))
+        return out
+
+    def _coin_result(self, c: str, track: Any, times: Any) -> CoinResult:
+        p = self.params
+        r = p.coin_diameter_mm / 2
+        ok = ~np.isnan(track[:, 0])
+        path = [(float(times[i]), (float(track[i, 0]), float(track[i, 1]))) for i in np.nonzero(ok)[0]]
+        occluded = _intervals(times, np.array(self.hidden[c]))
+        tail = ok[-TAIL_FRAMES:]
+        res = CoinResult(rest=None, rest_confidence=0.0, path=path, occluded=occluded)
+        if tail.all():
+            last = track[-TAIL_FRAMES:]
+            rest = last.mean(axis=0)
+            still = float(np.hypot(*(last[-1] - last[0])))
+            res.rest = (float(rest[0]), float(rest[1]))
+            res.rest_confidence = 0.999 if still < 1.0 else 0.3
+            w, length = p.table
+            off = not (-r * 0.5 <= rest[0] <= w + r * 0.5 and -r * 0.5 <= rest[1] <= length + r * 0.5)
+            on_rail = not (r * 0.6 <= rest[0] <= w - r * 0.6 and r * 0.6 <= rest[1] <= length - r * 0.6)
+            res.left_surface = off
+            res.not_flat = on_rail and not off
+            res.flight_confidence = 0.995
+        elif not tail.any() and path:
+            # gone from view: it left the table if it was last seen near a rail, heading out
+            x, y = path[-1][1]
+            w, length = p.table
+            near_rail = min(x, y, w - x, length - y) < 2.5 * r
+            hidden_at_end = any(self.hidden[c][-TAIL_FRAMES:])
+            res.left_surface = near_rail and not hidden_at_end
+            res.flight_confidence = 0.995 if res.left_surface else 0.0
+        else:
+            res.flight_confidence = 0.0  # seen only sometimes at the end: nothing is stated
+        return res
+
+    def _identities(self, coins: dict[str, CoinResult]) -> None:
+        """Flatness and identity at rest: an elliptic blob is tilted (on another coin); coins that
+        share a look must show the sticker dots of their id (docs/camera.md "Identity")."""
+        img = self._last_image
+        for k, c in enumerate(self.ids):
+            res = coins[c]
+            if res.rest is None:
+                continue
+            u, v = self.px[c][-1]
+            ratio, dots = _blob_shape(img, self._bg, (u, v), self.r_px[k])
+            if ratio < TILTED_RATIO:
+                res.not_flat = True
+            elif ratio < FLAT_RATIO:
+                res.flight_confidence = min(res.flight_confidence, 0.5)
+            shared = sum(1 for g in self.group if g == self.group[k]) > 1
+            if shared:
+                want = self.coins[c].mark
+                seen = _dot_count(dots)
+                res.identity_confidence = 0.999 if seen == want else 0.0
+        for c, res in coins.items():  # two coins resting one on the other: the upper one is not flat
+            for d, other in coins.items():
+                if c < d and res.rest and other.rest:
+                    gap = math.dist(res.rest, other.rest)
+                    if gap < self.params.coin_diameter_mm - 3.0:
+                        for x in (res, other):
+                            x.flight_confidence = min(x.flight_confidence, 0.5 if not (res.not_flat or other.not_flat) else 0.995)
+
+    def _contacts(self, tracks: dict[str, Any], times: Any, coins: dict[str, CoinResult]
+                  ) -> tuple[dict[tuple[str, str], float], float]:
+        """Pairs that touched: closest approach along the (linearly joined) paths, and whether both
+        coins' motion changed there. Frames where a coin was not seen make a near pair undecided."""
+        d = self.params.coin_diameter_mm
+        band = self.params.contact_band_mm
+        filled = {c: _fill(tr) for c, tr in tracks.items()}
+        speeds = {c: _speeds(filled[c], times) for c in self.ids}
+        out: dict[tuple[str, str], float] = {}
+        conf = 1.0
+        for i, a in enumerate(self.ids):
+            for b in self.ids[i + 1:]:
+                pa, pb = filled[a], filled[b]
+                if pa is None or pb is None:
+                    out[(a, b)] = 0.5
+                    conf *= 0.5
+                    continue
+                gap = np.hypot(*(pa - pb).T)
+                dmin, k = _closest(pa, pb)
+                unseen = ~(~np.isnan(tracks[a][:, 0]) & ~np.isnan(tracks[b][:, 0]))
+                near = gap < d + band + 25.0  # frames where they came near
+                if dmin > d + band and not (unseen & near).any():
+                    p = 0.0 if dmin > d + 2 * band else 0.01
+                elif dmin > d + band:
+                    p = 0.5  # came near while one was hidden
+                else:
+                    kick = _kick(speeds[a], k) > KICK_MM_S and _kick(speeds[b], k) > KICK_MM_S
+                    p = 0.995 if kick or dmin < d - band else 0.5
+                if p > 0.0:
+                    out[(a, b)] = p
+                conf *= max(p, 1.0 - p)
+        return out, conf
+
+
+FG_LEVEL = 38  # 8-bit difference from the empty table that marks a pixel as "something there"
+LOOK_SAME = 0.18  # log-ratio distance under which two coins count as one colour (identity by stickers)
+LOOK_MATCH = 0.45  # a pixel this close (log-ratio) to a coin look belongs to that look
+TAIL_FRAMES = 3  # the last frames decide where coins rest
+TILTED_RATIO = 0.86  # blob minor/major axis below this: a tilted coin (on another coin)
+FLAT_RATIO = 0.93
+KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
+
+
+def _intervals(times: Any, flags: Any) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    start = None
+    for t, f in zip(times, flags, strict=True):
+        if f and start is None:
+            start = float(t)
+        elif not f and start is not None:
+            out.append((start, float(t)))
+            start = None
+    if start is not None:
+        out.append((start, float(times[-1])))
+    return out
+
+
+def _fill(track: Any) -> Any:
+    """Positions with the gaps joined linearly (None when the coin was never seen)."""
+    ok = ~np.isnan(track[:, 0])
+    if not ok.any():
+        return None
+    idx = np.arange(len(track))
+    return np.column_stack([np.interp(idx, idx[ok], track[ok, 0]), np.interp(idx, idx[ok], track[ok, 1])])
+
+
+def _speeds(track: Any, times: Any) -> Any:
+    if track is None or len(track) < 2:
+        return np.zeros(len(times))
+    v = np.diff(track, axis=0) / np.maximum(np.diff(times), 1e-6)[:, None]
+    return np.vstack([v[:1], v])
+
+
+def _kick(vel: Any, k: int) -> float:
+    """How much a coin's velocity changed around frame ``k`` (mm/s)."""
+    lo, hi = max(k - 2, 0), min(k + 3, len(vel) - 1)
+    before, after = vel[lo], vel[hi]
+    return float(np.hypot(*(after - before)))
+
+
+def _closest(pa: Any, pb: Any) -> tuple[float, int]:
+    """Closest approach of two paths joined linearly between frames: (distance, frame index)."""
+    rel = pa - pb
+    d0, d1 = rel[:-1], rel[1:]
+    seg = d1 - d0
+    denom = (seg * seg).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.clip(np.where(denom > 1e-12, -(d0 * seg).sum(axis=1) / denom, 0.0), 0.0, 1.0)
+    closest = d0 + seg * s[:, None]
+    dist = np.hypot(closest[:, 0], closest[:, 1])
+    if len(dist) == 0:
+        return float(np.hypot(*rel[0])), 0
+    k = int(dist.argmin())
+    return float(dist[k]), k
+
+
+def _blob_shape(img: Any, bg: Any, at: tuple[float, float], r: float) -> tuple[float, Any]:
+    """(minor/major axis ratio of the coin's blob, the bright-pixel mask of its centre)."""
+    h, w = img.shape[:2]
+    x0, y0 = int(max(at[0] - 2 * r, 0)), int(max(at[1] - 2 * r, 0))
+    x1, y1 = int(min(at[0] + 2 * r + 1, w)), int(min(at[1] + 2 * r + 1, h))
+    patch, bpatch = img[y0:y1, x0:x1], bg[y0:y1, x0:x1]
+    fg = (cv2.absdiff(patch, bpatch).max(axis=2) > FG_LEVEL).astype(np.uint8)
+    disc = np.zeros_like(fg)
+    cv2.circle(disc, (int(round(at[0] - x0)), int(round(at[1] - y0))), int(round(r * 1.2)), 1, -1)
+    m = cv2.moments(fg * disc, binaryImage=True)
+    if m["m00"] < 4:
+        return 1.0, None
+    mu20, mu02, mu11 = m["mu20"] / m["m00"], m["mu02"] / m["m00"], m["mu11"] / m["m00"]
+    common = math.sqrt(max(((mu20 - mu02) / 2) ** 2 + mu11**2, 0.0))
+    major, minor = (mu20 + mu02) / 2 + common, (mu20 + mu02) / 2 - common
+    ratio = math.sqrt(max(minor, 0.0) / major) if major > 0 else 1.0
+    inner = np.zeros_like(fg)
+    cv2.circle(inner, (int(round(at[0] - x0)), int(round(at[1] - y0))), max(1, int(round(r * 0.7))), 1, -1)
+    bright = (patch.min(axis=2) > 200) & (inner > 0)
+    return ratio, (int(bright.sum()), int(inner.sum()))
+
+
+def _dot_count(dots: Any) -> int:
+    """Sticker dots from the bright share of a coin's centre (each dot ~16 % of it)."""
+    if dots is None or dots[1] == 0:
+        return -1
+    share = dots[0] / dots[1]
+    return int(round(share / DOT_SHARE))
+
+
+DOT_SHARE = (0.28 / 0.7) ** 2  # one dot of 0.28 r inside the 0.7 r centre disc
 
 
 def locate_coins(image: Any, calibration: Calibration, coins: Mapping[str, CoinInfo], *,
                  params: TrackParams | None = None) -> dict[str, tuple[Point, float]]:
     """Coins at rest between strikes: id -> (table mm, confidence), searched near ``coins[id].at``
-    by colour (and sticker mark for same-coloured coins)."""
-    raise NotImplementedError
+    (the last known positions) by colour."""
+    first = next(iter(coins), None)
+    if first is None:
+        return {}
+    tracker = StrikeTracker(calibration, coins, first, params=params)
+    tracker.feed(0.0, image)
+    tracker.feed(1.0, image)
+    out: dict[str, tuple[Point, float]] = {}
+    for c in tracker.ids:
+        p = tracker.px[c][-1]
+        if p is not None:
+            mm = calibration.to_table(np.array([p]))[0]
+            out[c] = ((float(mm[0]), float(mm[1])), 0.99)
+    return out
 
 
 def bind_coins(image: Any, calibration: Calibration, seat_colours: Mapping[int, str], *,

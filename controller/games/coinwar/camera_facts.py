@@ -8,9 +8,11 @@ struck coin's decide move vs attack, CW-5.2). A fact whose confidence is below t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from core import table_geometry as geo
 from sensors.camera.tracking import TrackResult
 
 DEFAULT_THRESHOLD = 0.98
@@ -35,6 +37,47 @@ class CameraShot:
                 "flown": self.flown, "contacts": self.contacts}
 
 
+POSITION_SIGMA_MM = 0.35  # the analysis' position error at rest (benchmarks/bench_camera.py)
+
+
 def camera_shot(result: TrackResult, *, seat: int, coin: str, threshold: float = DEFAULT_THRESHOLD) -> CameraShot:
     """The shot the frames prove; facts below ``threshold`` are ``None``."""
-    raise NotImplementedError
+    coins = result.coins
+    ids_ok = min((c.identity_confidence for c in coins.values()), default=1.0)
+    dead, p_dead = _dead(result)
+    flown = sorted(c for c, r in coins.items() if r.left_surface or r.not_flat)
+    p_flown = min((r.flight_confidence for r in coins.values()), default=1.0)
+    pairs = sorted([list(p) for p, q in result.contacts.items() if q >= 0.5])
+    conf = {"dead": p_dead * ids_ok, "flown": p_flown * ids_ok, "contacts": result.contacts_confidence * ids_ok}
+    at_rest = {c: r.rest for c, r in coins.items() if r.rest is not None and not (r.left_surface or r.not_flat)
+               and c not in dead}
+    return CameraShot(
+        seat=seat, coin=coin,
+        dead=dead if conf["dead"] >= threshold else None,
+        flown=flown if conf["flown"] >= threshold else None,
+        contacts=pairs if conf["contacts"] >= threshold else None,
+        confidence={k: round(v, 4) for k, v in conf.items()},
+        at_rest={c: (round(p[0], 1), round(p[1], 1)) for c, p in sorted(at_rest.items())},
+    )
+
+
+def _dead(result: TrackResult) -> tuple[list[str], float]:
+    """CW-4.1 per coin from its rest position: how far its disc is inside (or outside) the goal,
+    against the analysis' position error. A coin not seen at rest is dead only if... never: unknown."""
+    r = geo.COIN_RADIUS_MM
+    g = geo.GOAL
+    dead: list[str] = []
+    conf = 1.0
+    for c, res in sorted(result.coins.items()):
+        if res.rest is None:
+            if not (res.left_surface and res.flight_confidence >= 0.9):
+                conf *= 0.5  # where is it? it could lie in the goal
+            continue
+        x, y = res.rest
+        margin = min(x - (g.x0 + r), (g.x1 - r) - x, y - (g.y0 + r), (g.y1 - r) - y)  # > 0: inside
+        p_in = 0.5 * (1.0 + math.erf(margin / (POSITION_SIGMA_MM * math.sqrt(2))))
+        p_in = p_in * res.rest_confidence + (1 - res.rest_confidence) * 0.5
+        if p_in >= 0.5:
+            dead.append(c)
+        conf *= max(p_in, 1.0 - p_in)
+    return dead, conf

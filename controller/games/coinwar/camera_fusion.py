@@ -33,7 +33,34 @@ class Disagreement:
 
 def fuse(beam_shot: Mapping[str, Any], camera_shot: Mapping[str, Any] | None,
          confidences: Mapping[str, float] | None = None, *, strike: int | None = None,
-         ) -> tuple[dict[str, Any], list[Disagreement]]:
+         someone_flew: bool = False) -> tuple[dict[str, Any], list[Disagreement]]:
     """(fused shot, disagreements). ``beam_shot``'s non-null facts are proven; ``camera_shot``
-    (or None: no camera) holds the camera's facts, already thresholded (``None`` = unknown)."""
-    raise NotImplementedError
+    (or None: no camera) holds the camera's facts, already thresholded (``None`` = unknown).
+
+    ``someone_flew`` is the beams' partial proof that a coin left the table (a rail-top pulse,
+    ``sensing.ObservedStrike.rail_crossings``) without saying which: a camera ``flown: []`` then
+    contradicts it and is asked. Every other key of ``beam_shot`` (``beam_edges`` …) is kept."""
+    fused = dict(beam_shot)
+    found: list[Disagreement] = []
+    conf = confidences or {}
+    camera = camera_shot or {}
+    for fact in FACTS:
+        proven, seen = beam_shot.get(fact), camera.get(fact)
+        if proven is not None:
+            fused[fact] = proven  # CAM-3: a fact the beams prove wins
+            if seen is not None and _canonical(fact, seen) != _canonical(fact, proven):
+                found.append(Disagreement(strike, fact, proven, seen, float(conf.get(fact, 0.0))))
+            continue
+        if fact == "flown" and someone_flew and seen == []:
+            found.append(Disagreement(strike, fact, "a coin crossed a rail beam", seen, float(conf.get(fact, 0.0))))
+            fused[fact] = None  # contradicts the beams' partial proof: asked (CW-8)
+            continue
+        fused[fact] = seen
+    return fused, found
+
+
+def _canonical(fact: str, value: Any) -> Any:
+    """Order-free form of a fact's value, so ``[["c2","c1"]]`` equals ``[["c1","c2"]]``."""
+    if fact == "contacts":
+        return sorted(tuple(sorted(p)) for p in value)
+    return sorted(value)
