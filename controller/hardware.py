@@ -58,8 +58,9 @@ class Hardware:
 
     def __init__(self, config: Config, clock: Clock, daemon: TableReferee, *, pin_factory: Any = None,
                  on_facts: Callable[[Any], None] | None = None, settle_s: float = 1.5,
-                 flight_proof: str = "none") -> None:
+                 flight_proof: str = "none", capture: bool = True) -> None:
         self.config = config
+        self._capture = capture  # open the configured camera (False: the caller feeds camera_frame)
         self.clock = clock
         self.daemon = daemon
         self._pin_factory = pin_factory
@@ -109,7 +110,8 @@ class Hardware:
             self.start_walk()
         if self.config.camera is not None:
             self.camera = CameraWatch(self.config.camera, self.clock, self.adapters, self.daemon)
-            self.camera.start()
+            if self._capture:
+                self.camera.start()
         s = self.config.striker
         if s.port:
             events = StrikerEvents(self.daemon, self.pairing, self.waiting, self.adapters, self.clock.now)
@@ -124,6 +126,11 @@ class Hardware:
     def _on_beam_edge(self, edge: BeamEdge) -> None:
         if self.beam_watch is not None:
             self.beam_watch.on_edge(edge)
+
+    def camera_frame(self, t: float, image: Any) -> None:
+        """One camera frame, in memory (CAM-6): the capture thread's door, and the virtual camera's."""
+        if self.camera is not None:
+            self.camera.frame(t, image)
 
     def start_walk(self) -> None:
         """(Re)start the walk test: every beam must go blocked and clear once (``sensors/walk``)."""

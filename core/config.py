@@ -105,10 +105,12 @@ DEFAULT_MARKERS: dict[str, tuple[float, float]] = {
     "2": (geo.WIDTH_MM + 40.0, geo.LENGTH_MM + 40.0),
     "3": (-40.0, geo.LENGTH_MM + 40.0),
 }
-# CAM-2 identity: the colour a person names each seat's coin by (the panel's seat colours); two
-# seats may share one (two reds): then their coins carry sticker dots, ``seat_marks``
-DEFAULT_SEAT_COLOURS: dict[int, str] = {1: "#d32f2f", 2: "#1565c0", 3: "#b26a00", 4: "#2e7d32", 5: "#7b1fa2",
-                                        6: "#00838f"}
+# CAM-2 identity: the colour a person names each seat's coin by -- colours a real group has, that
+# stand out on light wood (red, blue, green, yellow, black). Two seats may share one (two reds): then
+# one coin carries a white sticker dot (``seat_marks``), as seat 6's does by default
+DEFAULT_SEAT_COLOURS: dict[int, str] = {1: "#d03030", 2: "#3050d0", 3: "#30a040", 4: "#e0c020", 5: "#202020",
+                                        6: "#d03030"}
+DEFAULT_SEAT_MARKS: dict[int, int] = {6: 1}
 CAMERA_KEYS = {"device", "resolution", "fps", "markers", "marker_size_mm", "confidence_threshold",
                "seat_colours", "seat_marks"}
 
@@ -124,7 +126,7 @@ class CameraConfig:
     marker_size_mm: float = 40.0  # the printed side of one marker (hardware_docs/marker_sheet.svg)
     confidence_threshold: float = DEFAULT_THRESHOLD
     seat_colours: dict[int, str] = field(default_factory=lambda: dict(DEFAULT_SEAT_COLOURS))
-    seat_marks: dict[int, int] = field(default_factory=dict)  # seat -> sticker dots (0: plain)
+    seat_marks: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_SEAT_MARKS))  # seat -> sticker dots
 
     @property
     def backend(self) -> str:
@@ -433,7 +435,7 @@ def _camera(section: Any) -> CameraConfig | None:
                                     0.5, 1.0),
         seat_colours={**dflt.seat_colours, **_camera_seats(section, "seat_colours")} if "seat_colours" in section
         else dflt.seat_colours,
-        seat_marks=_camera_seats(section, "seat_marks") if "seat_marks" in section else {},
+        seat_marks=_camera_seats(section, "seat_marks") if "seat_marks" in section else dict(DEFAULT_SEAT_MARKS),
     )
 
 

@@ -207,7 +207,7 @@ def test_seat_colours_and_sticker_marks_tell_coins_apart():
     import tomllib
 
     cam = parse(tomllib.loads('[camera]\nseat_colours = { "4" = "#D32F2F" }\nseat_marks = { "4" = 2 }')).camera
-    assert cam is not None and cam.seat_colours[4] == "#d32f2f" and cam.seat_colours[1] == "#d32f2f"
+    assert cam is not None and cam.seat_colours[4] == "#d32f2f" and cam.seat_colours[1] == "#d03030"
     assert cam.seat_marks == {4: 2}
     for text, message in [('[camera]\nseat_colours = { "7" = "#ffffff" }', "camera.seat_colours.7: expected a seat"),
                           ('[camera]\nseat_colours = { "1" = "red" }', "camera.seat_colours.1: expected a colour"),

@@ -30,6 +30,7 @@ from typing import Any
 from controller.games.coinwar.camera_facts import camera_shot
 from controller.games.coinwar.camera_fusion import fuse
 from controller.games.coinwar.sensing import ObservedStrike
+from controller.games.coinwar.virtual_table import initial_spot
 from core.config import CameraConfig
 
 log = logging.getLogger("gametable.camera")
@@ -60,6 +61,7 @@ class CameraObserver:
         self._record: dict[str, Any] | None = None  # gametable camera record: the next strike
         self.rest: dict[str, Point] = {}  # coin -> table mm, at rest
         self._bound_game: Any = None  # the game whose coins were bound to seats
+        self._game_start = False
         self._last_rest_t = float("-inf")
         self.last_frame: Any = None
         self.strikes = 0
@@ -101,20 +103,38 @@ class CameraObserver:
         self._locate(image, calibration, coins)
 
     def _locate(self, image: Any, calibration: Any, coins: dict[str, Any]) -> None:
-        from sensors.camera.tracking import bind_coins, locate_coins
+        """The coins at rest: near where they rested (at a game's start: their initial spots,
+        CW-1.6); a coin not found there (placed back, CW-6.2) is searched by its seat's colour."""
+        from sensors.camera.tracking import locate_coins
 
         state = self._public_state() or {}
-        game = (state.get("game"), state.get("seed"), tuple(sorted(coins)))
-        if game != self._bound_game:  # a new game: bind each seat's coin by its colour (CAM-2)
-            seats = {info.seat: c for c, info in coins.items()}
-            colours = {seat: self.config.seat_colours.get(seat, "#808080") for seat in seats}
-            found = bind_coins(image, calibration, colours, seat_marks=self.config.seat_marks or None)
-            self.rest = {seats[s]: p for s, p in found.items() if s in seats}
+        game = (state.get("game"), state.get("seed"), state.get("mode"))
+        if game != self._bound_game:  # a new game: the binding of coins to seats starts afresh (CAM-2)
             self._bound_game = game
-        else:
-            located = locate_coins(image, calibration, self._coin_infos())
-            self.rest = {c: p for c, (p, conf) in located.items() if conf >= self.threshold}
+            self.rest = {}
+            self._game_start = True  # no strike yet: the coins are at their initial spots (CW-1.6)
+        missing = {c: info for c, info in coins.items() if c not in self.rest}
+        found = self._bind(image, calibration, missing) if missing else {}
+        hints = {}
+        for c, info in coins.items():
+            at = self.rest.get(c) or found.get(c) or (initial_spot(c, info.seat) if self._game_start else None)
+            if at is not None:
+                hints[c] = replace(info, at=at)
+        located = locate_coins(image, calibration, hints) if hints else {}
+        self.rest = {c: p for c, (p, conf) in located.items() if conf >= self.threshold and c in coins}
         self._publish_rest()
+
+    def _bind(self, image: Any, calibration: Any, missing: dict[str, Any]) -> dict[str, Point]:
+        """Coins found by their seat's colour (and sticker dots) anywhere on the surface."""
+        from sensors.camera.tracking import bind_coins
+
+        seats = {info.seat: c for c, info in missing.items()}
+        try:
+            found = bind_coins(image, calibration, {s: self.config.seat_colours.get(s, "#808080") for s in seats},
+                               seat_marks=self.config.seat_marks or None)
+        except NotImplementedError:  # a vision core without colour binding: the initial spots only
+            return {}
+        return {seats[s]: p for s, p in found.items() if s in seats}
 
     def _publish_rest(self) -> None:
         if self._on_rest is not None:
@@ -183,8 +203,11 @@ class CameraObserver:
                 log.warning("camera: %s", line)
                 self.disagreements.append(line)
             del self.disagreements[:-50]
+            self._game_start = False
             if camera is not None:
-                self.rest = {c: p for c, p in camera.at_rest.items()}
+                # where the frames showed each coin rest; a coin they did not place keeps its old
+                # position as the next search's hint (the next frames at rest must find it there)
+                self.rest = {**self.rest, **camera.at_rest}
                 self._publish_rest()
                 self._save_record(tracker)
             return replace(beams, dead=shot.get("dead"), flown=shot.get("flown"), contacts=shot.get("contacts"))

@@ -61,9 +61,14 @@ class CoinWarTable:
         return out_of_turn(inp, frame, self.parts.daemon.table_view())
 
     def input_accepted(self, inp: Input, t: float) -> None:
+        """A strike opens; the virtual table names the flicked coin and the coins on the table
+        (``coin``, ``coins_on_table``: football's team coins), a striker does not (the seat's coin)."""
         if inp.get("type") != "strike" or self.observer is None:
             return
-        self.observer.strike_started(inp["seat"], t)
+        if "coin" in inp:
+            self.observer.strike(inp["seat"], inp["coin"], coins_on_table=inp.get("coins_on_table"))
+        else:
+            self.observer.strike_started(inp["seat"], t)
         if self.camera is not None and self.observer.open_coin is not None:
             self.camera.strike_started(self.observer.open_coin)
 
