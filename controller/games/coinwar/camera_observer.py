@@ -36,7 +36,9 @@ from core.config import CameraConfig
 log = logging.getLogger("gametable.camera")
 
 Point = tuple[float, float]
-PRE_ROLL_FRAMES = 8  # frames before the strike handed to the tracker (the table at rest, the hand)
+# the frames before the strike handed to the tracker: the table at rest, then the hand coming in
+# (it learns the coins' look and the empty table from them); 0.16 s is ~80 MB at 1536 x 864 on a Pi
+PRE_ROLL_S = 0.16
 REST_EVERY_S = 0.5  # between strikes: how often the coins at rest are located (CPU on a Pi)
 MAX_TRACKED_FRAMES = 2400  # 20 s at 120 fps: a strike window longer than this stops feeding
 
@@ -55,7 +57,7 @@ class CameraObserver:
         self._on_rest = on_rest
         self.recalibrator = Recalibrator({int(k): v for k, v in config.markers.items()})
         self._lock = threading.RLock()
-        self._pre: deque[tuple[float, Any]] = deque(maxlen=PRE_ROLL_FRAMES)
+        self._pre: deque[tuple[float, Any]] = deque(maxlen=int(PRE_ROLL_S * config.fps) + 2)
         self._tracker: Any = None
         self._tracked = 0
         self._record: dict[str, Any] | None = None  # gametable camera record: the next strike
@@ -65,6 +67,8 @@ class CameraObserver:
         self._last_rest_t = float("-inf")
         self.last_frame: Any = None
         self.strikes = 0
+        self.tracked = 0  # strikes whose frames were analysed (the others: no calibration, a coin unseen)
+        self.last_camera: Any = None  # the camera's own shot of the last strike (camera_facts.CameraShot)
         self.disagreements: list[str] = []  # log lines (CAM-3), newest last
         self.calibrated = False
 
@@ -191,11 +195,13 @@ class CameraObserver:
             self.strikes += 1
             camera = None
             if tracker is not None:
+                self.tracked += 1
                 try:
                     camera = camera_shot(tracker.result(), seat=beams.seat, coin=beams.coin or f"c{beams.seat}",
                                          threshold=self.threshold)
                 except Exception:  # the analysis must never stop the game: the beams and phones go on
                     log.exception("camera: the analysis of strike %s failed", self.strikes)
+            self.last_camera = camera
             shot, disagreements = fuse(beams.shot(), camera.shot() if camera else None,
                                        camera.confidence if camera else None, strike=self.strikes)
             for d in disagreements:
