@@ -8,8 +8,10 @@ on with the beams and the phones (its facts are unknown, CW-8), never guessing.
 
 from __future__ import annotations
 
+import base64
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from controller.referee_api import TableReferee
@@ -30,6 +32,42 @@ class CameraWatch:
         self.adapters = tuple(adapters)
         self.daemon = daemon
         self.feed: Any = None
+
+    def serve_commands(self) -> None:
+        """The host's bring-up still (``camera_still``) and ``gametable camera record`` (``camera_record``)."""
+        self.daemon.on_table_command("camera_still", self._still)
+        self.daemon.on_table_command("camera_record", self._record)
+
+    def _still(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """The last frame with the markers and coins outlined, as base64 JPEG in the command's result:
+        it travels on ``cmd/result``, which the broker's ACL lets only the daemon and the panel read,
+        and the panel serves it to the unlocked host only (CAM-6)."""
+        for adapter in self.adapters:
+            jpeg = adapter.camera_still()
+            if jpeg is not None:
+                return {"ok": True, "jpeg": base64.b64encode(jpeg).decode("ascii")}
+        return {"ok": False, "error": "the camera has not delivered a frame yet"}
+
+    def _record(self, cmd: dict[str, Any]) -> dict[str, Any]:
+        """``{"type":"camera_record","dir":"/abs/new-dir"}``: the next strike goes to that directory
+        (CAM-4), announced on ``sensors/camera_record``; the only way a frame reaches the disk (CAM-6)."""
+        raw = cmd.get("dir")
+        if not isinstance(raw, str) or not raw.startswith("/") or len(raw) > 4096:
+            return {"ok": False, "error": f"'dir' must be an absolute path, got {raw!r}"}
+        path = Path(raw)
+        if path.exists() and (not path.is_dir() or any(path.iterdir())):
+            return {"ok": False, "error": f"{raw} exists and is not an empty directory: give a new one"}
+        if not path.parent.is_dir():
+            return {"ok": False, "error": f"{path.parent} is not a directory"}
+
+        def done(out: Any, error: str | None) -> None:
+            report = {"event": "recorded", "dir": str(out)} if error is None else \
+                {"event": "record_failed", "dir": raw, "message": error}
+            self.daemon.diagnostic("camera_record", report)
+
+        if not any(adapter.record_next(raw, done) for adapter in self.adapters):
+            return {"ok": False, "error": "no game on this table reads the camera"}
+        return {"ok": True, "dir": raw}
 
     def start(self) -> None:
         """Open the configured camera and start reading it (raises CameraError with one line)."""

@@ -110,6 +110,7 @@ class Hardware:
             self.start_walk()
         if self.config.camera is not None:
             self.camera = CameraWatch(self.config.camera, self.clock, self.adapters, self.daemon)
+            self.camera.serve_commands()
             if self._capture:
                 self.camera.start()
         s = self.config.striker

@@ -49,8 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_trace_parser(sub)  # gametable striker-trace FILE... (recorded striker traces → a threshold)
     from gametable.camera_cli import add_parser as add_camera_parser
+    from gametable.camera_record import add_record_parser
 
-    add_camera_parser(sub)  # gametable camera analyse|record DIR (gametable-strike/1, docs/camera.md)
+    add_record_parser(add_camera_parser(sub))  # gametable camera analyse|record DIR (gametable-strike/1, docs/camera.md)
     return parser
 
 
