@@ -142,8 +142,9 @@ class CameraObserver:
 
     def _publish_rest(self) -> None:
         if self._on_rest is not None:
+            # the shape of the virtual table's sensors/table, so the table view draws it the same way
             self._on_rest({"coins": {c: [round(p[0], 1), round(p[1], 1)] for c, p in sorted(self.rest.items())},
-                           "calibrated": self.calibrated})
+                           "off": [], "moving": False, "calibrated": self.calibrated, "source": "camera"})
 
     # --- a strike -----------------------------------------------------------------------------------
 
