@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:
 
 from core.config import CameraConfig, Config, ConfigError, load  # noqa: E402
 from hardware_docs.draw_beam_layout import _fmt, default_config_path, source_name  # noqa: E402
+from hardware_docs.draw_drilling_jig import ruler_100mm  # noqa: E402
 
 PAGE_W, PAGE_H = 210.0, 297.0  # A4 portrait, millimetres
 CELLS = 6  # a 4x4 marker with its one-cell black border
@@ -76,11 +77,7 @@ def render(config: Config) -> str:
         x = col * pitch_x + (pitch_x - size) / 2
         y = 40 + row * pitch_y + (pitch_y - size) / 2 - 10
         out.append(_marker(int(key), x, y, size, camera.markers[key]))
-    ry = PAGE_H - 20
-    ticks = "".join(f"M {_fmt(55 + i)} {_fmt(ry)} v {_fmt(-4 if i % 10 == 0 else -2)} " for i in range(101))
-    out.append(f'<g id="ruler-100mm"><path d="M 55 {_fmt(ry)} h 100 {ticks}" stroke="black" stroke-width="0.15" '
-               f'fill="none"/><text x="55" y="{_fmt(ry + 5)}" font-size="3">0</text>'
-               f'<text x="149" y="{_fmt(ry + 5)}" font-size="3">100 mm</text></g>')
+    out.append(ruler_100mm(55, PAGE_H - 20))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
