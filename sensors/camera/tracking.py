@@ -57,6 +57,7 @@ class TrackResult:
     contacts_confidence: float  # confidence that ``contacts`` (pairs with p >= 0.5) is the full truth
     frames: int = 0
     settled: bool = False  # every coin was at rest in the last frames
+    undecided: dict[tuple[str, str], str] = field(default_factory=dict)  # pair -> why it is 0.5 (diagnostics)
 
 
 class StrikeTracker:
@@ -98,7 +99,8 @@ class StrikeTracker:
         for (u, v), r in zip(self.start_px, self.r_px, strict=True):
             cv2.circle(mask, (int(round(u)), int(round(v))), int(math.ceil(r + 3)), 255, -1)
         self._bg = cv2.inpaint(image, mask, 3, cv2.INPAINT_TELEA)
-        bg = self._bg.astype(np.float32) + 1.0
+        self._illum = _illumination(self._bg)
+        bg = self._illum.astype(np.float32) + 1.0
         looks = []
         for (u, v), r in zip(self.start_px, self.r_px, strict=True):
             ring = np.zeros((h, w), np.uint8)
@@ -138,7 +140,7 @@ class StrikeTracker:
             near |= (np.abs(us - predicted[k, 0]) < reach[k]) & (np.abs(vs - predicted[k, 1]) < reach[k])
         us, vs = us[near], vs[near]
         pix = image[vs, us].astype(np.float32) + 1.0
-        bgp = self._bg[vs, us].astype(np.float32) + 1.0
+        bgp = self._illum[vs, us].astype(np.float32) + 1.0
         ratio = np.log(pix / bgp)
         looks = self.looks.astype(np.float32)
         d2 = (ratio * ratio).sum(axis=1)[:, None] - 2.0 * ratio @ looks.T + (looks * looks).sum(axis=1)[None, :]
@@ -158,7 +160,8 @@ class StrikeTracker:
                 d2o = ((other - est[k]) ** 2).sum(axis=1)
                 ring = d2o < (self.r_px[k] * 1.8) ** 2
                 near_hand = bool(ring.sum() > HAND_SHARE * self.area[k])
-            if seen and not near_hand:
+            whole = FULL_SHARE[0] * self.area[k] <= counts[k] <= FULL_SHARE[1] * self.area[k]
+            if seen and (whole or not near_hand):  # beside the hand only a whole, clean disc counts
                 if dt > 0:
                     self.vel[k] = 0.5 * self.vel[k] + 0.5 * (est[k] - self.pos[k]) / dt
                 self.pos[k] = est[k]
@@ -223,10 +226,10 @@ class StrikeTracker:
         tracks = {c: self._track_mm(c) for c in self.ids}
         coins = {c: self._coin_result(c, tracks[c], times) for c in self.ids}
         self._identities(coins)
-        contacts, conf = self._contacts(tracks, times, coins)
+        contacts, conf, why = self._contacts(tracks, times, coins)
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
-                           settled=settled)
+                           settled=settled, undecided=why)
 
     def _track_mm(self, c: str) -> Any:
         """(frames, 2) table mm with NaN where the coin was not located."""
@@ -280,16 +283,19 @@ class StrikeTracker:
             if res.rest is None:
                 continue
             u, v = self.px[c][-1]
-            ratio, dots = _blob_shape(img, self._bg, (u, v), self.r_px[k], self.looks[k])
+            ratio, dots = _blob_shape(img, self._bg, self._illum, (u, v), self.r_px[k], self.looks[k])
             if ratio < TILTED_RATIO:
                 res.not_flat = True
             elif ratio < FLAT_RATIO:
                 res.flight_confidence = min(res.flight_confidence, 0.5)
-            shared = sum(1 for g in self.group if g == self.group[k]) > 1
-            if shared:
-                want = self.coins[c].mark
-                seen = _dot_count(dots)
-                res.identity_confidence = 0.999 if seen == want else 0.0
+            twins = [self.ids[j] for j in self._groups[self.group[k]] if j != k]
+            if not twins:
+                continue
+            marks = {self.coins[x].mark for x in twins}
+            if self.coins[c].mark not in marks:  # the stickers tell them apart: they must show
+                res.identity_confidence = 0.999 if _dot_count(dots) == self.coins[c].mark else 0.0
+            else:  # look-alikes without distinct stickers: only an unbroken, well-apart track tells
+                res.identity_confidence = 0.999 if all(self._kept_apart(c, x) for x in twins) else 0.0
         for c, res in coins.items():  # two coins resting one on the other: the upper one is not flat
             for d, other in coins.items():
                 if c < d and res.rest and other.rest:
@@ -298,8 +304,17 @@ class StrikeTracker:
                         for x in (res, other):
                             x.flight_confidence = min(x.flight_confidence, 0.5 if not (res.not_flat or other.not_flat) else 0.995)
 
+    def _kept_apart(self, a: str, b: str) -> bool:
+        """Two coins that look alike kept their ids: both seen in every frame, never near each other."""
+        pa, pb = self.px[a], self.px[b]
+        if any(p is None for p in pa) or any(p is None for p in pb):
+            return False
+        gap = np.hypot(*(np.array(pa) - np.array(pb)).T)
+        k = self.ids.index(a)
+        return bool(gap.min() > 2 * self.r_px[k] + 8.0)
+
     def _contacts(self, tracks: dict[str, Any], times: Any, coins: dict[str, CoinResult]
-                  ) -> tuple[dict[tuple[str, str], float], float]:
+                  ) -> tuple[dict[tuple[str, str], float], float, dict[tuple[str, str], str]]:
         """Pairs that touched: closest approach along the (linearly joined) paths, and whether both
         coins' motion changed there. Frames where a coin was not seen make a near pair undecided."""
         d = self.params.coin_diameter_mm
@@ -313,28 +328,33 @@ class StrikeTracker:
                 step = np.hypot(*(tr[1:] - tr[:-1])[ok].T) / np.maximum(np.diff(times)[ok], 1e-6)
                 v_max = max(v_max, float(step.max()) * 1.2)
         out: dict[tuple[str, str], float] = {}
+        why: dict[tuple[str, str], str] = {}
         conf = 1.0
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:
                 pa, pb = filled[a], filled[b]
                 if pa is None or pb is None:
                     out[(a, b)] = 0.5
+                    why[(a, b)] = "never seen"
                     conf *= 0.5
                     continue
                 dmin, k = _closest(pa, pb)
-                hidden_near = _could_meet_unseen(tracks[a], pb, times, d + band, v_max) or _could_meet_unseen(
-                    tracks[b], pa, times, d + band, v_max)
-                if hidden_near:
+                kick = _kick(speeds[a], k) > KICK_MM_S and _kick(speeds[b], k) > KICK_MM_S
+                if dmin <= d + band and (kick or dmin < d - band):
+                    p = 0.995  # they met, and both changed course right there (or the paths overlap)
+                elif _could_meet_unseen(tracks[a], pb, times, d + band, v_max) or _could_meet_unseen(
+                        tracks[b], pa, times, d + band, v_max):
                     p = 0.5  # one of them was not seen while the other was within its reach
+                    why[(a, b)] = "hidden"
                 elif dmin > d + band:
                     p = 0.0 if dmin > d + 2 * band else 0.01
                 else:
-                    kick = _kick(speeds[a], k) > KICK_MM_S and _kick(speeds[b], k) > KICK_MM_S
-                    p = 0.995 if kick or dmin < d - band else 0.5
+                    p = 0.5
+                    why[(a, b)] = f"closest {dmin:.1f} mm, no impact"
                 if p > 0.0:
                     out[(a, b)] = p
                 conf *= max(p, 1.0 - p)
-        return out, conf
+        return out, conf, why
 
 
 FG_LEVEL = 38  # 8-bit difference from the empty table that marks a pixel as "something there"
@@ -343,8 +363,17 @@ LOOK_MATCH = 0.6  # a pixel this close (log-ratio, Euclidean) to a coin look bel
 TAIL_FRAMES = 3  # the last frames decide where coins rest
 TILTED_RATIO = 0.86  # blob minor/major axis below this: a tilted coin (on another coin)
 FLAT_RATIO = 0.93
+FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, when nothing covers it
 HAND_SHARE = 0.12  # "other" pixels around a coin, as a share of its area, that mean the hand covers it
 KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
+
+
+def _illumination(bg: Any) -> Any:
+    """The light on the table: the empty table with its thin marks (goal line) filtered out, so a
+    coin's look is the same over the line as beside it (a median at quarter size, scaled back)."""
+    h, w = bg.shape[:2]
+    small = cv2.resize(bg, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.medianBlur(small, 5), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _foreground(image: Any, bg: Any) -> tuple[Any, Any]:
@@ -394,7 +423,15 @@ def _could_meet_unseen(track: Any, other: Any, times: Any, touch: float, v_max: 
     p1 = np.where(nxt[gaps] < n, nxt[gaps], prev[gaps])
     t0 = np.where(prev[gaps] >= 0, times[p0], times[0])
     t1 = np.where(nxt[gaps] < n, times[p1], times[-1])
-    length = v_max * (t1 - t0) + 2.0  # 2 mm: the positions' own error
+    # a coin slides straight and slows down unless something hits it: over a gap it goes no faster
+    # than it was seen going just before or just after (with room), never above v_max
+    speed = _seen_speeds(track, times, seen)
+    v_before = np.where(prev[gaps] >= 0, speed[np.maximum(p0, 0)], np.nan)
+    after = np.minimum(p1 + 1, n - 1)
+    v_after = np.where((nxt[gaps] < n) & (p1 + 1 < n) & seen[after], speed[after], np.nan)
+    bound = np.fmax(v_before, v_after) * GAP_SPEED_FACTOR + GAP_SPEED_SLACK_MM_S
+    bound = np.where(np.isnan(bound), v_max, np.minimum(bound, v_max))
+    length = bound * (t1 - t0) + 2.0  # 2 mm: the positions' own error
     # a coin found again where it was hidden (within 1.5 mm) stayed there: a hit coin slides
     # away (friction stops it, it cannot come back to the same spot), so its reach is nil
     stayed = (np.hypot(*(track[p1] - track[p0]).T) < 1.5) & (nxt[gaps] < n)
@@ -403,6 +440,19 @@ def _could_meet_unseen(track: Any, other: Any, times: Any, touch: float, v_max: 
     d0 = np.hypot(*(o - track[p0]).T)
     d1 = np.hypot(*(o - track[p1]).T)
     return bool((d0 + d1 - 2 * touch <= length).any())
+
+
+GAP_SPEED_FACTOR = 1.3
+GAP_SPEED_SLACK_MM_S = 200.0
+
+
+def _seen_speeds(track: Any, times: Any, seen: Any) -> Any:
+    """Per frame: the speed (mm/s) from the previous frame when both were seen, else NaN."""
+    out = np.full(len(track), np.nan)
+    both = seen[1:] & seen[:-1]
+    step = np.hypot(*(track[1:] - track[:-1]).T) / np.maximum(np.diff(times), 1e-6)
+    out[1:][both] = step[both]
+    return out
 
 
 def _fill(track: Any) -> Any:
@@ -454,13 +504,13 @@ def _segment_min(start: Any, step: Any) -> Any:
     return np.hypot(closest[:, 0], closest[:, 1])
 
 
-def _blob_shape(img: Any, bg: Any, at: tuple[float, float], r: float, look: Any) -> tuple[float, Any]:
+def _blob_shape(img: Any, bg: Any, illum: Any, at: tuple[float, float], r: float, look: Any) -> tuple[float, Any]:
     """(minor/major axis ratio of the coin's blob, (sticker pixels, pixels) of its centre disc):
     sticker pixels are those unlike the coin's own look (white dots on dark coins, black on light)."""
     h, w = img.shape[:2]
     x0, y0 = int(max(at[0] - 2 * r, 0)), int(max(at[1] - 2 * r, 0))
     x1, y1 = int(min(at[0] + 2 * r + 1, w)), int(min(at[1] + 2 * r + 1, h))
-    patch, bpatch = img[y0:y1, x0:x1], bg[y0:y1, x0:x1]
+    patch, bpatch, lpatch = img[y0:y1, x0:x1], bg[y0:y1, x0:x1], illum[y0:y1, x0:x1]
     b, g, rr = cv2.split(cv2.absdiff(patch, bpatch))
     fg = (cv2.max(cv2.max(b, g), rr) > FG_LEVEL).astype(np.uint8)
     disc = np.zeros_like(fg)
@@ -474,7 +524,7 @@ def _blob_shape(img: Any, bg: Any, at: tuple[float, float], r: float, look: Any)
     ratio = math.sqrt(max(minor, 0.0) / major) if major > 0 else 1.0
     inner = np.zeros_like(fg)
     cv2.circle(inner, (int(round(at[0] - x0)), int(round(at[1] - y0))), max(1, int(round(r * 0.7))), 1, -1)
-    rel = np.log((patch.astype(np.float32) + 1.0) / (bpatch.astype(np.float32) + 1.0)) - look.astype(np.float32)
+    rel = np.log((patch.astype(np.float32) + 1.0) / (lpatch.astype(np.float32) + 1.0)) - look.astype(np.float32)
     unlike = (np.sqrt((rel * rel).sum(axis=2)) > STICKER_LOOK) & (inner > 0)
     return ratio, (int(unlike.sum()), int(inner.sum()))
 
@@ -517,5 +567,74 @@ def bind_coins(image: Any, calibration: Calibration, seat_colours: Mapping[int, 
                params: TrackParams | None = None) -> dict[int, Point]:
     """Game start (CAM-2): each seat's coin found on the surface by its colour ``#rrggbb`` (and its
     sticker dots when two seats share a colour, docs/camera.md "Identity") -> its position in mm.
-    A seat whose coin is not found, or is found twice, is left out."""
-    raise NotImplementedError
+    A seat whose coin is not found, or is found twice, is left out.
+
+    No empty table is known yet: the light is the frame with its coin-sized blobs filtered out,
+    and a blob's colour, brought to the table's median light, is matched to the named colours."""
+    p = params or TrackParams()
+    marks = dict(seat_marks or {})
+    h, w = image.shape[:2]
+    illum = _light_without_coins(image)
+    surface = np.array([(0.0, 0.0), (p.table[0], 0.0), (p.table[0], p.table[1]), (0.0, p.table[1])])
+    poly = calibration.to_image(surface).astype(np.int32)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(inside, [poly], 255)
+    b, g, r = cv2.split(cv2.absdiff(image, illum))
+    fg = ((cv2.max(cv2.max(b, g), r) > FG_LEVEL) & (inside > 0)).astype(np.uint8)
+    n, _labels, stats, centroids = cv2.connectedComponentsWithStats(fg)
+    centre_mm = ((p.table[0] / 2, p.table[1] / 2))
+    coin_r = calibration.coin_px(centre_mm, p.coin_diameter_mm) / 2
+    area = math.pi * coin_r**2
+    table_light = np.median(illum[inside > 0], axis=0).astype(np.float32) + 1.0
+    want = {seat: np.log(np.array(_hex_bgr(c), dtype=np.float32) + 1.0) for seat, c in seat_colours.items()}
+    found: dict[int, list[Point]] = {}
+    for i in range(1, n):
+        if not 0.5 * area <= stats[i, cv2.CC_STAT_AREA] <= 1.6 * area:
+            continue
+        u, v = centroids[i]
+        look = _ring_colour(image, illum, (u, v), coin_r, table_light)
+        if look is None:
+            continue
+        dist = {seat: float(np.abs(look - c).max()) for seat, c in want.items()}
+        best = min(dist.values())
+        if best > BIND_MATCH:
+            continue
+        same = [seat for seat, d in dist.items() if d - best < 0.15]  # seats of one colour
+        if len(same) > 1:
+            _ratio, dots = _blob_shape(image, illum, illum, (u, v), coin_r, look - np.log(table_light))
+            count = _dot_count(dots)
+            same = [seat for seat in same if marks.get(seat, 0) == count]
+        mm = calibration.to_table(np.array([(u, v)]))[0]
+        for seat in same[:1] if len(same) == 1 else []:
+            found.setdefault(seat, []).append((float(mm[0]), float(mm[1])))
+    return {seat: spots[0] for seat, spots in sorted(found.items()) if len(spots) == 1}
+
+
+BIND_MATCH = 0.45  # log-colour distance (table light) within which a blob is a named colour
+
+
+def _hex_bgr(colour: str) -> tuple[int, int, int]:
+    v = int(colour[1:], 16)
+    return (v & 0xFF, (v >> 8) & 0xFF, v >> 16)
+
+
+def _light_without_coins(image: Any) -> Any:
+    """The light on the table from a frame with coins on it: a median over ~2 coin sizes."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.medianBlur(small, 11), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _ring_colour(image: Any, illum: Any, at: tuple[float, float], r: float, table_light: Any) -> Any:
+    """The log colour of a coin's ring (not its sticker dots) brought to the table's median light."""
+    h, w = image.shape[:2]
+    ring = np.zeros((h, w), np.uint8)
+    c = (int(round(at[0])), int(round(at[1])))
+    cv2.circle(ring, c, max(1, int(r * 0.85)), 255, -1)
+    cv2.circle(ring, c, max(1, int(r * 0.55)), 0, -1)
+    sel = ring > 0
+    if not sel.any():
+        return None
+    px = image[sel].astype(np.float32) + 1.0
+    light = illum[sel].astype(np.float32) + 1.0
+    return np.median(np.log(px) - np.log(light), axis=0) + np.log(table_light)

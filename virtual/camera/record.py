@@ -14,7 +14,7 @@ from virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
 
 STRIKE_T = 0.15  # seconds of table at rest (and the hand coming in) before the flick
 REST_TAIL_S = 0.1  # seconds of every coin at rest after the strike
-HAND_GONE_S = 0.36  # the hand and pen are out of view this long after the flick: the recording lasts till then
+HAND_GONE_S = 0.36  # the hand and pen are out of view this long after the flick: the table is seen after it
 
 
 RIDER_MM = 3.0  # a coin resting tilted on another coin: its centre this far above the surface
@@ -61,7 +61,7 @@ def record_strike(physics: TablePhysics, coin: str, vx: float, vy: float, rig: C
 
     truth = physics.flick(coin, vx, vy, on_step=on_step)
     last_t, last, heights = history[-1]
-    tail = max(2, int(round(REST_TAIL_S / period)), int(math.ceil((HAND_GONE_S - next_frame[0]) / period)))
+    tail = max(int(round(REST_TAIL_S / period)), int(math.ceil((HAND_GONE_S + REST_TAIL_S - next_frame[0]) / period)))
     for _ in range(tail):
         tf = next_frame[0]
         frames.append(draw.render(last, flying={c: h for c, h in heights.items() if c in last},
