@@ -126,10 +126,10 @@ def run(strikes: int = STRIKES, seed: int = 23) -> dict[str, float]:
         t0 = time.process_time()
         tracker = StrikeTracker(calibrations[r], rec.coins, coin, strike_t=rec.strike_t)
         for (_f, t), image in zip(rec.frames, frames, strict=True):
-            f0 = time.perf_counter()
+            f0 = time.process_time()  # CPU time: other processes on a shared machine do not count
             tracker.feed(t, image)
             if rec.strike_t <= t <= rec.strike_t + truth.duration_s:
-                frame_ms.append((time.perf_counter() - f0) * 1000)
+                frame_ms.append((time.process_time() - f0) * 1000)
         cam = camera_shot(tracker.result(), seat=int(coin[1:]), coin=coin)
         cpu_ms.append((time.process_time() - t0) * 1000)
         fused, _disagreements = fuse(beam_shot, cam.shot(), cam.confidence, strike=i,
