@@ -25,7 +25,7 @@ def analyse_recording(rec: StrikeRecording, *, params: TrackParams | None = None
                 raise RecordingError(f"{rec.frames[0][0]}: {exc}") from None
     assert calibration is not None
     p = params or TrackParams(coin_diameter_mm=rec.coin_diameter_mm, table=rec.table)
-    tracker = StrikeTracker(calibration, rec.coins, rec.struck, params=p)
+    tracker = StrikeTracker(calibration, rec.coins, rec.struck, params=p, strike_t=rec.strike_t)
     for t, image in early:
         tracker.feed(t, image)
     for t, image in frames:

@@ -57,6 +57,7 @@ class TrackResult:
     contacts_confidence: float  # confidence that ``contacts`` (pairs with p >= 0.5) is the full truth
     frames: int = 0
     settled: bool = False  # every coin was at rest in the last frames
+    undecided: dict[tuple[str, str], str] = field(default_factory=dict)  # pair -> why it is 0.5 (diagnostics)
 
 
 class StrikeTracker:
@@ -69,8 +70,11 @@ class StrikeTracker:
     coin found by a few mean-shift steps from where its motion says it should be."""
 
     def __init__(self, calibration: Calibration, coins: Mapping[str, CoinInfo], struck: str, *,
-                 params: TrackParams | None = None) -> None:
+                 params: TrackParams | None = None, strike_t: float | None = None) -> None:
+        """``strike_t`` (seconds, frame time) when known: before it no coin moves, so a coin the
+        hand hides then is where it rested."""
         self.calibration = calibration
+        self.strike_t = strike_t
         self.coins = dict(coins)
         self.ids = sorted(self.coins)
         self.struck = struck
@@ -95,7 +99,8 @@ class StrikeTracker:
         for (u, v), r in zip(self.start_px, self.r_px, strict=True):
             cv2.circle(mask, (int(round(u)), int(round(v))), int(math.ceil(r + 3)), 255, -1)
         self._bg = cv2.inpaint(image, mask, 3, cv2.INPAINT_TELEA)
-        bg = self._bg.astype(np.float32) + 1.0
+        self._illum = _illumination(self._bg)
+        bg = self._illum.astype(np.float32) + 1.0
         looks = []
         for (u, v), r in zip(self.start_px, self.r_px, strict=True):
             ring = np.zeros((h, w), np.uint8)
@@ -111,6 +116,9 @@ class StrikeTracker:
                 if np.abs(self.looks[i] - self.looks[j]).max() < LOOK_SAME:
                     self.group[i] = self.group[j]
                     break
+        self._groups: dict[int, list[int]] = {}
+        for k, g in enumerate(self.group):
+            self._groups.setdefault(g, []).append(k)
         self.pos = self.start_px.copy()
         self.vel = np.zeros_like(self.pos)
         self.area = math.pi * self.r_px**2
@@ -124,31 +132,36 @@ class StrikeTracker:
         dt = t - self.times[-1] if self.times else 0.0
         self.times.append(t)
         self._last_image = image
-        diff = cv2.absdiff(image, self._bg)
-        fg = diff.max(axis=2) > FG_LEVEL
-        vs, us = np.nonzero(fg)
-        if len(us) == 0:
-            for k, c in enumerate(self.ids):
-                self._record(c, k, None, False)
-            return
+        vs, us = _foreground(image, self._bg)
+        predicted = self.pos + self.vel * dt
+        reach = self.r_px * 3.0 + np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt + 3.0
+        near = np.zeros(len(us), dtype=bool)
+        for k in range(len(self.ids)):  # only pixels around some coin matter (not the whole hand)
+            near |= (np.abs(us - predicted[k, 0]) < reach[k]) & (np.abs(vs - predicted[k, 1]) < reach[k])
+        us, vs = us[near], vs[near]
         pix = image[vs, us].astype(np.float32) + 1.0
-        bgp = self._bg[vs, us].astype(np.float32) + 1.0
+        bgp = self._illum[vs, us].astype(np.float32) + 1.0
         ratio = np.log(pix / bgp)
-        dist = np.abs(ratio[:, None, :] - self.looks[None, :, :]).max(axis=2)  # (N, coins)
-        best = dist.argmin(axis=1)
-        close = dist[np.arange(len(best)), best] < LOOK_MATCH
-        group_of_pixel = np.where(close, np.array(self.group)[best], -1)
+        looks = self.looks.astype(np.float32)
+        d2 = (ratio * ratio).sum(axis=1)[:, None] - 2.0 * ratio @ looks.T + (looks * looks).sum(axis=1)[None, :]
+        best = d2.argmin(axis=1) if len(us) else np.zeros(0, dtype=np.intp)
+        close = d2[np.arange(len(best)), best] < LOOK_MATCH * LOOK_MATCH
+        group_of_pixel = np.where(close, np.asarray(self.group)[best], -1)
         pts = np.column_stack([us, vs]).astype(np.float64)
         other = pts[group_of_pixel < 0]
-        est, counts = self._mean_shift(pts, group_of_pixel, dt)
+        est, counts = self._mean_shift(pts, group_of_pixel, predicted, dt)
+        for k in range(len(self.ids)):  # a coin's blurred rim is "other" too, but it is no hand
+            if len(other):
+                other = other[((other - est[k]) ** 2).sum(axis=1) > (self.r_px[k] + 2.5) ** 2]
         for k, c in enumerate(self.ids):
             seen = counts[k] >= self.params.min_visible * self.area[k]
             near_hand = False
             if len(other):  # "other" pixels (not a coin's look) just outside the coin: the hand or pen
                 d2o = ((other - est[k]) ** 2).sum(axis=1)
-                ring = (d2o > (self.r_px[k] + 2.0) ** 2) & (d2o < (self.r_px[k] * 1.8) ** 2)
-                near_hand = bool(ring.sum() > 0.08 * self.area[k])
-            if seen and not near_hand:
+                ring = d2o < (self.r_px[k] * 1.8) ** 2
+                near_hand = bool(ring.sum() > HAND_SHARE * self.area[k])
+            whole = FULL_SHARE[0] * self.area[k] <= counts[k] <= FULL_SHARE[1] * self.area[k]
+            if seen and (whole or not near_hand):  # beside the hand only a whole, clean disc counts
                 if dt > 0:
                     self.vel[k] = 0.5 * self.vel[k] + 0.5 * (est[k] - self.pos[k]) / dt
                 self.pos[k] = est[k]
@@ -156,27 +169,47 @@ class StrikeTracker:
             else:
                 self._record(c, k, None, near_hand or not seen)
 
-    def _mean_shift(self, pts: Any, group_of_pixel: Any, dt: float) -> tuple[Any, Any]:
+    def _mean_shift(self, pts: Any, group_of_pixel: Any, predicted: Any, dt: float) -> tuple[Any, Any]:
         """Each coin's centre: a few mean-shift steps from its predicted place, every pixel of a look
-        group given to the nearest coin of that group (two touching same-coloured coins split)."""
+        group given to the nearest coin of that group (two touching same-coloured coins split). A
+        coin not found there (a coin at rest just hit jumps a radius in one frame) is searched again
+        wider among its group's pixels that no found coin owns."""
         n = len(self.ids)
-        predicted = self.pos + self.vel * dt
         est = predicted.copy()
         counts = np.zeros(n)
-        for _ in range(4):  # mean-shift with nearest-coin assignment inside each look group
-            for g in set(self.group):
-                members = [k for k in range(n) if self.group[k] == g]
-                gp = pts[group_of_pixel == g]
-                if len(gp) == 0:
-                    continue
+        need = self.params.min_visible * self.area
+        for g, members in self._groups.items():
+            gp = pts[group_of_pixel == g]
+            if len(gp) == 0:
+                continue
+            for step in range(3):
                 d2 = ((gp[:, None, :] - est[None, members, :]) ** 2).sum(axis=2)
                 owner = d2.argmin(axis=1)
                 for m_i, k in enumerate(members):
-                    reach = self.r_px[k] * (1.15 if _ < 3 else 1.0) + (0.0 if _ else np.hypot(*self.vel[k]) * dt + 3)
+                    reach = self.r_px[k] * (1.15 if step < 2 else 1.0) + (
+                        0.0 if step else float(np.hypot(*self.vel[k])) * dt + 3.0)
                     mine = gp[(owner == m_i) & (d2[:, m_i] < reach * reach)]
                     counts[k] = len(mine)
                     if len(mine):
                         est[k] = mine.mean(axis=0)
+            lost = [k for k in members if counts[k] < need[k]]
+            if not lost:
+                continue
+            found = [k for k in members if counts[k] >= need[k]]
+            free = gp
+            for k in found:
+                free = free[((free - est[k]) ** 2).sum(axis=1) > (self.r_px[k] + 1.0) ** 2]
+            for k in lost:
+                centre = self.pos[k]
+                for step in range(4):
+                    reach = self.r_px[k] * (2.6 if step == 0 else 1.0)
+                    mine = free[((free - centre) ** 2).sum(axis=1) < reach * reach]
+                    if not len(mine):
+                        break
+                    centre = mine.mean(axis=0)
+                counts[k] = len(mine) if len(mine) else 0
+                if counts[k] >= need[k]:
+                    est[k] = centre
         return est, counts
 
     def _record(self, c: str, k: int, p: Any, hidden: bool) -> None:
@@ -193,10 +226,10 @@ class StrikeTracker:
         tracks = {c: self._track_mm(c) for c in self.ids}
         coins = {c: self._coin_result(c, tracks[c], times) for c in self.ids}
         self._identities(coins)
-        contacts, conf = self._contacts(tracks, times, coins)
+        contacts, conf, why = self._contacts(tracks, times, coins)
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
-                           settled=settled)
+                           settled=settled, undecided=why)
 
     def _track_mm(self, c: str) -> Any:
         """(frames, 2) table mm with NaN where the coin was not located."""
@@ -204,6 +237,9 @@ class StrikeTracker:
         idx = [i for i, p in enumerate(self.px[c]) if p is not None]
         if idx:
             out[idx] = self.calibration.to_table(np.array([self.px[c][i] for i in idx]))
+        if self.strike_t is not None:  # nothing moves before the flick: a hidden coin is where it rested
+            before = (np.array(self.times) < self.strike_t) & np.isnan(out[:, 0])
+            out[before] = self.coins[c].at
         return out
 
     def _coin_result(self, c: str, track: Any, times: Any) -> CoinResult:
@@ -247,16 +283,19 @@ class StrikeTracker:
             if res.rest is None:
                 continue
             u, v = self.px[c][-1]
-            ratio, dots = _blob_shape(img, self._bg, (u, v), self.r_px[k])
+            ratio, dots = _blob_shape(img, self._bg, self._illum, (u, v), self.r_px[k], self.looks[k])
             if ratio < TILTED_RATIO:
                 res.not_flat = True
             elif ratio < FLAT_RATIO:
                 res.flight_confidence = min(res.flight_confidence, 0.5)
-            shared = sum(1 for g in self.group if g == self.group[k]) > 1
-            if shared:
-                want = self.coins[c].mark
-                seen = _dot_count(dots)
-                res.identity_confidence = 0.999 if seen == want else 0.0
+            twins = [self.ids[j] for j in self._groups[self.group[k]] if j != k]
+            if not twins:
+                continue
+            marks = {self.coins[x].mark for x in twins}
+            if self.coins[c].mark not in marks:  # the stickers tell them apart: they must show
+                res.identity_confidence = 0.999 if _dot_count(dots) == self.coins[c].mark else 0.0
+            else:  # look-alikes without distinct stickers: only an unbroken, well-apart track tells
+                res.identity_confidence = 0.999 if all(self._kept_apart(c, x) for x in twins) else 0.0
         for c, res in coins.items():  # two coins resting one on the other: the upper one is not flat
             for d, other in coins.items():
                 if c < d and res.rest and other.rest:
@@ -265,47 +304,89 @@ class StrikeTracker:
                         for x in (res, other):
                             x.flight_confidence = min(x.flight_confidence, 0.5 if not (res.not_flat or other.not_flat) else 0.995)
 
+    def _kept_apart(self, a: str, b: str) -> bool:
+        """Two coins that look alike kept their ids: both seen in every frame, never near each other."""
+        pa, pb = self.px[a], self.px[b]
+        if any(p is None for p in pa) or any(p is None for p in pb):
+            return False
+        gap = np.hypot(*(np.array(pa) - np.array(pb)).T)
+        k = self.ids.index(a)
+        return bool(gap.min() > 2 * self.r_px[k] + 8.0)
+
     def _contacts(self, tracks: dict[str, Any], times: Any, coins: dict[str, CoinResult]
-                  ) -> tuple[dict[tuple[str, str], float], float]:
+                  ) -> tuple[dict[tuple[str, str], float], float, dict[tuple[str, str], str]]:
         """Pairs that touched: closest approach along the (linearly joined) paths, and whether both
         coins' motion changed there. Frames where a coin was not seen make a near pair undecided."""
         d = self.params.coin_diameter_mm
         band = self.params.contact_band_mm
         filled = {c: _fill(tr) for c, tr in tracks.items()}
         speeds = {c: _speeds(filled[c], times) for c in self.ids}
+        v_max = UNSEEN_SPEED_MM_S
+        for tr in tracks.values():  # no coin is faster than the fastest seen (energy only drops)
+            ok = ~np.isnan(tr[:-1, 0]) & ~np.isnan(tr[1:, 0])
+            if ok.any():
+                step = np.hypot(*(tr[1:] - tr[:-1])[ok].T) / np.maximum(np.diff(times)[ok], 1e-6)
+                v_max = max(v_max, float(step.max()) * 1.2)
         out: dict[tuple[str, str], float] = {}
+        why: dict[tuple[str, str], str] = {}
         conf = 1.0
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:
                 pa, pb = filled[a], filled[b]
                 if pa is None or pb is None:
                     out[(a, b)] = 0.5
+                    why[(a, b)] = "never seen"
                     conf *= 0.5
                     continue
-                gap = np.hypot(*(pa - pb).T)
                 dmin, k = _closest(pa, pb)
-                unseen = ~(~np.isnan(tracks[a][:, 0]) & ~np.isnan(tracks[b][:, 0]))
-                near = gap < d + band + 25.0  # frames where they came near
-                if dmin > d + band and not (unseen & near).any():
-                    p = 0.0 if dmin > d + 2 * band else 0.01
+                kick = _kick(speeds[a], k) > KICK_MM_S and _kick(speeds[b], k) > KICK_MM_S
+                if dmin <= d + band and (kick or dmin < d - band):
+                    p = 0.995  # they met, and both changed course right there (or the paths overlap)
+                elif _could_meet_unseen(tracks[a], pb, times, d + band, v_max) or _could_meet_unseen(
+                        tracks[b], pa, times, d + band, v_max):
+                    p = 0.5  # one of them was not seen while the other was within its reach
+                    why[(a, b)] = "hidden"
                 elif dmin > d + band:
-                    p = 0.5  # came near while one was hidden
+                    p = 0.0 if dmin > d + 2 * band else 0.01
                 else:
-                    kick = _kick(speeds[a], k) > KICK_MM_S and _kick(speeds[b], k) > KICK_MM_S
-                    p = 0.995 if kick or dmin < d - band else 0.5
+                    p = 0.5
+                    why[(a, b)] = f"closest {dmin:.1f} mm, no impact"
                 if p > 0.0:
                     out[(a, b)] = p
                 conf *= max(p, 1.0 - p)
-        return out, conf
+        return out, conf, why
 
 
 FG_LEVEL = 38  # 8-bit difference from the empty table that marks a pixel as "something there"
 LOOK_SAME = 0.18  # log-ratio distance under which two coins count as one colour (identity by stickers)
-LOOK_MATCH = 0.45  # a pixel this close (log-ratio) to a coin look belongs to that look
+LOOK_MATCH = 0.6  # a pixel this close (log-ratio, Euclidean) to a coin look belongs to that look
 TAIL_FRAMES = 3  # the last frames decide where coins rest
 TILTED_RATIO = 0.86  # blob minor/major axis below this: a tilted coin (on another coin)
 FLAT_RATIO = 0.93
+FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, when nothing covers it
+HAND_SHARE = 0.12  # "other" pixels around a coin, as a share of its area, that mean the hand covers it
 KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
+
+
+def _illumination(bg: Any) -> Any:
+    """The light on the table: the empty table with its thin marks (goal line) filtered out, so a
+    coin's look is the same over the line as beside it (a median at quarter size, scaled back)."""
+    h, w = bg.shape[:2]
+    small = cv2.resize(bg, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.medianBlur(small, 5), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _foreground(image: Any, bg: Any) -> tuple[Any, Any]:
+    """(rows, cols) of pixels whose largest channel differs from the empty table by > FG_LEVEL
+    (OpenCV per channel: a numpy max over the colour axis costs several ms a frame)."""
+    b, g, r = cv2.split(cv2.absdiff(image, bg))
+    most = cv2.max(cv2.max(b, g), r)
+    _, mask = cv2.threshold(most, FG_LEVEL, 255, cv2.THRESH_BINARY)
+    pts = cv2.findNonZero(mask)
+    if pts is None:
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
+    pts = pts.reshape(-1, 2)
+    return pts[:, 1], pts[:, 0]
 
 
 def _intervals(times: Any, flags: Any) -> list[tuple[float, float]]:
@@ -319,6 +400,58 @@ def _intervals(times: Any, flags: Any) -> list[tuple[float, float]]:
             start = None
     if start is not None:
         out.append((start, float(times[-1])))
+    return out
+
+
+UNSEEN_SPEED_MM_S = 600.0  # the least speed bound a coin not seen is allowed
+
+
+def _could_meet_unseen(track: Any, other: Any, times: Any, touch: float, v_max: float) -> bool:
+    """Could the coin of ``track`` have touched ``other`` in a frame where it was not seen? Seen at
+    p0 before the gap and p1 after it, it went at most ``v_max * gap`` along some path from p0 to
+    p1: it could touch a point o only if |p0 - o| + |o - p1| - 2 touch <= that length. Never seen
+    again: only the last sighting and the speed bound limit it (to the last frame)."""
+    seen = ~np.isnan(track[:, 0])
+    if seen.all() or not seen.any():
+        return not seen.any()
+    n = len(track)
+    idx = np.arange(n)
+    prev = np.maximum.accumulate(np.where(seen, idx, -1))
+    nxt = np.minimum.accumulate(np.where(seen, idx, n)[::-1])[::-1]
+    gaps = np.nonzero(~seen)[0]
+    p0 = np.where(prev[gaps] >= 0, prev[gaps], nxt[gaps])
+    p1 = np.where(nxt[gaps] < n, nxt[gaps], prev[gaps])
+    t0 = np.where(prev[gaps] >= 0, times[p0], times[0])
+    t1 = np.where(nxt[gaps] < n, times[p1], times[-1])
+    # a coin slides straight and slows down unless something hits it: over a gap it goes no faster
+    # than it was seen going just before or just after (with room), never above v_max
+    speed = _seen_speeds(track, times, seen)
+    v_before = np.where(prev[gaps] >= 0, speed[np.maximum(p0, 0)], np.nan)
+    after = np.minimum(p1 + 1, n - 1)
+    v_after = np.where((nxt[gaps] < n) & (p1 + 1 < n) & seen[after], speed[after], np.nan)
+    bound = np.fmax(v_before, v_after) * GAP_SPEED_FACTOR + GAP_SPEED_SLACK_MM_S
+    bound = np.where(np.isnan(bound), v_max, np.minimum(bound, v_max))
+    length = bound * (t1 - t0) + 2.0  # 2 mm: the positions' own error
+    # a coin found again where it was hidden (within 1.5 mm) stayed there: a hit coin slides
+    # away (friction stops it, it cannot come back to the same spot), so its reach is nil
+    stayed = (np.hypot(*(track[p1] - track[p0]).T) < 1.5) & (nxt[gaps] < n)
+    length = np.where(stayed, 2.0, length)
+    o = other[gaps]
+    d0 = np.hypot(*(o - track[p0]).T)
+    d1 = np.hypot(*(o - track[p1]).T)
+    return bool((d0 + d1 - 2 * touch <= length).any())
+
+
+GAP_SPEED_FACTOR = 1.3
+GAP_SPEED_SLACK_MM_S = 200.0
+
+
+def _seen_speeds(track: Any, times: Any, seen: Any) -> Any:
+    """Per frame: the speed (mm/s) from the previous frame when both were seen, else NaN."""
+    out = np.full(len(track), np.nan)
+    both = seen[1:] & seen[:-1]
+    step = np.hypot(*(track[1:] - track[:-1]).T) / np.maximum(np.diff(times), 1e-6)
+    out[1:][both] = step[both]
     return out
 
 
@@ -346,28 +479,40 @@ def _kick(vel: Any, k: int) -> float:
 
 
 def _closest(pa: Any, pb: Any) -> tuple[float, int]:
-    """Closest approach of two paths joined linearly between frames: (distance, frame index)."""
+    """Closest approach of two paths between frames: (distance, frame index). An impact bends the
+    paths inside one frame interval, and the straight join of the frames cuts that corner (it
+    passes farther off than the coins went), so each interval also tries the motion of the frame
+    before carried on and the motion of the frame after carried back."""
     rel = pa - pb
-    d0, d1 = rel[:-1], rel[1:]
-    seg = d1 - d0
-    denom = (seg * seg).sum(axis=1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        s = np.clip(np.where(denom > 1e-12, -(d0 * seg).sum(axis=1) / denom, 0.0), 0.0, 1.0)
-    closest = d0 + seg * s[:, None]
-    dist = np.hypot(closest[:, 0], closest[:, 1])
-    if len(dist) == 0:
+    if len(rel) < 2:
         return float(np.hypot(*rel[0])), 0
-    k = int(dist.argmin())
-    return float(dist[k]), k
+    d0, d1 = rel[:-1], rel[1:]
+    step = d1 - d0
+    before = np.vstack([step[:1], step[:-1]])  # the relative motion of the interval before
+    after = np.vstack([step[1:], step[-1:]])  # ... and of the one after
+    best = np.minimum(np.minimum(_segment_min(d0, step), _segment_min(d0, before)), _segment_min(d1 - after, after))
+    k = int(best.argmin())
+    return float(best[k]), k
 
 
-def _blob_shape(img: Any, bg: Any, at: tuple[float, float], r: float) -> tuple[float, Any]:
-    """(minor/major axis ratio of the coin's blob, the bright-pixel mask of its centre)."""
+def _segment_min(start: Any, step: Any) -> Any:
+    """Per row: the least |start + s * step| over s in [0, 1]."""
+    denom = (step * step).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.clip(np.where(denom > 1e-12, -(start * step).sum(axis=1) / denom, 0.0), 0.0, 1.0)
+    closest = start + step * s[:, None]
+    return np.hypot(closest[:, 0], closest[:, 1])
+
+
+def _blob_shape(img: Any, bg: Any, illum: Any, at: tuple[float, float], r: float, look: Any) -> tuple[float, Any]:
+    """(minor/major axis ratio of the coin's blob, (sticker pixels, pixels) of its centre disc):
+    sticker pixels are those unlike the coin's own look (white dots on dark coins, black on light)."""
     h, w = img.shape[:2]
     x0, y0 = int(max(at[0] - 2 * r, 0)), int(max(at[1] - 2 * r, 0))
     x1, y1 = int(min(at[0] + 2 * r + 1, w)), int(min(at[1] + 2 * r + 1, h))
-    patch, bpatch = img[y0:y1, x0:x1], bg[y0:y1, x0:x1]
-    fg = (cv2.absdiff(patch, bpatch).max(axis=2) > FG_LEVEL).astype(np.uint8)
+    patch, bpatch, lpatch = img[y0:y1, x0:x1], bg[y0:y1, x0:x1], illum[y0:y1, x0:x1]
+    b, g, rr = cv2.split(cv2.absdiff(patch, bpatch))
+    fg = (cv2.max(cv2.max(b, g), rr) > FG_LEVEL).astype(np.uint8)
     disc = np.zeros_like(fg)
     cv2.circle(disc, (int(round(at[0] - x0)), int(round(at[1] - y0))), int(round(r * 1.2)), 1, -1)
     m = cv2.moments(fg * disc, binaryImage=True)
@@ -379,19 +524,23 @@ def _blob_shape(img: Any, bg: Any, at: tuple[float, float], r: float) -> tuple[f
     ratio = math.sqrt(max(minor, 0.0) / major) if major > 0 else 1.0
     inner = np.zeros_like(fg)
     cv2.circle(inner, (int(round(at[0] - x0)), int(round(at[1] - y0))), max(1, int(round(r * 0.7))), 1, -1)
-    bright = (patch.min(axis=2) > 200) & (inner > 0)
-    return ratio, (int(bright.sum()), int(inner.sum()))
+    rel = np.log((patch.astype(np.float32) + 1.0) / (lpatch.astype(np.float32) + 1.0)) - look.astype(np.float32)
+    unlike = (np.sqrt((rel * rel).sum(axis=2)) > STICKER_LOOK) & (inner > 0)
+    return ratio, (int(unlike.sum()), int(inner.sum()))
 
 
 def _dot_count(dots: Any) -> int:
-    """Sticker dots from the bright share of a coin's centre (each dot ~16 % of it)."""
+    """Sticker dots from the sticker share of a coin's centre (each dot ~16 % of it)."""
     if dots is None or dots[1] == 0:
         return -1
     share = dots[0] / dots[1]
     return int(round(share / DOT_SHARE))
 
 
-DOT_SHARE = (0.28 / 0.7) ** 2  # one dot of 0.28 r inside the 0.7 r centre disc
+# one dot of 0.28 r covers (0.28 / 0.7)^2 = 16 % of the 0.7 r centre disc; its soft rim at 16-18 px
+# per coin makes it ~27 % of the disc's pixels (measured on rendered coins)
+DOT_SHARE = 0.27
+STICKER_LOOK = 0.7  # log-ratio distance from the coin's look that marks a sticker pixel
 
 
 def locate_coins(image: Any, calibration: Calibration, coins: Mapping[str, CoinInfo], *,
@@ -418,5 +567,74 @@ def bind_coins(image: Any, calibration: Calibration, seat_colours: Mapping[int, 
                params: TrackParams | None = None) -> dict[int, Point]:
     """Game start (CAM-2): each seat's coin found on the surface by its colour ``#rrggbb`` (and its
     sticker dots when two seats share a colour, docs/camera.md "Identity") -> its position in mm.
-    A seat whose coin is not found, or is found twice, is left out."""
-    raise NotImplementedError
+    A seat whose coin is not found, or is found twice, is left out.
+
+    No empty table is known yet: the light is the frame with its coin-sized blobs filtered out,
+    and a blob's colour, brought to the table's median light, is matched to the named colours."""
+    p = params or TrackParams()
+    marks = dict(seat_marks or {})
+    h, w = image.shape[:2]
+    illum = _light_without_coins(image)
+    surface = np.array([(0.0, 0.0), (p.table[0], 0.0), (p.table[0], p.table[1]), (0.0, p.table[1])])
+    poly = calibration.to_image(surface).astype(np.int32)
+    inside = np.zeros((h, w), np.uint8)
+    cv2.fillPoly(inside, [poly], 255)
+    b, g, r = cv2.split(cv2.absdiff(image, illum))
+    fg = ((cv2.max(cv2.max(b, g), r) > FG_LEVEL) & (inside > 0)).astype(np.uint8)
+    n, _labels, stats, centroids = cv2.connectedComponentsWithStats(fg)
+    centre_mm = ((p.table[0] / 2, p.table[1] / 2))
+    coin_r = calibration.coin_px(centre_mm, p.coin_diameter_mm) / 2
+    area = math.pi * coin_r**2
+    table_light = np.median(illum[inside > 0], axis=0).astype(np.float32) + 1.0
+    want = {seat: np.log(np.array(_hex_bgr(c), dtype=np.float32) + 1.0) for seat, c in seat_colours.items()}
+    found: dict[int, list[Point]] = {}
+    for i in range(1, n):
+        if not 0.5 * area <= stats[i, cv2.CC_STAT_AREA] <= 1.6 * area:
+            continue
+        u, v = centroids[i]
+        look = _ring_colour(image, illum, (u, v), coin_r, table_light)
+        if look is None:
+            continue
+        dist = {seat: float(np.abs(look - c).max()) for seat, c in want.items()}
+        best = min(dist.values())
+        if best > BIND_MATCH:
+            continue
+        same = [seat for seat, d in dist.items() if d - best < 0.15]  # seats of one colour
+        if len(same) > 1:
+            _ratio, dots = _blob_shape(image, illum, illum, (u, v), coin_r, look - np.log(table_light))
+            count = _dot_count(dots)
+            same = [seat for seat in same if marks.get(seat, 0) == count]
+        mm = calibration.to_table(np.array([(u, v)]))[0]
+        for seat in same[:1] if len(same) == 1 else []:
+            found.setdefault(seat, []).append((float(mm[0]), float(mm[1])))
+    return {seat: spots[0] for seat, spots in sorted(found.items()) if len(spots) == 1}
+
+
+BIND_MATCH = 0.45  # log-colour distance (table light) within which a blob is a named colour
+
+
+def _hex_bgr(colour: str) -> tuple[int, int, int]:
+    v = int(colour[1:], 16)
+    return (v & 0xFF, (v >> 8) & 0xFF, v >> 16)
+
+
+def _light_without_coins(image: Any) -> Any:
+    """The light on the table from a frame with coins on it: a median over ~2 coin sizes."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.medianBlur(small, 11), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _ring_colour(image: Any, illum: Any, at: tuple[float, float], r: float, table_light: Any) -> Any:
+    """The log colour of a coin's ring (not its sticker dots) brought to the table's median light."""
+    h, w = image.shape[:2]
+    ring = np.zeros((h, w), np.uint8)
+    c = (int(round(at[0])), int(round(at[1])))
+    cv2.circle(ring, c, max(1, int(r * 0.85)), 255, -1)
+    cv2.circle(ring, c, max(1, int(r * 0.55)), 0, -1)
+    sel = ring > 0
+    if not sel.any():
+        return None
+    px = image[sel].astype(np.float32) + 1.0
+    light = illum[sel].astype(np.float32) + 1.0
+    return np.median(np.log(px) - np.log(light), axis=0) + np.log(table_light)

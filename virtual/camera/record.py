@@ -10,10 +10,11 @@ from core import table_geometry as geo
 from sensors.camera.recording import CoinInfo, StrikeRecording, frame_names
 from virtual.camera.render import Hand, Renderer
 from virtual.camera.rig import CameraRig
-from virtual.physics import Point, StrikeTruth, TablePhysics
+from virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
 
 STRIKE_T = 0.15  # seconds of table at rest (and the hand coming in) before the flick
 REST_TAIL_S = 0.1  # seconds of every coin at rest after the strike
+HAND_GONE_S = 0.36  # the hand and pen are out of view this long after the flick: the table is seen after it
 
 
 RIDER_MM = 3.0  # a coin resting tilted on another coin: its centre this far above the surface
@@ -22,7 +23,7 @@ HOP_MM = 25.0  # peak height of a coin hopping over a rail
 
 def record_strike(physics: TablePhysics, coin: str, vx: float, vy: float, rig: CameraRig,
                   coins: Mapping[str, CoinInfo], *, renderer: Renderer | None = None,
-                  hand: bool = True) -> tuple[StrikeRecording, list[Any], StrikeTruth]:
+                  hand: bool = True, also: StepHook | None = None) -> tuple[StrikeRecording, list[Any], StrikeTruth]:
     """Flick ``coin`` at (vx, vy) mm/s on ``physics`` and render the strike at ``rig.fps``:
     (the recording's meta, its frames as BGR arrays, the physics' truth). ``coins`` gives each coin's
     seat, colour and mark (its ``at`` is taken from the physics). A ``renderer`` for the same rig and
@@ -44,6 +45,8 @@ def record_strike(physics: TablePhysics, coin: str, vx: float, vy: float, rig: C
     next_frame = [n_before * period - STRIKE_T]  # strike-time of the next frame to draw
 
     def on_step(ts: float, positions: dict[str, Point]) -> None:
+        if also is not None:
+            also(ts, positions)
         heights = _heights(physics, ts)
         history.append((ts, dict(positions), heights))
         while ts + 1e-9 >= next_frame[0]:
@@ -58,7 +61,8 @@ def record_strike(physics: TablePhysics, coin: str, vx: float, vy: float, rig: C
 
     truth = physics.flick(coin, vx, vy, on_step=on_step)
     last_t, last, heights = history[-1]
-    for _ in range(max(2, int(round(REST_TAIL_S / period)))):
+    tail = max(int(round(REST_TAIL_S / period)), int(math.ceil((HAND_GONE_S + REST_TAIL_S - next_frame[0]) / period)))
+    for _ in range(tail):
         tf = next_frame[0]
         frames.append(draw.render(last, flying={c: h for c, h in heights.items() if c in last},
                                   hand=_hand_at(start[coin], aim, tf) if hand else None, t=tf + STRIKE_T))
@@ -102,7 +106,7 @@ def _hand_at(coin_at: Point, aim: Point, t: float) -> Hand | None:
     """The hand and pen at strike time ``t`` (negative before the flick): the pen comes in behind the
     coin, flicks it, follows through and is pulled back out of view."""
     r = geo.COIN_RADIUS_MM
-    if t < -STRIKE_T + 0.02 or t > 0.35:
+    if t < -STRIKE_T + 0.02 or t > HAND_GONE_S - 0.01:
         return None
     if t <= 0:
         back = r + 70.0 * (-t / STRIKE_T)  # approaching the coin's back edge

@@ -35,7 +35,8 @@ LINE_MM = 3.0  # goal line width, inside the goal rectangle (its outer edge is t
 RAIL_MM = 70.0  # rail width seen from above (the markers sit on it)
 SKIN_BGR = (120, 150, 205)
 PEN_BGR = (70, 40, 30)
-MARK_BGR = (245, 245, 245)  # sticker dots
+MARK_BGR = (245, 245, 245)  # sticker dots on a dark coin (docs/camera.md "Identity")
+DARK_MARK_BGR = (25, 25, 25)  # ... and on a light one
 DOT_R = 0.28  # sticker dot radius as a fraction of the coin's
 
 
@@ -54,6 +55,9 @@ def hex_bgr(colour: str) -> tuple[int, int, int]:
     return (v & 0xFF, (v >> 8) & 0xFF, v >> 16)
 
 
+_STATIC: dict[Any, Any] = {}
+
+
 class Renderer:
     """Draws frames for one rig and one set of coins."""
 
@@ -63,11 +67,16 @@ class Renderer:
         self.coins = dict(coins)
         self.markers = dict(markers or DEFAULT_MARKERS)
         self.proj = rig.projection()
-        self.rng = np.random.default_rng(rig.seed)
-        self.background, self.shade = self._static()
-        w, h = rig.resolution
-        noise = [self.rng.normal(0.0, rig.noise, (h, w, 3)) for _ in range(6)]
-        self._noise = [(np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)) for n in noise]
+        key = (rig, tuple(sorted(self.markers.items())))
+        if key not in _STATIC:  # the static table costs ~0.5 s: one per rig (the bench reuses rigs)
+            if len(_STATIC) >= 16:
+                _STATIC.pop(next(iter(_STATIC)))
+            rng = np.random.default_rng(rig.seed)
+            w, h = rig.resolution
+            noise = [rng.normal(0.0, rig.noise, (h, w, 3)) for _ in range(6)]
+            _STATIC[key] = (*self._static(), [(np.clip(n, 0, 255).astype(np.uint8),
+                                               np.clip(-n, 0, 255).astype(np.uint8)) for n in noise])
+        self.background, self.shade, self._noise = _STATIC[key]
         self._frame_no = 0
 
     # --- the static table ------------------------------------------------------------------------
@@ -153,7 +162,9 @@ class Renderer:
         cx, cy = int(np.clip(ends[1, 0], 0, w - 1)), int(np.clip(ends[1, 1], 0, h - 1))
         light = float(self.shade[cy, cx])
         colour = tuple(min(255.0, c * light) for c in hex_bgr(info.colour))
-        dot = tuple(min(255.0, c * light) for c in MARK_BGR)
+        rgb = hex_bgr(info.colour)
+        light_coin = 0.114 * rgb[0] + 0.587 * rgb[1] + 0.299 * rgb[2] > 150
+        dot = tuple(min(255.0, c * light) for c in (DARK_MARK_BGR if light_coin else MARK_BGR))
         patch = img[y0:y1, x0:x1]
         acc = np.zeros(patch.shape, dtype=np.float32)
         tilt = 0.78 if height > 0.5 else 1.0  # a coin resting on another coin is tilted: an ellipse

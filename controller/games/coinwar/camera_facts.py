@@ -37,7 +37,7 @@ class CameraShot:
                 "flown": self.flown, "contacts": self.contacts}
 
 
-POSITION_SIGMA_MM = 0.35  # the analysis' position error at rest (benchmarks/bench_camera.py)
+POSITION_SIGMA_MM = 0.65  # rest-position error on rendered strikes: rms ~0.4 mm, worst ~1.1 mm (docs/camera.md)
 
 
 def camera_shot(result: TrackResult, *, seat: int, coin: str, threshold: float = DEFAULT_THRESHOLD) -> CameraShot:
