@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from controller.daemon import Daemon
-from controller.games.coinwar.virtual_parts import compare_with_truth
+from controller.games.coinwar.virtual_table import compare_with_truth
 from core.clock import SystemClock
 from core.config import parse
 from gametable.sim_rig import SimHardware

@@ -11,7 +11,7 @@ import threading
 from typing import Any
 
 from controller.bot_runner import BotRunner
-from controller.games.coinwar.virtual_parts import Point
+from controller.games.coinwar.virtual_table import Point
 from controller.topics import Topics, client_id
 from core.config import Config
 from gametable.sim_demo import Demo

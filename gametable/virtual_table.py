@@ -40,7 +40,7 @@ from controller.command_ids import CommandIds
 from controller.default_table import default_beams
 from controller.games.coinwar.sensing import ObservedStrike
 from controller.games.coinwar.shot_planner import BotError, plan
-from controller.games.coinwar.virtual_parts import (
+from controller.games.coinwar.virtual_table import (
     BALL,
     UNKNOWN,
     Point,

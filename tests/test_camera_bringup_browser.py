@@ -15,7 +15,7 @@ pytest.importorskip("cv2")
 from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402
 
 from controller.daemon import Daemon  # noqa: E402
-from controller.games.coinwar.virtual_parts import SEAT_SPOTS  # noqa: E402
+from controller.games.coinwar.virtual_table import SEAT_SPOTS  # noqa: E402
 from controller.hardware import Hardware  # noqa: E402
 from core.clock import SystemClock  # noqa: E402
 from core.config import parse  # noqa: E402

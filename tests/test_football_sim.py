@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from controller.games.coinwar.shot_planner import plan
-from controller.games.coinwar.virtual_parts import FOOTBALL_SPOTS
+from controller.games.coinwar.virtual_table import FOOTBALL_SPOTS
 from core.clock import FakeClock
 from gametable.virtual_table import VirtualTable
 from virtual.physics import PhysicsParams, TablePhysics

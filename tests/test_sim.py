@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.default_table import default_beams
-from controller.games.coinwar.virtual_parts import SEAT_SPOTS, answer_from_truth
+from controller.games.coinwar.virtual_table import SEAT_SPOTS, answer_from_truth
 from core import table_geometry as geo
 from core.clock import FakeClock
 from gametable.sim import add_sim_arguments, run_sim

@@ -30,7 +30,7 @@ from typing import Any
 from controller.games.coinwar.camera_facts import camera_shot
 from controller.games.coinwar.camera_fusion import fuse
 from controller.games.coinwar.sensing import ObservedStrike
-from controller.games.coinwar.virtual_parts import initial_spot
+from controller.games.coinwar.virtual_table import initial_spot
 from core.config import CameraConfig
 
 log = logging.getLogger("gametable.camera")
