@@ -4,7 +4,7 @@ Why this module: the CLI wiring only -- the options, their checks, the platform 
 (:func:`_virtual_sensors`: the table's own sensor code on virtual sensors, or the ground truth with
 ``--direct``), the broker, the daemon, the phone panel and their clean-up. The parts live apart:
 
-- :mod:`gametable.virtual_table`: :class:`~gametable.virtual_table.VirtualTable`, the platform
+- :mod:`gametable.sim_table`: :class:`~gametable.sim_table.VirtualTable`, the platform
   object (flick -> strike, physics, beams -> shot; placements; bot seats);
 - :mod:`gametable.sim_demo`: `make demo`'s bot game and ``--bots N`` / ``--headless`` games;
 - :mod:`gametable.sim_serve`: the MQTT loop (panel flicks, coin positions, bot moves).
@@ -28,7 +28,7 @@ from gametable.sim_demo import first_game, play_headless
 from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform
 from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from gametable.sim_serve import serve
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from virtual.physics import PhysicsParams
 
 

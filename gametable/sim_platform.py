@@ -1,6 +1,6 @@
 """The virtual table's two platforms (issue 11, item 5): how a flick reaches the daemon.
 
-Why: :class:`gametable.virtual_table.VirtualTable` plays the physics and the game; *how* a strike and the
+Why: :class:`gametable.sim_table.VirtualTable` plays the physics and the game; *how* a strike and the
 beams reach the referee is the platform's job, chosen once (``run_sim`` via
 :func:`gametable.sim_rig.direct_reason`), not forked on inside the table:
 
@@ -35,7 +35,7 @@ class SimError(ValueError):
 
 
 class TableSide(Protocol):
-    """What a platform may use of the virtual table (:class:`gametable.virtual_table.VirtualTable`) during a strike."""
+    """What a platform may use of the virtual table (:class:`gametable.sim_table.VirtualTable`) during a strike."""
 
     physics: TablePhysics
     log: list[dict[str, Any]]
@@ -51,7 +51,7 @@ class TableSide(Protocol):
 
 
 class TablePlatform(Protocol):
-    """What :class:`~gametable.virtual_table.VirtualTable` needs from the way its strikes and beams reach the daemon."""
+    """What :class:`~gametable.sim_table.VirtualTable` needs from the way its strikes and beams reach the daemon."""
 
     @property
     def beams(self) -> tuple[BeamConfig, ...]:

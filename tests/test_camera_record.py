@@ -24,7 +24,7 @@ from core.clock import SystemClock  # noqa: E402
 from core.config import CameraConfig, parse  # noqa: E402
 from gametable.camera_record import run_record  # noqa: E402
 from gametable.sim_rig import SimHardware  # noqa: E402
-from gametable.virtual_table import VirtualTable  # noqa: E402
+from gametable.sim_table import VirtualTable  # noqa: E402
 from tests.helpers.mqtt_client import Recorder  # noqa: E402
 from tests.helpers.pty_pair import wait_for  # noqa: E402
 from virtual.camera.rig import CameraRig  # noqa: E402

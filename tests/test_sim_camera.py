@@ -20,7 +20,7 @@ from controller.default_table import default_beams  # noqa: E402
 from core.clock import FakeClock  # noqa: E402
 from core.config import CameraConfig, parse  # noqa: E402
 from gametable.sim_platform import TruthPlatform  # noqa: E402
-from gametable.virtual_table import VirtualTable  # noqa: E402
+from gametable.sim_table import VirtualTable  # noqa: E402
 from tests.helpers.broker import free_port  # noqa: E402
 from virtual.camera.rig import CameraRig  # noqa: E402
 from virtual.camera_feed import VirtualCamera  # noqa: E402
