@@ -90,8 +90,9 @@ def test_cam_5_a_whole_bot_game_takes_its_facts_from_the_frames_and_asks_only_wh
     # CW-8 through the camera: a question only about a fact the fused shot left unknown
     for shot, question in asked:
         assert shot[FACT_OF[question["kind"]]] is None, (shot, question)
+    # the table referees by itself: nearly every strike analysed, few questions (beams only: ~1 a strike)
+    assert camera.tracked >= 0.9 * len(shots) and len(asked) <= 0.2 * len(shots)
     # CAM-3: what the frames showed reaches the shot (a beam-proven fact wins; a contradiction is asked)
-    assert camera.tracked >= 1
     for cam, fused in fusion:
         if cam is None:
             continue  # that strike's frames could not be analysed: the beams' facts alone
