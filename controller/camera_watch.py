@@ -69,12 +69,20 @@ class CameraWatch:
             return {"ok": False, "error": "no game on this table reads the camera"}
         return {"ok": True, "dir": raw}
 
-    def start(self) -> None:
-        """Open the configured camera and start reading it (raises CameraError with one line)."""
-        from sensors.camera.capture import CameraFeed, open_camera
+    def start(self) -> bool:
+        """Open the configured camera and start reading it. A camera that cannot be opened is
+        logged and reported (one line); the table plays on with its beams and phones."""
+        from sensors.camera.capture import CameraError, CameraFeed, open_camera
 
-        self.feed = CameraFeed(open_camera(self.config), self.clock, self.frame, on_error=self._failed)
+        try:
+            source = open_camera(self.config)
+        except CameraError as exc:
+            log.error("camera: %s; playing without it (the phones are asked what the beams cannot see)", exc)
+            self._failed(str(exc))
+            return False
+        self.feed = CameraFeed(source, self.clock, self.frame, on_error=self._failed)
         self.feed.start()
+        return True
 
     def frame(self, t: float, image: Any) -> None:
         for adapter in self.adapters:

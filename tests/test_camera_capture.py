@@ -94,3 +94,28 @@ def test_picamera2_without_the_debian_package_says_how_to_get_it(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_picamera2)
     with pytest.raises(CameraError, match="python3-picamera2.*--system-site-packages"):
         open_camera(CameraConfig(device="picamera2"))
+
+
+def test_a_configured_camera_that_cannot_open_is_reported_and_the_table_plays_on(tmp_path):
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from controller.daemon import Daemon
+    from controller.hardware import Hardware
+    from core.config import parse
+
+    clock = FakeClock()
+    config = parse({"journal": {"path": str(tmp_path / "j.sqlite")},
+                    "camera": {"device": str(tmp_path / "no-such-camera.avi")}})
+    daemon = Daemon(config, clock)
+    daemon.start(connect=False)
+    reports: list[tuple[str, dict]] = []
+    daemon.diagnostic = lambda kind, payload: reports.append((kind, payload))  # type: ignore[method-assign]
+    hardware = Hardware(config, clock, daemon, pin_factory=MockFactory(pin_class=MockPWMPin))
+    hardware.start()  # no exception: the game goes on without the camera
+    try:
+        assert reports and reports[0][0] == "camera_fault" and "no-such-camera.avi" in reports[0][1]["message"]
+        assert daemon.submit({"id": "g-nocam", "type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 1,
+                              "players": [{"seat": 1, "name": "A"}, {"seat": 2, "name": "B"}]})["ok"]
+    finally:
+        hardware.stop()
+        daemon.stop()
