@@ -64,6 +64,7 @@ class CameraObserver:
         self.rest: dict[str, Point] = {}  # coin -> table mm, at rest
         self._bound_game: Any = None  # the game whose coins were bound to seats
         self._game_start = False
+        self._published: dict[str, Any] | None = None
         self._last_rest_t = float("-inf")
         self.last_frame: Any = None
         self.strikes = 0
@@ -98,7 +99,8 @@ class CameraObserver:
         except CalibrationError as exc:
             if self.calibrated:
                 log.warning("camera: %s", exc)
-            self.calibrated = False
+                self.calibrated = False
+                self._publish_rest()
             return
         self.calibrated = True
         coins = self._coin_infos()
@@ -141,10 +143,15 @@ class CameraObserver:
         return {seats[s]: p for s, p in found.items() if s in seats}
 
     def _publish_rest(self) -> None:
-        if self._on_rest is not None:
-            # the shape of the virtual table's sensors/table, so the table view draws it the same way
-            self._on_rest({"coins": {c: [round(p[0], 1), round(p[1], 1)] for c, p in sorted(self.rest.items())},
-                           "off": [], "moving": False, "calibrated": self.calibrated, "source": "camera"})
+        """Retained ``sensors/camera`` when what it says changed (by a millimetre or more)."""
+        if self._on_rest is None:
+            return
+        # the shape of the virtual table's sensors/table, so the table view draws it the same way
+        rest = {"coins": {c: [round(p[0]), round(p[1])] for c, p in sorted(self.rest.items())},
+                "off": [], "moving": False, "calibrated": self.calibrated, "source": "camera"}
+        if rest != self._published:
+            self._published = rest
+            self._on_rest(rest)
 
     # --- a strike -----------------------------------------------------------------------------------
 
