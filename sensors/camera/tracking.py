@@ -30,7 +30,7 @@ class TrackParams:
     coin_diameter_mm: float = 30.0
     table: tuple[float, float] = (425.0, 625.0)
     min_visible: float = 0.6  # fraction of a coin's disc that must be seen to locate it
-    contact_band_mm: float = 2.5  # closest approach this close to touching is not decided by distance
+    contact_band_mm: float = 1.5  # closest approach this close to touching is not decided by distance (docs/camera.md)
     rest_speed_mm_s: float = 8.0
 
 
@@ -132,12 +132,21 @@ class StrikeTracker:
         dt = t - self.times[-1] if self.times else 0.0
         self.times.append(t)
         self._last_image = image
-        vs, us = _foreground(image, self._bg)
         predicted = self.pos + self.vel * dt
         reach = self.r_px * 3.0 + np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt + 3.0
+        active = self._active(predicted, dt)
+        h, w = image.shape[:2]
+        box = predicted[active]
+        x0 = int(max(0, np.floor((box[:, 0] - reach[active]).min())))
+        y0 = int(max(0, np.floor((box[:, 1] - reach[active]).min())))
+        x1 = int(min(w, np.ceil((box[:, 0] + reach[active]).max()) + 1))
+        y1 = int(min(h, np.ceil((box[:, 1] + reach[active]).max()) + 1))
+        vs, us = _foreground(image[y0:y1, x0:x1], self._bg[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else (
+            np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
+        us, vs = us + x0, vs + y0
         near = np.zeros(len(us), dtype=bool)
-        for k in range(len(self.ids)):  # only pixels around some coin matter (not the whole hand)
-            near |= (np.abs(us - predicted[k, 0]) < reach[k]) & (np.abs(vs - predicted[k, 1]) < reach[k])
+        for j in np.nonzero(active)[0]:  # only pixels around a coin being followed (not the whole hand)
+            near |= (np.abs(us - predicted[j, 0]) < reach[j]) & (np.abs(vs - predicted[j, 1]) < reach[j])
         us, vs = us[near], vs[near]
         pix = image[vs, us].astype(np.float32) + 1.0
         bgp = self._illum[vs, us].astype(np.float32) + 1.0
@@ -149,11 +158,14 @@ class StrikeTracker:
         group_of_pixel = np.where(close, np.asarray(self.group)[best], -1)
         pts = np.column_stack([us, vs]).astype(np.float64)
         other = pts[group_of_pixel < 0]
-        est, counts = self._mean_shift(pts, group_of_pixel, predicted, dt)
+        est, counts = self._mean_shift(pts, group_of_pixel, predicted, dt, active)
         for k in range(len(self.ids)):  # a coin's blurred rim is "other" too, but it is no hand
             if len(other):
                 other = other[((other - est[k]) ** 2).sum(axis=1) > (self.r_px[k] + 2.5) ** 2]
         for k, c in enumerate(self.ids):
+            if not active[k]:  # at rest and out of every moving coin's reach: it cannot have moved
+                self._record(c, k, self.pos[k].copy(), False)
+                continue
             seen = counts[k] >= self.params.min_visible * self.area[k]
             near_hand = False
             if len(other):  # "other" pixels (not a coin's look) just outside the coin: the hand or pen
@@ -169,7 +181,24 @@ class StrikeTracker:
             else:
                 self._record(c, k, None, near_hand or not seen)
 
-    def _mean_shift(self, pts: Any, group_of_pixel: Any, predicted: Any, dt: float) -> tuple[Any, Any]:
+    def _active(self, predicted: Any, dt: float) -> Any:
+        """The coins to look for in this frame. A coin at rest moves only when the pen (the struck
+        coin) or a moving coin hits it, so one still and out of every moving coin's reach is where
+        it was; every ``FULL_EVERY`` frames, and until it is found again, every coin is looked at."""
+        n = len(self.ids)
+        if len(self.times) <= 2 or len(self.times) % FULL_EVERY == 0:
+            return np.ones(n, dtype=bool)
+        speed = np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt
+        moving = (speed > STILL_PX) | np.array([self.px[c][-1] is None for c in self.ids])
+        moving[self.ids.index(self.struck)] = True
+        active = moving.copy()
+        for j in np.nonzero(moving)[0]:
+            gap = np.hypot(*(predicted - predicted[j]).T)
+            active |= gap < self.r_px + self.r_px[j] + speed[j] * 2 + 6.0
+        return active
+
+    def _mean_shift(self, pts: Any, group_of_pixel: Any, predicted: Any, dt: float,
+                    active: Any) -> tuple[Any, Any]:
         """Each coin's centre: a few mean-shift steps from its predicted place, every pixel of a look
         group given to the nearest coin of that group (two touching same-coloured coins split). A
         coin not found there (a coin at rest just hit jumps a radius in one frame) is searched again
@@ -178,9 +207,10 @@ class StrikeTracker:
         est = predicted.copy()
         counts = np.zeros(n)
         need = self.params.min_visible * self.area
-        for g, members in self._groups.items():
+        for g, group in self._groups.items():
+            members = [k for k in group if active[k]]
             gp = pts[group_of_pixel == g]
-            if len(gp) == 0:
+            if len(gp) == 0 or not members:
                 continue
             for step in range(3):
                 d2 = ((gp[:, None, :] - est[None, members, :]) ** 2).sum(axis=2)
@@ -195,10 +225,10 @@ class StrikeTracker:
             lost = [k for k in members if counts[k] < need[k]]
             if not lost:
                 continue
-            found = [k for k in members if counts[k] >= need[k]]
+            found = [k for k in members if counts[k] >= need[k]] + [k for k in group if not active[k]]
             free = gp
             for k in found:
-                free = free[((free - est[k]) ** 2).sum(axis=1) > (self.r_px[k] + 1.0) ** 2]
+                free = free[((free - (est[k] if active[k] else self.pos[k])) ** 2).sum(axis=1) > (self.r_px[k] + 1.0) ** 2]
             for k in lost:
                 centre = self.pos[k]
                 for step in range(4):
@@ -363,6 +393,8 @@ LOOK_MATCH = 0.6  # a pixel this close (log-ratio, Euclidean) to a coin look bel
 TAIL_FRAMES = 3  # the last frames decide where coins rest
 TILTED_RATIO = 0.86  # blob minor/major axis below this: a tilted coin (on another coin)
 FLAT_RATIO = 0.93
+FULL_EVERY = 6  # every this many frames every coin is looked for, moving or not
+STILL_PX = 0.05  # pixels a frame below which a coin counts as still
 FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, when nothing covers it
 HAND_SHARE = 0.12  # "other" pixels around a coin, as a share of its area, that mean the hand covers it
 KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
