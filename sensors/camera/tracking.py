@@ -179,7 +179,7 @@ class StrikeTracker:
                 self.pos[k] = est[k]
                 self._record(c, k, est[k].copy(), False)
             else:
-                self._record(c, k, None, near_hand or not seen)
+                self._record(c, k, None, near_hand)  # not located: covered by the hand, or gone
 
     def _active(self, predicted: Any, dt: float) -> Any:
         """The coins to look for in this frame. A coin at rest moves only when the pen (the struck
@@ -256,6 +256,10 @@ class StrikeTracker:
         tracks = {c: self._track_mm(c) for c in self.ids}
         coins = {c: self._coin_result(c, tracks[c], times) for c in self.ids}
         self._identities(coins)
+        for c, res in coins.items():  # a coin that left over a rail touches nothing on the table after
+            if res.left_surface and res.flight_confidence >= 0.99:
+                seen = np.nonzero(~np.isnan(tracks[c][:, 0]))[0]
+                tracks[c][seen[-1] + 1:] = GONE_MM
         contacts, conf, why = self._contacts(tracks, times, coins)
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
@@ -297,12 +301,30 @@ class StrikeTracker:
             x, y = path[-1][1]
             w, length = p.table
             near_rail = min(x, y, w - x, length - y) < 2.5 * r
-            hidden_at_end = any(self.hidden[c][-TAIL_FRAMES:])
-            res.left_surface = near_rail and not hidden_at_end
+            heading_out = len(path) >= 2 and _towards_rail(path[-2][1], path[-1][1], p.table)
+            covered = any(self.hidden[c][-TAIL_FRAMES * 4:])  # the hand may be lying on it
+            res.left_surface = near_rail and heading_out and not covered and not self._still_in_view(c)
             res.flight_confidence = 0.995 if res.left_surface else 0.0
         else:
             res.flight_confidence = 0.0  # seen only sometimes at the end: nothing is stated
         return res
+
+    def _still_in_view(self, c: str) -> bool:
+        """Does the last frame hold pixels of ``c``'s look, a coin's worth, that no located coin
+        owns? Then the tracker lost it on the table: that is no proof it left."""
+        k = self.ids.index(c)
+        img = self._last_image
+        vs, us = _foreground(img, self._bg)
+        if not len(us):
+            return False
+        ratio = np.log((img[vs, us].astype(np.float32) + 1.0) / (self._illum[vs, us].astype(np.float32) + 1.0))
+        mine = np.sqrt(((ratio - self.looks[k].astype(np.float32)) ** 2).sum(axis=1)) < LOOK_MATCH
+        pts = np.column_stack([us, vs]).astype(np.float64)[mine]
+        for j, other in enumerate(self.ids):
+            p = self.px[other][-1]
+            if p is not None and len(pts):
+                pts = pts[((pts - p) ** 2).sum(axis=1) > (self.r_px[j] + 2.0) ** 2]
+        return len(pts) >= 0.4 * self.area[k]
 
     def _identities(self, coins: dict[str, CoinResult]) -> None:
         """Flatness and identity at rest: an elliptic blob is tilted (on another coin); coins that
@@ -391,8 +413,9 @@ FG_LEVEL = 38  # 8-bit difference from the empty table that marks a pixel as "so
 LOOK_SAME = 0.18  # log-ratio distance under which two coins count as one colour (identity by stickers)
 LOOK_MATCH = 0.6  # a pixel this close (log-ratio, Euclidean) to a coin look belongs to that look
 TAIL_FRAMES = 3  # the last frames decide where coins rest
-TILTED_RATIO = 0.86  # blob minor/major axis below this: a tilted coin (on another coin)
-FLAT_RATIO = 0.93
+TILTED_RATIO = 0.85  # blob minor/major axis below this: a tilted coin (on another coin)
+SHAPE_LEVEL = 22  # 8-bit difference for the blob shape at rest (5 noise sigmas)
+FLAT_RATIO = 0.9
 FULL_EVERY = 6  # every this many frames every coin is looked for, moving or not
 STILL_PX = 0.05  # pixels a frame below which a coin counts as still
 FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, when nothing covers it
@@ -419,6 +442,18 @@ def _foreground(image: Any, bg: Any) -> tuple[Any, Any]:
         return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp)
     pts = pts.reshape(-1, 2)
     return pts[:, 1], pts[:, 0]
+
+
+GONE_MM = (-10_000.0, -10_000.0)  # where a coin that left the table is put: out of every coin's reach
+
+
+def _towards_rail(a: Point, b: Point, table: tuple[float, float]) -> bool:
+    """Moving from ``a`` to ``b`` towards the nearest rail."""
+    x, y = b
+    w, length = table
+    dist = {(-1, 0): x, (1, 0): w - x, (0, -1): y, (0, 1): length - y}
+    nx, ny = min(dist, key=dist.__getitem__)
+    return (b[0] - a[0]) * nx + (b[1] - a[1]) * ny > 0.0
 
 
 def _intervals(times: Any, flags: Any) -> list[tuple[float, float]]:
@@ -544,7 +579,7 @@ def _blob_shape(img: Any, bg: Any, illum: Any, at: tuple[float, float], r: float
     x1, y1 = int(min(at[0] + 2 * r + 1, w)), int(min(at[1] + 2 * r + 1, h))
     patch, bpatch, lpatch = img[y0:y1, x0:x1], bg[y0:y1, x0:x1], illum[y0:y1, x0:x1]
     b, g, rr = cv2.split(cv2.absdiff(patch, bpatch))
-    fg = (cv2.max(cv2.max(b, g), rr) > FG_LEVEL).astype(np.uint8)
+    fg = (cv2.max(cv2.max(b, g), rr) > SHAPE_LEVEL).astype(np.uint8)  # lower than FG_LEVEL: the whole soft rim
     disc = np.zeros_like(fg)
     cv2.circle(disc, (int(round(at[0] - x0)), int(round(at[1] - y0))), int(round(r * 1.2)), 1, -1)
     m = cv2.moments(fg * disc, binaryImage=True)
