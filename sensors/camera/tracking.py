@@ -81,7 +81,8 @@ class StrikeTracker:
         self.params = params or TrackParams()
         self.times: list[float] = []
         self.px: dict[str, list[Any]] = {c: [] for c in self.ids}  # per frame: (u, v) or None
-        self.hidden: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: covered by the hand
+        self.hidden: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: not located
+        self.covered: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: the hand around it
         self.shape: dict[str, float] = {}  # axis ratio of each coin's blob in the last frame it was seen
         self._bg: Any = None
         self._last_image: Any = None
@@ -179,7 +180,7 @@ class StrikeTracker:
                 self.pos[k] = est[k]
                 self._record(c, k, est[k].copy(), False)
             else:
-                self._record(c, k, None, near_hand)  # not located: covered by the hand, or gone
+                self._record(c, k, None, True, near_hand)  # not located: under the hand, or gone
 
     def _active(self, predicted: Any, dt: float) -> Any:
         """The coins to look for in this frame. A coin at rest moves only when the pen (the struck
@@ -242,9 +243,10 @@ class StrikeTracker:
                     est[k] = centre
         return est, counts
 
-    def _record(self, c: str, k: int, p: Any, hidden: bool) -> None:
+    def _record(self, c: str, k: int, p: Any, hidden: bool, covered: bool = False) -> None:
         self.px[c].append(p)
         self.hidden[c].append(hidden)
+        self.covered[c].append(covered)
 
     # --- the result ------------------------------------------------------------------------------
 
@@ -302,7 +304,7 @@ class StrikeTracker:
             w, length = p.table
             near_rail = min(x, y, w - x, length - y) < 2.5 * r
             heading_out = len(path) >= 2 and _towards_rail(path[-2][1], path[-1][1], p.table)
-            covered = any(self.hidden[c][-TAIL_FRAMES * 4:])  # the hand may be lying on it
+            covered = any(self.covered[c][-TAIL_FRAMES * 4:])  # the hand may be lying on it
             res.left_surface = near_rail and heading_out and not covered and not self._still_in_view(c)
             res.flight_confidence = 0.995 if res.left_surface else 0.0
         else:
