@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from core import table_geometry as geo
-from sensors.camera.recording import CoinInfo
+from sensors.camera.recording import CoinInfo, hex_bgr
 from virtual.camera.rig import CameraRig
 
 Point = tuple[float, float]
@@ -47,12 +47,6 @@ class Hand:
 
     tip: Point
     direction: Point
-
-
-def hex_bgr(colour: str) -> tuple[int, int, int]:
-    """``#rrggbb`` -> (b, g, r)."""
-    v = int(colour[1:], 16)
-    return (v & 0xFF, (v >> 8) & 0xFF, v >> 16)
 
 
 _STATIC: dict[Any, Any] = {}
