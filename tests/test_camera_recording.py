@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("cv2")
 
-VECTOR = Path(__file__).parent / "vectors" / "camera" / "strike_alone"
+VECTOR = Path(__file__).parent / "vectors" / "camera" / "strike_contact"
 
 
 def analyse(path: Path) -> subprocess.CompletedProcess[str]:

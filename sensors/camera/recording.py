@@ -24,6 +24,12 @@ COLOUR_RE = re.compile(r"^#[0-9a-fA-F]{6}$")
 Point = tuple[float, float]
 
 
+def hex_bgr(colour: str) -> tuple[int, int, int]:
+    """``#rrggbb`` -> (b, g, r), OpenCV's channel order."""
+    v = int(colour[1:], 16)
+    return (v & 0xFF, (v >> 8) & 0xFF, v >> 16)
+
+
 class RecordingError(ValueError):
     """A malformed recording; ``str()`` is one line: ``<file>: <field>: <problem>``."""
 

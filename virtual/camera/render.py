@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from core import table_geometry as geo
-from sensors.camera.recording import CoinInfo
+from sensors.camera.recording import CoinInfo, hex_bgr
 from virtual.camera.rig import CameraRig
 
 Point = tuple[float, float]
@@ -49,12 +49,6 @@ class Hand:
     direction: Point
 
 
-def hex_bgr(colour: str) -> tuple[int, int, int]:
-    """``#rrggbb`` -> (b, g, r)."""
-    v = int(colour[1:], 16)
-    return (v & 0xFF, (v >> 8) & 0xFF, v >> 16)
-
-
 _STATIC: dict[Any, Any] = {}
 
 
@@ -78,6 +72,8 @@ class Renderer:
                                                np.clip(-n, 0, 255).astype(np.uint8)) for n in noise])
         self.background, self.shade, self._noise = _STATIC[key]
         self._frame_no = 0
+        self._scene: np.ndarray = self.background
+        self._scene_key: Any = None
 
     # --- the static table ------------------------------------------------------------------------
 
@@ -129,13 +125,27 @@ class Renderer:
         """One BGR uint8 frame: coins at ``positions`` (mm); ``flying`` coin -> height above the
         surface in mm (a rider on a coin, a coin hopping a rail); ``previous`` the positions one
         exposure earlier (motion blur)."""
-        img = self.background.copy()
         flying = flying or {}
         prev = previous or {}
-        order = sorted(positions, key=lambda c: (flying.get(c, 0.0), c))  # higher coins drawn last
-        for cid in order:
-            if cid in self.coins:
-                self._coin(img, cid, positions[cid], prev.get(cid, positions[cid]), flying.get(cid, 0.0))
+        drawn = [c for c in sorted(positions, key=lambda c: (flying.get(c, 0.0), c)) if c in self.coins]
+        # one projection for every coin: where it was one exposure ago, where it is, its rim
+        r_mm = geo.COIN_RADIUS_MM
+        pts = np.array([p for c in drawn for p in (prev.get(c, positions[c]), positions[c],
+                                                   (positions[c][0] + r_mm, positions[c][1]))]).reshape(-1, 2)
+        z = np.repeat([flying.get(c, 0.0) for c in drawn], 3)
+        px = self.proj.to_image(pts, z).reshape(-1, 3, 2) if drawn else np.zeros((0, 3, 2))
+        # coins lying still and flat are drawn once into a cached scene; only the others per frame
+        still = [i for i, c in enumerate(drawn) if flying.get(c, 0.0) == 0.0 and np.allclose(px[i, 0], px[i, 1])]
+        key = tuple((drawn[i], round(float(px[i, 1, 0]), 3), round(float(px[i, 1, 1]), 3)) for i in still)
+        if self._scene_key != key:
+            scene = self.background.copy()
+            for i in still:
+                self._coin(scene, drawn[i], px[i], 0.0)
+            self._scene, self._scene_key = scene, key
+        img = self._scene.copy()
+        for i, c in enumerate(drawn):
+            if i not in still:
+                self._coin(img, c, px[i], flying.get(c, 0.0))
         if hand is not None:
             self._hand(img, hand)
         pos, neg = self._noise[self._frame_no % len(self._noise)]
@@ -144,13 +154,13 @@ class Renderer:
         cv2.subtract(img, neg, dst=img)
         return img
 
-    def _coin(self, img: np.ndarray, cid: str, at: Point, before: Point, height: float) -> None:
+    def _coin(self, img: np.ndarray, cid: str, px: np.ndarray, height: float) -> None:
+        """Draw a coin from its projected points (one exposure ago, now, its rim), blurred along
+        its travel in the exposure."""
         info = self.coins[cid]
-        r_mm = geo.COIN_RADIUS_MM
-        ends = self.proj.to_image(np.array([before, at]), height)
-        edge = self.proj.to_image(np.array([(at[0] + r_mm, at[1])]), height)[0]
-        r_px = float(np.linalg.norm(edge - ends[1]))
-        travel = float(np.linalg.norm(ends[1] - ends[0]))
+        ends = px[:2]
+        r_px = float(np.hypot(*(px[2] - px[1])))
+        travel = float(np.hypot(*(ends[1] - ends[0])))
         n = int(min(8, max(1, math.ceil(travel / 1.5))))
         h, w = img.shape[:2]
         x0 = int(max(min(ends[:, 0]) - r_px - 3, 0))
@@ -161,20 +171,27 @@ class Renderer:
             return  # out of view
         cx, cy = int(np.clip(ends[1, 0], 0, w - 1)), int(np.clip(ends[1, 1], 0, h - 1))
         light = float(self.shade[cy, cx])
-        colour = tuple(min(255.0, c * light) for c in hex_bgr(info.colour))
         rgb = hex_bgr(info.colour)
+        colour = tuple(min(255.0, c * light) for c in rgb)
         light_coin = 0.114 * rgb[0] + 0.587 * rgb[1] + 0.299 * rgb[2] > 150
         dot = tuple(min(255.0, c * light) for c in (DARK_MARK_BGR if light_coin else MARK_BGR))
         patch = img[y0:y1, x0:x1]
-        acc = np.zeros(patch.shape, dtype=np.float32)
         tilt = 0.78 if height > 0.5 else 1.0  # a coin resting on another coin is tilted: an ellipse
+        axes = (int(round(r_px * 16)), int(round(r_px * tilt * 16)))
+        if n == 1:  # still: drawn straight into the frame
+            c = ends[1] - (x0, y0)
+            cv2.ellipse(patch, (int(round(c[0] * 16)), int(round(c[1] * 16))), axes, 0, 0, 360, colour, -1,
+                        cv2.LINE_AA, 4)
+            if info.mark:
+                self._dots(patch, c, r_px, info.mark, dot)
+            return
+        acc = np.zeros(patch.shape, dtype=np.float32)
         for k in range(n):
             f = (k + 1) / n
             c = ends[0] + (ends[1] - ends[0]) * f - (x0, y0)
             tmp = patch.copy()
-            centre = (int(round(c[0] * 16)), int(round(c[1] * 16)))
-            axes = (int(round(r_px * 16)), int(round(r_px * tilt * 16)))
-            cv2.ellipse(tmp, centre, axes, 0, 0, 360, colour, -1, cv2.LINE_AA, 4)
+            cv2.ellipse(tmp, (int(round(c[0] * 16)), int(round(c[1] * 16))), axes, 0, 0, 360, colour, -1,
+                        cv2.LINE_AA, 4)
             if info.mark:
                 self._dots(tmp, c, r_px, info.mark, dot)
             acc += tmp

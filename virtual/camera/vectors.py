@@ -18,7 +18,7 @@ from virtual.random_shots import random_flick, random_table
 
 # colours a real group would use; two seats share red, told apart by sticker dots (docs/camera.md)
 SEAT_COLOURS = ["#d03030", "#3050d0", "#30a040", "#e0c020", "#202020", "#d03030"]
-SEEDS = {"strike_contact": 8, "strike_alone": 6}
+SEEDS = {"strike_contact": 8, "strike_dead": 70, "strike_flown": 12}
 
 
 def make(seed: int) -> tuple:
@@ -36,7 +36,7 @@ def make(seed: int) -> tuple:
 def main(out: str) -> int:
     for name, seed in SEEDS.items():
         rec, frames, truth = make(seed)
-        path = save_recording(Path(out) / name, rec, frames, jpeg_quality=85)
+        path = save_recording(Path(out) / name, rec, frames, jpeg_quality=70)
         seat = rec.coins[rec.struck].seat
         (path / "truth.json").write_text(json.dumps(truth.shot(seat)) + "\n", encoding="utf-8")
     return 0
