@@ -12,12 +12,15 @@ import base64
 import logging
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.referee_api import TableReferee
 from controller.table_adapter import TableAdapter
 from core.clock import Clock
 from core.config import CameraConfig
+
+if TYPE_CHECKING:  # OpenCV and numpy are the optional [camera] extra: imported where a camera starts
+    from sensors.camera.capture import CameraFeed
 
 log = logging.getLogger("gametable.camera")
 
@@ -31,7 +34,7 @@ class CameraWatch:
         self.clock = clock
         self.adapters = tuple(adapters)
         self.daemon = daemon
-        self.feed: Any = None
+        self.feed: CameraFeed | None = None
 
     def serve_commands(self) -> None:
         """The host's bring-up still (``camera_still``) and ``gametable camera record`` (``camera_record``)."""
@@ -60,7 +63,7 @@ class CameraWatch:
         if not path.parent.is_dir():
             return {"ok": False, "error": f"{path.parent} is not a directory"}
 
-        def done(out: Any, error: str | None) -> None:
+        def done(out: Path | None, error: str | None) -> None:
             report = {"event": "recorded", "dir": str(out)} if error is None else \
                 {"event": "record_failed", "dir": raw, "message": error}
             self.daemon.diagnostic("camera_record", report)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from controller.beam_watch import BeamWatch
 from controller.camera_watch import CameraWatch
 from controller.games import registry
+from controller.pairing import StrikerTuning
 from controller.referee_api import TableReferee
 from controller.striker_events import StrikerEvents
 from controller.striker_pairing import StrikerPairing
@@ -83,7 +84,7 @@ class Hardware:
         return self.pairing.strikers
 
     @property
-    def tuning(self) -> Any:
+    def tuning(self) -> StrikerTuning:
         return self.pairing.tuning
 
     @property

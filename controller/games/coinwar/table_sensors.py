@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.games.coinwar.sensing import (
     ObservedStrike,
@@ -23,6 +23,9 @@ from controller.games.coinwar.sensing import (
 from controller.table_adapter import Input, TableParts
 from core.platform import BeamEdge
 
+if TYPE_CHECKING:  # OpenCV and numpy are the optional [camera] extra: imported only with a [camera]
+    from controller.games.coinwar.camera_observer import CameraObserver
+
 log = logging.getLogger("gametable.hardware")
 
 
@@ -32,7 +35,7 @@ class CoinWarTable:
     def __init__(self, parts: TableParts) -> None:
         self.parts = parts
         config, daemon = parts.config, parts.daemon
-        self.camera: Any = None
+        self.camera: CameraObserver | None = None
         if config.camera is not None:
             from controller.games.coinwar.camera_observer import CameraObserver
 
