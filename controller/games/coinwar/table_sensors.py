@@ -37,10 +37,13 @@ class CoinWarTable:
         config, daemon = parts.config, parts.daemon
         self.camera: CameraObserver | None = None
         if config.camera is not None:
-            from controller.games.coinwar.camera_observer import CameraObserver
-
-            self.camera = CameraObserver(config.camera, public_state=daemon.public_state,
-                                         on_rest=lambda rest: daemon.publish_retained_sensor("camera", rest))
+            try:
+                from controller.games.coinwar.camera_observer import CameraObserver
+            except ImportError as exc:  # [camera] in the config, the extra not installed: say so, play on
+                log.error("camera: %s: pip install '.[camera]' (hardware_docs/pi_setup.md 6b); playing without it", exc)
+            else:
+                self.camera = CameraObserver(config.camera, public_state=daemon.public_state,
+                                             on_rest=lambda rest: daemon.publish_retained_sensor("camera", rest))
         self._deliver = parts.on_facts or facts_submitter(daemon, parts.clock)
         self.observer: Observer | None = None
         if config.beams or self.camera is not None:  # no beams, no camera: the phones say what happened
