@@ -27,11 +27,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from controller.games.coinwar.camera_facts import camera_shot
+import cv2
+import numpy as np
+
+from controller.games.coinwar.camera_facts import CameraShot, camera_shot
 from controller.games.coinwar.camera_fusion import fuse
 from controller.games.coinwar.sensing import ObservedStrike
 from controller.games.coinwar.virtual_table import initial_spot
 from core.config import CameraConfig
+from sensors.camera.calibration import Calibration, CalibrationError, Recalibrator, detect_markers
+from sensors.camera.recording import CoinInfo, StrikeRecording, frame_names, save_recording
+from sensors.camera.tracking import StrikeTracker, bind_coins, locate_coins
 
 log = logging.getLogger("gametable.camera")
 
@@ -41,6 +47,16 @@ Point = tuple[float, float]
 PRE_ROLL_S = 0.16
 REST_EVERY_S = 0.5  # between strikes: how often the coins at rest are located (CPU on a Pi)
 MAX_TRACKED_FRAMES = 2400  # 20 s at 120 fps: a strike window longer than this stops feeding
+# ``gametable camera record`` keeps the strike's frames JPEG-compressed until it is written: a
+# 3 s strike at 120 fps and 1536 x 864 is ~1.4 GB raw, ~90 MB as JPEG (CAM-4 allows JPEG frames)
+JPEG_QUALITY = 95
+
+
+def _jpeg(image: Any) -> bytes:
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+    if not ok:
+        raise ValueError("a camera frame could not be JPEG-encoded")
+    return bytes(buf)
 
 
 class CameraObserver:
@@ -49,8 +65,6 @@ class CameraObserver:
 
     def __init__(self, config: CameraConfig, *, public_state: Callable[[], dict[str, Any] | None],
                  on_rest: Callable[[dict[str, Any]], None] | None = None) -> None:
-        from sensors.camera.calibration import Recalibrator
-
         self.config = config
         self.threshold = config.confidence_threshold
         self._public_state = public_state
@@ -58,8 +72,8 @@ class CameraObserver:
         self.recalibrator = Recalibrator({int(k): v for k, v in config.markers.items()})
         self._lock = threading.RLock()
         self._pre: deque[tuple[float, Any]] = deque(maxlen=int(PRE_ROLL_S * config.fps) + 2)
-        self._tracker: Any = None
-        self._tracked = 0
+        self._tracker: StrikeTracker | None = None
+        self._frames_fed = 0
         self._record: dict[str, Any] | None = None  # gametable camera record: the next strike
         self.rest: dict[str, Point] = {}  # coin -> table mm, at rest
         self._bound_game: Any = None  # the game whose coins were bound to seats
@@ -69,7 +83,7 @@ class CameraObserver:
         self.last_frame: Any = None
         self.strikes = 0
         self.tracked = 0  # strikes whose frames were analysed (the others: no calibration, a coin unseen)
-        self.last_camera: Any = None  # the camera's own shot of the last strike (camera_facts.CameraShot)
+        self.last_camera: CameraShot | None = None  # the camera's own shot of the last strike
         self.disagreements: list[str] = []  # log lines (CAM-3), newest last
         self.calibrated = False
 
@@ -80,11 +94,11 @@ class CameraObserver:
         with self._lock:
             self.last_frame = image
             if self._record is not None and "struck" in self._record:
-                self._record["frames"].append((t, image))
+                self._record["frames"].append((t, _jpeg(image)))
             if self._tracker is not None:
-                if self._tracked < MAX_TRACKED_FRAMES:
+                if self._frames_fed < MAX_TRACKED_FRAMES:
                     self._tracker.feed(t, image)
-                    self._tracked += 1
+                    self._frames_fed += 1
                 return
             self._pre.append((t, image))
             if t - self._last_rest_t >= REST_EVERY_S:
@@ -92,8 +106,6 @@ class CameraObserver:
                 self._between_strikes(image)
 
     def _between_strikes(self, image: Any) -> None:
-        from sensors.camera.calibration import CalibrationError
-
         try:
             calibration = self.recalibrator.update(image)
         except CalibrationError as exc:
@@ -108,11 +120,9 @@ class CameraObserver:
             return
         self._locate(image, calibration, coins)
 
-    def _locate(self, image: Any, calibration: Any, coins: dict[str, Any]) -> None:
+    def _locate(self, image: Any, calibration: Calibration, coins: dict[str, CoinInfo]) -> None:
         """The coins at rest: near where they rested (at a game's start: their initial spots,
         CW-1.6); a coin not found there (placed back, CW-6.2) is searched by its seat's colour."""
-        from sensors.camera.tracking import locate_coins
-
         state = self._public_state() or {}
         game = (state.get("game"), state.get("seed"), state.get("mode"))
         if game != self._bound_game:  # a new game: the binding of coins to seats starts afresh (CAM-2)
@@ -130,10 +140,8 @@ class CameraObserver:
         self.rest = {c: p for c, (p, conf) in located.items() if conf >= self.threshold and c in coins}
         self._publish_rest()
 
-    def _bind(self, image: Any, calibration: Any, missing: dict[str, Any]) -> dict[str, Point]:
+    def _bind(self, image: Any, calibration: Calibration, missing: dict[str, CoinInfo]) -> dict[str, Point]:
         """Coins found by their seat's colour (and sticker dots) anywhere on the surface."""
-        from sensors.camera.tracking import bind_coins
-
         seats = {info.seat: c for c, info in missing.items()}
         try:
             found = bind_coins(image, calibration, {s: self.config.seat_colours.get(s, "#808080") for s in seats},
@@ -155,10 +163,8 @@ class CameraObserver:
 
     # --- a strike -----------------------------------------------------------------------------------
 
-    def _coin_infos(self) -> dict[str, Any]:
+    def _coin_infos(self) -> dict[str, CoinInfo]:
         """Every coin on the table with its seat, its seat's colour and sticker, where it rests."""
-        from sensors.camera.recording import CoinInfo
-
         state = self._public_state() or {}
         if state.get("game") != "coinwar" or state.get("mode") == "football":
             return {}  # football's team coins and ball have no seat colour: the beams alone (CW-7.3)
@@ -176,8 +182,6 @@ class CameraObserver:
 
     def strike_started(self, coin: str) -> None:
         """The striker struck ``coin``: the strike window opens with the frames just before it."""
-        from sensors.camera.tracking import StrikeTracker
-
         with self._lock:
             self._tracker = None
             calibration = self.recalibrator.calibration
@@ -187,10 +191,9 @@ class CameraObserver:
                          else "a coin at rest was not seen")
                 return
             self._tracker = StrikeTracker(calibration, coins, coin)
-            self._tracked = 0
-            self._coins = coins
+            self._frames_fed = 0
             if self._record is not None:
-                self._record.update(coins=coins, struck=coin, frames=list(self._pre),
+                self._record.update(coins=coins, struck=coin, frames=[(t, _jpeg(im)) for t, im in self._pre],
                                     strike_t=self._pre[-1][0] if self._pre else None)
             for t, image in self._pre:
                 self._tracker.feed(t, image)
@@ -223,7 +226,7 @@ class CameraObserver:
                 # position as the next search's hint (the next frames at rest must find it there)
                 self.rest = {**self.rest, **camera.at_rest}
                 self._publish_rest()
-                self._save_record(tracker)
+                self._save_record()
             return replace(beams, dead=shot.get("dead"), flown=shot.get("flown"), contacts=shot.get("contacts"))
 
     # --- gametable camera record, the bring-up still ---------------------------------------------
@@ -234,23 +237,22 @@ class CameraObserver:
         with self._lock:
             self._record = {"path": Path(path), "frames": [], "on_done": on_done}
 
-    def _save_record(self, tracker: Any) -> None:
+    def _save_record(self) -> None:
         rec, self._record = self._record, None
         if rec is None or "struck" not in rec:
             if rec is not None:
                 self._record = {**rec, "frames": []}  # armed during this strike: the next whole one
             return
-        from sensors.camera.recording import StrikeRecording, save_recording
-
         frames = rec["frames"]
         t0 = frames[0][0]
         meta = StrikeRecording(
             table=(425.0, 625.0), markers={int(k): v for k, v in self.config.markers.items()},
             coin_diameter_mm=30.0, coins=rec["coins"], struck=rec["struck"],
             strike_t=round(rec["strike_t"] - t0, 4) if rec["strike_t"] is not None else 0.0,
-            frames=[(f"f{i:04d}.png", round(t - t0, 4)) for i, (t, _) in enumerate(frames)])
+            frames=[(name, round(t - t0, 4)) for name, (t, _) in zip(frame_names(len(frames), ".jpg"), frames, strict=True)])
         try:
-            out: Path | None = save_recording(rec["path"], meta, [image for _, image in frames])
+            images = [cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR) for _, jpeg in frames]
+            out: Path | None = save_recording(rec["path"], meta, images, jpeg_quality=JPEG_QUALITY)
             error = None
         except Exception as exc:  # a full disk, a bad path: one line back to the host
             out, error = None, f"cannot write {rec['path']}: {exc}"
@@ -258,15 +260,11 @@ class CameraObserver:
 
     def still_jpeg(self) -> bytes | None:
         """The last frame with the markers and coins outlined, as JPEG (the host's bring-up page)."""
-        import cv2
-
         with self._lock:
             image, calibration, rest = self.last_frame, self.recalibrator.calibration, dict(self.rest)
         if image is None:
             return None
         out = image.copy()
-        from sensors.camera.calibration import detect_markers
-
         for mid, (u, v) in detect_markers(out).items():
             cv2.drawMarker(out, (int(u), int(v)), (0, 255, 255), cv2.MARKER_SQUARE, 28, 3)
             cv2.putText(out, str(mid), (int(u) + 16, int(v) - 16), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 255, 255), 2)
