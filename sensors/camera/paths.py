@@ -114,20 +114,39 @@ def velocity_change(vel: Any, k: int) -> float:
 
 
 def closest(pa: Any, pb: Any) -> tuple[float, int]:
-    """Closest approach of two paths between frames: (distance, frame index). An impact bends the
-    paths inside one frame interval, and the straight join of the frames cuts that corner (it
-    passes farther off than the coins went), so each interval also tries the motion of the frame
-    before carried on and the motion of the frame after carried back."""
+    """Closest approach of two paths between frames: (distance, frame index)."""
+    per = approaches(pa, pb)
+    k = int(per.argmin())
+    return float(per[k]), k
+
+
+def approaches(pa: Any, pb: Any) -> Any:
+    """Per frame interval, how close two paths came. An impact bends the paths inside one interval,
+    and the straight join of the frames cuts that corner (it passes farther off than the coins
+    went), so each interval also tries the motion of the interval before carried on and the
+    motion of the interval after carried back."""
     rel = pa - pb
     if len(rel) < 2:
-        return float(np.hypot(*rel[0])), 0
+        return np.array([float(np.hypot(*rel[0]))])
     d0, d1 = rel[:-1], rel[1:]
     step = d1 - d0
     before = np.vstack([step[:1], step[:-1]])  # the relative motion of the interval before
     after = np.vstack([step[1:], step[-1:]])  # ... and of the one after
-    best = np.minimum(np.minimum(segment_min(d0, step), segment_min(d0, before)), segment_min(d1 - after, after))
-    k = int(best.argmin())
-    return float(best[k]), k
+    return np.minimum(np.minimum(segment_min(d0, step), segment_min(d0, before)), segment_min(d1 - after, after))
+
+
+def impact(vel: Any, k: int, dt: float) -> float:
+    """How much a coin's velocity changed around frame ``k`` beyond what sliding friction does
+    (it only slows a coin, by at most ``FRICTION_MM_S2`` per second), in mm/s."""
+    lo, hi = max(k - 2, 0), min(k + 3, len(vel) - 1)
+    before, after = vel[lo], vel[hi]
+    speed = float(np.hypot(*before))
+    slowing = min(speed, FRICTION_MM_S2 * dt * (hi - lo))
+    expected = before * (1.0 - slowing / speed) if speed > 1e-9 else before
+    return float(np.hypot(*(after - expected)))
+
+
+FRICTION_MM_S2 = 3500.0  # a coin on the laminate slows at ~3 m/s^2 (virtual/physics.py), with room
 
 
 def segment_min(start: Any, step: Any) -> Any:

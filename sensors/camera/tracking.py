@@ -23,9 +23,10 @@ from sensors.camera.params import TrackParams
 from sensors.camera.paths import (
     GONE_MM,
     UNSEEN_SPEED_MM_S,
-    closest,
+    approaches,
     could_meet_unseen,
     fill,
+    impact,
     intervals,
     towards_rail,
     velocities,
@@ -361,6 +362,34 @@ class StrikeTracker:
                         for x in (res, other):
                             x.flight_confidence = min(x.flight_confidence, 0.5 if not (res.not_flat or other.not_flat) else 0.995)
 
+    def _lone_impact(self, a: str, b: str, per: Any, filled: dict[str, Any], speeds: dict[str, Any],
+                     times: Any) -> bool:
+        """While ``a`` and ``b`` were within touching reach, did one of them change course
+        abruptly with nothing else there to do it: no rail, no third coin in reach, not the pen
+        at the flick? Then they touched (a glancing touch barely turns the moving coin)."""
+        d = self.params.coin_diameter_mm
+        r = d / 2
+        reach = d + self.params.contact_band_mm
+        w, length = self.params.table
+        dt = float(np.median(np.diff(times))) if len(times) > 1 else 0.0
+        for k in (int(i) for i in np.nonzero(per <= reach)[0]):
+            lo, hi = max(k - 2, 0), min(k + 3, len(times) - 1)
+            for c, partner in ((a, b), (b, a)):
+                if c == self.struck and self.strike_t is not None and times[lo] < self.strike_t + FLICK_S:
+                    continue  # the pen is still on the struck coin
+                if impact(speeds[c], k, dt) <= IMPACT_MM_S:
+                    continue
+                path = filled[c][lo:hi + 1]
+                x0, y0 = path.min(axis=0)
+                x1, y1 = path.max(axis=0)
+                if min(x0, y0) < r + RAIL_GAP_MM or x1 > w - r - RAIL_GAP_MM or y1 > length - r - RAIL_GAP_MM:
+                    continue  # a rail could have turned it
+                others = [o for o in self.ids if o not in (c, partner) and filled[o] is not None]
+                if any(np.hypot(*(filled[o][lo:hi + 1] - path).T).min() < reach + 2.0 for o in others):
+                    continue  # a third coin could have done it
+                return True
+        return False
+
     def _kept_apart(self, a: str, b: str) -> bool:
         """Two coins that look alike kept their ids: both seen in every frame, never near each other."""
         pa, pb = self.px[a], self.px[b]
@@ -395,8 +424,12 @@ class StrikeTracker:
                     why[(a, b)] = "never seen"
                     conf *= 0.5
                     continue
-                dmin, k = closest(pa, pb)
+                per = approaches(pa, pb)
+                k = int(per.argmin())
+                dmin = float(per[k])
                 kick = velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
+                if dmin <= d + band and not kick:
+                    kick = self._lone_impact(a, b, per, filled, speeds, times)
                 if dmin <= d + band and (kick or dmin < d - band):
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
                 elif could_meet_unseen(tracks[a], pb, times, d + band, v_max) or could_meet_unseen(
@@ -441,6 +474,9 @@ FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, wh
 HAND_SHARE = 0.12  # "other" pixels around a coin, as a share of its area, that mean the hand covers it
 
 
+IMPACT_MM_S = 80.0  # a change of velocity beyond friction this large: something hit the coin
+FLICK_S = 0.08  # seconds after the strike the pen may still push the struck coin
+RAIL_GAP_MM = 3.0  # a coin this close to a rail may have been turned by it
 KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
 
 
