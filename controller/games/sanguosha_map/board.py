@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import rng
-from controller.games.base import GameError, State
+from controller.games.base import State
+from controller.games.kit import player
 from controller.games.sanguosha_map import maps
 from controller.games.sanguosha_map.cards import CLASS, EQUIPMENT, WAKE_HEALTH, range_of
 
@@ -24,13 +25,6 @@ def emit(state: State, text: str, effect: dict[str, Any]) -> None:
     log.append(text)
     if len(log) > LOG_KEEP:
         del log[0]
-
-
-def player(state: State, seat: int) -> dict[str, Any]:
-    for p in state["players"]:
-        if p["seat"] == seat:
-            return p
-    raise GameError(f"seat {seat} is not playing this game")
 
 
 def name(state: State, seat: int) -> str:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import GameError, Input, State, copy_with_layout, seat_of
+from controller.games.kit import player
 from controller.games.sanguosha_map import board, fights, maps
-from controller.games.sanguosha_map.board import emit, name, player
+from controller.games.sanguosha_map.board import emit, name
 from controller.games.sanguosha_map.cards import CARRY, CLASS, EQUIPMENT, GENERALS, PRICE, is_dodge, is_strike
 
 TURN_MOVES = ("roll", "reroll", "keep", "move", "attack", "shop", "upgrade", "discard", "request_duel",

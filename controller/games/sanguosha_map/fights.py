@@ -11,8 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.games.base import GameError, State
+from controller.games.kit import player
 from controller.games.sanguosha_map import board, maps
-from controller.games.sanguosha_map.board import emit, player
+from controller.games.sanguosha_map.board import emit
 from controller.games.sanguosha_map.cards import is_strike
 
 FIGHT_MOVES = ("join", "accept", "refuse", "fight_result", "confirm", "dispute", "join_boss", "flee")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import State
+from controller.games.kit import player
 from controller.games.sanguosha_map import board, fights, maps
 from controller.games.sanguosha_map.cards import CARRY, CLASS, PRICE, is_dodge, is_strike
 
@@ -175,7 +176,7 @@ def _answers(state: State, p: dict[str, Any]) -> list[dict[str, Any]]:
     who = f["requester"] if f["kind"] == "duel" else f["entrant"]
     if seat == who:
         seats = fights.participants(f)
-        sides = sorted({board.player(state, s)["team"] for s in seats} | (
+        sides = sorted({player(state, s)["team"] for s in seats} | (
             {f["side"]} if f["kind"] == "boss" else set()))
         out.append({"move": "fight_result", "sides": sides, "seats": seats})
     if f["kind"] == "boss" and seat in fights.participants(f) and p["gold"] >= 1:
