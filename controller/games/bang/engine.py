@@ -374,8 +374,6 @@ def _parse(state: State, inp: Input) -> tuple[int, str, dict[str, Any]]:
     if kind != "move":
         raise GameError(f"bang takes 'move' and 'timeout' inputs, not {kind!r}")
     seat = seat_of(inp)
-    if seat not in state["ring"]:
-        raise GameError(f"seat {seat} is not in this game")
     me = player(state, seat)
     if not me["alive"]:
         raise GameError(f"seat {seat} is out of the game")

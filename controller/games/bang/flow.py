@@ -15,6 +15,7 @@ from typing import Any
 from controller.games import rng
 from controller.games.bang import cards as C
 from controller.games.base import State
+from controller.games.kit import player, rotation
 
 Step = dict[str, Any]
 
@@ -24,12 +25,6 @@ Step = dict[str, Any]
 
 def emit(state: State, eff: dict[str, Any]) -> None:
     state["last"].append(eff)
-
-
-def player(state: State, seat: int) -> dict[str, Any]:
-    """The player at ``seat`` (players are kept in ring order, BG-8.2)."""
-    p: dict[str, Any] = state["players"][state["ring"].index(seat)]
-    return p
 
 
 def alive_seats(state: State) -> list[int]:
@@ -43,9 +38,8 @@ def beer_is_void(state: State) -> bool:
 
 def others_from(state: State, seat: int) -> list[int]:
     """The other living seats clockwise from ``seat`` (BG-8.2: the ring ascends)."""
-    ps = state["players"]
-    i = state["ring"].index(seat)
-    return [p["seat"] for p in ps[i + 1:] + ps[:i] if p["alive"]]
+    living = {p["seat"] for p in state["players"] if p["alive"]}
+    return [s for s in rotation(state["ring"], seat)[:-1] if s in living]
 
 
 def next_alive(state: State, seat: int) -> int:
