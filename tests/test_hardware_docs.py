@@ -75,12 +75,20 @@ def test_seventeen_beams_six_leds_and_rgb_fill_all_26_gpios_exactly():
 @pytest.mark.parametrize(
     "data, problem",
     [
-        ({"beams": [{"id": "a", "pin": 0, "kind": "point", "at": [1, 1]}]}, "GPIO0 is ID_SD (HAT EEPROM)"),
+        ({"beams": [{"id": "a", "pin": 0, "kind": "point", "at": [1, 1]}]},
+         "beams[0].pin: GPIO0 is ID_SD, the HAT ID EEPROM pin"),
+        ({"leds": {"seats": {"2": 1}}}, "leds.seats.2: GPIO1 is ID_SC, the HAT ID EEPROM pin"),
+        ({"leds": {"status": [16, 0, 27]}}, "leds.status: GPIO0 is ID_SD"),
     ],
 )
-def test_pin_conflicts_are_named(data, problem):
-    problems = draw_wiring.check_pins(parse(data))
-    assert any(problem in p for p in problems), problems
+def test_the_config_refuses_the_hat_eeprom_pins_like_the_wiring_drawing(data, problem):
+    """draw_wiring.py refused GPIO0/1 while `gametable run` accepted them."""
+    from core.config import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        parse(data)
+    assert problem in str(err.value)
+    assert set(draw_wiring.RESERVED) == {0, 1}  # the drawing's reserved pins are the config's
 
 
 @pytest.mark.parametrize(
