@@ -100,8 +100,8 @@ class ReflectiveSpot:
     from either side at one aperture flush with the surface, ``distance_mm`` away."""
 
     aperture_d_mm: float = 1.2
-    tilt_deg: float = 22.0
-    distance_mm: float = 14.0  # each part's lens to the aperture
+    tilt_deg: float = 24.0
+    distance_mm: float = 11.0  # each part's lens to the aperture
     lens_d_mm: float = 3.0  # TSAL4400; the receiver's window is larger
     emitter_ma: float = 1.0  # average current (2 mA peak at the 50 % carrier duty)
     drilling_mm: float = 0.65  # the 1:1 jig, 2 sigma (hardware_docs/drilling_jig.svg)
