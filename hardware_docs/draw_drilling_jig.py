@@ -22,8 +22,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from core import table_geometry as geo  # noqa: E402
-from core.config import Config, ConfigError, load  # noqa: E402
-from hardware_docs.draw_beam_layout import _fmt, default_config_path, source_name  # noqa: E402
+from core.config import Config  # noqa: E402
+from hardware_docs.draw_beam_layout import _fmt, load_layout, source_name  # noqa: E402
 
 PAGE_W, PAGE_H = 210.0, 297.0  # A4 portrait, millimetres
 HOLE_MM = 3.2
@@ -102,10 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scad", default=str(Path(__file__).parent / "printable" / "goal_points.scad"),
                     help="the OpenSCAD include with the hole positions ('' to skip)")
     args = ap.parse_args(argv)
-    try:
-        config = load(args.config or default_config_path(), layout_only=True)  # a drawing needs no strikers
-    except ConfigError as exc:
-        print(f"draw_drilling_jig: {exc}", file=sys.stderr)
+    config = load_layout(args.config, "draw_drilling_jig")
+    if config is None:
         return 2
     Path(args.out).write_text(render(config), encoding="utf-8")
     print(f"wrote {args.out} from {config.source}")

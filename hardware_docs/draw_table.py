@@ -22,9 +22,9 @@ if str(ROOT) not in sys.path:
 
 from core import table_geometry as geo  # noqa: E402
 from core.beam_optics import GOAL_SPOT, RAIL_BEAM  # noqa: E402
-from core.config import Config, ConfigError, load  # noqa: E402
+from core.config import Config  # noqa: E402
 from hardware_docs import scad_params  # noqa: E402
-from hardware_docs.draw_beam_layout import _fmt, default_config_path, source_name  # noqa: E402
+from hardware_docs.draw_beam_layout import _fmt, load_layout, source_name, write_drawing  # noqa: E402
 
 PRINTABLE = ROOT / "hardware_docs" / "printable"
 RW = geo.RAIL_WIDTH_MM
@@ -210,14 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--config", type=Path, default=None, help="table config TOML (default: the one pin map)")
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("table_drawing.svg"))
     args = ap.parse_args(argv)
-    try:
-        config = load(args.config or default_config_path(), layout_only=True)
-    except (ConfigError, FileNotFoundError) as exc:
-        print(f"draw_table: {exc}", file=sys.stderr)
+    config = load_layout(args.config, "draw_table")
+    if config is None:
         return 2
-    args.out.write_text(render(config), encoding="utf-8")
-    print(f"wrote {args.out} from {config.source}")
-    return 0
+    return write_drawing(args.out, render(config), config)
 
 
 if __name__ == "__main__":
