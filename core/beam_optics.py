@@ -83,6 +83,14 @@ class SlitBeam:
         tol = self.height_tolerance_mm
         return all(self.covered(coin_bottom_mm, s) >= need for s in (-tol, 0.0, tol))
 
+    def block_s(self, speed_mm_s: float, length_mm: float, slit_width_mm: float = 4.0) -> float:
+        """How long a flat coin sliding across the rail at this speed holds the beam blocked: while
+        it covers enough of the band's width (the band is ``slit_width_mm`` wide across the rail)."""
+        if not speed_mm_s > 0:
+            raise ValueError(f"coin speed must be > 0 mm/s, got {speed_mm_s!r}")
+        uncovered_ok = (1.0 - self.needed_cover(length_mm)) * slit_width_mm  # may stay uncovered
+        return (2 * COIN_RADIUS_MM - slit_width_mm + 2 * uncovered_ok) / speed_mm_s
+
     def sure_skim_mm(self, length_mm: float, step_mm: float = 0.01) -> float:
         """Highest underside height above the rail top (from 0) at which a flat coin surely trips
         the beam; negative when even a coin sliding on the rail top might not."""

@@ -33,6 +33,23 @@ def test_cw_6_1_a_coin_sliding_over_the_rail_top_surely_trips_every_rail_beam(be
     assert RAIL_BEAM.sure_skim_mm(beam.length_mm) >= 0.3  # and skimming up to 0.3 mm above it
 
 
+@pytest.mark.parametrize("beam", RAILS, ids=lambda b: b.id)
+def test_cw_6_1_a_coin_crossing_the_rail_makes_a_pulse_the_observer_counts(beam):
+    """The observer takes a rail pulse as "a coin left" only when it looks like a coin
+    (COIN_PULSE_S); at every believable speed a coin sliding over the slit beam makes one, and it
+    outlasts the bank's debounce."""
+    from controller.games.coinwar.sensing import COIN_PULSE_S
+    from sensors.beams import DEBOUNCE_S
+
+    assert beam.length_mm is not None
+    for speed in (400.0, 1000.0, 3000.0, 5000.0):  # mm/s: a slow hop to a hard flick
+        t = RAIL_BEAM.block_s(speed, beam.length_mm)
+        assert COIN_PULSE_S[0] <= t <= COIN_PULSE_S[1], (speed, t)
+        assert t > 3 * DEBOUNCE_S
+    with pytest.raises(ValueError, match="speed"):
+        RAIL_BEAM.block_s(0.0, beam.length_mm)
+
+
 def test_the_band_fits_inside_the_coin_thickness_with_the_mounting_tolerance():
     lo = RAIL_BEAM.slit_bottom_mm - RAIL_BEAM.height_tolerance_mm
     hi = RAIL_BEAM.slit_bottom_mm + RAIL_BEAM.slit_height_mm + RAIL_BEAM.height_tolerance_mm
