@@ -124,3 +124,17 @@ def test_a_pair_aimed_too_steeply_would_see_hands_all_the_way_up():
 
 def test_the_emitter_resistor_gives_the_designed_current():
     assert GOAL_SPOT.emitter_resistor_ohm() == pytest.approx(1850.0)  # 1.8 kOhm in the BOM
+
+
+def test_the_docs_state_the_optics_as_computed():
+    """beam_layout.md and the BOM quote these numbers: a parameter change must update them."""
+    root = Path(__file__).resolve().parents[1] / "hardware_docs"
+    layout = (root / "beam_layout.md").read_text(encoding="utf-8")
+    bom = (root / "bill_of_materials.md").read_text(encoding="utf-8")
+    for text in (layout, bom):
+        assert f"{RAIL_BEAM.margin(657.0):.1f}×" in text and f"{RAIL_BEAM.margin(457.0):.0f}×" in text
+        assert f"{GOAL_SPOT.margin():.0f}×" in text and f"{GOAL_SPOT.margin(FOIL_WORN):.0f}×" in text
+    assert f"{RAIL_BEAM.needed_cover(657.0):.0%}".replace("%", " %") in layout
+    assert f"{RAIL_BEAM.needed_cover(457.0):.0%}".replace("%", " %") in layout
+    assert f"{GOAL_SPOT.zone_height_mm():.1f} mm above the" in layout
+    assert f"{GOAL_SPOT.tolerance_mm:.2f} mm" in layout
