@@ -10,7 +10,7 @@ NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LINTED := core sensors virtual controller web_panel gametable firmware tests benchmarks
 
-.PHONY: demo test bench soak lint run-deps test-deps apt clean stl renders
+.PHONY: demo test bench soak lint run-deps test-deps apt clean stl
 
 # You against a bot: two bots play slowly on the table view until a phone takes a seat.
 demo: run-deps
@@ -39,15 +39,6 @@ stl: run-deps
 	$(PY) hardware_docs/draw_drilling_jig.py
 	mkdir -p build/stl
 	for f in $(SCAD); do openscad -o build/stl/$$(basename $$f .scad).stl $$f || exit 1; done
-
-# Pictures of the printed parts for the docs (hardware_docs/printable/pictures/, committed). Only
-# this target needs a virtual X display (xvfb) for openscad's OpenGL renderer; `section` cuts a
-# part open where it has that parameter (the goal sensor plug's light paths).
-renders:
-	@$(MAKE) --no-print-directory apt PKGS="openscad xvfb"
-	mkdir -p hardware_docs/printable/pictures
-	for f in $(SCAD); do xvfb-run -a openscad --render -D section=true --imgsize=800,600 --viewall --autocenter \
-	  --colorscheme=Tomorrow -o hardware_docs/printable/pictures/$$(basename $$f .scad).png $$f || exit 1; done
 
 # What the table needs to run: Mosquitto, a Python venv, and fonts for the panel's Chinese mode
 # titles and emoji on the Pi's own Chromium (a light CJK font, ~5 MB, and the colour emoji).
@@ -96,3 +87,13 @@ $(NODE_MODULES): firmware/test_runner/package-lock.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache $(NODE_MODULES)
+
+.PHONY: renders
+# Pictures of the printed parts for the docs (hardware_docs/printable/pictures/, committed). Only
+# this target needs a virtual X display (xvfb) for openscad's OpenGL renderer; `section` cuts a
+# part open where it has that parameter (the goal sensor plug's light paths).
+renders:
+	@$(MAKE) --no-print-directory apt PKGS="openscad xvfb"
+	mkdir -p hardware_docs/printable/pictures
+	for f in $(SCAD); do xvfb-run -a openscad --render -D section=true --imgsize=800,600 --viewall --autocenter \
+	  --colorscheme=Tomorrow -o hardware_docs/printable/pictures/$$(basename $$f .scad).png $$f || exit 1; done
