@@ -105,7 +105,7 @@ def _verdict(bank: BeamBank, walk: BeamWalk, say: Callable[[str], None]) -> int:
     for line in stuck:
         say(line)
     if walk.beams:
-        # an unplugged receiver never toggles, a translucent coin only flickers (#5)
+        # an unplugged receiver never toggles, a translucent coin only flickers (beams_and_leds.md)
         say(f"walk test: {walk.status()['message']}")
         if not walk.complete:
             say("FAILED: walk test incomplete — every beam must be held blocked by a real coin")
