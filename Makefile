@@ -87,3 +87,13 @@ $(NODE_MODULES): firmware/test_runner/package-lock.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache $(NODE_MODULES)
+
+.PHONY: renders
+# Pictures of the printed parts for the docs (hardware_docs/printable/pictures/, committed). Only
+# this target needs a virtual X display (xvfb) for openscad's OpenGL renderer; `section` cuts a
+# part open where it has that parameter (the goal sensor plug's light paths).
+renders:
+	@$(MAKE) --no-print-directory apt PKGS="openscad xvfb"
+	mkdir -p hardware_docs/printable/pictures
+	for f in $(SCAD); do xvfb-run -a openscad --render -D section=true --imgsize=800,600 --viewall --autocenter \
+	  --colorscheme=Tomorrow -o hardware_docs/printable/pictures/$$(basename $$f .scad).png $$f || exit 1; done
