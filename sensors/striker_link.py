@@ -413,7 +413,7 @@ class StrikerLink:
             frame = {"t": payload["t"], "id": PI_ID, "seq": self._tx_seq,
                      **{k: v for k, v in payload.items() if k not in ("t", "id", "seq")}}
             try:
-                ser.write(encode(frame))
+                ser.write(b"\x00" + encode(frame))  # 0x00 first: ends any noise before it (the base skips empty frames)
                 ser.flush()
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 raise LinkDown(f"writing to the striker base station failed: {_oneline(exc)}") from exc

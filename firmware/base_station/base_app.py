@@ -153,7 +153,7 @@ def run(wdt, e, poller, inp, out):
     sync_peers(e, core, known)
     reader = Unframer()
     clock = Uptime()
-    out.write(b"\x00" + core.boot() + core.peers_frame())  # leading 0x00 ends any banner text
+    out.write(core.boot() + core.peers_frame())  # every frame starts with 0x00: it ends any banner text
     bad = 0
     while True:
         try:

@@ -27,7 +27,6 @@ from frames import (
     SEQ_MOD,
     FrameError,
     check_payload,
-    frame,
     hb_payload,
     hello_payload,
     is_thr,
@@ -40,6 +39,7 @@ from frames import (
     radio_payload,
     tune_payload,
     unpaired_payload,
+    wire,
 )
 
 MAX_PAYLOAD = 250  # an ESP-NOW message is at most 250 bytes
@@ -86,21 +86,21 @@ class BaseCore:
     def boot(self):
         """The frame to write first: hello with firmware and protocol version (seq 0)."""
         self.seq = 0
-        return frame(hello_payload(self._next_seq(), self.fw, proto=self.proto))
+        return wire(hello_payload(self._next_seq(), self.fw, proto=self.proto))
 
     def peers_frame(self):
         """The allow-list as stored here (after boot, and after every change)."""
-        return frame(peers_payload(self._next_seq(), self.peers))
+        return wire(peers_payload(self._next_seq(), self.peers))
 
     def tick(self, now_ms):
         """The base station's heartbeat frame when due (plus "pairing closed" when it ends), else None."""
         out = b""
         if self.pair_until is not None and now_ms >= self.pair_until:
             self.pair_until = None
-            out += frame(pairing_payload(self._next_seq(), 0))
+            out += wire(pairing_payload(self._next_seq(), 0))
         if self._next_hb is None or now_ms >= self._next_hb:
             self._next_hb = now_ms + self.hb_interval_ms
-            out += frame(hb_payload("base", self._next_seq(), USB_SUPPLY_V))
+            out += wire(hb_payload("base", self._next_seq(), USB_SUPPLY_V))
         return out or None
 
     def _reject(self, kind):
@@ -148,7 +148,7 @@ class BaseCore:
                 return None  # not pairing now: ignore quietly
             if self._limited(self._seen, key, now_ms, SEEN_EVERY_MS):
                 return None
-            return frame(pair_seen_payload(self._next_seq(), sid, key, payload["g"]))
+            return wire(pair_seen_payload(self._next_seq(), sid, key, payload["g"]))
         paired_as = self.peers.get(key)
         if paired_as is None:
             self.unknown += 1
@@ -161,7 +161,7 @@ class BaseCore:
         if t == "hb" and key in self.wanted:
             self._reconcile(key, sid, payload.get("thr"), now_ms)
         self.forwarded += 1
-        return frame(bytes(msg))
+        return wire(bytes(msg))
 
     # --- tuning (firmware 1.2.0) ---------------------------------------------------------------
 
@@ -219,7 +219,7 @@ class BaseCore:
             r = rssi[key]
             if sid is not None and isinstance(r, int):
                 named[sid] = max(-127, min(0, r))
-        return frame(radio_payload(self._next_seq(), named))
+        return wire(radio_payload(self._next_seq(), named))
 
     def command(self, payload, now_ms=0):
         """A checked payload from the Pi → the frames to write back (b"" if none)."""
@@ -229,7 +229,7 @@ class BaseCore:
         if t == "pair_open":
             s = payload["s"]
             self.pair_until = now_ms + s * 1000 if s else None
-            return frame(pairing_payload(self._next_seq(), s))
+            return wire(pairing_payload(self._next_seq(), s))
         if t == "peers_set":
             return self._peers_set(payload["peers"], now_ms)
         if t == "tune":

@@ -176,6 +176,16 @@ def frame(payload):
     return cobs.encode(bytes(payload) + bytes([crc >> 8, crc & 0xFF])) + b"\x00"
 
 
+def wire(payload):
+    """A frame as the serial line carries it: 0x00 first, then ``frame(payload)``.
+
+    The leading delimiter ends whatever line noise (or boot banner) came before, so the first frame
+    after noise is not glued to it and lost; the reader skips the empty frame between two 0x00
+    (hardware_docs/serial_protocol.md, "Frame"). The frame itself is unchanged.
+    """
+    return b"\x00" + frame(payload)
+
+
 # --- decoding (tests, and the base station's sanity check of what a striker sent) -------------
 
 def _is_int(v):

@@ -173,13 +173,13 @@ def check_cores(fdoc, sdoc):
     hello = [g for g in fdoc["good"] if g["name"] == "hello_base"][0]
     s3_mac = b"\x34\x85\x18\x00\x00\x03"
     base = BaseCore(fw="1.0.0", peers={"348518000003": "s3"})
-    check(base.boot().hex() == hello["hex"], "base boot frame is not the hello_base vector")
+    check(base.boot().hex() == "00" + hello["hex"], "base boot frame is not 0x00 + the hello_base vector")
     hb0 = base.tick(0)
-    check(hb0 is not None and frames.decode(hb0[:-1])["t"] == "hb", "base heartbeat at boot")
+    check(hb0 is not None and frames.decode(hb0[1:-1])["t"] == "hb", "base heartbeat at boot")
     check(base.tick(999) is None and base.tick(1000) is not None, "base heartbeat every 1000 ms")
     strike = [g for g in fdoc["good"] if g["name"] == "strike_s3"][0]
     payload = frames.strike_payload("s3", 17, 6.5, 123456)
-    check(base.radio(payload, s3_mac).hex() == strike["hex"], "base forwards a paired striker's payload byte-exact")
+    check(base.radio(payload, s3_mac).hex() == "00" + strike["hex"], "base forwards a paired striker's payload byte-exact, 0x00 first")
     check(base.radio(b'{"t":"hb","id":"s3","seq":1}', s3_mac) is None and base.last_error == "field", "base rejects bad payload")
     check(base.radio(b"\xff" * 300, s3_mac) is None and base.last_error == "oversize", "base rejects oversize")
     check(base.radio(payload, b"\x01\x02\x03\x04\x05\x06") is None and base.unknown == 1, "base drops an unpaired MAC")
@@ -215,9 +215,9 @@ def check_pairing(BaseCore):
     req = frames.pair_req_payload("st-1a2b3c", 0, 6.2)
     check(base.radio(req, mac, 0) is None, "pair_req outside the pairing window is ignored")
     opened = base.command({"t": "pair_open", "id": "pi", "seq": 0, "s": 30}, 1000)
-    check(frames.decode(opened[:-1]) == {"t": "pairing", "id": "base", "seq": 1, "s": 30}, "pair_open answered with pairing")
+    check(frames.decode(opened[1:-1]) == {"t": "pairing", "id": "base", "seq": 1, "s": 30}, "pair_open answered with pairing")
     seen = base.radio(req, mac, 2000)
-    check(seen is not None and frames.decode(seen[:-1]) == {"t": "pair_seen", "id": "base", "seq": 2, "sid": "st-1a2b3c",
+    check(seen is not None and frames.decode(seen[1:-1]) == {"t": "pair_seen", "id": "base", "seq": 2, "sid": "st-1a2b3c",
                                                            "mac": "3485181a2b3c", "g": 6.2}, f"pair_seen frame {seen!r}")
     check(base.radio(req, mac, 2100) is None, "pair_seen at most every 250 ms per striker")
     check(base.radio(req, mac, 2300) is not None, "and again after 250 ms")
@@ -225,12 +225,12 @@ def check_pairing(BaseCore):
         base.radio(frames.pair_req_payload(f"x{i}", 0, 3.0), bytes([2, 0, 0, 0, 0, i]), 2400)
     check(len(base._seen) <= 16, f"rate-limit table bounded: {len(base._seen)}")
     out = base.command({"t": "peers_set", "id": "pi", "seq": 1, "peers": {"3485181a2b3c": "st-1a2b3c"}}, 3000)
-    check(frames.decode(out[:-1])["peers"] == {"3485181a2b3c": "st-1a2b3c"} and base.dirty, "peers_set stored and reported")
+    check(frames.decode(out[1:-1])["peers"] == {"3485181a2b3c": "st-1a2b3c"} and base.dirty, "peers_set stored and reported")
     check([(m, frames.check_payload(p)["t"]) for m, p in base.replies] == [(mac, "paired")], f"paired sent: {base.replies!r}")
     check(frames.check_payload(base.replies[0][1])["sid"] == "st-1a2b3c", "paired names the striker id")
     base.replies = []
     hb = frames.hb_payload("st-1a2b3c", 1, 3.9)
-    check(base.radio(hb, mac, 3100) == frames.frame(hb), "a newly paired striker is forwarded")
+    check(base.radio(hb, mac, 3100) == frames.wire(hb), "a newly paired striker is forwarded")
     base.command({"t": "peers_set", "id": "pi", "seq": 2, "peers": {}}, 4000)
     check([frames.check_payload(p)["t"] for m, p in base.replies] == ["unpaired"], "a removed striker is told")
     check(base.radio(hb, mac, 4100) is None, "and no longer forwarded")
