@@ -115,17 +115,15 @@ class Uptime:
 # --- sleep and wake ---------------------------------------------------------------------------
 
 def wake_on_int():
-    """Make a rising MPU INT end deep sleep; returns "gpio", "ext1" or None (no API: timed polls).
+    """Make a rising MPU INT end deep sleep; returns "ext1", "gpio" or None (no API: timed polls).
 
-    ESP32-C3: ``esp32.wake_on_gpio`` (MicroPython >= 1.27), GPIO0-5 only. ESP32/S2/S3 boards:
-    EXT1 on an RTC GPIO. ``Pin.irq(wake=DEEPSLEEP)`` is not used: on the C3 it is accepted but
-    never wakes.
+    ESP32/S2/S3 boards: EXT1 on an RTC GPIO (``esp32.wake_on_ext1`` exists only on those chips).
+    ESP32-C3: ``esp32.wake_on_gpio`` (MicroPython >= 1.27), GPIO0-5 only. EXT1 is tried first:
+    from 1.27 on ``wake_on_gpio`` exists on every chip, but only a C3 can leave deep sleep with it
+    (the others refuse at ``machine.deepsleep()``). ``Pin.irq(wake=DEEPSLEEP)`` is not used: on the
+    C3 it is accepted but never wakes.
     """
     pin = Pin(config.MPU_INT, Pin.IN)  # the MPU drives INT push-pull; the chip adds a pull-down
-    gpio = getattr(esp32, "wake_on_gpio", None)
-    if gpio is not None:
-        gpio((pin,), esp32.WAKEUP_ANY_HIGH)
-        return "gpio"
     ext1 = getattr(esp32, "wake_on_ext1", None)
     if ext1 is not None:
         try:
@@ -133,6 +131,10 @@ def wake_on_int():
             return "ext1"
         except ValueError:
             pass  # not an RTC pin on this chip
+    gpio = getattr(esp32, "wake_on_gpio", None)
+    if gpio is not None:
+        gpio((pin,), esp32.WAKEUP_ANY_HIGH)
+        return "gpio"
     return None
 
 

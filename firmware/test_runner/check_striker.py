@@ -139,6 +139,29 @@ def scenario_int_on_a_pin_that_cannot_wake():
     check(s["timer_ms"] == 2000 and s["gpio"] == (), f"GPIO6 cannot wake a C3: falls back to timed polls: {s!r}")
 
 
+EXT1_WAKE = 3  # machine.EXT1_WAKE on the ESP32/S2/S3
+
+
+def scenario_esp32_s2_s3_boards_sleep_on_ext1_not_on_timed_polls():
+    """ESP32/S2/S3 with MicroPython 1.27: wake_on_gpio exists there too but cannot end a deep sleep;
+    the striker must use EXT1 on an RTC GPIO (firmware.md "Which pin may carry INT")."""
+    for chip, pin in (("esp32s3", 3), ("esp32s2", 3), ("esp32", 4)):
+        sim = fakehw.Sim(chip=chip)
+        app = fresh(sim, MPU_INT=pin)
+        check(sim.boot(app) == "sleep", f"{chip}: sleeps")
+        s = sim.sleeps[-1]
+        check(s["ext1"] == (pin,) and s["level"] is True and s["timer_ms"] is None and s["gpio"] == (),
+              f"{chip}: deep sleep ends on EXT1 (GPIO{pin} high), no timed polls: {s!r}")
+        sim.mpu.move()
+        sim.run_for(200)
+        check(sim.boot(app, DEEPSLEEP_RESET, EXT1_WAKE) == "stop" and sim.mpu.reg(0x6B) == 0x01,
+              f"{chip}: picked up, the EXT1 wake runs the striker")
+    sim = fakehw.Sim(chip="esp32")
+    app = fresh(sim, MPU_INT=3)  # GPIO3 is no RTC GPIO on the classic ESP32
+    check(sim.boot(app) == "sleep" and sim.sleeps[-1]["timer_ms"] == 2000 and sim.sleeps[-1]["ext1"] == (),
+          f"esp32, INT on GPIO3 (no RTC pin): timed polls, as documented: {sim.sleeps[-1]!r}")
+
+
 def scenario_model_catches_the_old_order():
     """The model is strict enough to have caught the old bug: writing first loses the latch."""
     sim = fakehw.Sim()
@@ -336,7 +359,8 @@ def scenario_tuning_applies_persists_and_survives_deep_sleep():
 
 def main():
     for fn in (scenario_tuning_applies_persists_and_survives_deep_sleep, scenario_wake_cycles_c3_127, scenario_old_micropython_timer_polls,
-               scenario_int_on_a_pin_that_cannot_wake, scenario_model_catches_the_old_order,
+               scenario_int_on_a_pin_that_cannot_wake, scenario_esp32_s2_s3_boards_sleep_on_ext1_not_on_timed_polls,
+               scenario_model_catches_the_old_order,
                scenario_i2c_errors_and_watchdog, scenario_radio_errors_are_survived,
                scenario_unicast_retries_and_pairing, scenario_set_down_is_not_a_strike):
         try:

@@ -9,8 +9,11 @@ the real ``striker_app.main()`` again and again: ``machine.deepsleep`` raises :c
 :class:`StopSim` when the scenario's time is up. Time only moves when the code sleeps or talks
 to a peripheral, so runs are deterministic and never wait.
 
-Models a chip (``"esp32c3"``: deep-sleep GPIO wake on GPIO0-5 only, no EXT0/EXT1) and a MicroPython
-version (``wake_on_gpio`` exists from 1.27 on).
+Models a chip and a MicroPython version as MicroPython's ``ports/esp32`` (modesp32.c, modmachine.c)
+has them: ``esp32.wake_on_gpio`` exists from 1.27 on **every** chip, but only the ESP32-C3 can end a
+deep sleep with it (GPIO0-5; on the ESP32/S2/S3 ``machine.deepsleep()`` then raises "DEEPSLEEP with
+gpio pins not supported on this chip"); ``esp32.wake_on_ext1`` exists only on the ESP32/S2/S3 and
+takes RTC GPIOs only (RTC_PINS), raising ValueError("invalid pin") for any other.
 """
 
 import sys
@@ -32,6 +35,13 @@ class WdtReset(BaseException):
 
 class StopSim(BaseException):
     pass
+
+
+RTC_PINS = {  # GPIOs an EXT1 wake accepts, per chip (the datasheets' RTC GPIO tables)
+    "esp32": (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39),
+    "esp32s2": tuple(range(22)),
+    "esp32s3": tuple(range(22)),
+}
 
 
 class _Mod:
@@ -220,7 +230,9 @@ class Sim:
         m.wake_reason = lambda: sim.wake_reason
 
         def deepsleep(ms=None):
-            if sim.wake_pins and sim.chip == "esp32c3":
+            if sim.wake_pins and sim.chip != "esp32c3":
+                raise ValueError("DEEPSLEEP with gpio pins not supported on this chip")
+            if sim.wake_pins:
                 for p in sim.wake_pins:
                     if p > 5:
                         raise ValueError("wake-up pin not supported")
@@ -304,6 +316,9 @@ class Sim:
         if sim.chip != "esp32c3":
             def wake_on_ext1(pins=None, level=False):
                 if pins is not None:
+                    for p in pins:
+                        if p.n not in RTC_PINS[sim.chip]:
+                            raise ValueError("invalid pin")
                     sim.ext1_pins = tuple(p.n for p in pins)
                 sim.wake_level = level
 
