@@ -628,3 +628,28 @@ def test_the_pis_commands_start_with_a_delimiter_too_and_survive_noise_at_the_ba
     finally:
         link.stop()
         pty.close()
+
+
+# --- precompiled .mpy: a wake compiles no firmware source -----------------------------------------
+
+def test_the_shipped_mpy_files_match_their_py_sources():
+    """Issue 24 #7: firmware/mpy/*.mpy are what `make mpy` builds from today's .py (the truth)."""
+    from firmware import build_mpy
+
+    assert build_mpy.stale() == [], "run `make mpy` and commit firmware/mpy/"
+    assert sorted(p.stem for p in (ROOT / "firmware" / "mpy").glob("*.mpy")) == sorted(build_mpy.MODULES)
+
+
+def test_striker_and_base_station_run_from_the_shipped_mpy_under_real_micropython(tmp_path):
+    """Every module loads from its .mpy (no source beside it but config.py) and the striker's and the
+    base station's stand-in hardware checks pass on the bytecode."""
+    shutil.copy(ROOT / "firmware" / "striker" / "config.py", tmp_path / "config.py")
+    node = shutil.which("node")
+    assert node is not None, "node is not installed (make test-deps installs nodejs)"
+    proc = subprocess.run(
+        [node, str(RUNNER / "run.mjs"), str(ROOT / "firmware" / "mpy"), str(VECTORS), str(RUNNER / "check_mpy.py"),
+         str(tmp_path), str(RUNNER)],
+        cwd=RUNNER, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "OK every module from .mpy" in proc.stdout and "FAIL" not in proc.stdout
