@@ -223,7 +223,10 @@ def run(mpu, wdt):
     seq = load_seq()
     if seq and machine.reset_cause() != machine.DEEPSLEEP_RESET:
         seq += SEQ_SKIP  # never reuse a seq the Pi may have seen: its duplicate check would drop the frame
-    core = StrikerCore(link.my_id, detector, config.HB_INTERVAL_MS, config.IDLE_SLEEP_MS, seq=seq)
+    # getattr: a config.py kept from firmware 1.2.0 lacks the sleep-between-turns settings
+    core = StrikerCore(link.my_id, detector, config.HB_INTERVAL_MS, config.IDLE_SLEEP_MS, seq=seq,
+                       awake_min_ms=getattr(config, "AWAKE_MIN_MS", 0), motion_g=getattr(config, "MOTION_G", None))
+    low_v = getattr(config, "LOW_BATTERY_V", 0.0)
     adc = ADC(Pin(config.BAT_ADC))
     adc.atten(ADC.ATTN_11DB)
     bat = battery_volts(adc.read_uv(), config.BAT_DIVIDER)
@@ -276,7 +279,7 @@ def run(mpu, wdt):
                         save_threshold(link.tune_thr)  # only when it changed: flash wears
             if core.should_sleep(now):
                 if link.paired:
-                    link.reliable(core.going_to_sleep(bat), now)
+                    link.reliable(core.going_to_sleep(bat, "low_battery" if bat < low_v else "idle"), now)
                     link.flush(send, now)
                 save_seq(core.seq)
                 wdt.feed()

@@ -34,6 +34,7 @@ def fresh(sim, paired=True, **cfg):
     import config
 
     config.IDLE_SLEEP_MS = 1000
+    config.AWAKE_MIN_MS = 0  # the scenarios below time their own sleeps; the game-night one sets both
     for k in cfg:
         setattr(config, k, cfg[k])
     import striker_app
@@ -160,6 +161,17 @@ def scenario_esp32_s2_s3_boards_sleep_on_ext1_not_on_timed_polls():
     app = fresh(sim, MPU_INT=3)  # GPIO3 is no RTC GPIO on the classic ESP32
     check(sim.boot(app) == "sleep" and sim.sleeps[-1]["timer_ms"] == 2000 and sim.sleeps[-1]["ext1"] == (),
           f"esp32, INT on GPIO3 (no RTC pin): timed polls, as documented: {sim.sleeps[-1]!r}")
+
+
+def scenario_a_low_battery_says_so_in_its_sleep_frame():
+    """Below config.LOW_BATTERY_V (3.8 V: the Schottky power path browns out at a 3.6-3.7 V cell)."""
+    for uv, why in ((1950000, "idle"), (1850000, "low_battery")):
+        sim = fakehw.Sim()
+        sim.adc_uv = uv
+        app = fresh(sim)
+        sim.boot(app)
+        got = [a[2]["why"] for a in sim.sent("sleep")]
+        check(got == [why], f"battery {uv * 2 / 1e6:.2f} V: sleep frame why={got!r}, expected {why!r}")
 
 
 def scenario_model_catches_the_old_order():
@@ -360,7 +372,7 @@ def scenario_tuning_applies_persists_and_survives_deep_sleep():
 def main():
     for fn in (scenario_tuning_applies_persists_and_survives_deep_sleep, scenario_wake_cycles_c3_127, scenario_old_micropython_timer_polls,
                scenario_int_on_a_pin_that_cannot_wake, scenario_esp32_s2_s3_boards_sleep_on_ext1_not_on_timed_polls,
-               scenario_model_catches_the_old_order,
+               scenario_a_low_battery_says_so_in_its_sleep_frame, scenario_model_catches_the_old_order,
                scenario_i2c_errors_and_watchdog, scenario_radio_errors_are_survived,
                scenario_unicast_retries_and_pairing, scenario_set_down_is_not_a_strike):
         try:
