@@ -31,12 +31,13 @@ MODULES = {
     "striker_core": "lib/striker_core.py",
     "radio": "lib/radio.py",
     "base_core": "lib/base_core.py",
+    "keys": "lib/keys.py",
     "mpu6050": "striker/mpu6050.py",
     "striker_app": "striker/striker_app.py",
     "base_app": "base_station/base_app.py",
 }
 STRIKER = ("cobs", "crc16", "frames", "strike_detector", "striker_core", "radio", "mpu6050", "striker_app")
-BASE_STATION = ("cobs", "crc16", "frames", "base_core", "base_app")
+BASE_STATION = ("cobs", "crc16", "frames", "keys", "base_core", "base_app")
 
 
 def mpy_cross() -> list[str]:

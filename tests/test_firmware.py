@@ -326,7 +326,7 @@ def test_property_pi_peers_set_is_understood_by_the_base_and_echoed(peers, seq):
     out = base.command(payload, 0)
     [echo] = FrameDecoder().feed(out)
     assert echo["t"] == "peers" and echo["peers"] == peers and base.peers == peers
-    assert {m.hex() for m, _ in base.replies} == set(peers)
+    assert {m.hex() for m, *_ in base.replies} == set(peers)
     assert base.dirty == bool(peers)  # stored only if it changed
     base.dirty, base.replies = False, []
     base.command(payload, 5000)  # the Pi repeats the list after a hello: nothing to store or tell
@@ -687,3 +687,79 @@ def test_a_striker_in_the_hand_stays_awake_and_one_on_the_table_sleeps():
     for t in range(6001):  # woken by a pick-up, then held perfectly still: 6 s to aim all the same
         still.sample(0.0, 0.0, 1.0, t)
     assert not still.should_sleep(5999) and still.should_sleep(6000)
+
+
+# --- ESP-NOW encryption set at pairing (firmware 1.3.0) -------------------------------------------
+
+hex_keys = st.from_regex(r"[0-9a-f]{32}", fullmatch=True)
+macs = st.from_regex(r"[0-9a-f]{12}", fullmatch=True)
+fw_keys = _fw("keys")
+
+
+@settings(max_examples=100, deadline=None)
+@given(hex_keys, st.binary(max_size=80))
+def test_property_the_firmwares_hmac_is_rfc_2104(secret, msg):
+    """keys.py's hand-written HMAC-SHA256 (MicroPython has no hmac module) equals CPython's."""
+    import hashlib
+    import hmac
+
+    key = bytes.fromhex(secret)
+    assert fw_keys.hmac_sha256(key, msg) == hmac.new(key, msg, hashlib.sha256).digest()
+
+
+def test_the_key_vectors_micropython_checks_are_cpythons_hmac():
+    import hashlib
+    import hmac
+
+    sys.path.insert(0, str(RUNNER))
+    try:
+        vectors = importlib.import_module("check_vectors")
+    finally:
+        sys.path.remove(str(RUNNER))
+    secret = bytes.fromhex(vectors.KEYS_SECRET)
+    assert hmac.new(secret, b"gametable pmk", hashlib.sha256).hexdigest()[:32] == vectors.KEYS_PMK
+    assert hmac.new(secret, b"gametable lmk " + bytes.fromhex("3485181a2b3c"),
+                    hashlib.sha256).hexdigest()[:32] == vectors.KEYS_LMK_3485181A2B3C
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(macs, sender_ids, min_size=1, max_size=6).filter(lambda d: len(set(d.values())) == len(d)),
+       hex_keys)
+def test_property_a_full_table_with_its_secret_fits_one_frame_and_each_striker_gets_its_own_keys(peers, secret):
+    """Issue 24 #8: peers_set with six strikers and the table's secret fits one frame (a key per
+    striker would not); the base derives the PMK and one LMK per striker; each new striker is told
+    ``paired`` with the PMK and its own LMK, in the clear (``True``): the one frame it can read before
+    it has them."""
+    cmd = encode({"t": "peers_set", "id": "pi", "seq": 2**32 - 1, "peers": peers, "key": secret})
+    assert len(cmd) <= fw_frames.MAX_FRAME
+    [payload] = fw_frames.Unframer().feed(cmd)
+    base = BaseCore()
+    base.command(payload, 0)
+    assert base.secret == secret and base.pmk == fw_keys.table_pmk(secret)
+    assert base.keys == {m: fw_keys.striker_lmk(secret, m) for m in peers} and len(set(base.keys.values())) == len(peers)
+    assert len(base.replies) == len(peers)
+    for mac, frame_bytes, clear in base.replies:
+        told = fw_frames.check_payload(frame_bytes)
+        assert clear and told["pmk"] == base.pmk and told["lmk"] == base.keys[mac.hex()] and told["sid"] == peers[mac.hex()]
+
+
+@pytest.mark.parametrize("bad", ["0" * 31, "A" * 32, "g" * 32, 12345, None])
+def test_a_peers_set_with_a_bad_key_is_dropped_whole_by_the_base(bad):
+    reader = fw_frames.Unframer()
+    cmd = encode({"t": "peers_set", "id": "pi", "seq": 1, "peers": {"3485181a2b3c": "st-1a2b3c"}, "key": bad})
+    assert reader.feed(cmd) == [] and reader.errors == 1
+
+
+def test_outside_the_pairing_window_a_pair_req_never_gets_the_keys():
+    """Anyone can broadcast a paired striker's MAC and id in a pair_req; the keys go only while the
+    host pairs (the window is open), otherwise the reminder goes over the encrypted peer entry."""
+    base = BaseCore(peers={"3485181a2b3c": "st-1a2b3c"}, secret="1" * 32)
+    req = fw_frames.pair_req_payload("st-1a2b3c", 0, 6.0)
+    base.radio(req, bytes.fromhex("3485181a2b3c"), 0)
+    [(_, told, clear)] = base.replies
+    assert not clear and "lmk" not in fw_frames.check_payload(told)
+    base.replies = []
+    base.command({"t": "pair_open", "id": "pi", "seq": 0, "s": 60}, 5000)
+    base.radio(req, bytes.fromhex("3485181a2b3c"), 6000)
+    [(_, told, clear)] = base.replies
+    assert clear and fw_frames.check_payload(told)["lmk"] == fw_keys.striker_lmk("1" * 32, "3485181a2b3c")

@@ -11,7 +11,7 @@ import check_base
 import check_striker
 import fakehw
 
-MODULES = ("cobs", "crc16", "frames", "strike_detector", "striker_core", "radio", "base_core", "mpu6050",
+MODULES = ("cobs", "crc16", "frames", "strike_detector", "striker_core", "radio", "keys", "base_core", "mpu6050",
            "striker_app", "base_app")
 
 

@@ -62,11 +62,11 @@ def _check_good(doc):
         b = g["build"]
         if b is None:
             continue
-        built = frames.frame(_build_payload(b))
+        built = frames.frame(_build_payload(b, g["payload"]))
         check(built == wire, "build {} gave {}, expected {}".format(g["name"], built.hex(), g["hex"]))
 
 
-def _build_payload(b):
+def _build_payload(b, payload):
     """The payload a vector's ``build`` entry describes, made by the firmware's own builders."""
     kind = b["kind"]
     if kind == "hello":
@@ -76,7 +76,7 @@ def _build_payload(b):
     if kind == "sleep":
         return frames.sleep_payload(b["id"], b["seq"], b["bat"], b["why"])
     if kind == "pair_req":
-        return frames.pair_req_payload(b["id"], b["seq"], b["g"])
+        return frames.pair_req_payload(b["id"], b["seq"], b["g"], fw=payload["fw"])  # the vector's firmware
     if kind == "pair_seen":
         return frames.pair_seen_payload(b["seq"], b["sid"], b["mac"], b["g"])
     if kind == "pairing":
@@ -226,16 +226,32 @@ def check_pairing(BaseCore):
     check(len(base._seen) <= 16, f"rate-limit table bounded: {len(base._seen)}")
     out = base.command({"t": "peers_set", "id": "pi", "seq": 1, "peers": {"3485181a2b3c": "st-1a2b3c"}}, 3000)
     check(frames.decode(out[1:-1])["peers"] == {"3485181a2b3c": "st-1a2b3c"} and base.dirty, "peers_set stored and reported")
-    check([(m, frames.check_payload(p)["t"]) for m, p in base.replies] == [(mac, "paired")], f"paired sent: {base.replies!r}")
+    check([(m, frames.check_payload(p)["t"]) for m, p, _ in base.replies] == [(mac, "paired")], f"paired sent: {base.replies!r}")
     check(frames.check_payload(base.replies[0][1])["sid"] == "st-1a2b3c", "paired names the striker id")
     base.replies = []
     hb = frames.hb_payload("st-1a2b3c", 1, 3.9)
     check(base.radio(hb, mac, 3100) == frames.wire(hb), "a newly paired striker is forwarded")
     base.command({"t": "peers_set", "id": "pi", "seq": 2, "peers": {}}, 4000)
-    check([frames.check_payload(p)["t"] for m, p in base.replies] == ["unpaired"], "a removed striker is told")
+    check([frames.check_payload(p)["t"] for m, p, _ in base.replies] == ["unpaired"], "a removed striker is told")
     check(base.radio(hb, mac, 4100) is None, "and no longer forwarded")
     check(base.tick(31000 + 1000) is not None and base.pair_until is None, "pairing window closes by itself")
     check(base.command({"t": "pair_open", "id": "base", "seq": 3, "s": 5}, 0) == b"", "commands only from the Pi")
+
+
+# HMAC-SHA256 key derivation (lib/keys.py) for the secret 000102…0f: what CPython's hmac module gives
+# (tests/test_firmware.py checks these constants against it), so both interpreters agree with it
+KEYS_SECRET = "000102030405060708090a0b0c0d0e0f"
+KEYS_PMK = "662000df9243147b1012a6ee40ef0d40"
+KEYS_LMK_3485181A2B3C = "7e6d35d99e1dbaecabbcb6064ae9aa52"
+
+
+def check_keys():
+    import keys
+
+    check(keys.table_pmk(KEYS_SECRET) == KEYS_PMK, f"table PMK {keys.table_pmk(KEYS_SECRET)}")
+    check(keys.striker_lmk(KEYS_SECRET, "3485181a2b3c") == KEYS_LMK_3485181A2B3C,
+          f"striker LMK {keys.striker_lmk(KEYS_SECRET, '3485181a2b3c')}")
+    check(keys.striker_lmk(KEYS_SECRET, "348518000001") != KEYS_LMK_3485181A2B3C, "each striker its own LMK")
 
 
 def main(dirname):
@@ -245,6 +261,7 @@ def main(dirname):
     check_strikes(sdoc)
     recorded = check_recorded(dirname + "/recorded")
     check_cores(fdoc, sdoc)
+    check_keys()
     impl = sys.implementation.name
     if _results["fail"]:
         print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl}); {recorded} recorded traces")
