@@ -13,6 +13,7 @@ import random
 import shutil
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -380,16 +381,25 @@ def test_pairing_frames_match_the_pi_encoder_byte_for_byte():
         assert FrameDecoder().feed(fw_frames.frame(fw_payload)) == [pi_dict]
 
 
-def test_firmware_to_pi_end_to_end_over_a_real_pty():
-    """Base station + striker logic write real frames into a pty; StrikerLink turns them into seat inputs."""
+@contextmanager
+def _pi_link():
+    """StrikerLink on a real pty: (pty, link, frames delivered, events), stopped and closed after."""
     pty = PtyPair()
-    clock = FakeClock()
     frames_seen: list[dict] = []
     events: list[dict] = []
-    link = StrikerLink(pty.path, 115200, clock, frames_seen.append, events.append)
+    link = StrikerLink(pty.path, 115200, FakeClock(), frames_seen.append, events.append)
     link.start()
     try:
         wait_for(lambda: link.is_open, what="open")
+        yield pty, link, frames_seen, events
+    finally:
+        link.stop()
+        pty.close()
+
+
+def test_firmware_to_pi_end_to_end_over_a_real_pty():
+    """Base station + striker logic write real frames into a pty; StrikerLink turns them into seat inputs."""
+    with _pi_link() as (pty, link, frames_seen, events):
         base = BaseCore(peers={"348518000003": "s3"})
         s3_mac = bytes.fromhex("348518000003")
         pty.write(b"MicroPython v1.27 on ESP32C3\r\n>>> ")  # the boot banner is garbage to the decoder
@@ -409,21 +419,12 @@ def test_firmware_to_pi_end_to_end_over_a_real_pty():
         ]
         stats = link.stats()
         assert stats["lost"] == 0 and stats["duplicates"] == 0 and stats["senders"]["s3"]["bat"] == 3.41
-    finally:
-        link.stop()
-        pty.close()
 
 
 def test_new_frames_pass_through_todays_pi_link_without_gaps_or_errors():
     """Forward compatibility over a real pty: a 1.1.0 base's pairing frames and a striker's sleep frame
     cost the Pi no `lost`, no `frame_error`, and the seat mapping of strikes is unchanged."""
-    pty = PtyPair()
-    events: list[dict] = []
-    frames_seen: list[dict] = []
-    link = StrikerLink(pty.path, 115200, FakeClock(), frames_seen.append, events.append)
-    link.start()
-    try:
-        wait_for(lambda: link.is_open, what="open")
+    with _pi_link() as (pty, link, frames_seen, events):
         s3_mac = bytes.fromhex("348518000003")
         new_mac = bytes.fromhex("3485181a2b3c")
         base = BaseCore(peers={"348518000003": "s3"})
@@ -442,9 +443,6 @@ def test_new_frames_pass_through_todays_pi_link_without_gaps_or_errors():
         assert not [e for e in events if e["event"] in ("frame_error", "lost", "callback_error", "seq_reset")]
         assert [strike_input(f, {"st-1a2b3c": 2}) for f in frames_seen if f["t"] == "strike"] == [
             {"type": "strike", "seat": 2}]
-    finally:
-        link.stop()
-        pty.close()
 
 
 # --- firmware 1.2.0: threshold tuning and RSSI -------------------------------------------------
@@ -586,13 +584,7 @@ def test_property_each_base_frame_survives_the_line_noise_just_before_it(garbage
 
 
 def test_the_first_frame_after_line_noise_reaches_the_pi_over_a_real_pty():
-    pty = PtyPair()
-    frames_seen: list[dict] = []
-    events: list[dict] = []
-    link = StrikerLink(pty.path, 115200, FakeClock(), frames_seen.append, events.append)
-    link.start()
-    try:
-        wait_for(lambda: link.is_open, what="open")
+    with _pi_link() as (pty, link, frames_seen, events):
         base = BaseCore(peers={"348518000003": "s3"})
         pty.write(base.boot())
         wait_for(lambda: len(frames_seen) == 1, what="hello")
@@ -602,20 +594,13 @@ def test_the_first_frame_after_line_noise_reaches_the_pi_over_a_real_pty():
         assert frames_seen[1]["t"] == "strike" and frames_seen[1]["seq"] == 0
         assert [e["event"] for e in events if e["event"] == "frame_error"] == ["frame_error"]
         assert link.stats()["lost"] == 0
-    finally:
-        link.stop()
-        pty.close()
 
 
 def test_the_pis_commands_start_with_a_delimiter_too_and_survive_noise_at_the_base():
     import os
     import time
 
-    pty = PtyPair()
-    link = StrikerLink(pty.path, 115200, FakeClock(), lambda f: None, lambda e: None)
-    link.start()
-    try:
-        wait_for(lambda: link.is_open, what="open")
+    with _pi_link() as (pty, link, _, _):
         link.send({"t": "pair_open", "s": 60})
         data = b""
         deadline = time.monotonic() + 5
@@ -625,9 +610,6 @@ def test_the_pis_commands_start_with_a_delimiter_too_and_survive_noise_at_the_ba
         reader = fw_frames.Unframer()
         assert reader.feed(b"\x03\x7fnoise" + data) == [{"t": "pair_open", "id": "pi", "seq": 0, "s": 60}]
         assert reader.errors == 1
-    finally:
-        link.stop()
-        pty.close()
 
 
 # --- precompiled .mpy: a wake compiles no firmware source -----------------------------------------

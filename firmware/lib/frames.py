@@ -152,14 +152,19 @@ def paired_payload(seq, sid, sender="base", pmk=None, lmk=None):
             + _name(sid, "sid") + extra + "}").encode()
 
 
-def is_key(v):
-    """An ESP-NOW key (PMK or LMK, 16 bytes) as the frames write it: 32 lowercase hex digits."""
-    if not isinstance(v, str) or len(v) != 32:
+def _is_hex(v, n):
+    """``n`` lowercase hex digits (a MAC: 12, a key: 32)."""
+    if not isinstance(v, str) or len(v) != n:
         return False
     for ch in v:
         if ch not in "0123456789abcdef":
             return False
     return True
+
+
+def is_key(v):
+    """An ESP-NOW key (PMK or LMK, 16 bytes) as the frames write it: 32 lowercase hex digits."""
+    return _is_hex(v, 32)
 
 
 def key_bytes(text):
@@ -275,12 +280,7 @@ def _is_sid(v):
 
 
 def _is_mac(v):
-    if not isinstance(v, str) or len(v) != 12:
-        return False
-    for ch in v:
-        if ch not in "0123456789abcdef":
-            return False
-    return True
+    return _is_hex(v, 12)
 
 
 def _is_peers(v):
