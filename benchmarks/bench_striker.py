@@ -18,11 +18,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from firmware.build_mpy import MODULES, STRIKER
+
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware"
 RUNNER = FIRMWARE / "test_runner"
 VECTORS = ROOT / "tests" / "vectors"
-STRIKER_MODULES = ("cobs", "crc16", "frames", "strike_detector", "striker_core", "radio", "mpu6050", "striker_app")
 
 
 def _node(lib: Path, script: str, *extra: Path) -> str:
@@ -54,8 +55,7 @@ def run() -> dict[str, float]:
         mpy = _figure(_node(FIRMWARE / "mpy", "wake_imports.py", Path(tmp)), "WAKE_IMPORT_US")
     duty = _node(FIRMWARE / "lib", "duty_cycle.py", FIRMWARE / "striker")
     always = [FIRMWARE / "striker" / "main.py", FIRMWARE / "striker" / "config.py"]
-    sources = [FIRMWARE / "lib" / f"{m}.py" for m in STRIKER_MODULES[:6]] + [
-        FIRMWARE / "striker" / "mpu6050.py", FIRMWARE / "striker" / "striker_app.py"]
+    sources = [FIRMWARE / MODULES[name] for name in STRIKER]
     return {
         "striker_wake_source_lines_py": _lines(always + sources),
         "striker_wake_source_lines_mpy": _lines(always),

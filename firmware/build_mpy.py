@@ -36,6 +36,7 @@ MODULES = {
     "striker_app": "striker/striker_app.py",
     "base_app": "base_station/base_app.py",
 }
+# what each board imports (firmware.md, sections 2 and 3, copies these)
 STRIKER = ("cobs", "crc16", "frames", "strike_detector", "striker_core", "radio", "mpu6050", "striker_app")
 BASE_STATION = ("cobs", "crc16", "frames", "keys", "base_core", "base_app")
 
