@@ -10,7 +10,7 @@ NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LINTED := core sensors virtual controller web_panel gametable firmware tests benchmarks
 
-.PHONY: demo test bench soak lint run-deps test-deps apt clean stl
+.PHONY: demo test bench soak lint run-deps test-deps apt clean stl mpy
 
 # You against a bot: two bots play slowly on the table view until a phone takes a seat.
 demo: run-deps
@@ -39,6 +39,12 @@ stl: run-deps
 	$(PY) hardware_docs/draw_drilling_jig.py
 	mkdir -p build/stl
 	for f in $(SCAD); do openscad -o build/stl/$$(basename $$f .scad).stl $$f || exit 1; done
+
+# The firmware as MicroPython bytecode for flashing (firmware/mpy/*.mpy, from the .py sources: a
+# wake from deep sleep then compiles nothing; hardware_docs/firmware.md "Wake time"). The tests fail
+# when a shipped .mpy no longer matches its source.
+mpy: test-deps
+	$(PY) -m firmware.build_mpy
 
 # What the table needs to run: Mosquitto, a Python venv, and fonts for the panel's Chinese mode
 # titles and emoji on the Pi's own Chromium (a light CJK font, ~5 MB, and the colour emoji).

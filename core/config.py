@@ -32,7 +32,7 @@ class StrikerConfig:
     port: str | None = None
     baud: int = 115200
     silence_s: float = 3.0
-    low_battery_v: float = 3.5
+    low_battery_v: float = 3.8  # the diode power path browns out at 3.6-3.7 V (hardware_docs/firmware.md)
 
 
 @dataclass(frozen=True)
@@ -341,7 +341,7 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
         port=_str(s, "port", "striker.", None),
         baud=_int(s, "baud", "striker.", 115200, 1200, 4_000_000),
         silence_s=_float(s, "silence_s", "striker.", 3.0, 0.1, 3600.0),
-        low_battery_v=_float(s, "low_battery_v", "striker.", 3.5, 0.0, 5.0),
+        low_battery_v=_float(s, "low_battery_v", "striker.", 3.8, 0.0, 5.0),
     )
 
     st = _table(data, "strikers")
