@@ -18,6 +18,7 @@ from typing import Any
 from controller.deadlines import Deadlines, PauseError
 from controller.games import Game, registry
 from controller.games.base import TableView
+from controller.games.said import says
 from controller.games.words import narrate
 from controller.journal import Journal
 from controller.mqtt_bridge import MqttBridge
@@ -210,9 +211,11 @@ class Daemon:
             # An input can carry hidden cards (Coup's exchange_return): publish its public form.
             shown = public_input(self.table.game, result.input)
             state = self.public_state()
+            words = words_for(self.table.game, shown, result.effects, state)
+            # "says": the same lines as messages, for phones of every language (docs/i18n.md)
             self.bridge.publish_event({"seq": result.seq, "source": source, "input": shown,
                                        "effects": result.effects, "ts": self.clock.wall(),
-                                       "words": words_for(self.table.game, shown, result.effects, state)})
+                                       "words": words, "says": says(words)})
         self._sync_deadlines()
         state = self.public_state()
         self._publish_views(state)

@@ -36,6 +36,7 @@ from web_panel.commands import (
 )
 from web_panel.game_views import GameViews
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
+from web_panel.i18n import LANGUAGES, TableLanguage, catalogue
 from web_panel.link import TableLink
 from web_panel.security import (
     LOCAL_ADDRESSES,
@@ -77,6 +78,12 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
+def lang_file(config: Config) -> Path:
+    """Where the table's default language (set by the host) lives: next to the journal."""
+    journal = Path(config.journal.path)
+    return journal.with_name(journal.name + ".panel-lang")
+
+
 def seats_file(config: Config) -> Path:
     """Where the seat-token hashes live: next to the journal, so they share its lifetime."""
     journal = Path(config.journal.path)
@@ -106,7 +113,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     app.register_error_handler(413, panel.too_big)
     app.after_request(panel.headers)
     page = panel.page
-    for rule in ("/", "/join", "/seat", "/table", "/host"):
+    for rule in ("/", "/join", "/seat", "/table", "/host", "/rules", "/rules/<path:topic>"):
         app.add_url_rule(rule, "page", page, methods=["GET"])
     for rule, view in _GETS:
         app.add_url_rule(rule, view, getattr(panel, view), methods=["GET"])
@@ -118,13 +125,14 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
 # The routes besides the phone's pages: (rule, name of the _Panel method that answers it).
 _GETS = [
     ("/bringup", "bringup_page"), ("/api/bringup", "bringup_state"), ("/games/<game>/<name>", "game_view"),
-    ("/qr.svg", "qr"), ("/api/info", "info"), ("/api/stream", "stream"),
+    ("/qr.svg", "qr"), ("/api/info", "info"), ("/api/stream", "stream"), ("/i18n/<lang>.json", "i18n_catalogue"),
 ]
 _POSTS = [
     ("/api/host/bringup", "bringup_cmd"),
     ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
     ("/api/host/lock", "lock"), ("/api/host/share", "share"), ("/api/host/release", "release"),
     ("/api/cmd", "cmd"), ("/api/host/cmd", "host_cmd"), ("/api/flick", "do_flick"),
+    ("/api/host/lang", "set_table_lang"),
 ]
 
 
@@ -175,6 +183,7 @@ class _Panel:
         self.config, self.link, self.clock, self.pins, self.views = config, link, clock, pins, views
         self.seats, self.hosts = SeatRegistry(seats_file(config)), HostSessions()
         self.replays = ReplayGuard()
+        self.table_lang = TableLanguage(lang_file(config))
         self.host_names = HostCheck.for_config(config)
         self.keepalive_s, self.result_timeout_s, self.flick_timeout_s = keepalive_s, result_timeout_s, flick_timeout_s
 
@@ -234,7 +243,7 @@ class _Panel:
         return jsonify({"ok": True})
 
     # --- pages -------------------------------------------------------------------------------
-    def page(self) -> Response:
+    def page(self, topic: str = "") -> Response:
         resp = send_from_directory(STATIC, "index.html")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
@@ -290,7 +299,7 @@ class _Panel:
         link = self.link
         return jsonify({"table": self.config.table_id, "games": link.described_games(), "me": self.me(),
                         "taken": self.seats.taken(), "join_url": self.join_url(), "status": link.status,
-                        "pin_is_default": self.pins.is_default,
+                        "pin_is_default": self.pins.is_default, "lang": self.table_lang.lang,
                         "now": self.clock.wall()})  # phones correct their clock for window countdowns (CP-6)
 
     def stream(self) -> Response:
@@ -310,6 +319,25 @@ class _Panel:
         snapshot = [sse_frame("me", self.me() | {"taken": seats.taken()})] + link.snapshot(g.seat)
         return Response(link.hub.stream(sub, snapshot, self.keepalive_s), mimetype="text/event-stream",
                         headers=headers)
+
+    def i18n_catalogue(self, lang: str) -> Response:
+        """A language's catalogue for the phones' JavaScript (web_panel/i18n.py, docs/i18n.md)."""
+        if lang not in LANGUAGES:
+            abort(404)
+        resp = jsonify({"lang": lang, "messages": catalogue(lang)})
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    def set_table_lang(self) -> Response:
+        """The host sets the table's default language: phones without a choice of their own follow."""
+        if not g.host:
+            return fail(403, "setting the table's language needs the host PIN")
+        try:
+            lang = self.table_lang.set(g.body.get("lang"))
+        except ValueError as exc:
+            return fail(400, str(exc))
+        self.link.hub.publish("lang", {"lang": lang})
+        return jsonify({"ok": True, "lang": lang})
 
     # --- seats and host ----------------------------------------------------------------------
     def claim(self) -> Response:
