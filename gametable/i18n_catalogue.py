@@ -31,12 +31,13 @@ TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 
 
 _JS_STRING = r'"((?:[^"\\\n]|\\.)*)"'
-_JS_CALL = re.compile(r"(?<![\w.$])(tn|t)\(\s*" + _JS_STRING + r"(?:\s*,\s*" + _JS_STRING + r")?")
+_JS_CALL = re.compile(r"(?<![\w.$])(tn|t|N_)\(\s*" + _JS_STRING + r"(?:\s*,\s*" + _JS_STRING + r")?")
 
 
 def extract_js(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, str, Any, list[str]]]:
-    """Babel extraction method for the panel's JavaScript: ``t("…")`` and ``tn("…", "…", n)`` with
-    double-quoted literals, wherever they sit (template literals nest deeply in the views)."""
+    """Babel extraction method for the panel's JavaScript: ``t("…")``, ``tn("…", "…", n)`` and the
+    no-op mark ``N_("…")`` with double-quoted literals, wherever they sit (template literals nest
+    deeply in the views)."""
     text = fileobj.read().decode("utf-8")
     for m in _JS_CALL.finditer(text):
         lineno = text.count("\n", 0, m.start()) + 1
@@ -50,11 +51,19 @@ def extract_js(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: An
 def terms() -> dict[str, str]:
     """The texts the code does not spell but phones show (``t(mode.title)``, ``term(...)``): every
     game's describe() texts (titles, summaries, options, card powers, abilities) and Bang!'s card
-    titles -> where they come from."""
+    titles -> where they come from; also each option's name and each seat role, as the lobby
+    shows them ("timeout s", "Mother")."""
     found: dict[str, str] = {}
 
     def walk(value: object, where: str) -> None:
         if isinstance(value, dict):
+            for option in value.get("options") or {} if isinstance(value.get("options"), dict) else {}:
+                found.setdefault(str(option).replace("_", " "), f"{where}.options")
+            roles = value.get("seat_roles")
+            if isinstance(roles, dict):
+                found.setdefault(str(roles.get("option")).replace("_", " ").capitalize(), f"{where}.seat_roles")
+                for role in roles.get("values") or []:
+                    found.setdefault(str(role).replace("_", " ").capitalize(), f"{where}.seat_roles")
             for k, v in value.items():
                 if k in TERM_KEYS and isinstance(v, str) and v:
                     found.setdefault(v, f"{where}.{k}")

@@ -48,6 +48,16 @@ async function post(path, body = {}) {
   return data;
 }
 
+/** A card's text on a tap (issue 25 item 4): its name in the phone's language (and English under
+ * it in Chinese), what it does, and an optional line (a general's kingdom and health). */
+function cardInfo(title, text, sub) {
+  const dlg = $("#card-info");
+  $("#card-info-title").innerHTML = dualName(title || "");
+  $("#card-info-sub").textContent = sub || "";
+  $("#card-info-text").textContent = text ? noRules(t(text)) : t("No text: it does what its name says.");
+  dlg.showModal();
+}
+
 function ask(text, yes = t("Yes")) {
   const dlg = $("#confirm"); $("#confirm-text").textContent = text; $("#confirm-yes").textContent = yes;
   return new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue === "yes"); dlg.showModal(); });
@@ -164,12 +174,12 @@ function render() {
   if (S.info) $("#table-name").textContent = tableTitle(S.info.table);
   let html;
   try {
-    html = r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
+    html = r === "rules" ? rulesView() : r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
   } catch (err) {  // a drawing bug must not blank the phone: say so, and keep the stream alive
     console.error(err);
     html = `<section class="card question" id="render-error"><h2>${esc(t("This screen could not be drawn"))}</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
-  if (r !== "join" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
+  if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
   view.innerHTML = html;
   hook("afterRender", r);
   conn();
@@ -238,10 +248,10 @@ function joinView() {
   }).join("");
   return `<h1>${esc(t("Join the table"))}</h1><p class="muted">${esc(t("Tap your seat. Your phone keeps it, even after a reload."))}</p>
     <div class="seats">${cards}</div>
-    <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">${esc(t("Just watch"))}</a><a class="btn ghost grow" href="/host">${esc(t("Host"))}</a></div>`;
+    <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">${esc(t("Just watch"))}</a><a class="btn ghost grow" href="/rules" id="join-rules">${esc(t("How to play"))}</a><a class="btn ghost grow" href="/host">${esc(t("Host"))}</a></div>`;
 }
 
-const LEAVE_ROW = () => `<div class="row"><a class="btn ghost grow" href="/table">${esc(t("See the table"))}</a><button class="btn ghost" data-action="leave">${esc(t("Leave seat"))}</button></div>`;
+const LEAVE_ROW = () => `<div class="row"><a class="btn ghost grow" href="/table">${esc(t("See the table"))}</a>${rulesLink(S.state)}<button class="btn ghost" data-action="leave">${esc(t("Leave seat"))}</button></div>`;
 
 function seatView() {
   const st = S.state, pv = S.priv, seat = S.me.seat;
@@ -626,6 +636,8 @@ async function act(el) {
     const d = await post("/api/host/cmd", rematchBody(S.state)); if (d.ok) { toast(t("Rematch started"), true); S.sel = {}; }
   } else if (a === "show-rules") {
     S.showRules = !S.showRules; el.blur(); render();
+  } else if (a === "card-info") {
+    cardInfo(el.dataset.cardTitle, el.dataset.cardText, el.dataset.cardSub);
   } else if (a === "lang") {
     await I18N.choose(el.dataset.lang); render();
   } else if (a === "table-lang") {

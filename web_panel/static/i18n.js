@@ -1,6 +1,6 @@
 /* The panel's languages: Simplified Chinese and English (docs/i18n.md).
  * Every string on the page is a msgid of the gettext catalogue (web_panel/locale/), written in
- * English in the code as t("…") / tn("…", "…", n); the phone fetches its language's catalogue as
+ * English in the code as t(msgid) / tn(singular, plural, n); the phone fetches its language's catalogue as
  * JSON (/i18n/zh.json, made from the same .po file) and looks each one up. Log lines arrive as
  * messages ({id, args} beside the English "words"), so one event serves phones of both languages.
  * The language: the phone's own choice (the toggle in the bar, remembered here), else the table's
@@ -52,6 +52,9 @@ const I18N = {
   },
 };
 
+/** Marks a name kept in a table for the catalogue (``{ lord: N_("Lord") }``); t() it where shown. */
+const N_ = (msgid) => msgid;
+
 /** ``msgid`` in the phone's language, its {fields} filled from ``args``. */
 function t(msgid, args) {
   const m = I18N.messages[msgid];
@@ -71,4 +74,11 @@ function say(msg) {
   if (typeof msg.text === "string") return msg.text;
   if (typeof msg.id !== "string") return "";
   return msg.plural ? tn(msg.id, msg.plural, msg.n, msg.args) : t(msg.id, msg.args);
+}
+
+/** A card or role by name for a Chinese group: the Chinese name, and the English one under it
+ * (what the printed cards and the other players may say); English alone in English. */
+function dualName(english, cls = "en-sub") {
+  const main = t(english);
+  return I18N.lang !== "en" && main !== english ? `${esc(main)}<span class="${cls}">${esc(english)}</span>` : esc(main);
 }
