@@ -48,6 +48,17 @@ def extract_js(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: An
             yield lineno, "t", first, []
 
 
+_HTML_TEXT = re.compile(r'data-i18n(?:-aria)?="([^"]+)"')
+
+
+def extract_html(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[tuple[int, str, Any, list[str]]]:
+    """Babel extraction method for the page's own HTML: the ``data-i18n`` / ``data-i18n-aria``
+    attributes i18n.js translates in place."""
+    text = fileobj.read().decode("utf-8")
+    for m in _HTML_TEXT.finditer(text):
+        yield text.count("\n", 0, m.start()) + 1, "t", m.group(1), []
+
+
 def terms() -> dict[str, str]:
     """The texts the code does not spell but phones show (``t(mode.title)``, ``term(...)``): every
     game's describe() texts (titles, summaries, options, card powers, abilities) and Bang!'s card

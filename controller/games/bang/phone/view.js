@@ -220,8 +220,8 @@ const Bang = {
   },
 
   logCard(st) {
-    const lines = (st.log || []).slice(-8);
-    return lines.length ? `<section class="card" id="bang-log"><h2>${esc(t("Log"))}</h2><ol class="bg-log">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ol></section>` : "";
+    const all = (st.log || []).map((l, i) => (st.log_says && st.log_says[i] ? say(st.log_says[i]) : l)), lines = all.slice(-8);
+    return lines.length ? `<section class="card" id="bang-log"><h2>${esc(t("Log"))}</h2><ol class="bg-log">${lines.map((l) => `<li>${esc(noRules(l))}</li>`).join("")}</ol></section>` : "";
   },
 
   banner(st, seat) {
