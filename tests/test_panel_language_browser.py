@@ -102,6 +102,11 @@ def test_every_game_and_mode_plays_its_first_turn_in_chinese_and_english_at_one_
     shot(f"i18n/{game}-{mode}-seat-zh.png", zh, full=True)
     shot(f"i18n/{game}-{mode}-seat-en.png", en, full=True)
 
+    if game == "bang":  # a hand card shows what it does on a tap, in the phone's language
+        zh.locator("#my-cards .bg-card").first.click()
+        zh.locator("#card-text").wait_for()
+        assert CJK.search(zh.inner_text("#card-text"))
+        shot("i18n/bang-card-text-zh.png", zh)
     if game == "coup":  # Ann (seat 1, Chinese) takes income from her phone
         zh.click("#moves [data-move=income]")
     elif game == "sanguosha_map":
@@ -193,4 +198,13 @@ def test_a_coup_card_shows_its_text_on_a_tap_and_the_seat_reaches_the_rules(stac
     zh.click("#seat-rules")
     zh.locator("#rules-page[data-game=coup]").filter(has_text="公爵").wait_for()
     shot("i18n/rules-coup-zh.png", zh, full=True)
+    assert not ERRORS, ERRORS
+
+
+def test_the_panels_refusals_are_said_in_the_phones_language(stack, browser):
+    zh = phone(browser, stack.url + "/join", "zh-CN")
+    zh.locator("h1").filter(has_text="加入游戏桌").wait_for()
+    # a phone without a seat sends a move: the refusal carries its message, the phone says it in Chinese
+    zh.evaluate("post('/api/cmd', { type: 'move', move: 'income', args: {} })")
+    zh.locator("#toast").filter(has_text="这部手机没有座位；请先入座").wait_for()
     assert not ERRORS, ERRORS

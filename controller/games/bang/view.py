@@ -10,8 +10,8 @@ from controller.games.bang.legal import legal
 from controller.games.bang.setup import describe
 from controller.games.bang.words import line
 from controller.games.base import State
-from controller.games.said import says
 from controller.games.words import mode_titles, narrate
+from core.said import says
 
 LOG_SHOWN = 12
 
