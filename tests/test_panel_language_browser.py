@@ -160,6 +160,15 @@ def test_the_toggle_is_remembered_and_the_hosts_table_language_is_followed(stack
     host.locator("#rules-page").filter(has_text="球门").wait_for()
     assert host.locator("#rules-page svg").count() == 1
     assert not re.search(r"\b(CW|CP|BG|SG)-\d", host.inner_text("#rules-page"))  # rule numbers stay out of view
+    host.click("#lang-toggle")  # English: the lobby's summaries and options without the referee's references
+    host.goto(stack.url + "/host")
+    host.locator("#lobby").wait_for()
+    for game in ("coup", "bang", "sanguosha_map", "coinwar"):
+        host.select_option("#game", game)
+        host.locator("#lobby .modes").wait_for()
+        assert not re.search(r"\b(CW|CP|BG|SG)-\d|\.md\)|\(SG\)", host.inner_text("#lobby")), game
+    host.click("#lang-toggle")
+    host.goto(stack.url + "/rules/coinwar/ffa")
     shot("i18n/rules-coinwar-ffa-zh.png", host, full=True)
     # back to English on the host's own phone: its choice wins over the table's default
     host.click("#lang-toggle")
