@@ -148,6 +148,7 @@ def test_the_toggle_is_remembered_and_the_hosts_table_language_is_followed(stack
     host.click("#unlock")
     host.locator("#table-lang").wait_for()
     host.click("#table-lang-zh")  # the table's default: Chinese
+    host.locator("#toast").filter(has_text="已设置桌子语言").wait_for()  # said in the language it set
     host.locator("#table-lang-zh[aria-pressed=true]").wait_for()
     host.locator("#lobby h2").filter(has_text="新游戏").wait_for()  # the host itself made no choice: it follows
     fresh = phone(browser, stack.url + "/join", "en-US")  # an English phone with no choice of its own

@@ -643,7 +643,11 @@ async function act(el) {
     await I18N.choose(el.dataset.lang); render();
   } else if (a === "table-lang") {
     const d = await post("/api/host/lang", { lang: el.dataset.lang });
-    if (d.ok) { I18N.tableDefault = d.lang; if (S.info) S.info.lang = d.lang; toast(t("Table language set"), true); render(); }
+    if (d.ok) {
+      I18N.tableDefault = d.lang; if (S.info) S.info.lang = d.lang;
+      if (!I18N.chosen()) await I18N.load();  // this phone follows the table too, unless it chose
+      toast(t("Table language set"), true); render();
+    }
   } else if (a === "lobby-open") {
     S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
   } else {
