@@ -218,3 +218,14 @@ def test_the_panels_refusals_are_said_in_the_phones_language(stack, browser):
     zh.evaluate("post('/api/cmd', { type: 'move', move: 'income', args: {} })")
     zh.locator("#toast").filter(has_text="这部手机没有座位；请先入座").wait_for()
     assert not ERRORS, ERRORS
+
+
+def test_the_hosts_bring_up_page_is_in_the_phones_language_too(stack, browser):
+    zh = phone(browser, stack.url + "/bringup", "zh-CN")
+    zh.locator("#lock h2").filter(has_text="主持人 PIN 码").wait_for()
+    zh.fill("#pin", PIN)
+    zh.click("#unlock")
+    zh.locator("#pairing-card h2").filter(has_text="配对球杆").wait_for()
+    zh.locator("#walk").filter(has_text="巡检测试").wait_for()
+    shot("i18n/bringup-zh.png", zh, full=True)
+    assert not ERRORS, ERRORS
