@@ -370,7 +370,7 @@ function scoresRow(st) {
 const RULE_REF = /\s*\((?:CW|CP|BG|SG)-[0-9.]+[a-z]?(?:,\s*(?:CW|CP|BG|SG)-[0-9.]+[a-z]?)*\)/g;
 /** A text of the games (a mode's summary, an option) without its rule numbers: those stay out of
  * the players' view. */
-const DOC_REF = /\s*\((?:[a-z_-]+\.md|CW|CP|BG|SG)\)/g;  // "(coup.md)", "(SG)": the referee's references
+const DOC_REF = /\s*\((?:[a-z_-]+\.md|CW|CP|BG|SG)\)/g;  // a summary's pointer to its rules file, "(SG)": the referee's references
 function noRules(text) { return String(text || "").replace(RULE_REF, "").replace(DOC_REF, ""); }
 function logCard() {
   const lines = S.log.flatMap((e) => entryLines(e).reverse()), rules = !!S.showRules;
