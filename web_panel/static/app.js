@@ -48,7 +48,7 @@ async function post(path, body = {}) {
   return data;
 }
 
-/** A card's text on a tap (issue 25 item 4): its name in the phone's language (and English under
+/** A card's text on a tap (docs/i18n.md): its name in the phone's language (and English under
  * it in Chinese), what it does, and an optional line (a general's kingdom and health). */
 function cardInfo(title, text, sub) {
   const dlg = $("#card-info");
