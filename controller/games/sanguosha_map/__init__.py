@@ -10,7 +10,7 @@ from typing import Any
 
 from controller.games.base import Bot, GameError, State, TableView, View
 from controller.games.kit import WindowClock, winner
-from controller.games.sanguosha_map import setup
+from controller.games.sanguosha_map import cards, setup
 from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
 from controller.games.sanguosha_map.view import inputs_for, legal, view
@@ -24,7 +24,12 @@ def describe() -> dict[str, Any]:
              free_seating=True,
              # bots (gametable sim): two equal sides (SG-8.1), fights settled by the seeded quick
              # model, as no one holds the physical deck (SG-8.13)
-             bot_game={"options": {"fights": "quick"}, "teams": "alternate"})
+             bot_game={"options": {"fights": "quick"}, "teams": "alternate"},
+             # the phones name generals and equipment by their Chinese names (docs/i18n.md)
+             generals={g: {"name": v["name"], "kingdom": v["kingdom"], "health": v["card_health"]}
+                       for g, v in cards.GENERALS.items()},
+             equipment={e: {"name": v["name"], "kind": v["kind"], "range": v.get("range")}
+                        for e, v in cards.EQUIPMENT.items()})
     return d
 
 
