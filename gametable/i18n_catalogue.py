@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import extract_from_dir, extract_python
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
@@ -28,6 +28,16 @@ TERM_KEYS = ("title", "summary", "description", "power", "ability")  # the texts
 ROOT = LOCALE_DIR.parent.parent  # the repository (the mapping's paths are relative to it)
 KEYWORDS = {"N_": None, "say": None, "say_n": (1, 2), "t": None, "tn": (1, 2), "translate": (2,)}
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
+
+
+JS_ONLY_KEYWORDS = ("t", "tn")  # marks of the JavaScript; in Python `t` is often a local (t["team"])
+
+
+def extract_py(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
+    """Babel's Python extraction without the JavaScript marks: a Python local named ``t`` followed by
+    a subscript must never become a msgid."""
+    python_keywords = [k for k in keywords if k not in JS_ONLY_KEYWORDS]
+    yield from extract_python(fileobj, python_keywords, comment_tags, options)
 
 
 _JS_STRING = r'"((?:[^"\\\n]|\\.)*)"'
