@@ -36,7 +36,7 @@ JS_ONLY_KEYWORDS = ("t", "tn")  # marks of the JavaScript; in Python `t` is ofte
 def extract_py(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
     """Babel's Python extraction without the JavaScript marks: a Python local named ``t`` followed by
     a subscript must never become a msgid."""
-    python_keywords = [k for k in keywords if k not in JS_ONLY_KEYWORDS]
+    python_keywords = {k: None for k in keywords if k not in JS_ONLY_KEYWORDS}
     yield from extract_python(fileobj, python_keywords, comment_tags, options)
 
 
