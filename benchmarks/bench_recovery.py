@@ -9,18 +9,28 @@ Figures:
   recovery_s          process start -> resumed state on the phone (median)
   recovery_replay_ms  of which: replaying the journal in-process (Table.load), median
   recovery_inputs     inputs in the journal
+  startup_cpu_s_1m_inputs  CPU seconds of the daemon's start (journal open and check, resume, until
+                      ready) on a journal of 1,000,000 inputs: bot games, a snapshot with each new_game
+                      (benchmarks/journal_builder.py); median of 3. Aim <= 1: start-up must not replay
+                      all history (it reads from the latest snapshot on)
+  startup_cpu_s_1m_inputs_full_replay  the same start with the snapshots deleted: every input replayed,
+                      as every start did before snapshots (the figure the aim is about)
 """
 
 from __future__ import annotations
 
 import shutil
+import sqlite3
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.journal_builder import build
+from controller.daemon import Daemon
 from controller.journal import Journal
 from controller.table import Table
+from core.config import parse
 from gametable.replay import replay_lines
 from tests.helpers.broker import start_broker
 from tests.helpers.daemon_proc import DaemonProcess
@@ -41,6 +51,33 @@ def _write_journal(path: Path, n: int) -> None:
             raise RuntimeError(f"bot input refused: {cmd}")
         bot.accepted(cmd)
     journal.close()
+
+
+def _start_cpu_s(path: Path) -> float:
+    """CPU seconds of one daemon start on ``path``, without MQTT (the broker link is the same either way)."""
+    started = time.process_time()
+    daemon = Daemon(parse({"journal": {"path": str(path)}}))
+    daemon.start(connect=False)
+    cpu = time.process_time() - started
+    daemon.stop()
+    return cpu
+
+
+def startup_cpu_1m() -> dict[str, float]:
+    workdir = Path(tempfile.mkdtemp(prefix="gametable-bench-startup-"))
+    try:
+        path = workdir / "journal.sqlite"
+        count = build(path, 1_000_000)
+        with_snapshots = statistics.median(_start_cpu_s(path) for _ in range(3))
+        db = sqlite3.connect(path)
+        db.execute("DELETE FROM snapshots")
+        db.commit()
+        db.close()
+        full = _start_cpu_s(path)  # (this start stores a snapshot: one run is the figure)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return {"startup_cpu_s_1m_inputs": round(with_snapshots, 3),
+            "startup_cpu_s_1m_inputs_full_replay": round(full, 2), "startup_inputs": float(count)}
 
 
 def run() -> dict[str, float]:
@@ -77,6 +114,7 @@ def run() -> dict[str, float]:
         "recovery_s": round(statistics.median(times), 3),
         "recovery_replay_ms": round(statistics.median(replays), 1),
         "recovery_inputs": float(INPUTS),
+        **startup_cpu_1m(),
     }
 
 
