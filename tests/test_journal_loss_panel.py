@@ -13,9 +13,8 @@ import pytest
 
 from controller.journal import Journal
 from controller.table import Table
-from tests.helpers.browser import PHONE, shot
-from tests.helpers.panel import NEW_GAME, start_stack
-from tests.test_panel_journal_notice import _host
+from tests.helpers.panel import NEW_GAME
+from tests.test_panel_journal_notice import host_alone_is_told
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
@@ -30,14 +29,5 @@ def test_item3_the_host_is_told_which_committed_inputs_were_lost(broker, browser
     db.execute("DELETE FROM inputs WHERE seq > 3")  # seqs 4 and 5: committed, then gone
     db.commit()
     db.close()
-    stack = start_stack(broker, str(path))
-    try:
-        host = _host(browser, stack.url)
-        host.locator("#conn").filter(has_text="2 committed input(s) (#4-#5) were lost from the journal").wait_for()
-        shot("host-journal-lost.png", host)
-        seat = browser.new_context(**PHONE).new_page()
-        seat.goto(stack.url + "/join")
-        seat.locator("#conn").filter(has_text="live").wait_for()
-        assert "lost" not in seat.inner_text("#conn")
-    finally:
-        stack.stop()
+    host_alone_is_told(broker, browser, path, "2 committed input(s) (#4-#5) were lost from the journal", "lost",
+                       "host-journal-lost.png")
