@@ -341,6 +341,7 @@ class Journal:
             self._lock_fd = _lock(self.path)
         torn: BadRecord | None = None
         high_seq = 0
+        vanished: int | None = None
         db = None
         try:
             if existed and not empty:
@@ -360,7 +361,7 @@ class Journal:
                 _move_to_dropped(db, torn)
             if not memory:
                 self._anchor = Anchor(anchor_path(self.path))
-                self.lost = _reconcile(db, self.path, self._anchor, existed and not empty)
+                self.lost, vanished = _reconcile(db, self.path, self._anchor, existed and not empty)
         except sqlite3.DatabaseError as exc:
             self._close_all(db)
             raise JournalError(f"cannot open journal {self.path}: {exc}") from exc
@@ -372,13 +373,13 @@ class Journal:
             self._close_all(db)
             raise
         self._db = db
-        self._tell(torn, empty)
+        self._tell(torn, empty, vanished)
         row = self._db.execute("SELECT seq, chain FROM inputs ORDER BY seq DESC LIMIT 1").fetchone()
         self._chain: bytes = row[1] if row is not None and isinstance(row[1], bytes) else GENESIS
         high = self._db.execute("SELECT MAX(seq) FROM dropped").fetchone()[0] or 0
         self._last_seq = max(int(row[0]) if row is not None else 0, high_seq, int(high))
 
-    def _tell(self, torn: BadRecord | None, empty: bool) -> None:
+    def _tell(self, torn: BadRecord | None, empty: bool, vanished: int | None) -> None:
         """The log lines and the host's ``notice`` for what this open found."""
         if torn is not None:
             self.dropped = [torn.seq]
@@ -391,8 +392,17 @@ class Journal:
             log.warning("journal %s was an empty file (0 bytes): starting a NEW journal in it; if it held "
                         "games, stop the daemon and restore the file from a backup", self.path)
         if self.lost:
-            self.notice = lost_notice(self.lost, self.dropped, (self.notice or {}).get("warning") if empty else None)
+            self.notice = lost_notice(self.lost, self.dropped)
             log.error("journal %s: %s", self.path, self.notice["warning"])
+        if vanished is not None:
+            before = (self.notice or {}).get("warning")
+            self.notice = {"dropped": [], "lost": [1, vanished], "count": vanished,
+                           "warning": (f"{before}; " if before else "") + f"its anchor names input #{vanished}: "
+                           "the journal before this one was lost (deleted or emptied); restore it from a backup if "
+                           "it held games"}
+            log.error("journal %s is new, but its anchor %s names input #%d: the journal before it was lost "
+                      "(deleted or emptied); restore it from a backup if it held games",
+                      self.path, anchor_path(self.path), vanished)
 
     def _close_all(self, db: sqlite3.Connection | None) -> None:
         if db is not None:
@@ -508,26 +518,32 @@ class _Transaction:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
-def lost_notice(lost: list[int], torn: list[int], first: str | None = None) -> dict[str, Any]:
-    """The retained ``sensors/journal`` payload (the host's panel shows ``warning``) for a loss,
-    after ``first`` (what else this open found) if any."""
+def lost_notice(lost: list[int], torn: list[int]) -> dict[str, Any]:
+    """The retained ``sensors/journal`` payload (the host's panel shows ``warning``) for a loss."""
     span = f"#{lost[0]}" if len(lost) == 1 else f"#{lost[0]}-#{lost[-1]}"
     also = f"; input #{torn[0]} was torn and dropped" if torn else ""
     return {"dropped": [], "lost": [lost[0], lost[-1]], "count": len(lost),
-            "warning": (f"{first}; " if first else "") + f"{len(lost)} committed input(s) ({span}) were lost from "
-                       f"the journal (the storage lost written data){also}: check the state"}
+            "warning": f"{len(lost)} committed input(s) ({span}) were lost from the journal (the storage lost "
+                       f"written data){also}: check the state"}
 
 
 MAX_LOST = 1_000_000  # an anchor further ahead than this belongs to another journal
 
 
-def _reconcile(db: sqlite3.Connection, path: str, anchor: Anchor, had_records: bool) -> list[int]:
+def _reconcile(db: sqlite3.Connection, path: str, anchor: Anchor, had_records: bool) -> tuple[list[int], int | None]:
     """Compare the journal's end with its anchor: record the seqs it proves lost as ``lost`` rows
-    of ``dropped`` (never reused; ``journal check`` names them), then anchor the journal's end."""
+    of ``dropped`` (never reused; ``journal check`` names them), then anchor the journal's end.
+    Returns (those seqs, the anchor's seq when the journal is new but an anchor was there: the
+    journal before it was deleted or emptied)."""
     mark = read_anchor(anchor.path)
     row = db.execute("SELECT seq, chain FROM inputs ORDER BY seq DESC LIMIT 1").fetchone()
     last_seq, last_chain = (int(row[0]), row[1]) if row is not None else (0, None)
     lost: list[int] = []
+    if row is None and db.execute("SELECT 1 FROM dropped LIMIT 1").fetchone() is None:
+        if mark is not None:  # a new (or emptied) journal beside the anchor of the one before it
+            anchor.clear()
+            return [], mark.seq
+        return [], None
     if mark is None:
         if had_records and isinstance(last_chain, bytes):
             log.warning("journal %s has no anchor file %s (deleted, or the journal was copied here): whether its "
@@ -549,7 +565,7 @@ def _reconcile(db: sqlite3.Connection, path: str, anchor: Anchor, had_records: b
                     "anchor? a new one was made", path, mark.seq, last_seq)
     if isinstance(last_chain, bytes) and mark != Mark(last_seq, last_chain):
         anchor.reset(Mark(last_seq, last_chain))
-    return lost
+    return lost, None
 
 
 def _move_to_dropped(db: sqlite3.Connection, bad: BadRecord) -> None:

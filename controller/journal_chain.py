@@ -87,6 +87,11 @@ class Anchor:
         self._put(1, mark)
         os.fdatasync(self._fd)
 
+    def clear(self) -> None:
+        """No mark at all: the journal it named is gone, a new one starts from seq 1."""
+        os.ftruncate(self._fd, 0)
+        os.fsync(self._fd)
+
     def _put(self, index: int, mark: Mark) -> None:
         head = _PACK.pack(MAGIC, mark.seq, mark.chain)
         os.pwrite(self._fd, (head + zlib.crc32(head).to_bytes(4, "big")).ljust(SLOT, b"\0"), index * SLOT)

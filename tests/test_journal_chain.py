@@ -128,3 +128,18 @@ def test_a_journal_written_before_the_chain_opens_and_chains_from_then_on(tmp_pa
     j.close()
     assert _check(path)[0] == 0
     assert read_anchor(anchor_path(str(path))) == Mark(2, read_anchor(anchor_path(str(path))).chain)
+
+
+def test_item3_a_journal_deleted_beside_its_anchor_starts_anew_and_says_what_was_lost(tmp_path):
+    path = tmp_path / "j.sqlite"
+    _journal_of(path, 12)
+    path.unlink()  # the anchor stays: a botched clean-up, a card that lost the file
+    j = Journal(path)
+    assert j.notice == {"dropped": [], "lost": [1, 12], "count": 12,
+                        "warning": "its anchor names input #12: the journal before this one was lost (deleted or "
+                                   "emptied); restore it from a backup if it held games"}
+    assert j.append({"type": "x"}, 0.0, "first") == 1  # a new journal numbers from 1
+    j.close()
+    j = Journal(path)
+    assert j.notice is None and j.lost == []
+    j.close()
