@@ -158,7 +158,7 @@ def check(path: str, out: TextIO, err: TextIO) -> int:
     if s.quick_check != "ok" and not s.damage:
         print(f"  damaged: SQLite's integrity_check says: {s.quick_check}", file=out)
     if s.dropped_before:
-        print(f"  earlier: {len(s.dropped_before)} record(s) dropped (a torn tail at a start, or by a repair), "
+        print(f"  earlier: {len(s.dropped_before)} record(s) dropped (a torn tail or a loss found at a start, or by a repair), "
               f"kept in the 'dropped' table (seq {', '.join(str(r[0]) for r in s.dropped_before[:10])})", file=out)
     if s.clean:
         print("  all good", file=out)
