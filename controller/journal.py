@@ -199,33 +199,45 @@ def dropped_seqs(db: sqlite3.Connection) -> set[int]:
 
 @dataclass
 class ChainCheck:
-    """Walks records in seq order: a record must chain to the one before it unless every seq
-    between them is a known, reported loss (a ``dropped`` row: a torn tail, a repair, a loss)."""
+    """Walks records in seq order: each must chain to the one before it (the journal's first, and
+    the first after records written before the chain existed, to GENESIS) unless every seq between
+    them is a known, reported loss (a ``dropped`` row: a torn tail, a repair, a loss)."""
 
     dropped: set[int]
-    prev_seq: int | None = None
-    prev_chain: bytes | None = None
+    prev_seq: int | None = 0  # None: unknown (after an unreadable stretch): the next record is a new base
+    prev_chain: bytes | None = GENESIS  # None: the record before has no chain (written before the chain)
 
     def step(self, seq: int, ts: Any, cmd_id: Any, body: bytes, chain: Any) -> tuple[str | None, tuple[int, int] | None]:
         """(why this record breaks the chain or None, a span of seqs missing before it or None)."""
         prev_seq, prev_chain = self.prev_seq, self.prev_chain
         self.prev_seq, self.prev_chain = seq, chain if isinstance(chain, bytes) else None
         if prev_seq is None:
-            return None, None  # the first record looked at: its chain is the base
+            return None, None
         gap = range(prev_seq + 1, seq)
-        if gap and not all(s in self.dropped for s in gap):
+        if gap:
+            if prev_seq == 0 or all(s in self.dropped for s in gap):
+                return None, None  # the journal's first seqs, or after a known loss: the chain starts afresh
             missing = [s for s in gap if s not in self.dropped]
             return None, (missing[0], missing[-1])
-        if prev_chain is None:
-            return None, None  # after a record written before the chain existed
         if not isinstance(chain, bytes):
-            return "no chain value after a chained record (the row was changed)", None
-        if gap:
-            return None, None  # after a known loss the next record starts the chain afresh
+            if prev_seq > 0 and prev_chain is not None:
+                return "no chain value after a chained record (the row was changed)", None
+            return None, None  # written before the chain existed
         cid = cmd_id if isinstance(cmd_id, bytes) or cmd_id is None else str(cmd_id).encode("utf-8")
-        if not isinstance(ts, int | float) or link(prev_chain, seq, float(ts), cid, body) != chain:
+        base = GENESIS if prev_chain is None else prev_chain
+        if not isinstance(ts, int | float) or link(base, seq, float(ts), cid, body) != chain:
             return "chain mismatch (its id, time or body is not what was written)", None
         return None, None
+
+
+def chain_before(db: sqlite3.Connection, seq: int, chained: bool) -> tuple[int, bytes | None]:
+    """(seq, chain) of the record before ``seq``: where a check that starts at ``seq`` links from."""
+    if not chained:
+        return 0, GENESIS
+    row = db.execute("SELECT seq, chain FROM inputs WHERE seq < ? ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+    if row is None:
+        return 0, GENESIS
+    return int(row[0]), row[1] if isinstance(row[1], bytes) else None
 
 
 def latest_snapshot(db: sqlite3.Connection) -> tuple[int, dict[str, Any]] | None:
@@ -259,7 +271,7 @@ def scan_rows(db: sqlite3.Connection, *, full: bool = True) -> Scan:
         snapshot = None if full else latest_snapshot(db)
         scan.start = snapshot[0] if snapshot else 0
         chained = has_chain_column(db)
-        chain = ChainCheck(dropped_seqs(db))
+        chain = ChainCheck(dropped_seqs(db), *chain_before(db, scan.start, chained))
         query = ("SELECT seq, body, crc, ts, cmd_id, chain FROM inputs WHERE seq >= ? ORDER BY seq" if chained else
                  "SELECT seq, body, crc, ts, cmd_id, NULL FROM inputs WHERE seq >= ? ORDER BY seq")
         for seq, body, crc, ts, cmd_id, value in db.execute(query, (scan.start,)):

@@ -118,7 +118,7 @@ def _read_records(db: sqlite3.Connection, out: Salvage) -> None:
             resume = _next_readable(db, after)
             span = f"seq {after + 1} to {resume - 1}" if resume is not None else f"every seq after {after}"
             out.damage.append(f"records with {span} are unreadable ({exc})")
-            chain.prev_seq = chain.prev_chain = None  # the unreadable stretch is reported already
+            chain.prev_seq = None  # the unreadable stretch is reported already: the next record is a new base
             if resume is None:
                 break
             after = resume - 1

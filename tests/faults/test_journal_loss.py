@@ -70,10 +70,11 @@ def test_item3_a_wal_cut_mid_file_is_reported_by_check_on_start_and_on_the_hosts
 
 
 def _journal(path) -> list[tuple[bytes, bytes, float, bytes]]:
-    """200 records; (cmd_id, body, ts, chain) of each as SQLite stores them."""
+    """200 records; (cmd_id, body, ts, chain) of each as SQLite stores them (times with a fraction:
+    SQLite stores a whole-number REAL as an integer, which has no 8-byte double to find)."""
     j = Journal(path)
     for i in range(200):
-        j.append({"type": "shot", "seat": 1 + i % 3, "coin": f"c{i % 7}", "n": i}, 1_700_000_000.0 + i * 0.37,
+        j.append({"type": "shot", "seat": 1 + i % 3, "coin": f"c{i % 7}", "n": i}, 1_700_000_000.125 + i * 0.37,
                  f"cmd-{i:06d}")
     j.close()
     db = sqlite3.connect(path)
