@@ -109,8 +109,9 @@ def test_item8_32_bit_arm_is_refused_with_what_to_install_and_64_bit_machines_ar
 
 
 def test_item8_every_dependency_is_pinned_in_constraints_txt_within_what_pyproject_allows():
-    """`make` installs with ``-c constraints.txt``: each package pyproject.toml names has one tested
-    version there, inside its range (pymunk 7: the code calls Space.on_collision)."""
+    """`make` installs with ``-c constraints.txt``: each package pyproject.toml names (its extras too,
+    the camera's once it lands) has one tested version there, inside its range (pymunk 7: the code
+    calls Space.on_collision)."""
     import tomllib
 
     from packaging.requirements import Requirement
@@ -121,7 +122,8 @@ def test_item8_every_dependency_is_pinned_in_constraints_txt_within_what_pyproje
         if line.strip() and not line.startswith("#"):
             name, version = line.split("==")
             pins[name.lower().replace("_", "-")] = version
-    needed = [Requirement(r) for r in project["dependencies"] + project["optional-dependencies"]["test"]]
+    extras = [r for name, reqs in project["optional-dependencies"].items() if name != "pi" for r in reqs]
+    needed = [Requirement(r) for r in project["dependencies"] + extras]  # pi: lgpio comes from apt on the Pi
     for req in needed:
         name = req.name.lower().replace("_", "-")
         assert name in pins, f"{req.name} is not pinned in constraints.txt"
