@@ -93,11 +93,11 @@ $(PY):
 	$(PY) -m pip install -q --upgrade pip
 
 $(RUN_STAMP): pyproject.toml constraints.txt | $(PY)
-	$(PY) -m pip install -q -c constraints.txt -e .
+	$(PY) -m pip install -q -c constraints.txt -e '.[camera]'
 	touch $@
 
 $(TEST_STAMP): pyproject.toml constraints.txt $(RUN_STAMP)
-	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[test,camera]'
 	touch $@
 
 # Real MicroPython (WebAssembly port) for the firmware tests, pinned by package-lock.json.

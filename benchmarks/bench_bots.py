@@ -14,7 +14,7 @@ from controller.bot_runner import BotRunner
 from controller.daemon import Daemon
 from core.clock import FakeClock
 from core.config import parse
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 
 COUP_GAMES = 6
 

@@ -25,7 +25,7 @@ from controller.games.coinwar.virtual_table import compare_with_truth
 from core.clock import SystemClock
 from core.config import parse
 from gametable.sim_rig import SimHardware
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 
 LANES = (-14.0, -7.0, 0.0, 7.0, 14.0)  # mm beside the goal's axis: short and long beam pulses
 

@@ -37,7 +37,8 @@ Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 # The table's own wiring (pairing strikers from the host's panel, controller/pairing.py): host
 # commands on ``cmd`` that never reach a game engine and are not journalled (no game state changes;
 # the pairing is persisted in its own file). Handled by whoever registers them (controller.hardware).
-TABLE_COMMANDS = ("pair_open", "pair_striker", "unpair_striker", "tune_striker")
+# The camera's (controller/camera_watch.py): the host's bring-up still, ``gametable camera record``.
+TABLE_COMMANDS = ("pair_open", "pair_striker", "unpair_striker", "tune_striker", "camera_still", "camera_record")
 
 
 # JSON deeper than this is refused before parsing (the parser recurses once per level and Python's
@@ -355,8 +356,9 @@ class Daemon:
     def _table_command(self, cmd: dict[str, Any]) -> dict[str, Any]:
         handler = self._table_commands.get(cmd["type"])
         if handler is None:
-            return {"id": cmd.get("id"), "ok": False,
-                    "error": f"{cmd['type']}: this table has no striker base station ([striker] port is not set)"}
+            missing = "no camera ([camera] is not in the config)" if cmd["type"].startswith("camera_") else \
+                "no striker base station ([striker] port is not set)"
+            return {"id": cmd.get("id"), "ok": False, "error": f"{cmd['type']}: this table has {missing}"}
         try:
             answer = handler(cmd)
         except Exception as exc:  # a handler bug must not kill the command path

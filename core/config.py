@@ -8,10 +8,13 @@ Unknown keys are errors too: a typo must not silently fall back to a default.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
+
+from core import table_geometry as geo
 
 
 class ConfigError(ValueError):
@@ -91,6 +94,46 @@ class SimConfig:
     hz: int = 240
 
 
+PICAMERA2 = "picamera2"  # the Pi camera through libcamera (Debian's python3-picamera2)
+MARKER_IDS = ("0", "1", "2", "3")  # CAM-1: ArUco DICT_4X4_50, ids 0-3
+DEFAULT_THRESHOLD = 0.98  # CAM-2: a fact below this confidence is unknown (the referee asks, CW-8)
+# CAM-1: outside the playing surface (0..425 x 0..625), on the frame's corners: 40 mm markers whose
+# centres sit 40 mm beyond each corner (on the rails' outer band), so no coin at rest on the surface ever covers one
+DEFAULT_MARKERS: dict[str, tuple[float, float]] = {
+    "0": (-40.0, -40.0),
+    "1": (geo.WIDTH_MM + 40.0, -40.0),
+    "2": (geo.WIDTH_MM + 40.0, geo.LENGTH_MM + 40.0),
+    "3": (-40.0, geo.LENGTH_MM + 40.0),
+}
+# CAM-2 identity: the colour a person names each seat's coin by -- colours a real group has, that
+# stand out on light wood (red, blue, green, yellow, black). Two seats may share one (two reds): then
+# one coin carries a white sticker dot (``seat_marks``), as seat 6's does by default
+DEFAULT_SEAT_COLOURS: dict[int, str] = {1: "#d03030", 2: "#3050d0", 3: "#30a040", 4: "#e0c020", 5: "#202020",
+                                        6: "#d03030"}
+DEFAULT_SEAT_MARKS: dict[int, int] = {6: 1}
+CAMERA_KEYS = {"device", "resolution", "fps", "markers", "marker_size_mm", "confidence_threshold",
+               "seat_colours", "seat_marks"}
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    """The overhead camera: where frames come from and how the table is found in them."""
+
+    device: str | int = PICAMERA2  # "picamera2", a V4L2 device path ("/dev/video0") or index (0)
+    resolution: tuple[int, int] = (1536, 864)  # the analysis resolution (Camera Module 3 at 120 fps)
+    fps: int = 120  # CAM-1: >= 100 during a strike
+    markers: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_MARKERS))
+    marker_size_mm: float = 40.0  # the printed side of one marker (hardware_docs/marker_sheet.svg)
+    confidence_threshold: float = DEFAULT_THRESHOLD
+    seat_colours: dict[int, str] = field(default_factory=lambda: dict(DEFAULT_SEAT_COLOURS))
+    seat_marks: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_SEAT_MARKS))  # seat -> sticker dots
+
+    @property
+    def backend(self) -> str:
+        """``"picamera2"`` or ``"v4l2"`` (OpenCV's VideoCapture on a USB webcam or a file)."""
+        return PICAMERA2 if self.device == PICAMERA2 else "v4l2"
+
+
 @dataclass(frozen=True)
 class Config:
     table_id: str = "table1"
@@ -103,6 +146,7 @@ class Config:
     beams: tuple[BeamConfig, ...] = ()
     leds: LedConfig = LedConfig()
     sim: SimConfig = SimConfig()
+    camera: CameraConfig | None = None  # None: no camera, the beams and phones as before
     source: str = "<defaults>"
 
 
@@ -311,6 +355,102 @@ def _leds(section: dict[str, Any]) -> LedConfig:
     return LedConfig(seats, status)
 
 
+# --- [camera]: the optional overhead camera (docs/camera.md CAM-1, CAM-2) -----------------------
+
+def _cam_fail(key: str, expected: str, value: Any) -> ConfigError:
+    return _fail("camera." + key if key else "camera", expected, value)
+
+
+def _finite_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
+
+
+def _camera_device(value: Any) -> str | int:
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise _cam_fail("device", f"{PICAMERA2!r}, a V4L2 device path such as '/dev/video0' or an index such as 0",
+                    value)
+    if isinstance(value, int):
+        if not 0 <= value <= 63:
+            raise _cam_fail("device", "a V4L2 index from 0 to 63", value)
+        return value
+    if value != PICAMERA2 and not value.startswith("/"):
+        raise _cam_fail("device", f"{PICAMERA2!r} or an absolute V4L2 device path such as '/dev/video0'", value)
+    return value
+
+
+def _camera_resolution(value: Any) -> tuple[int, int]:
+    if (not isinstance(value, list) or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) or not 64 <= v <= 8192 for v in value)):
+        raise _cam_fail("resolution", "[width, height] in pixels, each from 64 to 8192", value)
+    return (value[0], value[1])
+
+
+def _camera_markers(value: Any) -> dict[str, tuple[float, float]]:
+    """CAM-1: all four markers, each outside the playing surface, in table mm."""
+    if not isinstance(value, dict):
+        raise _cam_fail("markers", 'a table of the four ArUco markers, e.g. { "0" = [-35, -35], ... }', value)
+    for key in value:
+        if key not in MARKER_IDS:
+            raise _cam_fail(f"markers.{key}", "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", key)
+    out: dict[str, tuple[float, float]] = {}
+    for key in MARKER_IDS:
+        if key not in value:
+            raise _cam_fail(f"markers.{key}", "the centre [x_mm, y_mm] of marker " + key + " (all four are needed)",
+                        None)
+        p = value[key]
+        if not isinstance(p, list) or len(p) != 2 or not all(_finite_number(v) for v in p):
+            raise _cam_fail(f"markers.{key}", "a point [x_mm, y_mm]", p)
+        point = (float(p[0]), float(p[1]))
+        if geo.SURFACE.contains_point(point):
+            raise _cam_fail(f"markers.{key}", "a point outside the playing surface (0..425 x 0..625 mm): "
+                        "a coin would cover a marker on the surface", p)
+        out[key] = point
+    if len(set(out.values())) < 4:
+        raise _cam_fail("markers", "four different points", value)
+    return out
+
+
+def _camera_seats(section: dict[str, Any], key: str) -> dict[int, Any]:
+    """``seat_colours`` ({ "1" = "#d32f2f", ... }) or ``seat_marks`` ({ "4" = 2 }): by seat 1-6."""
+    raw = section[key]
+    if not isinstance(raw, dict):
+        raise _cam_fail(key, 'a table by seat, e.g. { "1" = ' + ('"#d32f2f"' if key == "seat_colours" else "1") + " }",
+                        raw)
+    out: dict[int, Any] = {}
+    for seat, value in raw.items():
+        if not seat.isdigit() or not 1 <= int(seat) <= 6:
+            raise _cam_fail(f"{key}.{seat}", "a seat number from 1 to 6 as the key", seat)
+        if key == "seat_colours":
+            if not isinstance(value, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
+                raise _cam_fail(f"{key}.{seat}", "a colour '#rrggbb'", value)
+            out[int(seat)] = value.lower()
+        else:
+            out[int(seat)] = _int(raw, seat, f"camera.{key}.", 0, 0, 4)
+    return out
+
+
+def _camera(section: Any) -> CameraConfig | None:
+    """``[camera]`` -> :class:`CameraConfig`; None when the section is absent (no camera)."""
+    if section is None:
+        return None
+    if not isinstance(section, dict):
+        raise _cam_fail("", "a table ([camera])", section)
+    _check_keys(section, CAMERA_KEYS, "camera.")
+    dflt = CameraConfig()
+    return CameraConfig(
+        device=_camera_device(section["device"]) if "device" in section else dflt.device,
+        resolution=_camera_resolution(section["resolution"]) if "resolution" in section else dflt.resolution,
+        fps=_int(section, "fps", "camera.", dflt.fps, 1, 1000),
+        markers=_camera_markers(section["markers"]) if "markers" in section else dict(DEFAULT_MARKERS),
+        marker_size_mm=_float(section, "marker_size_mm", "camera.", dflt.marker_size_mm, 10.0, 200.0),
+        confidence_threshold=_float(section, "confidence_threshold", "camera.", dflt.confidence_threshold,
+                                    0.5, 1.0),
+        seat_colours={**dflt.seat_colours, **_camera_seats(section, "seat_colours")} if "seat_colours" in section
+        else dflt.seat_colours,
+        seat_marks=_camera_seats(section, "seat_marks") if "seat_marks" in section else dict(DEFAULT_SEAT_MARKS),
+    )
+
+
 def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool = False) -> Config:
     """Validate a decoded TOML document into a :class:`Config`.
 
@@ -319,7 +459,7 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
     ``default-table.toml``, a real table's template that has no base station port yet.
     """
     top = {"table_id", "mqtt", "striker", "strikers", "gpio", "journal", "panel", "beams", "beam_parts", "leds",
-           "sim"}
+           "sim", "camera"}
     _check_keys(data, top, "")
     table_id = _str(data, "table_id", "", "table1")
     if "/" in table_id or "+" in table_id or "#" in table_id:
@@ -403,6 +543,7 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
             speed=_float(sim_t, "speed", "sim.", 1.0, 0.01, 1000.0),
             hz=_int(sim_t, "hz", "sim.", 240, 30, 2000),
         ),
+        camera=_camera(data.get("camera")),
         source=source,
     )
 

@@ -1,4 +1,5 @@
-"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``, ``striker-trace``."""
+"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``,
+``striker-trace``, ``camera``."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     from gametable.striker_trace import add_parser as add_trace_parser
 
     add_trace_parser(sub)  # gametable striker-trace FILE... (recorded striker traces → a threshold)
+    from gametable.camera_cli import add_parser as add_camera_parser
+    from gametable.camera_record import add_record_parser
+
+    add_record_parser(add_camera_parser(sub))  # gametable camera analyse|record DIR (gametable-strike/1, docs/camera.md)
     return parser
 
 
@@ -80,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
         from gametable.striker_trace import run as run_trace
 
         return run_trace(args)
+    if args.command == "camera":
+        from gametable.camera_cli import run as run_camera
+
+        return run_camera(args)
     if args.command == "sim":
         from gametable.sim import run_sim
 

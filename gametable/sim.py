@@ -4,7 +4,7 @@ Why this module: the CLI wiring only -- the options, their checks, the platform 
 (:func:`_virtual_sensors`: the table's own sensor code on virtual sensors, or the ground truth with
 ``--direct``), the broker, the daemon, the phone panel and their clean-up. The parts live apart:
 
-- :mod:`gametable.virtual_table`: :class:`~gametable.virtual_table.VirtualTable`, the platform
+- :mod:`gametable.sim_table`: :class:`~gametable.sim_table.VirtualTable`, the platform
   object (flick -> strike, physics, beams -> shot; placements; bot seats);
 - :mod:`gametable.sim_demo`: `make demo`'s bot game and ``--bots N`` / ``--headless`` games;
 - :mod:`gametable.sim_serve`: the MQTT loop (panel flicks, coin positions, bot moves).
@@ -28,7 +28,7 @@ from gametable.sim_demo import first_game, play_headless
 from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform
 from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from gametable.sim_serve import serve
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from virtual.physics import PhysicsParams
 
 
@@ -55,6 +55,9 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument("--ask", dest="ask", action="store_true", help="report only what the beams observe")
         parser.set_defaults(ask=False)
     add("--seed", type=int, default=None, help="seed of the physics and the bots")
+    add("--camera", action="store_true",
+        help="an overhead camera: the facts come from the analysis of rendered frames (CAM-5), fused with the "
+             "beams'; questions only where the camera could not see (needs the [camera] extra)")
     add("--direct", action="store_true",
         help="submit strikes and shots directly instead of through the sensor code (pty striker frames, "
              f"MockFactory beams); automatic above --speed {MAX_SPEED:g}, where real-time debounce cannot keep up")
@@ -88,6 +91,13 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     seed = config.sim.seed if args.seed is None else args.seed
     beams = config.beams or default_beams()
     clock = SystemClock()
+    camera = None
+    if getattr(args, "camera", False):
+        try:
+            config, camera = _virtual_camera(config, clock, seed)
+        except ImportError as exc:
+            print(f"sim error: --camera needs OpenCV and numpy: pip install '.[camera]' ({exc})")
+            return 2
     platform, config, why_direct = _virtual_sensors(config, clock, beams, speed, args.direct)
     config, broker = ensure_broker(config)
     from controller.journal import JournalError
@@ -114,7 +124,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         try:
             # no fixed bots: each game's own bot seats (its new_game) are played, and only in that game
             table = VirtualTable(daemon, clock, beams=beams, seed=seed, ask=args.ask, speed=speed, bots=(),
-                                 params=PhysicsParams(hz=config.sim.hz), platform=platform)
+                                 params=PhysicsParams(hz=config.sim.hz), platform=platform, camera=camera)
         except SimHardwareError as exc:
             print(f"sim error: {exc}")
             return 2
@@ -154,9 +164,26 @@ def _virtual_sensors(config: Config, clock: Clock, beams: tuple[BeamConfig, ...]
     naming their pty and mock pins), or the ground-truth platform (and why) for the direct path."""
     why_direct = direct_reason(speed, direct)
     if why_direct is not None:
-        return TruthPlatform(beams, clock), config, why_direct
+        return TruthPlatform(beams, clock, camera=config.camera), config, why_direct
     rig = SimHardware(config, clock, beams=beams)
     return SensorPlatform(rig), rig.config, None
+
+
+def _virtual_camera(config: Config, clock: Clock, seed: int) -> tuple[Config, Any]:
+    """``--camera``: the config's ``[camera]`` (or the defaults) and a virtual camera whose mount,
+    lens and light vary with the seed within the docs' tolerances (CAM-5), so a run is not one picture."""
+    import random
+    from dataclasses import replace
+
+    from core.config import CameraConfig
+    from virtual.camera.rig import CameraRig
+    from virtual.camera_feed import VirtualCamera
+
+    camera = config.camera or CameraConfig()
+    rig = CameraRig.random(random.Random(seed ^ 0xCA3E7A))
+    feed = VirtualCamera(rig, clock, {int(k): v for k, v in camera.markers.items()},
+                         seat_colours=camera.seat_colours, seat_marks=camera.seat_marks)
+    return replace(config, camera=camera), feed
 
 
 def _stop_on_signals(stop: threading.Event) -> None:
@@ -195,11 +222,13 @@ def _print_banner(config: Config, url: str, platform: TablePlatform, ask: bool, 
     except (OSError, UnicodeEncodeError):  # a terminal that cannot draw it: the address is printed
         pass
     print(f"host page: {url}/host  (table PIN {config.panel.pin})", flush=True)
+    camera = " and a virtual overhead camera (facts from its frames)" if config.camera is not None else ""
+    ask = ask or config.camera is not None
     if isinstance(platform, SensorPlatform):
         print(f"sensors: the table's own code -- striker frames on {platform.rig.base.path}, beams and seat LEDs on "
-              f"MockFactory pins ({'questions to the phones' if ask else 'ground truth reported'})", flush=True)
+              f"MockFactory pins{camera} ({'questions to the phones' if ask else 'ground truth reported'})", flush=True)
     else:
-        print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself", flush=True)
+        print(f"sensors: direct ({why_direct}); the simulator submits strikes and shots itself{camera}", flush=True)
 
 
 def _sim_args_problem(args: argparse.Namespace, speed: float) -> str | None:

@@ -2,7 +2,7 @@
 
 Why a module of its own: what the table plays when nobody drives it (the demo's slow bot game until
 a phone takes a seat, ``--bots N``'s game, ``--headless`` runs) is policy on top of the
-:class:`~gametable.virtual_table.VirtualTable`, apart from the CLI wiring and the MQTT loop.
+:class:`~gametable.sim_table.VirtualTable`, apart from the CLI wiring and the MQTT loop.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from controller.bot_runner import BotRunner
 from controller.command_ids import new_id
 from gametable import bot_game
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 
 
 def play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namespace, seats: list[int],

@@ -1,6 +1,6 @@
 """The virtual table's two platforms (issue 11, item 5): how a flick reaches the daemon.
 
-Why: :class:`gametable.virtual_table.VirtualTable` plays the physics and the game; *how* a strike and the
+Why: :class:`gametable.sim_table.VirtualTable` plays the physics and the game; *how* a strike and the
 beams reach the referee is the platform's job, chosen once (``run_sim`` via
 :func:`gametable.sim_rig.direct_reason`), not forked on inside the table:
 
@@ -8,20 +8,22 @@ beams reach the referee is the platform's job, chosen once (``run_sim`` via
   flick is a striker frame through a pty, the beams are MockFactory pins read by the Pi's
   ``BeamBank``/``Hardware``/observer;
 - :class:`TruthPlatform`: the ground-truth fast path (headless runs, ``--direct``, high
-  ``--speed``): the simulator submits ``strike`` itself and the virtual beams feed an observer of
-  its own on the injected clock.
+  ``--speed``): the simulator submits ``strike`` itself and the virtual beams (and the virtual
+  camera's frames, ``--camera``) feed the games' table adapters of its own on the injected clock.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
-from controller.games.coinwar.sensing import ObservedStrike, Observer
+from controller.hardware import table_adapters
 from controller.referee_api import TableReferee
+from controller.table_adapter import TableAdapter, TableParts
 from core.clock import Clock
-from core.config import BeamConfig
+from core.config import BeamConfig, CameraConfig, Config
 from gametable.sim_rig import SimHardware
 from virtual.physics import TablePhysics
 
@@ -33,7 +35,7 @@ class SimError(ValueError):
 
 
 class TableSide(Protocol):
-    """What a platform may use of the virtual table (:class:`gametable.virtual_table.VirtualTable`) during a strike."""
+    """What a platform may use of the virtual table (:class:`gametable.sim_table.VirtualTable`) during a strike."""
 
     physics: TablePhysics
     log: list[dict[str, Any]]
@@ -49,7 +51,7 @@ class TableSide(Protocol):
 
 
 class TablePlatform(Protocol):
-    """What :class:`~gametable.virtual_table.VirtualTable` needs from the way its strikes and beams reach the daemon."""
+    """What :class:`~gametable.sim_table.VirtualTable` needs from the way its strikes and beams reach the daemon."""
 
     @property
     def beams(self) -> tuple[BeamConfig, ...]:
@@ -71,7 +73,10 @@ class TablePlatform(Protocol):
     def questions_to_phones(self) -> bool:
         """With ``--ask``, do questions go to the phones (only bot seats answered from the truth)?"""
 
-    def start(self, daemon: TableReferee, on_facts: Callable[[ObservedStrike], None], settle_s: float) -> None:
+    def camera_frame(self, t: float, image: Any) -> None:
+        """A frame of the virtual camera into the table's camera observer (``--camera``)."""
+
+    def start(self, daemon: TableReferee, on_facts: Callable[[Any], None], settle_s: float) -> None:
         """Start observing for ``daemon``; the observer's facts go to ``on_facts``."""
 
     def strike(self, table: TableSide, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
@@ -92,21 +97,36 @@ class TruthPlatform:
     drive: Callable[[frozenset[str]], None] | None = None
 
     def __init__(self, beams: Sequence[BeamConfig], clock: Clock,
-                 drive: Callable[[frozenset[str]], None] | None = None) -> None:
+                 drive: Callable[[frozenset[str]], None] | None = None, camera: CameraConfig | None = None) -> None:
         self.beams = tuple(beams)
         self.clock = clock
         self.drive = drive  # e.g. gpio pins of a caller's own (the on_blocked seam)
-        self.observer: Any = None
+        self.camera = camera
+        self.adapters: list[TableAdapter] = []
 
-    def start(self, daemon: TableReferee, on_facts: Callable[[ObservedStrike], None], settle_s: float) -> None:
-        self.observer = Observer(self.beams, self.clock, on_facts, settle_s=settle_s,
-                                 flight_proof="rails")  # the physics flies every coin through the rail beams
+    @property
+    def observer(self) -> Any:
+        observers = (getattr(adapter, "observer", None) for adapter in self.adapters)
+        return next((o for o in observers if o is not None), None)
+
+    def start(self, daemon: TableReferee, on_facts: Callable[[Any], None], settle_s: float) -> None:
+        config = replace(Config(), beams=self.beams, camera=self.camera)
+        # the physics flies every coin through the rail beams: "rails" proves a flight-free strike
+        self.adapters = table_adapters(TableParts(config, self.clock, daemon, on_facts=on_facts, settle_s=settle_s,
+                                                  flight_proof="rails"))
 
     def strike(self, table: TableSide, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
         result = table.submit({"type": "strike", "seat": seat})
         if result.get("ok"):
-            self.observer.strike(seat, coin, coins_on_table=table.physics.coins())
+            # the flicked coin (football: any of the team's): told the adapters, not the daemon
+            for adapter in self.adapters:
+                adapter.input_accepted({"type": "strike", "seat": seat, "coin": coin,
+                                        "coins_on_table": table.physics.coins()}, self.clock.now())
         return result
+
+    def camera_frame(self, t: float, image: Any) -> None:
+        for adapter in self.adapters:
+            adapter.camera_frame(t, image)
 
     def settled(self, blocked: frozenset[str]) -> bool:
         return True
@@ -131,8 +151,11 @@ class SensorPlatform:
     def observer(self) -> Any:
         return self.rig.observer
 
-    def start(self, daemon: TableReferee, on_facts: Callable[[ObservedStrike], None], settle_s: float) -> None:
+    def start(self, daemon: TableReferee, on_facts: Callable[[Any], None], settle_s: float) -> None:
         self.rig.start(daemon, on_facts, settle_s=settle_s)
+
+    def camera_frame(self, t: float, image: Any) -> None:
+        self.rig.camera_frame(t, image)
 
     def strike(self, table: TableSide, seat: int, coin: str, speed_mm_s: float, st: dict[str, Any]) -> dict[str, Any]:
         """The seat's striker hits: frame -> pty -> StrikerLink -> Hardware -> daemon ``strike``.
@@ -164,6 +187,7 @@ class SensorPlatform:
 
 
 def platform_for(rig: SimHardware | None, beams: Iterable[BeamConfig], clock: Clock,
-                 drive: Callable[[frozenset[str]], None] | None = None) -> TablePlatform:
+                 drive: Callable[[frozenset[str]], None] | None = None,
+                 camera: CameraConfig | None = None) -> TablePlatform:
     """The sensor platform on ``rig``, or the ground-truth one when there is none."""
-    return SensorPlatform(rig) if rig is not None else TruthPlatform(tuple(beams), clock, drive)
+    return SensorPlatform(rig) if rig is not None else TruthPlatform(tuple(beams), clock, drive, camera)

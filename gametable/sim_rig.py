@@ -115,9 +115,10 @@ class SimHardware:
         if self.hardware is not None:
             raise SimHardwareError("the virtual sensors are already started")
         self.factory = MockFactory(pin_class=MockPWMPin)
+        # the physics flies every coin through the rail beams ("rails"); the virtual camera's frames
+        # come through camera_frame, no camera device is opened
         self.hardware = Hardware(self.config, self.clock, daemon, pin_factory=self.factory,
-                                 on_facts=on_facts, settle_s=settle_s,
-                                 flight_proof="rails")  # the physics flies every coin through the rail beams
+                                 on_facts=on_facts, settle_s=settle_s, flight_proof="rails", capture=False)
         try:
             self.hardware.start()
         except Exception as exc:
@@ -129,6 +130,11 @@ class SimHardware:
             raise SimHardwareError(f"virtual sensors: the striker link did not open {self.base.path}")
         self.base.start()
         self.drive(frozenset())
+
+    def camera_frame(self, t: float, image: Any) -> None:
+        """A virtual camera frame into the Pi's own camera observer (``--camera``)."""
+        if self.hardware is not None:
+            self.hardware.camera_frame(t, image)
 
     def drive(self, blocked_ids: Iterable[str]) -> None:
         """Coin geometry -> beam pin levels (the :class:`BeamBank` reads them like real receivers)."""

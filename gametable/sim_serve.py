@@ -16,7 +16,7 @@ from controller.topics import Topics, client_id
 from core.config import Config
 from gametable.sim_demo import Demo
 from gametable.sim_platform import SimError
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 
 
 def sensor_topics(table_id: str) -> dict[str, str]:

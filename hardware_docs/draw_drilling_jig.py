@@ -73,10 +73,7 @@ def render(config: Config) -> str:
         )
     # scale check: a 100 mm ruler along x and a 50 mm one along y
     ry = oy + gl + 20
-    ticks = "".join(f"M {_fmt(10 + i)} {_fmt(ry)} v {_fmt(-4 if i % 10 == 0 else -2)} " for i in range(101))
-    out.append(f'<g id="ruler-100mm"><path d="M 10 {_fmt(ry)} h 100 {ticks}" stroke="black" stroke-width="0.15" '
-               f'fill="none"/><text x="10" y="{_fmt(ry + 5)}" font-size="3">0</text>'
-               f'<text x="104" y="{_fmt(ry + 5)}" font-size="3">100 mm</text></g>')
+    out.append(ruler_100mm(10, ry))
     rx = PAGE_W - 15
     vticks = "".join(f"M {_fmt(rx)} {_fmt(ry - i)} h {_fmt(4 if i % 10 == 0 else 2)} " for i in range(51))
     out.append(f'<g id="ruler-50mm"><path d="M {_fmt(rx)} {_fmt(ry)} v -50 {vticks}" stroke="black" '
@@ -84,6 +81,15 @@ def render(config: Config) -> str:
                "50 mm</text></g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def ruler_100mm(x: float, y: float) -> str:
+    """A 100 mm scale check along the page, its left end at (x, y): a printed sheet is 1:1 only if a
+    real ruler agrees."""
+    ticks = "".join(f"M {_fmt(x + i)} {_fmt(y)} v {_fmt(-4 if i % 10 == 0 else -2)} " for i in range(101))
+    return (f'<g id="ruler-100mm"><path d="M {_fmt(x)} {_fmt(y)} h 100 {ticks}" stroke="black" stroke-width="0.15" '
+            f'fill="none"/><text x="{_fmt(x)}" y="{_fmt(y + 5)}" font-size="3">0</text>'
+            f'<text x="{_fmt(x + 94)}" y="{_fmt(y + 5)}" font-size="3">100 mm</text></g>')
 
 
 def scad_points(config: Config) -> str:

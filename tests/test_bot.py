@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from controller.games.coinwar.shot_planner import BotError, plan
 from core.clock import FakeClock
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from tests.helpers.mini_referee import FakeDaemon
 from virtual.physics import MAX_FLICK_MM_S, TablePhysics
 from virtual.random_shots import random_table

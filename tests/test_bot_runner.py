@@ -21,7 +21,7 @@ from controller.daemon import Daemon
 from controller.games.coinwar.shot_planner import plan
 from core.clock import FakeClock
 from core.config import parse
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast

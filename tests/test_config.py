@@ -142,3 +142,75 @@ def test_a_beam_and_an_led_on_one_gpio_is_refused(leds, message):
     with pytest.raises(ConfigError) as err:
         _parse(RAIL + leds)
     assert message in str(err.value)
+
+
+# --- [camera] (CAM-1, CAM-2) ----------------------------------------------------------------------
+
+def test_without_a_camera_section_there_is_no_camera():
+    assert parse({}).camera is None
+
+
+def test_the_camera_section_reads_every_key_and_defaults_the_rest():
+    import tomllib
+
+    c = parse(tomllib.loads('[camera]\ndevice = "/dev/video2"\nfps = 100\nresolution = [1280, 720]\n'
+                            'confidence_threshold = 0.99\n'
+                            'markers = { "0" = [-40, -40], "1" = [465, -40], "2" = [465, 665], "3" = [-40, 665] }'))
+    cam = c.camera
+    assert cam is not None and cam.device == "/dev/video2" and cam.backend == "v4l2"
+    assert cam.fps == 100 and cam.resolution == (1280, 720) and cam.confidence_threshold == 0.99
+    assert cam.markers["2"] == (465.0, 665.0) and cam.marker_size_mm == 40.0
+    default = parse(tomllib.loads("[camera]")).camera
+    assert default is not None and default.backend == "picamera2" and default.confidence_threshold == 0.98
+    assert parse(tomllib.loads("[camera]\ndevice = 0")).camera.device == 0  # type: ignore[union-attr]
+
+
+def test_the_shipped_default_tables_camera_example_is_valid_once_uncommented():
+    import re
+    import tomllib
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "controller/data/default-table.toml").read_text(encoding="utf-8")
+    block = re.search(r"^# \[camera\]\n((?:# .*\n)+)", text, re.M)
+    assert block is not None
+    lines = [line[2:] for line in block.group(0).splitlines() if not line.startswith("# #")]
+    cam = parse(tomllib.loads("\n".join(lines))).camera
+    assert cam is not None and cam.device == "picamera2" and len(cam.markers) == 4
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[camera]\ndevice = "video0"', "camera.device: expected 'picamera2' or an absolute V4L2 device path"),
+    ('[camera]\ndevice = true', "camera.device: expected 'picamera2', a V4L2 device path"),
+    ('[camera]\ndevice = 99', "camera.device: expected a V4L2 index from 0 to 63"),
+    ('[camera]\nfps = 0', "camera.fps: expected an integer from 1 to 1000, got 0"),
+    ('[camera]\nresolution = [1280]', "camera.resolution: expected [width, height] in pixels"),
+    ('[camera]\nconfidence_threshold = 1.5', "camera.confidence_threshold: expected a number from 0.5 to 1.0"),
+    ('[camera]\nlens = "wide"', "camera.lens: unknown key"),
+    ('[camera]\nmarkers = { "0" = [-35, -35] }', "camera.markers.1: expected the centre [x_mm, y_mm] of marker 1"),
+    ('[camera]\nmarkers = { "0" = [-35, -35], "1" = [460, -35], "2" = [460, 660], "3" = [-35, 660], "7" = [1, 1] }',
+     "camera.markers.7: expected a marker id 0, 1, 2 or 3"),
+    ('[camera]\nmarkers = { "0" = [100, 100], "1" = [460, -35], "2" = [460, 660], "3" = [-35, 660] }',
+     "camera.markers.0: expected a point outside the playing surface"),
+    ('[camera]\nmarkers = { "0" = "corner", "1" = [460, -35], "2" = [460, 660], "3" = [-35, 660] }',
+     "camera.markers.0: expected a point [x_mm, y_mm]"),
+    ('camera = 3', "camera: expected a table ([camera])"),
+])
+def test_camera_errors_name_the_key(text, message):
+    import tomllib
+
+    with pytest.raises(ConfigError) as err:
+        parse(tomllib.loads(text))
+    assert message in str(err.value)
+
+
+def test_seat_colours_and_sticker_marks_tell_coins_apart():
+    import tomllib
+
+    cam = parse(tomllib.loads('[camera]\nseat_colours = { "4" = "#D32F2F" }\nseat_marks = { "4" = 2 }')).camera
+    assert cam is not None and cam.seat_colours[4] == "#d32f2f" and cam.seat_colours[1] == "#d03030"
+    assert cam.seat_marks == {4: 2}
+    for text, message in [('[camera]\nseat_colours = { "7" = "#ffffff" }', "camera.seat_colours.7: expected a seat"),
+                          ('[camera]\nseat_colours = { "1" = "red" }', "camera.seat_colours.1: expected a colour"),
+                          ('[camera]\nseat_marks = { "1" = 9 }', "camera.seat_marks.1: expected an integer from 0 to 4")]:
+        with pytest.raises(ConfigError, match=message):
+            parse(tomllib.loads(text))

@@ -7,7 +7,7 @@ import math
 from controller.games.coinwar.shot_planner import plan
 from controller.games.coinwar.virtual_table import FOOTBALL_SPOTS
 from core.clock import FakeClock
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from virtual.physics import PhysicsParams, TablePhysics
 
 FOOTBALL = {

@@ -284,3 +284,47 @@ def test_the_example_check_catches_the_old_wrong_examples():
     old_leds = '[leds]\nseats = { "1" = 18, "2" = 20, "3" = 21, "4" = 26 }\nstatus = [12, 13, 19]\n'
     with pytest.raises(ConfigError, match="leds.seats.5: GPIO20 is already used by leds.seats.2"):
         parse(_merge_over(base, tomllib.loads(old_leds)), layout_only=True)
+
+
+# --- the camera's marker sheet (CAM-1) ------------------------------------------------------------
+
+def test_committed_marker_sheet_is_current(tmp_path):
+    pytest.importorskip("cv2")
+    from hardware_docs import draw_marker_sheet
+
+    out = tmp_path / "markers.svg"
+    assert draw_marker_sheet.main(["--config", str(ROOT / "controller" / "data" / "default-table.toml"),
+                                   "--out", str(out)]) == 0
+    assert out.read_text() == (DOCS / "marker_sheet.svg").read_text(), "rerun hardware_docs/draw_marker_sheet.py"
+
+
+@pytest.mark.browser
+def test_cam_1_the_printed_marker_sheet_is_found_by_the_camera_at_its_configured_size(tmp_path, browser):
+    """Chromium prints the sheet at 4 px/mm; the camera's own detector finds markers 0-3, each as
+    wide as [camera] marker_size_mm, each labelled with its configured centre."""
+    pytest.importorskip("cv2")
+    import base64
+
+    import cv2
+    import numpy as np
+
+    from hardware_docs import draw_marker_sheet
+    from sensors.camera.calibration import detect_marker_corners
+
+    config = tmp_path / "t.toml"
+    config.write_text('[camera]\nmarker_size_mm = 35.0\n'
+                      'markers = { "0" = [-30, -30], "1" = [455, -30], "2" = [455, 655], "3" = [-30, 655] }\n')
+    out = tmp_path / "markers.svg"
+    assert draw_marker_sheet.main(["--config", str(config), "--out", str(out)]) == 0
+    assert "marker 2: centre at x 455, y 655 mm" in out.read_text()
+    page = browser.new_page(viewport={"width": 840, "height": 1188})
+    page.set_content(f'<body style="margin:0"><img src="data:image/svg+xml;base64,'
+                     f'{base64.b64encode(out.read_bytes()).decode()}" style="width:840px;height:1188px"></body>')
+    png = page.screenshot()
+    page.close()
+    image = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    corners = detect_marker_corners(image)
+    assert sorted(corners) == [0, 1, 2, 3]
+    for quad in corners.values():
+        side_px = float(np.linalg.norm(quad[0] - quad[1]))
+        assert side_px / 4 == pytest.approx(35.0, abs=0.6)  # 4 px per mm

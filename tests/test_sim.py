@@ -18,7 +18,7 @@ from core import table_geometry as geo
 from core.clock import FakeClock
 from gametable.sim import add_sim_arguments, run_sim
 from gametable.sim_platform import SimError
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from tests.helpers.daemon_proc import panel_port
 from tests.helpers.mini_referee import FakeDaemon
 from virtual.flying import FlyModel

@@ -7,7 +7,7 @@ import pytest
 
 from core.clock import FakeClock
 from core.config import parse
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 
 daemon_mod = pytest.importorskip("controller.daemon")
 pytestmark = pytest.mark.mqtt

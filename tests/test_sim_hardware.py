@@ -20,7 +20,7 @@ from core.clock import SystemClock
 from core.config import parse
 from gametable.sim_platform import SimError
 from gametable.sim_rig import SimHardware, SimHardwareError, direct_reason
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from tests.helpers.broker import free_port
 from tests.helpers.mqtt_client import Recorder
 

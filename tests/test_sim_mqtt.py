@@ -13,7 +13,7 @@ import pytest
 from core.clock import FakeClock
 from core.config import parse
 from gametable.sim_serve import sensor_topics, serve
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from tests.helpers.mini_referee import FakeDaemon
 
 pytestmark = pytest.mark.mqtt

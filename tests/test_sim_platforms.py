@@ -18,7 +18,7 @@ from core.config import parse
 from gametable.sim import _virtual_sensors
 from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform
 from gametable.sim_rig import MAX_SPEED, SimHardware
-from gametable.virtual_table import VirtualTable
+from gametable.sim_table import VirtualTable
 from tests.helpers.mqtt_client import Recorder
 
 pytestmark = pytest.mark.mqtt

@@ -8,6 +8,7 @@ publish nothing.
 
 from __future__ import annotations
 
+import base64
 import hmac
 import io
 import json
@@ -25,7 +26,7 @@ from core.clock import Clock, SystemClock
 from core.config import Config
 from core.json_depth import too_deep
 from core.said import Said, say
-from web_panel.bringup import bringup_command
+from web_panel.bringup import bringup_command, camera_still_command
 from web_panel.commands import (
     CommandError,
     flick,
@@ -127,6 +128,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
 # The routes besides the phone's pages: (rule, name of the _Panel method that answers it).
 _GETS = [
     ("/bringup", "bringup_page"), ("/api/bringup", "bringup_state"), ("/games/<game>/<name>", "game_view"),
+    ("/api/host/camera.jpg", "camera_still"),
     ("/qr.svg", "qr"), ("/api/info", "info"), ("/api/stream", "stream"), ("/i18n/<lang>.json", "i18n_catalogue"),
 ]
 _POSTS = [
@@ -274,6 +276,24 @@ class _Panel:
         except CommandError as exc:
             return fail(exc.status, exc.message)
         return self.publish(command)
+
+    def camera_still(self) -> Response:
+        """The camera's still with its markers and coins outlined, to aim the camera: the only page
+        that serves a camera image, and only to the unlocked host (CAM-6); never cached."""
+        if not g.host:
+            return fail(403, "the camera still needs the host PIN")
+        result = self.link.command(camera_still_command(), timeout=self.result_timeout_s)
+        if result is None:
+            return fail(504, f"the table did not answer within {self.result_timeout_s:g} s (is the daemon running?)")
+        if not result.get("ok") or not isinstance(result.get("jpeg"), str):
+            return fail(409, str(result.get("error") or "no image"))
+        try:
+            jpeg = base64.b64decode(result["jpeg"], validate=True)
+        except ValueError:
+            return fail(502, "the table sent a broken image")
+        resp = Response(jpeg, mimetype="image/jpeg")
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
 
     def game_view(self, game: str, name: str) -> Response:
         """A game's phone view (JS/CSS from its own package), found by path, never imported."""

@@ -47,6 +47,7 @@ class BringupCache:
         self.pairing: dict[str, Any] | None = None
         self.waiting: str | None = None
         self.reports: deque[str] = deque(maxlen=REPORTS_KEPT)
+        self.camera: dict[str, Any] | None = None  # None: no camera has spoken
 
     def handle(self, kind: str, data: Any) -> None:
         """One ``sensors/<kind>`` payload (already JSON-decoded)."""
@@ -65,6 +66,10 @@ class BringupCache:
                 self._tuning(data)
             elif kind == "waiting":
                 self.waiting = data.get("waiting") if isinstance(data.get("waiting"), str) else None
+            elif kind == "camera":  # the camera's markers and coins at rest (no image: CAM-6)
+                coins = data.get("coins")
+                self.camera = {"calibrated": data.get("calibrated") is True,
+                               "coins": len(coins) if isinstance(coins, dict) else 0}
 
     def _beam(self, data: dict[str, Any]) -> None:
         if data.get("type") == "beam" and isinstance(data.get("beam"), str):
@@ -141,6 +146,7 @@ class BringupCache:
                 "pairing": self.pairing,
                 "waiting": self.waiting,
                 "reports": list(self.reports),
+                "camera": self.camera,
                 "threshold": {"default_g": DEFAULT_THRESHOLD_G, "min_g": MIN_THRESHOLD_G,
                               "max_g": MAX_THRESHOLD_G},
             }
@@ -165,3 +171,10 @@ def bringup_command(body: Any) -> dict[str, Any]:
         return {"type": kind, "id": cid, "striker": body.get("striker"), "threshold_g": body.get("threshold_g")}
     raise CommandError(400, f"unknown command type {kind!r}; the bring-up page may send: "
                             "pair_open, pair_striker, unpair_striker, tune_striker")
+
+
+def camera_still_command() -> dict[str, Any]:
+    """The table command for the host's camera still (CAM-6: the page's only image)."""
+    import secrets
+
+    return {"type": "camera_still", "id": f"host-still-{secrets.token_hex(9)}"}

@@ -42,7 +42,8 @@ class TableLink:
         self.private: dict[int, dict[str, Any]] = {}
         self.leds: Any = None
         self.status = "unknown"
-        self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table)
+        self.table: dict[str, Any] | None = None  # sensors/table: coin positions (virtual table) or the camera's
+        self._virtual = False  # a virtual table publishes sensors/table: its drawing wins over a camera's
         self.journal: dict[str, Any] | None = None  # sensors/journal (retained): a torn record dropped at start
         self.games: dict[str, dict[str, Any]] = {}  # retained games: each game's describe(), by name
         self.games_listed = threading.Event()  # set once the daemon's retained games have arrived
@@ -142,11 +143,22 @@ class TableLink:
         elif rest == "sensors/journal":  # the host's panel shows it (issue 17 #7)
             self.journal = data if isinstance(data, dict) and data.get("warning") else None
             self.hub.publish("journal", self.journal)
-        elif rest in ("sensors/table", "sensors/coins"):  # (coins: the physics branch's first name)
-            self.table = data
-            self.hub.publish("table", data)
+        elif rest in ("sensors/table", "sensors/coins", "sensors/camera"):  # (coins: the physics branch's first name)
+            self._coins(rest, data)
         elif rest.startswith("sensors/"):
             self.bringup.handle(rest[len("sensors/"):], data)
+
+    def _coins(self, rest: str, data: Any) -> None:
+        """The coins on the table view: the virtual table's physics, or a real table's camera (CAM-2),
+        drawn alike; on the virtual table its own drawing wins over its virtual camera's."""
+        if rest != "sensors/camera":
+            self._virtual = True
+        else:
+            self.bringup.handle("camera", data)
+            if self._virtual or not isinstance(data, dict) or not isinstance(data.get("coins"), dict):
+                return
+        self.table = data
+        self.hub.publish("table", data)
 
     def _on_event(self, data: Any) -> None:
         entry = self._log_entry(data)

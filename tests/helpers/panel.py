@@ -124,7 +124,7 @@ def start_sim(stack: Stack, speed: float = 20.0) -> SimTable:
 
     from core.clock import SystemClock
     from gametable.sim_serve import serve
-    from gametable.virtual_table import VirtualTable
+    from gametable.sim_table import VirtualTable
 
     table = VirtualTable(stack.daemon, SystemClock(), seed=5, speed=speed, settle_s=0.2)
     stop = threading.Event()

@@ -180,6 +180,32 @@ function drawBeams(s) {
   fill($("#reports"), s.reports.slice().reverse().map((r) => el("li", r)));
 }
 
+// The camera card's words, in one place (CAM-6: this page is the only one that shows a camera image).
+const CAMERA_TEXT = {
+  none: "No camera on this table ([camera] is not in the config).",
+  seen: (c) => `${c.calibrated ? "Markers found: the table is calibrated" : "Markers NOT found: aim the camera at all four"}; ` +
+    `${c.coins} coin${c.coins === 1 ? "" : "s"} seen at rest.`,
+  loading: "Taking a still…",
+  failed: "No still: ",
+};
+
+function drawCamera(s) {
+  $("#camera-card").hidden = !s.camera;
+  if (s.camera) $("#camera-status").textContent = CAMERA_TEXT.seen(s.camera);
+}
+
+function takeStill() {
+  const img = $("#camera-still");
+  $("#camera-status").textContent = CAMERA_TEXT.loading;
+  img.onload = () => { img.hidden = false; };
+  img.onerror = () => {
+    img.hidden = true;
+    fetch(img.src, { credentials: "same-origin", cache: "no-store" }).then((r) => r.json())
+      .then((d) => toast(CAMERA_TEXT.failed + (d.error || "")), () => toast(CAMERA_TEXT.failed));
+  };
+  img.src = `/api/host/camera.jpg?n=${Date.now()}`;  // the host's cookie goes with it; never cached
+}
+
 // --- polling and actions -------------------------------------------------------------------------
 
 async function poll() {
@@ -198,6 +224,7 @@ async function poll() {
     drawPairing(s.pairing);
     drawStrikers(s);
     drawBeams(s);
+    drawCamera(s);
   } catch (e) {
     $("#base").textContent = t("the panel does not answer; retrying");
   }
@@ -219,6 +246,8 @@ document.addEventListener("click", (ev) => {
   if (!b) return;
   if (b.id === "unlock") {
     post("/api/host/unlock", { pin: $("#pin").value }).then(() => poll(), (e) => toast(e.message));
+  } else if (b.id === "camera-take") {
+    takeStill();
   } else if (b.id === "pair-open") {
     act({ type: "pair_open", seconds: 60 }, t("Pairing open: wave a striker"));
   } else if (b.id === "pair-close") {

@@ -265,6 +265,14 @@ def player(state: State, seat: int) -> dict[str, Any]:
     return turns.player(state, seat)
 
 
+def table_adapter(parts: Any) -> Any:
+    """How the table's beams, strikers and camera become Coin War's inputs (``controller/table_adapter.py``;
+    the reading itself: ``controller/games/coinwar/table_sensors.py``)."""
+    from controller.games.coinwar.table_sensors import CoinWarTable
+
+    return CoinWarTable(parts)
+
+
 def public_input(inp: dict[str, Any]) -> dict[str, Any]:
     """Every Coin War input is public (the daemon already hides a ``new_game``'s seed)."""
     return inp

@@ -266,26 +266,8 @@ class Observer:
 
         ``on_facts`` replaces the submit: the virtual table takes the facts itself, to submit them
         (``--ask``) or only compare them with the ground truth it submits (``--truth``)."""
-        counter = iter(range(1, 1 << 62))
-
-        def submit(facts: ObservedStrike) -> None:
-            state = daemon.public_state()
-            if isinstance(state, dict) and state.get("striking") is False:
-                # CW-5.6: the strike was withdrawn (or its shot came from a phone): a shot now would
-                # count as a new strike of its own
-                log.info("observer: seat %s's strike is no longer in flight; its facts are not submitted", facts.seat)
-                return
-            shot = facts.shot() | {"id": f"obs-{int(clock.wall() * 1000)}-{next(counter)}"}
-            try:
-                result = daemon.submit(shot, source="observer")
-            except Exception as exc:  # e.g. the daemon stopped while a settle timer was pending
-                log.warning("observer: could not submit the shot: %s", exc)
-                return
-            if not result.get("ok"):
-                log.warning("observer: shot rejected: %s", result.get("error"))
-
-        return cls(config.beams, clock, on_facts or submit, settle_s=settle_s, public_state=daemon.public_state,
-                   flight_proof=flight_proof)
+        return cls(config.beams, clock, on_facts or facts_submitter(daemon, clock), settle_s=settle_s,
+                   public_state=daemon.public_state, flight_proof=flight_proof)
 
     def strike_started(self, seat: int, t: float | None = None) -> None:
         """A strike input was accepted for ``seat`` (the hardware glue's name for :meth:`strike`):
@@ -363,6 +345,11 @@ class Observer:
     stop = close  # the hardware glue stops its parts with stop()
 
     @property
+    def open_coin(self) -> str | None:
+        """The struck coin of the open strike (None: no strike open)."""
+        return self._open["coin"] if self._open is not None else None
+
+    @property
     def busy(self) -> bool:
         """A strike is open (coins not yet known to be at rest)."""
         return self._open is not None
@@ -423,6 +410,30 @@ class Observer:
         if any(b in self.blocked for b in s["rail_since"]):
             return None  # a rail beam blocked at rest since the strike: a coin on the rail, or a hand
         return [] if self.flight_proof == "rails" else None
+
+
+def facts_submitter(daemon: Referee, clock: Clock) -> Callable[[ObservedStrike], None]:
+    """Submits a strike's facts to ``daemon`` as the ``shot`` input (source ``observer``), with a
+    command id that never repeats across runs; a strike no longer in flight submits nothing."""
+    counter = iter(range(1, 1 << 62))
+
+    def submit(facts: ObservedStrike) -> None:
+        state = daemon.public_state()
+        if isinstance(state, dict) and state.get("striking") is False:
+            # CW-5.6: the strike was withdrawn (or its shot came from a phone): a shot now would
+            # count as a new strike of its own
+            log.info("observer: seat %s's strike is no longer in flight; its facts are not submitted", facts.seat)
+            return
+        shot = facts.shot() | {"id": f"obs-{int(clock.wall() * 1000)}-{next(counter)}"}
+        try:
+            result = daemon.submit(shot, source="observer")
+        except Exception as exc:  # e.g. the daemon stopped while a settle timer was pending
+            log.warning("observer: could not submit the shot: %s", exc)
+            return
+        if not result.get("ok"):
+            log.warning("observer: shot rejected: %s", result.get("error"))
+
+    return submit
 
 
 # --- strikers: a frame from the serial link -> the ``strike`` input (the real table's turn rule) ---

@@ -1,6 +1,6 @@
 """Coin War on the virtual table: where its coins start, and its answers from the physics' truth.
 
-The virtual table (``gametable/virtual_table.py``, ``virtual/``) knows no game: it asks this module where a
+The virtual table (``gametable/sim_table.py``, ``virtual/``) knows no game: it asks this module where a
 coin starts (CW-1.6, CW-2.3, the CW-7.3 kick-off) and how the ground truth of a strike answers an
 engine question (CW-8); it logs how far the observer agreed with that truth.
 """

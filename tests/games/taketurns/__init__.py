@@ -169,5 +169,12 @@ class TakeBot:
         return {"type": "pass", "seat": seat} if moves else None
 
 
+def table_adapter(parts: Any) -> Any:
+    """Take Turns' own sensor: a token dropped through the bowl's beam (``tests/games/taketurns/bowl.py``)."""
+    from tests.games.taketurns.bowl import Bowl
+
+    return Bowl(parts, NAME)
+
+
 def bots() -> dict[str, Callable[[int], Bot]]:
     return {"default": TakeBot}

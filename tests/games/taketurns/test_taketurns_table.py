@@ -121,3 +121,40 @@ def test_the_games_own_bot_plays_a_seat(table, fake_clock):
     assert runner.poll() == 2  # Bo (the bot) lets the take stand, then takes 1 leaving 4
     assert [e["cmd"]["type"] for e in runner.log] == ["pass", "take"]
     assert daemon.public_state()["pile"] == 4 and daemon.public_state()["window"]["seat"] == 2
+
+
+@pytest.mark.mqtt
+def test_a_plugin_game_brings_its_own_sensor_through_the_hardware_that_knows_no_game(game, broker, tmp_path):
+    """A token through the bowl's beam (MockFactory pin, the real BeamBank and its debounce) is a
+    ``take`` of the seat whose turn it is: the hardware layer hands the edge to Take Turns' adapter."""
+    import time
+
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from controller.hardware import Hardware
+    from core.clock import SystemClock
+    from tests.helpers.pty_pair import wait_for
+
+    config = parse({"table_id": T, "mqtt": {"host": broker.host, "port": broker.port},
+                    "journal": {"path": str(tmp_path / "j.sqlite")},
+                    "beams": [{"id": "bowl", "pin": 17, "kind": "point", "at": [-60.0, 300.0]}]})
+    clock = SystemClock()
+    daemon = Daemon(config, clock)
+    daemon.start()
+    assert daemon.bridge.wait_connected(10)
+    factory = MockFactory(pin_class=MockPWMPin)
+    hardware = Hardware(config, clock, daemon, pin_factory=factory)
+    hardware.start()
+    try:
+        assert daemon.submit({"id": "tt-bowl-new", "type": "new_game", "game": "taketurns", "players": PLAYERS,
+                              "order": [2, 5], "seed": 1})["ok"]
+        pin = factory.pin(17)
+        pin.drive_low()  # a token falls through the beam ...
+        time.sleep(0.02)  # (a real 20 ms pulse: the bank debounces on the real clock)
+        pin.drive_high()
+        wait_for(lambda: daemon.public_state()["pile"] != 7, what="the bowl's take")
+        state = daemon.public_state()
+        assert state["pile"] == 6 and state["last"][0] == {"kind": "take", "seat": 2, "count": 1}
+    finally:
+        hardware.stop()
+        daemon.stop()

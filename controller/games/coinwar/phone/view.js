@@ -240,6 +240,7 @@
       this.scale = (w * dpr) / TABLE_W; this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round((w * TABLE_H / TABLE_W) * dpr);
     },
     flickable() {
+      if (S.table && S.table.source === "camera") return [];  // a real table: the coins as its camera sees them; flick with the pen
       const shot = legalMoves(S.priv).find((m) => m.type === "shot");
       return shot && S.state && S.state.turn && S.state.turn.seat === S.me.seat ? shot.coins : [];
     },

@@ -33,7 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.bot_runner import coin_choices
 from controller.command_ids import CommandIds
@@ -59,6 +59,9 @@ from virtual.flying import FlyModel
 from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
 from virtual.random_shots import random_normal_spots
 from virtual.virtual_beams import VirtualBeams
+
+if TYPE_CHECKING:  # --camera only: OpenCV and numpy are the optional [camera] extra
+    from virtual.camera_feed import VirtualCamera
 
 log = logging.getLogger("gametable.sim")  # the name the sim has always logged under
 
@@ -97,12 +100,14 @@ class VirtualTable:
         bot_seed: int | None = None,
         rig: SimHardware | None = None,
         platform: TablePlatform | None = None,
+        camera: VirtualCamera | None = None,
     ) -> None:
         if not math.isfinite(speed) or speed <= 0:
             raise SimError(f"speed must be a positive number, got {speed!r}")
         self.daemon = daemon
         self.clock = clock
-        self.ask = ask
+        self.camera = camera  # --camera: the facts come from its frames (through the observer), never the truth
+        self.ask = ask or camera is not None
         self.speed = speed
         self.fixed_bots = set(bots)  # bots in every game (a caller's own table); `gametable sim` passes none
         self.bots = self.fixed_bots | bot_seats((daemon.public_state() or {}).get("players"))  # a resumed game's too
@@ -121,6 +126,8 @@ class VirtualTable:
         self._strikes: list[dict[str, Any]] = []  # strike inputs the daemon accepted (from any source)
         self._strike_seen = threading.Condition()
         self.platform.start(daemon, self._on_facts, settle_s)
+        if camera is not None:
+            camera.door = self.platform.camera_frame
         self.observer = self.platform.observer
         on_blocked = self.platform.drive
         self.on_blocked = on_blocked
@@ -247,6 +254,9 @@ class VirtualTable:
             seat = st["turn"]["seat"]
             if coin not in self.physics.coins():
                 raise SimError(f"coin {coin!r} is not on the table")
+            if self.camera is not None:  # the hand and pen come in before the striker's strike
+                self.camera.set_seats({c: s for c, s, _ in coins_of(st)}, self.physics.positions())
+                self.camera.hand_in(self.physics.positions(), coin, vx, vy)
             result = self.platform.strike(self, seat, coin, math.hypot(vx, vy), st)
             if not result.get("ok"):
                 return result
@@ -254,7 +264,10 @@ class VirtualTable:
             self._facts_ready.clear()
             self.moving = True
             try:
-                truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
+                if self.camera is not None:
+                    truth = self.camera.flick(self.physics, coin, vx, vy, on_step=self._on_step)
+                else:
+                    truth = self.physics.flick(coin, vx, vy, on_step=self._on_step)
             finally:
                 self.moving = False
             self.last_truth = truth

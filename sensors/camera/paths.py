@@ -1,0 +1,158 @@
+"""Path geometry of a strike (docs/camera.md, CAM-2 contacts): coins' tracks in table mm per frame
+(NaN where a coin was not located), closest approaches, impacts, and what a coin not seen could reach."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+Point = tuple[float, float]
+
+
+GONE_MM = (-10_000.0, -10_000.0)  # where a coin that left the table is put: out of every coin's reach
+
+
+def towards_rail(a: Point, b: Point, table: tuple[float, float]) -> bool:
+    """Moving from ``a`` to ``b`` towards the nearest rail."""
+    x, y = b
+    w, length = table
+    dist = {(-1, 0): x, (1, 0): w - x, (0, -1): y, (0, 1): length - y}
+    nx, ny = min(dist, key=dist.__getitem__)
+    return (b[0] - a[0]) * nx + (b[1] - a[1]) * ny > 0.0
+
+
+def intervals(times: Any, flags: Any) -> list[tuple[float, float]]:
+    out: list[tuple[float, float]] = []
+    start = None
+    for t, f in zip(times, flags, strict=True):
+        if f and start is None:
+            start = float(t)
+        elif not f and start is not None:
+            out.append((start, float(t)))
+            start = None
+    if start is not None:
+        out.append((start, float(times[-1])))
+    return out
+
+
+UNSEEN_SPEED_MM_S = 600.0  # the least speed bound a coin not seen is allowed
+
+
+def could_meet_unseen(track: Any, other: Any, times: Any, touch: float, v_max: float) -> bool:
+    """Could the coin of ``track`` have touched ``other`` in a frame where it was not seen? Seen at
+    p0 before the gap and p1 after it, it went at most ``v_max * gap`` along some path from p0 to
+    p1: it could touch a point o only if |p0 - o| + |o - p1| - 2 touch <= that length. Never seen
+    again: only the last sighting and the speed bound limit it (to the last frame)."""
+    seen = ~np.isnan(track[:, 0])
+    if seen.all() or not seen.any():
+        return not seen.any()
+    n = len(track)
+    idx = np.arange(n)
+    prev = np.maximum.accumulate(np.where(seen, idx, -1))
+    nxt = np.minimum.accumulate(np.where(seen, idx, n)[::-1])[::-1]
+    gaps = np.nonzero(~seen)[0]
+    p0 = np.where(prev[gaps] >= 0, prev[gaps], nxt[gaps])
+    p1 = np.where(nxt[gaps] < n, nxt[gaps], prev[gaps])
+    t0 = np.where(prev[gaps] >= 0, times[p0], times[0])
+    t1 = np.where(nxt[gaps] < n, times[p1], times[-1])
+    # a coin slides straight and slows down unless something hits it: over a gap it goes no faster
+    # than it was seen going just before or just after (with room), never above v_max
+    speed = seen_speeds(track, times, seen)
+    v_before = np.where(prev[gaps] >= 0, speed[np.maximum(p0, 0)], np.nan)
+    after = np.minimum(p1 + 1, n - 1)
+    v_after = np.where((nxt[gaps] < n) & (p1 + 1 < n) & seen[after], speed[after], np.nan)
+    bound = np.fmax(v_before, v_after) * GAP_SPEED_FACTOR + GAP_SPEED_SLACK_MM_S
+    bound = np.where(np.isnan(bound), v_max, np.minimum(bound, v_max))
+    length = bound * (t1 - t0) + 2.0  # 2 mm: the positions' own error
+    # a coin found again where it was hidden (within 1.5 mm) stayed there: a hit coin slides
+    # away (friction stops it, it cannot come back to the same spot), so its reach is nil
+    stayed = (np.hypot(*(track[p1] - track[p0]).T) < 1.5) & (nxt[gaps] < n)
+    length = np.where(stayed, 2.0, length)
+    o = other[gaps]
+    d0 = np.hypot(*(o - track[p0]).T)
+    d1 = np.hypot(*(o - track[p1]).T)
+    return bool((d0 + d1 - 2 * touch <= length).any())
+
+
+GAP_SPEED_FACTOR = 1.3
+
+
+GAP_SPEED_SLACK_MM_S = 200.0
+
+
+def seen_speeds(track: Any, times: Any, seen: Any) -> Any:
+    """Per frame: the speed (mm/s) from the previous frame when both were seen, else NaN."""
+    out = np.full(len(track), np.nan)
+    both = seen[1:] & seen[:-1]
+    step = np.hypot(*(track[1:] - track[:-1]).T) / np.maximum(np.diff(times), 1e-6)
+    out[1:][both] = step[both]
+    return out
+
+
+def fill(track: Any) -> Any:
+    """Positions with the gaps joined linearly (None when the coin was never seen)."""
+    ok = ~np.isnan(track[:, 0])
+    if not ok.any():
+        return None
+    idx = np.arange(len(track))
+    return np.column_stack([np.interp(idx, idx[ok], track[ok, 0]), np.interp(idx, idx[ok], track[ok, 1])])
+
+
+def velocities(track: Any, times: Any) -> Any:
+    if track is None or len(track) < 2:
+        return np.zeros(len(times))
+    v = np.diff(track, axis=0) / np.maximum(np.diff(times), 1e-6)[:, None]
+    return np.vstack([v[:1], v])
+
+
+def velocity_change(vel: Any, k: int) -> float:
+    """How much a coin's velocity changed around frame ``k`` (mm/s)."""
+    lo, hi = max(k - 2, 0), min(k + 3, len(vel) - 1)
+    before, after = vel[lo], vel[hi]
+    return float(np.hypot(*(after - before)))
+
+
+def closest(pa: Any, pb: Any) -> tuple[float, int]:
+    """Closest approach of two paths between frames: (distance, frame index)."""
+    per = approaches(pa, pb)
+    k = int(per.argmin())
+    return float(per[k]), k
+
+
+def approaches(pa: Any, pb: Any) -> Any:
+    """Per frame interval, how close two paths came. An impact bends the paths inside one interval,
+    and the straight join of the frames cuts that corner (it passes farther off than the coins
+    went), so each interval also tries the motion of the interval before carried on and the
+    motion of the interval after carried back."""
+    rel = pa - pb
+    if len(rel) < 2:
+        return np.array([float(np.hypot(*rel[0]))])
+    d0, d1 = rel[:-1], rel[1:]
+    step = d1 - d0
+    before = np.vstack([step[:1], step[:-1]])  # the relative motion of the interval before
+    after = np.vstack([step[1:], step[-1:]])  # ... and of the one after
+    return np.minimum(np.minimum(segment_min(d0, step), segment_min(d0, before)), segment_min(d1 - after, after))
+
+
+def impact(vel: Any, k: int, dt: float) -> float:
+    """How much a coin's velocity changed around frame ``k`` beyond what sliding friction does
+    (it only slows a coin, by at most ``FRICTION_MM_S2`` per second), in mm/s."""
+    lo, hi = max(k - 2, 0), min(k + 3, len(vel) - 1)
+    before, after = vel[lo], vel[hi]
+    speed = float(np.hypot(*before))
+    slowing = min(speed, FRICTION_MM_S2 * dt * (hi - lo))
+    expected = before * (1.0 - slowing / speed) if speed > 1e-9 else before
+    return float(np.hypot(*(after - expected)))
+
+
+FRICTION_MM_S2 = 3500.0  # a coin on the laminate slows at ~3 m/s^2 (virtual/physics.py), with room
+
+
+def segment_min(start: Any, step: Any) -> Any:
+    """Per row: the least |start + s * step| over s in [0, 1]."""
+    denom = (step * step).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = np.clip(np.where(denom > 1e-12, -(start * step).sum(axis=1) / denom, 0.0), 0.0, 1.0)
+    closest = start + step * s[:, None]
+    return np.hypot(closest[:, 0], closest[:, 1])

@@ -1,0 +1,502 @@
+"""Following coins through a strike's frames (docs/camera.md, CAM-2): positions, paths, contacts.
+
+One :class:`StrikeTracker` per strike, fed frame by frame (the live camera and ``gametable camera
+analyse`` run the same code). It learns each coin's look and the empty table from the frames before
+the strike, where the coins' rest positions are known, then segments every frame against that
+background (numpy/OpenCV on whole arrays, no per-pixel Python). Every conclusion carries a
+confidence; what the hand and pen hid is reported as occluded, never filled in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from sensors.camera.binding import bind_coins
+from sensors.camera.calibration import Calibration
+from sensors.camera.params import TrackParams
+from sensors.camera.paths import (
+    GONE_MM,
+    UNSEEN_SPEED_MM_S,
+    approaches,
+    could_meet_unseen,
+    fill,
+    impact,
+    intervals,
+    towards_rail,
+    velocities,
+    velocity_change,
+)
+from sensors.camera.recording import CoinInfo
+from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination
+
+Point = tuple[float, float]
+
+
+@dataclass
+class CoinResult:
+    """One coin's strike: where it rests (None = not on the surface / not seen), its path and flags."""
+
+    rest: Point | None
+    rest_confidence: float
+    path: list[tuple[float, Point]] = field(default_factory=list)  # (t, table mm) of located frames
+    left_surface: bool = False  # seen leaving the playing surface (over a rail / out of view)
+    not_flat: bool = False  # rests on another coin or on a rail
+    flight_confidence: float = 1.0  # confidence in (left_surface or not_flat) as stated
+    occluded: list[tuple[float, float]] = field(default_factory=list)  # (t0, t1) hidden intervals
+    identity_confidence: float = 1.0  # same-coloured coins: how sure the id is (docs/camera.md "Identity")
+
+
+@dataclass
+class TrackResult:
+    """What the frames showed about one strike."""
+
+    coins: dict[str, CoinResult]
+    contacts: dict[tuple[str, str], float]  # sorted pair -> confidence that they touched (0..1)
+    contacts_confidence: float  # confidence that ``contacts`` (pairs with p >= 0.5) is the full truth
+    frames: int = 0
+    settled: bool = False  # every coin was at rest in the last frames
+    undecided: dict[tuple[str, str], str] = field(default_factory=dict)  # pair -> why it is 0.5 (diagnostics)
+
+
+class StrikeTracker:
+    """Frames of one strike in, a :class:`TrackResult` out.
+
+    The first frame is the table at rest with the coins at ``coins[id].at``: it gives the empty
+    table (the coin discs painted over from their surroundings) and each coin's look (its colour
+    relative to the table under this light). Every later frame: pixels that differ from the empty
+    table, each given to the nearest-looking coin group (or to "other": the hand and pen), and each
+    coin found by a few mean-shift steps from where its motion says it should be."""
+
+    def __init__(self, calibration: Calibration, coins: Mapping[str, CoinInfo], struck: str, *,
+                 params: TrackParams | None = None, strike_t: float | None = None) -> None:
+        """``strike_t`` (seconds, frame time) when known: before it no coin moves, so a coin the
+        hand hides then is where it rested."""
+        self.calibration = calibration
+        self.strike_t = strike_t
+        self.coins = dict(coins)
+        self.ids = sorted(self.coins)
+        self.struck = struck
+        self.params = params or TrackParams()
+        self.times: list[float] = []
+        self.px: dict[str, list[Any]] = {c: [] for c in self.ids}  # per frame: (u, v) or None
+        self.hidden: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: not located
+        self.covered: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: the hand around it
+        self.shape: dict[str, float] = {}  # axis ratio of each coin's blob in the last frame it was seen
+        self._bg: Any = None
+        self._last_image: Any = None
+
+    # --- set-up on the first frame ---------------------------------------------------------------
+
+    def _start(self, image: Any) -> None:
+        cal, d_mm = self.calibration, self.params.coin_diameter_mm
+        h, w = image.shape[:2]
+        self.size = (w, h)
+        at = np.array([self.coins[c].at for c in self.ids], dtype=np.float64)
+        self.start_px = cal.to_image(at)
+        self.r_px = np.array([cal.coin_px(tuple(p), d_mm) / 2 for p in at])
+        mask = np.zeros((h, w), np.uint8)
+        for (u, v), r in zip(self.start_px, self.r_px, strict=True):
+            cv2.circle(mask, (int(round(u)), int(round(v))), int(math.ceil(r + 3)), 255, -1)
+        self._bg = cv2.inpaint(image, mask, 3, cv2.INPAINT_TELEA)
+        self._illum = illumination(self._bg)
+        bg = self._illum.astype(np.float32) + 1.0
+        looks = []
+        for (u, v), r in zip(self.start_px, self.r_px, strict=True):
+            ring = np.zeros((h, w), np.uint8)
+            cv2.circle(ring, (int(round(u)), int(round(v))), max(1, int(r * 0.85)), 255, -1)
+            cv2.circle(ring, (int(round(u)), int(round(v))), max(1, int(r * 0.55)), 0, -1)  # not the sticker dots
+            sel = ring > 0
+            looks.append(np.median(np.log((image[sel].astype(np.float32) + 1.0) / bg[sel]), axis=0))
+        self.looks = np.array(looks)
+        # coins that look alike form one group: pixels are given to a group, then to its nearest coin
+        self.group = list(range(len(self.ids)))
+        for i in range(len(self.ids)):
+            for j in range(i):
+                if np.abs(self.looks[i] - self.looks[j]).max() < LOOK_SAME:
+                    self.group[i] = self.group[j]
+                    break
+        self._groups: dict[int, list[int]] = {}
+        for k, g in enumerate(self.group):
+            self._groups.setdefault(g, []).append(k)
+        self.pos = self.start_px.copy()
+        self.vel = np.zeros_like(self.pos)
+        self.area = math.pi * self.r_px**2
+
+    # --- every frame -----------------------------------------------------------------------------
+
+    def feed(self, t: float, image: Any) -> None:
+        """One BGR uint8 frame at ``t`` seconds (frames in time order)."""
+        if self._bg is None:
+            self._start(image)
+        dt = t - self.times[-1] if self.times else 0.0
+        self.times.append(t)
+        self._last_image = image
+        predicted = self.pos + self.vel * dt
+        reach = self.r_px * 3.0 + np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt + 3.0
+        active = self._active(predicted, dt)
+        h, w = image.shape[:2]
+        box = predicted[active]
+        x0 = int(max(0, np.floor((box[:, 0] - reach[active]).min())))
+        y0 = int(max(0, np.floor((box[:, 1] - reach[active]).min())))
+        x1 = int(min(w, np.ceil((box[:, 0] + reach[active]).max()) + 1))
+        y1 = int(min(h, np.ceil((box[:, 1] + reach[active]).max()) + 1))
+        vs, us = foreground(image[y0:y1, x0:x1], self._bg[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else (
+            np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
+        us, vs = us + x0, vs + y0
+        near = np.zeros(len(us), dtype=bool)
+        for j in np.nonzero(active)[0]:  # only pixels around a coin being followed (not the whole hand)
+            near |= (np.abs(us - predicted[j, 0]) < reach[j]) & (np.abs(vs - predicted[j, 1]) < reach[j])
+        us, vs = us[near], vs[near]
+        pix = image[vs, us].astype(np.float32) + 1.0
+        bgp = self._illum[vs, us].astype(np.float32) + 1.0
+        ratio = np.log(pix / bgp)
+        looks = self.looks.astype(np.float32)
+        d2 = (ratio * ratio).sum(axis=1)[:, None] - 2.0 * ratio @ looks.T + (looks * looks).sum(axis=1)[None, :]
+        best = d2.argmin(axis=1) if len(us) else np.zeros(0, dtype=np.intp)
+        close = d2[np.arange(len(best)), best] < LOOK_MATCH * LOOK_MATCH
+        group_of_pixel = np.where(close, np.asarray(self.group)[best], -1)
+        pts = np.column_stack([us, vs]).astype(np.float64)
+        other = pts[group_of_pixel < 0]
+        est, counts = self._mean_shift(pts, group_of_pixel, predicted, dt, active)
+        for k in range(len(self.ids)):  # a coin's blurred rim is "other" too, but it is no hand
+            if len(other):
+                other = other[((other - est[k]) ** 2).sum(axis=1) > (self.r_px[k] + 2.5) ** 2]
+        for k, c in enumerate(self.ids):
+            if not active[k]:  # at rest and out of every moving coin's reach: it cannot have moved
+                self._record(c, k, self.pos[k].copy(), False)
+                continue
+            seen = counts[k] >= self.params.min_visible * self.area[k]
+            near_hand = False
+            if len(other):  # "other" pixels (not a coin's look) just outside the coin: the hand or pen
+                d2o = ((other - est[k]) ** 2).sum(axis=1)
+                ring = d2o < (self.r_px[k] * 1.8) ** 2
+                near_hand = bool(ring.sum() > HAND_SHARE * self.area[k])
+            whole = FULL_SHARE[0] * self.area[k] <= counts[k] <= FULL_SHARE[1] * self.area[k]
+            if seen and (whole or not near_hand):  # beside the hand only a whole, clean disc counts
+                if dt > 0:
+                    self.vel[k] = 0.5 * self.vel[k] + 0.5 * (est[k] - self.pos[k]) / dt
+                self.pos[k] = est[k]
+                self._record(c, k, est[k].copy(), False)
+            else:
+                self._record(c, k, None, True, near_hand)  # not located: under the hand, or gone
+
+    def _active(self, predicted: Any, dt: float) -> Any:
+        """The coins to look for in this frame. A coin at rest moves only when the pen (the struck
+        coin) or a moving coin hits it, so one still and out of every moving coin's reach is where
+        it was; every ``FULL_EVERY`` frames, and until it is found again, every coin is looked at."""
+        n = len(self.ids)
+        if len(self.times) <= 2 or len(self.times) % FULL_EVERY == 0:
+            return np.ones(n, dtype=bool)
+        speed = np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt
+        moving = (speed > STILL_PX) | np.array([self.px[c][-1] is None for c in self.ids])
+        moving[self.ids.index(self.struck)] = True
+        active = moving.copy()
+        for j in np.nonzero(moving)[0]:
+            gap = np.hypot(*(predicted - predicted[j]).T)
+            active |= gap < self.r_px + self.r_px[j] + speed[j] * 2 + 6.0
+        return active
+
+    def _mean_shift(self, pts: Any, group_of_pixel: Any, predicted: Any, dt: float,
+                    active: Any) -> tuple[Any, Any]:
+        """Each coin's centre: a few mean-shift steps from its predicted place, every pixel of a look
+        group given to the nearest coin of that group (two touching same-coloured coins split). A
+        coin not found there (a coin at rest just hit jumps a radius in one frame) is searched again
+        wider among its group's pixels that no found coin owns."""
+        n = len(self.ids)
+        est = predicted.copy()
+        counts = np.zeros(n)
+        need = self.params.min_visible * self.area
+        for g, group in self._groups.items():
+            members = [k for k in group if active[k]]
+            gp = pts[group_of_pixel == g]
+            if len(gp) == 0 or not members:
+                continue
+            for step in range(3):
+                d2 = ((gp[:, None, :] - est[None, members, :]) ** 2).sum(axis=2)
+                owner = d2.argmin(axis=1)
+                for m_i, k in enumerate(members):
+                    reach = self.r_px[k] * (1.15 if step < 2 else 1.0) + (
+                        0.0 if step else float(np.hypot(*self.vel[k])) * dt + 3.0)
+                    mine = gp[(owner == m_i) & (d2[:, m_i] < reach * reach)]
+                    counts[k] = len(mine)
+                    if len(mine):
+                        est[k] = mine.mean(axis=0)
+            lost = [k for k in members if counts[k] < need[k]]
+            if not lost:
+                continue
+            found = [k for k in members if counts[k] >= need[k]] + [k for k in group if not active[k]]
+            free = gp
+            for k in found:
+                free = free[((free - (est[k] if active[k] else self.pos[k])) ** 2).sum(axis=1) > (self.r_px[k] + 1.0) ** 2]
+            for k in lost:
+                centre = self.pos[k]
+                for step in range(4):
+                    reach = self.r_px[k] * (2.6 if step == 0 else 1.0)
+                    mine = free[((free - centre) ** 2).sum(axis=1) < reach * reach]
+                    if not len(mine):
+                        break
+                    centre = mine.mean(axis=0)
+                counts[k] = len(mine) if len(mine) else 0
+                if counts[k] >= need[k]:
+                    est[k] = centre
+        return est, counts
+
+    def _record(self, c: str, k: int, p: Any, hidden: bool, covered: bool = False) -> None:
+        self.px[c].append(p)
+        self.hidden[c].append(hidden)
+        self.covered[c].append(covered)
+
+    # --- the result ------------------------------------------------------------------------------
+
+    def result(self) -> TrackResult:
+        """What the frames fed so far showed (call after the last frame)."""
+        if not self.times:
+            return TrackResult(coins={}, contacts={}, contacts_confidence=0.0)
+        times = np.array(self.times)
+        tracks = {c: self._track_mm(c) for c in self.ids}
+        coins = {c: self._coin_result(c, tracks[c], times) for c in self.ids}
+        self._identities(coins)
+        for c, res in coins.items():  # a coin that left over a rail touches nothing on the table after
+            if res.left_surface and res.flight_confidence >= 0.99:
+                seen = np.nonzero(~np.isnan(tracks[c][:, 0]))[0]
+                tracks[c][seen[-1] + 1:] = GONE_MM
+        contacts, conf, why = self._contacts(tracks, times, coins)
+        settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
+        return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
+                           settled=settled, undecided=why)
+
+    def _track_mm(self, c: str) -> Any:
+        """(frames, 2) table mm with NaN where the coin was not located."""
+        out = np.full((len(self.times), 2), np.nan)
+        idx = [i for i, p in enumerate(self.px[c]) if p is not None]
+        if idx:
+            out[idx] = self.calibration.to_table(np.array([self.px[c][i] for i in idx]))
+        if self.strike_t is not None:  # nothing moves before the flick: a hidden coin is where it rested
+            before = (np.array(self.times) < self.strike_t) & np.isnan(out[:, 0])
+            out[before] = self.coins[c].at
+        return out
+
+    def _coin_result(self, c: str, track: Any, times: Any) -> CoinResult:
+        p = self.params
+        r = p.coin_diameter_mm / 2
+        ok = ~np.isnan(track[:, 0])
+        path = [(float(times[i]), (float(track[i, 0]), float(track[i, 1]))) for i in np.nonzero(ok)[0]]
+        occluded = intervals(times, np.array(self.hidden[c]))
+        tail = ok[-TAIL_FRAMES:]
+        res = CoinResult(rest=None, rest_confidence=0.0, path=path, occluded=occluded)
+        if tail.all():
+            last = track[-TAIL_FRAMES:]
+            rest = last.mean(axis=0)
+            still = float(np.hypot(*(last[-1] - last[0])))
+            res.rest = (float(rest[0]), float(rest[1]))
+            res.rest_confidence = 0.999 if still < 1.0 else 0.3
+            w, length = p.table
+            off = not (-r * 0.5 <= rest[0] <= w + r * 0.5 and -r * 0.5 <= rest[1] <= length + r * 0.5)
+            on_rail = not (r * 0.6 <= rest[0] <= w - r * 0.6 and r * 0.6 <= rest[1] <= length - r * 0.6)
+            res.left_surface = off
+            res.not_flat = on_rail and not off
+            res.flight_confidence = 0.995
+        elif not tail.any() and path:
+            # gone from view: it left the table if it was last seen near a rail, heading out
+            x, y = path[-1][1]
+            w, length = p.table
+            near_rail = min(x, y, w - x, length - y) < 2.5 * r
+            heading_out = len(path) >= 2 and towards_rail(path[-2][1], path[-1][1], p.table)
+            covered = any(self.covered[c][-TAIL_FRAMES * 4:])  # the hand may be lying on it
+            res.left_surface = near_rail and heading_out and not covered and not self._still_in_view(c)
+            res.flight_confidence = 0.995 if res.left_surface else 0.0
+        else:
+            res.flight_confidence = 0.0  # seen only sometimes at the end: nothing is stated
+        return res
+
+    def _still_in_view(self, c: str) -> bool:
+        """Does the last frame hold pixels of ``c``'s look, a coin's worth, that no located coin
+        owns? Then the tracker lost it on the table: that is no proof it left."""
+        k = self.ids.index(c)
+        img = self._last_image
+        vs, us = foreground(img, self._bg)
+        if not len(us):
+            return False
+        ratio = np.log((img[vs, us].astype(np.float32) + 1.0) / (self._illum[vs, us].astype(np.float32) + 1.0))
+        mine = np.sqrt(((ratio - self.looks[k].astype(np.float32)) ** 2).sum(axis=1)) < LOOK_MATCH
+        pts = np.column_stack([us, vs]).astype(np.float64)[mine]
+        for j, other in enumerate(self.ids):
+            p = self.px[other][-1]
+            if p is not None and len(pts):
+                pts = pts[((pts - p) ** 2).sum(axis=1) > (self.r_px[j] + 2.0) ** 2]
+        return len(pts) >= 0.4 * self.area[k]
+
+    def _identities(self, coins: dict[str, CoinResult]) -> None:
+        """Flatness and identity at rest: an elliptic blob is tilted (on another coin); coins that
+        share a look must show the sticker dots of their id (docs/camera.md "Identity")."""
+        img = self._last_image
+        for k, c in enumerate(self.ids):
+            res = coins[c]
+            if res.rest is None:
+                continue
+            u, v = self.px[c][-1]
+            ratio, dots = blob_shape(img, self._bg, self._illum, (u, v), self.r_px[k], self.looks[k])
+            if ratio < TILTED_RATIO:
+                res.not_flat = True
+            elif ratio < FLAT_RATIO:
+                res.flight_confidence = min(res.flight_confidence, 0.5)
+            twins = [self.ids[j] for j in self._groups[self.group[k]] if j != k]
+            if not twins:
+                continue
+            marks = {self.coins[x].mark for x in twins}
+            if self.coins[c].mark not in marks:  # the stickers tell them apart: they must show
+                res.identity_confidence = 0.999 if dot_count(dots) == self.coins[c].mark else 0.0
+            else:  # look-alikes without distinct stickers: only an unbroken, well-apart track tells
+                res.identity_confidence = 0.999 if all(self._kept_apart(c, x) for x in twins) else 0.0
+        for c, res in coins.items():  # two coins resting one on the other: the upper one is not flat
+            for d, other in coins.items():
+                if c < d and res.rest and other.rest:
+                    gap = math.dist(res.rest, other.rest)
+                    if gap < self.params.coin_diameter_mm - 3.0:
+                        for x in (res, other):
+                            x.flight_confidence = min(x.flight_confidence, 0.5 if not (res.not_flat or other.not_flat) else 0.995)
+
+    def _lone_impact(self, a: str, b: str, per: Any, filled: dict[str, Any], speeds: dict[str, Any],
+                     times: Any) -> bool:
+        """While ``a`` and ``b`` were within touching reach, did one of them change course
+        abruptly with nothing else there to do it: no rail, no third coin in reach, not the pen
+        at the flick? Then they touched (a glancing touch barely turns the moving coin)."""
+        d = self.params.coin_diameter_mm
+        r = d / 2
+        reach = d + self.params.contact_band_mm
+        w, length = self.params.table
+        dt = float(np.median(np.diff(times))) if len(times) > 1 else 0.0
+        for k in (int(i) for i in np.nonzero(per <= reach)[0]):
+            lo, hi = max(k - 2, 0), min(k + 3, len(times) - 1)
+            for c, partner in ((a, b), (b, a)):
+                if c == self.struck and self.strike_t is not None and times[lo] < self.strike_t + FLICK_S:
+                    continue  # the pen is still on the struck coin
+                if impact(speeds[c], k, dt) <= IMPACT_MM_S:
+                    continue
+                path = filled[c][lo:hi + 1]
+                x0, y0 = path.min(axis=0)
+                x1, y1 = path.max(axis=0)
+                if min(x0, y0) < r + RAIL_GAP_MM or x1 > w - r - RAIL_GAP_MM or y1 > length - r - RAIL_GAP_MM:
+                    continue  # a rail could have turned it
+                others = [o for o in self.ids if o not in (c, partner) and filled[o] is not None]
+                if any(np.hypot(*(filled[o][lo:hi + 1] - path).T).min() < reach + 2.0 for o in others):
+                    continue  # a third coin could have done it
+                return True
+        return False
+
+    def _kept_apart(self, a: str, b: str) -> bool:
+        """Two coins that look alike kept their ids: both seen in every frame, never near each other."""
+        pa, pb = self.px[a], self.px[b]
+        if any(p is None for p in pa) or any(p is None for p in pb):
+            return False
+        gap = np.hypot(*(np.array(pa) - np.array(pb)).T)
+        k = self.ids.index(a)
+        return bool(gap.min() > 2 * self.r_px[k] + 8.0)
+
+    def _contacts(self, tracks: dict[str, Any], times: Any, coins: dict[str, CoinResult]
+                  ) -> tuple[dict[tuple[str, str], float], float, dict[tuple[str, str], str]]:
+        """Pairs that touched: closest approach along the (linearly joined) paths, and whether both
+        coins' motion changed there. Frames where a coin was not seen make a near pair undecided."""
+        d = self.params.coin_diameter_mm
+        band = self.params.contact_band_mm
+        filled = {c: fill(tr) for c, tr in tracks.items()}
+        speeds = {c: velocities(filled[c], times) for c in self.ids}
+        v_max = UNSEEN_SPEED_MM_S
+        for tr in tracks.values():  # no coin is faster than the fastest seen (energy only drops)
+            ok = ~np.isnan(tr[:-1, 0]) & ~np.isnan(tr[1:, 0])
+            if ok.any():
+                step = np.hypot(*(tr[1:] - tr[:-1])[ok].T) / np.maximum(np.diff(times)[ok], 1e-6)
+                v_max = max(v_max, float(step.max()) * 1.2)
+        out: dict[tuple[str, str], float] = {}
+        why: dict[tuple[str, str], str] = {}
+        conf = 1.0
+        for i, a in enumerate(self.ids):
+            for b in self.ids[i + 1:]:
+                pa, pb = filled[a], filled[b]
+                if pa is None or pb is None:
+                    out[(a, b)] = 0.5
+                    why[(a, b)] = "never seen"
+                    conf *= 0.5
+                    continue
+                per = approaches(pa, pb)
+                k = int(per.argmin())
+                dmin = float(per[k])
+                kick = velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
+                if dmin <= d + band and not kick:
+                    kick = self._lone_impact(a, b, per, filled, speeds, times)
+                if dmin <= d + band and (kick or dmin < d - band):
+                    p = 0.995  # they met, and both changed course right there (or the paths overlap)
+                elif could_meet_unseen(tracks[a], pb, times, d + band, v_max) or could_meet_unseen(
+                        tracks[b], pa, times, d + band, v_max):
+                    p = 0.5  # one of them was not seen while the other was within its reach
+                    why[(a, b)] = "hidden"
+                elif dmin > d + band:
+                    p = 0.0 if dmin > d + 2 * band else 0.01
+                else:
+                    p = 0.5
+                    why[(a, b)] = f"closest {dmin:.1f} mm, no impact"
+                if p > 0.0:
+                    out[(a, b)] = p
+                conf *= max(p, 1.0 - p)
+        return out, conf, why
+
+
+LOOK_SAME = 0.18  # log-ratio distance under which two coins count as one colour (identity by stickers)
+
+
+LOOK_MATCH = 0.6  # a pixel this close (log-ratio, Euclidean) to a coin look belongs to that look
+
+
+TAIL_FRAMES = 3  # the last frames decide where coins rest
+
+
+TILTED_RATIO = 0.85  # blob minor/major axis below this: a tilted coin (on another coin)
+
+
+FLAT_RATIO = 0.9
+
+
+FULL_EVERY = 6  # every this many frames every coin is looked for, moving or not
+
+
+STILL_PX = 0.05  # pixels a frame below which a coin counts as still
+
+
+FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, when nothing covers it
+
+
+HAND_SHARE = 0.12  # "other" pixels around a coin, as a share of its area, that mean the hand covers it
+
+
+IMPACT_MM_S = 80.0  # a change of velocity beyond friction this large: something hit the coin
+FLICK_S = 0.08  # seconds after the strike the pen may still push the struck coin
+RAIL_GAP_MM = 3.0  # a coin this close to a rail may have been turned by it
+KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
+
+
+def locate_coins(image: Any, calibration: Calibration, coins: Mapping[str, CoinInfo], *,
+                 params: TrackParams | None = None) -> dict[str, tuple[Point, float]]:
+    """Coins at rest between strikes: id -> (table mm, confidence), searched near ``coins[id].at``
+    (the last known positions) by colour."""
+    first = next(iter(coins), None)
+    if first is None:
+        return {}
+    tracker = StrikeTracker(calibration, coins, first, params=params)
+    tracker.feed(0.0, image)
+    tracker.feed(1.0, image)
+    out: dict[str, tuple[Point, float]] = {}
+    for c in tracker.ids:
+        p = tracker.px[c][-1]
+        if p is not None:
+            mm = calibration.to_table(np.array([p]))[0]
+            out[c] = ((float(mm[0]), float(mm[1])), 0.99)
+    return out
+
+
+__all__ = ["CoinResult", "StrikeTracker", "TrackParams", "TrackResult", "bind_coins", "locate_coins"]
