@@ -1,4 +1,5 @@
-"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``, ``striker-trace``."""
+"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``,
+``striker-trace``, ``venue-setup`` and ``venue`` (a venue of tables)."""
 
 from __future__ import annotations
 
@@ -47,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     from gametable.striker_trace import add_parser as add_trace_parser
 
     add_trace_parser(sub)  # gametable striker-trace FILE... (recorded striker traces → a threshold)
+    from gametable.venue.setup import add_parser as add_venue_setup_parser
+
+    add_venue_setup_parser(sub)  # gametable venue-setup: both sides' bridge, password and ACL files
     return parser
 
 
@@ -80,6 +84,10 @@ def main(argv: list[str] | None = None) -> int:
         from gametable.striker_trace import run as run_trace
 
         return run_trace(args)
+    if args.command == "venue-setup":
+        from gametable.venue.setup import run as run_venue_setup
+
+        return run_venue_setup(args)
     if args.command == "sim":
         from gametable.sim import run_sim
 
