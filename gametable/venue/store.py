@@ -1,0 +1,142 @@
+"""The venue's database: every finished game and its players' results (SQLAlchemy Core).
+
+SQLite by default (embedded, nothing to install); PostgreSQL for a venue server through the same
+code (a ``postgresql://`` URL). The service keeps nothing else, so two services may share one
+database: a game is stored once by its unique key, whoever sees it first.
+
+Migrations: ``MIGRATIONS`` is an append-only list; ``schema_version`` records how many ran.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from gametable.venue.results import Outcome
+
+metadata = sa.MetaData()
+schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer, nullable=False))
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(200), nullable=False, unique=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("mode", sa.String(64)),
+    sa.Column("finished_at", sa.Float, nullable=False),
+    sa.Column("draw", sa.Boolean, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),  # the final public state, as published
+)
+results = sa.Table(
+    "results", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("player", sa.String(200), nullable=False),  # who: the venue's player id (the name for now)
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("team", sa.String(64)),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.PrimaryKeyConstraint("game_id", "seat"),
+    sa.Index("results_player", "player"),
+)
+current_games = sa.Table(  # the key of the game each table plays now (from its new_game event)
+    "current_games", metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("key", sa.String(200), nullable=False),
+)
+
+
+def _v1(conn: Connection) -> None:
+    for table in (games, results, current_games):
+        table.create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1]
+
+
+def player_id(name: str) -> str:
+    """Who a result belongs to: one spelling per person whatever the case or spaces."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    game_id: int
+    key: str
+    table_id: str
+    game: str
+    mode: str | None
+    finished_at: float
+    player: str
+    name: str
+    seat: int
+    team: str | None
+    rank: int
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine: Engine = sa.create_engine(url)
+        self.migrate()
+
+    def migrate(self) -> int:
+        """Run the migrations this database has not had; returns its schema version."""
+        with self.engine.begin() as conn:
+            if not sa.inspect(conn).has_table("schema_version"):
+                schema_version.create(conn)
+                conn.execute(schema_version.insert().values(version=0))
+            done = conn.execute(sa.select(schema_version.c.version)).scalar_one()
+            for step in MIGRATIONS[done:]:
+                step(conn)
+            conn.execute(schema_version.update().values(version=len(MIGRATIONS)))
+        return len(MIGRATIONS)
+
+    def begin_game(self, table_id: str, key: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(current_games.delete().where(current_games.c.table_id == table_id))
+            conn.execute(current_games.insert().values(table_id=table_id, key=key))
+
+    def current_key(self, table_id: str) -> str | None:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(current_games.c.key)
+                                .where(current_games.c.table_id == table_id)).scalar_one_or_none()
+
+    def record(self, key: str, table_id: str, outcome: Outcome, state: dict[str, Any], finished_at: float) -> bool:
+        """Store a finished game once; False when its key is stored already (a bridge's redelivery,
+        the retained state seen again after a restart, a second venue service)."""
+        try:
+            with self.engine.begin() as conn:
+                if conn.execute(sa.select(games.c.id).where(games.c.key == key)).first() is not None:
+                    return False
+                inserted = conn.execute(games.insert().values(
+                    key=key, table_id=table_id, game=outcome.game, mode=outcome.mode, finished_at=finished_at,
+                    draw=outcome.draw, state=json.dumps(state, sort_keys=True))).inserted_primary_key
+                game_id = inserted[0] if inserted is not None else None
+                conn.execute(results.insert(), [
+                    {"game_id": game_id, "seat": p.seat, "player": player_id(p.name), "name": p.name,
+                     "team": p.team, "rank": p.rank} for p in outcome.players])
+        except sa.exc.IntegrityError:  # the other service stored it a moment before us
+            return False
+        return True
+
+    def results(self, game: str | None = None, player: str | None = None) -> Iterator[StoredResult]:
+        """Every stored result, oldest game first (the order ratings are computed in)."""
+        query = (sa.select(games.c.id, games.c.key, games.c.table_id, games.c.game, games.c.mode,
+                           games.c.finished_at, results.c.player, results.c.name, results.c.seat,
+                           results.c.team, results.c.rank)
+                 .join(results, results.c.game_id == games.c.id).order_by(games.c.id, results.c.seat))
+        if game is not None:
+            query = query.where(games.c.game == game)
+        if player is not None:
+            query = query.where(results.c.player == player)
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                yield StoredResult(*row)
+
+    def game_count(self) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
