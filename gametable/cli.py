@@ -51,6 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     from gametable.venue.setup import add_parser as add_venue_setup_parser
 
     add_venue_setup_parser(sub)  # gametable venue-setup: both sides' bridge, password and ACL files
+    from gametable.venue.service import add_parser as add_venue_parser
+
+    add_venue_parser(sub)  # gametable venue --config venue.toml: the venue service and its board
     return parser
 
 
@@ -88,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         from gametable.venue.setup import run as run_venue_setup
 
         return run_venue_setup(args)
+    if args.command == "venue":
+        from gametable.venue.service import run as run_venue
+
+        return run_venue(args)
     if args.command == "sim":
         from gametable.sim import run_sim
 

@@ -16,14 +16,9 @@ import pytest
 from gametable.venue.setup import BRIDGED, SetupError, build, table_user
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME
-from tests.helpers.venue import bridged_table, start_venue_broker
+from tests.helpers.venue import bridged_table, quick_coup, start_venue_broker
 
 pytestmark = pytest.mark.mqtt
-
-COUP = {"type": "new_game", "game": "coup", "seed": 1, "id": "coup-1",
-        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}],
-        "options": {"setup": {"hands": {"1": ["duke", "duke"], "2": ["captain", "contessa"]},
-                              "coins": {"1": 14}, "first": 1}}}
 
 
 @pytest.fixture
@@ -74,10 +69,8 @@ def test_public_topics_reach_the_venue_and_no_hand_or_command_does(venue, table)
     at_venue = Recorder(venue.broker.host, venue.broker.port, "#", **venue.login("venue"))
     panel = Recorder(table.broker.host, table.broker.port, "#", **table.panel_login())
     try:
-        assert panel.command("t1", COUP)["ok"]
-        for i, (seat, move, args) in enumerate([(1, "coup", {"target": 2}), (2, "lose_influence", {"card": "captain"}),
-                                                (2, "income", {}), (1, "coup", {"target": 2})]):
-            assert panel.command("t1", {"type": "move", "seat": seat, "move": move, "args": args, "id": f"m{i}"})["ok"]
+        for cmd in quick_coup("coup-1"):
+            assert panel.command("t1", cmd)["ok"]
         final = at_venue.wait_for("gametable/t1/state", lambda m: m.json().get("winner") == [1])
         assert final.json()["players"][1]["revealed"] == ["captain", "contessa"]
         at_venue.wait_for("gametable/t1/link", lambda m: m.payload == b"1")

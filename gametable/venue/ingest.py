@@ -30,6 +30,7 @@ class TableLive:
     link: str | None = None  # the bridge's: 1 / 0
     state: dict[str, Any] | None = None
     updated: float = 0.0
+    version: int = 0  # the venue's version at this table's last change
 
     @property
     def online(self) -> bool:
@@ -83,6 +84,7 @@ class Venue:
                 return
             live.updated = self.clock()
             self.version += 1
+            live.version = self.version
 
     def _event(self, table_id: str, payload: bytes) -> None:
         event = _json(payload)
@@ -100,8 +102,14 @@ class Venue:
             log.info("table %s: %s finished (%s)", live.table_id, result.game, key)
 
     def board(self) -> list[dict[str, Any]]:
+        return self.changed_since(-1)[1]
+
+    def changed_since(self, version: int) -> tuple[int, list[dict[str, Any]]]:
+        """The venue's version now and the tables changed after ``version`` (all for 0 or less)."""
         with self._lock:
-            return [self.tables[t].summary() for t in sorted(self.tables)]
+            rows = [self.tables[t].summary() for t in sorted(self.tables)
+                    if version <= 0 or self.tables[t].version > version]
+            return self.version, rows
 
 
 def _json(payload: bytes) -> Any:

@@ -140,3 +140,17 @@ class Store:
     def game_count(self) -> int:
         with self.engine.connect() as conn:
             return conn.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
+
+    def game_names(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.select(games.c.game).distinct().order_by(games.c.game)).scalars())
+
+    def export(self) -> list[dict[str, Any]]:
+        """Every finished game with its results (the JSON export)."""
+        out: dict[int, dict[str, Any]] = {}
+        for r in self.results():
+            game = out.setdefault(r.game_id, {"key": r.key, "table": r.table_id, "game": r.game, "mode": r.mode,
+                                              "finished_at": r.finished_at, "results": []})
+            game["results"].append({"player": r.player, "name": r.name, "seat": r.seat, "team": r.team,
+                                    "rank": r.rank})
+        return list(out.values())

@@ -6,12 +6,25 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from controller.daemon import Daemon
 from core.config import parse
 from gametable.broker import Broker, _hand_to_mosquitto, _spawn, free_port, start_table_broker
 from gametable.venue.setup import VenueSetup, bridge_conf, build, table_user, write
 from tests.helpers.netcut import NetCut
+
+
+def quick_coup(game_id: str, names: tuple[str, str] = ("Ann", "Bo")) -> list[dict[str, Any]]:
+    """The commands of a two-player Coup that seat 1 wins in five inputs (CP-7 setup: two coups)."""
+    new = {"type": "new_game", "game": "coup", "seed": 1, "id": game_id,
+           "players": [{"seat": 1, "name": names[0]}, {"seat": 2, "name": names[1]}],
+           "options": {"setup": {"hands": {"1": ["duke", "duke"], "2": ["captain", "contessa"]},
+                                 "coins": {"1": 14}, "first": 1}}}
+    moves = [(1, "coup", {"target": 2}), (2, "lose_influence", {"card": "captain"}), (2, "income", {}),
+             (1, "coup", {"target": 2})]
+    return [new, *({"type": "move", "seat": seat, "move": move, "args": args, "id": f"{game_id}-m{i}"}
+                   for i, (seat, move, args) in enumerate(moves))]
 
 
 @dataclass

@@ -1,0 +1,148 @@
+"""The venue board (Flask, like the panel): every table live, the league, players' histories and
+the export. Live updates are Server-Sent Events: a frame carries only the tables changed since the
+last one, at most every ``FRAME_S``, so 200 tables at play rate stay a few frames a second."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, abort, jsonify, request
+
+from gametable.venue.config import VenueConfig
+from gametable.venue.ingest import Venue
+from gametable.venue.ratings import league
+from gametable.venue.store import player_id
+from gametable.venue.words import WORDS, language
+
+STATIC = Path(__file__).resolve().parent / "static"
+FRAME_S = 0.1  # coalesce changes into one frame per this many seconds
+KEEPALIVE_S = 15.0
+
+
+class Changes:
+    """Wakes every stream when the venue changes (the service calls ``notify``)."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+
+    def notify(self) -> None:
+        with self.cond:
+            self.cond.notify_all()
+
+    def wait(self, venue: Venue, seen: int, timeout: float) -> None:
+        """Until the venue's version moves past ``seen`` (or ``timeout``): no change is missed
+        between a stream's last frame and its wait."""
+        with self.cond:
+            self.cond.wait_for(lambda: venue.version != seen, timeout)
+
+
+def _frame(venue: Venue, config: VenueConfig, since: int) -> tuple[int, list[dict[str, Any]]]:
+    version, tables = venue.changed_since(since)
+    for t in tables:
+        t["watch"] = config.spectator.get(t["table"])
+    return version, tables
+
+
+def create_board(venue: Venue, config: VenueConfig, changes: Changes) -> Flask:
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    page = (STATIC / "board.html").read_text(encoding="utf-8")
+
+    def html(tv: bool) -> Response:
+        lang = language(request.args.get("lang"), request.headers.get("Accept-Language"))
+        body = (page.replace("{{lang}}", lang).replace("{{layout}}", "tv" if tv else "board")
+                .replace("{{words}}", json.dumps(WORDS[lang], ensure_ascii=False).replace("<", "\\u003c")))
+        return Response(body, mimetype="text/html")
+
+    app.add_url_rule("/", "board", lambda: html(False))
+    app.add_url_rule("/tv", "tv", lambda: html(True))
+    _live_routes(app, venue, config, changes)
+    _league_routes(app, venue)
+    _export_routes(app, venue)
+
+    @app.after_request
+    def headers(resp: Response) -> Response:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'")
+        return resp
+
+    return app
+
+
+def _frames(venue: Venue, config: VenueConfig, changes: Changes) -> Iterator[str]:
+    """One stream: the whole board first, then the changed tables, then keepalives when idle."""
+    since, last = 0, 0.0
+    while True:
+        version, rows = _frame(venue, config, since)
+        if rows or since == 0:
+            since = version
+            yield f"data: {json.dumps({'version': version, 'tables': rows})}\n\n"
+            last = time.monotonic()
+            time.sleep(FRAME_S)  # gather the next changes into one frame
+            continue
+        changes.wait(venue, since, KEEPALIVE_S)
+        if venue.version == since and time.monotonic() - last >= KEEPALIVE_S:
+            yield ": keepalive\n\n"
+            last = time.monotonic()
+
+
+def _live_routes(app: Flask, venue: Venue, config: VenueConfig, changes: Changes) -> None:
+    @app.get("/api/tables")
+    def tables() -> Response:
+        version, rows = _frame(venue, config, 0)
+        return jsonify({"version": version, "tables": rows})
+
+    @app.get("/api/stream")
+    def stream() -> Response:
+        return Response(_frames(venue, config, changes), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _league_routes(app: Flask, venue: Venue) -> None:
+    @app.get("/api/league")
+    def league_table() -> Response:
+        game = request.args.get("game") or None
+        return jsonify([{"player": s.player, "name": s.name, "rating": round(s.rating, 2), "mu": round(s.mu, 2),
+                         "sigma": round(s.sigma, 2), "played": s.played, "won": s.won}
+                        for s in league(venue.store.results(game=game))])
+
+    @app.get("/api/games")
+    def game_names() -> Response:
+        return jsonify(venue.store.game_names())
+
+    @app.get("/api/players/<path:name>")
+    def player(name: str) -> Response:
+        who = player_id(name)
+        rows = list(venue.store.results(player=who))
+        if not rows:
+            abort(404, f"no finished game of {name!r} at this venue")
+        return jsonify({"player": who, "name": rows[-1].name, "played": len(rows),
+                        "won": sum(r.rank == 1 for r in rows),
+                        "games": [{"game": r.game, "mode": r.mode, "table": r.table_id, "key": r.key,
+                                   "finished_at": r.finished_at, "rank": r.rank, "team": r.team}
+                                  for r in reversed(rows)]})
+
+
+def _export_routes(app: Flask, venue: Venue) -> None:
+    @app.get("/export/games.json")
+    def export_json() -> Response:
+        return Response(json.dumps(venue.store.export(), ensure_ascii=False, indent=1),
+                        mimetype="application/json",
+                        headers={"Content-Disposition": "attachment; filename=venue-games.json"})
+
+    @app.get("/export/results.csv")
+    def export_csv() -> Response:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["game_key", "table", "game", "mode", "finished_at", "player", "name", "seat", "team", "rank"])
+        for r in venue.store.results():
+            writer.writerow([r.key, r.table_id, r.game, r.mode or "", r.finished_at, r.player, r.name, r.seat,
+                             r.team or "", r.rank])
+        return Response(out.getvalue(), mimetype="text/csv",
+                        headers={"Content-Disposition": "attachment; filename=venue-results.csv"})

@@ -1,0 +1,93 @@
+// The venue board: tables live over Server-Sent Events (each frame carries only changed tables),
+// the league and a player's history over JSON (gametable/venue/board.py).
+"use strict";
+const WORDS = JSON.parse(document.getElementById("words").textContent);
+const LANG = document.body.dataset.lang;
+const FIGURES = ["score", "lives", "hp", "health", "influence", "coins", "cards"];
+const w = (key) => WORDS[key] || key;
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+};
+document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = w(n.dataset.word); });
+const other = LANG === "zh" ? "en" : "zh";
+const langSwitch = document.getElementById("lang-switch");
+langSwitch.textContent = w("language");
+langSwitch.href = `${location.pathname}?lang=${other}`;
+
+function winners(winner) {
+  if (Array.isArray(winner)) return new Set(winner);
+  if (winner && Array.isArray(winner.draw)) return new Set(winner.draw);
+  return new Set();
+}
+
+function card(t) {
+  const node = el("article", {class: `table ${t.online ? "online" : "offline"}`, id: `table-${t.table}`,
+                              "data-table": t.table});
+  const head = el("h3", {}, el("span", {class: "name"}, t.table),
+                  el("span", {class: "status"}, w(t.online ? "online" : "offline")));
+  node.append(head);
+  const what = t.game ? `${t.game}${t.mode ? " · " + t.mode : ""}` : w("no_game");
+  node.append(el("div", {class: "game"}, what));
+  const won = winners(t.winner);
+  const list = el("ul", {class: "players"});
+  for (const p of t.players) {
+    const figures = FIGURES.filter((k) => p[k] !== undefined).map((k) => `${w(k)} ${p[k]}`);
+    const score = t.scores && (t.scores[p.seat] ?? t.scores[p.team]);
+    if (score !== undefined && score !== null && typeof score !== "object") figures.unshift(`${w("score")} ${score}`);
+    const cls = [t.turn === p.seat ? "turn" : "", p.alive === false ? "out" : "", won.has(p.seat) ? "won" : ""];
+    const label = `${p.name}${p.team ? ` (${w("team")} ${p.team})` : ""}${t.turn === p.seat ? " · " + w("turn") : ""}` +
+                  `${won.has(p.seat) ? " · " + w(t.winner && t.winner.draw ? "draw" : "winner") : ""}`;
+    list.append(el("li", {class: cls.join(" ").trim(), "data-seat": String(p.seat)}, label,
+                   el("span", {class: "figures"}, figures.join(" · "))));
+  }
+  node.append(list);
+  if (t.watch) node.append(el("a", {class: "watch", href: t.watch, target: "_blank", rel: "noopener"}, w("watch")));
+  return node;
+}
+
+const tables = document.getElementById("tables");
+function show(rows) {
+  for (const t of rows) {
+    const fresh = card(t);
+    const old = document.getElementById(`table-${t.table}`);
+    if (old) old.replaceWith(fresh); else tables.append(fresh);
+  }
+  const sorted = [...tables.children].sort((a, b) => a.dataset.table.localeCompare(b.dataset.table, undefined, {numeric: true}));
+  sorted.forEach((n, i) => { if (tables.children[i] !== n) tables.insertBefore(n, tables.children[i]); });
+  if (rows.some((t) => t.winner)) loadLeague();
+}
+
+const stream = new EventSource("/api/stream");
+stream.onmessage = (e) => show(JSON.parse(e.data).tables);
+
+const gamePick = document.getElementById("league-game");
+async function loadGames() {
+  const games = await (await fetch("/api/games")).json();
+  const keep = gamePick.value;
+  gamePick.replaceChildren(el("option", {value: ""}, w("all_games")), ...games.map((g) => el("option", {value: g}, g)));
+  gamePick.value = keep;
+}
+async function loadLeague() {
+  await loadGames();
+  const rows = await (await fetch(`/api/league?game=${encodeURIComponent(gamePick.value)}`)).json();
+  const body = document.querySelector("#league tbody");
+  body.replaceChildren(...rows.map((r, i) => {
+    const link = el("a", {"data-player": r.player}, r.name);
+    link.onclick = () => history(r.player);
+    return el("tr", {}, el("td", {}, String(i + 1)), el("td", {}, link), el("td", {}, r.rating.toFixed(1)),
+              el("td", {}, String(r.played)), el("td", {}, String(r.won)));
+  }));
+}
+async function history(player) {
+  const data = await (await fetch(`/api/players/${encodeURIComponent(player)}`)).json();
+  document.getElementById("history-name").textContent = data.name;
+  document.querySelector("#history tbody").replaceChildren(...data.games.map((g) => el("tr", {},
+    el("td", {}, g.game + (g.mode ? " · " + g.mode : "")), el("td", {}, g.table),
+    el("td", {}, w(g.rank === 1 ? "first" : "lost")))));
+  document.getElementById("history").hidden = false;
+}
+gamePick.onchange = loadLeague;
+loadLeague();

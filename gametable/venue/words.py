@@ -1,0 +1,41 @@
+"""The venue board's words in English and Chinese: one catalogue, kept apart from the panel's so
+it can join the panel's own catalogue later. Keys are stable; the page looks them up by key."""
+
+from __future__ import annotations
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Venue board", "tables": "Tables", "online": "online", "offline": "offline",
+        "no_game": "no game", "turn": "to play", "winner": "won", "draw": "draw", "watch": "watch",
+        "league": "League", "all_games": "all games", "player": "Player", "rating": "Rating",
+        "played": "Played", "won": "Won", "history": "History", "export": "Export",
+        "export_json": "games (JSON)", "export_csv": "results (CSV)", "score": "score", "out": "out",
+        "lives": "lives", "hp": "health", "influence": "influence", "coins": "coins", "cards": "cards",
+        "health": "health", "team": "team", "mode": "mode", "phase": "phase", "language": "中文",
+        "tv": "TV layout", "board": "Board", "game": "Game", "table": "Table", "result": "Result",
+        "first": "1st", "lost": "lost",
+    },
+    "zh": {
+        "title": "场馆总览", "tables": "桌台", "online": "在线", "offline": "离线",
+        "no_game": "空闲", "turn": "行动中", "winner": "获胜", "draw": "平局", "watch": "观战",
+        "league": "排行榜", "all_games": "全部游戏", "player": "玩家", "rating": "积分",
+        "played": "场次", "won": "胜场", "history": "战绩", "export": "导出",
+        "export_json": "对局（JSON）", "export_csv": "成绩（CSV）", "score": "得分", "out": "出局",
+        "lives": "生命", "hp": "体力", "influence": "影响力", "coins": "金币", "cards": "手牌数",
+        "health": "体力", "team": "队", "mode": "模式", "phase": "阶段", "language": "English",
+        "tv": "大屏模式", "board": "总览", "game": "游戏", "table": "桌台", "result": "结果",
+        "first": "第一", "lost": "负",
+    },
+}
+LANGUAGES = tuple(WORDS)
+
+
+def language(asked: str | None, accept: str | None) -> str:
+    """``?lang=`` if it names one we have, else the first of the browser's languages we have."""
+    if asked in WORDS:
+        return str(asked)
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in WORDS:
+            return code
+    return "en"

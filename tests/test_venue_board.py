@@ -1,0 +1,123 @@
+"""The venue service end to end on real parts: a table's Mosquitto bridged into the venue broker
+(the files of ``gametable venue-setup``), the service storing finished games in SQLite, and its
+board in Chromium (gametable/venue; README "Run a venue")."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import urllib.request
+
+import pytest
+
+from gametable.venue.config import VenueConfig
+from gametable.venue.service import VenueService
+from tests.helpers.mqtt_client import Recorder
+from tests.helpers.venue import bridged_table, quick_coup, start_venue_broker
+
+pytestmark = pytest.mark.mqtt
+
+
+@pytest.fixture
+def venue():
+    v = start_venue_broker(["t1", "t2"])
+    yield v
+    v.broker.close()
+
+
+@pytest.fixture
+def table(venue, tmp_path):
+    t = bridged_table(venue, "t1", tmp_path / "t1.sqlite")
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def service(venue, tmp_path):
+    config = VenueConfig(mqtt_host=venue.broker.host, mqtt_port=venue.broker.port, **_login(venue),
+                         client_id="venue-test", database_url=f"sqlite:///{tmp_path / 'venue.sqlite'}",
+                         board_port=0, tables=("t1", "t2"), spectator={"t1": "http://t1.local:8080/table"})
+    s = VenueService(config).start()
+    assert s.connected.wait(10)
+    yield s
+    s.stop()
+
+
+def _login(venue) -> dict[str, str]:
+    login = venue.login("venue")
+    return {"mqtt_username": login["username"], "mqtt_password": login["password"]}
+
+
+def _get(service, path: str) -> bytes:
+    with urllib.request.urlopen(service.board_url + path, timeout=10) as resp:
+        return resp.read()
+
+
+def _play(table, commands) -> None:
+    panel = Recorder(table.broker.host, table.broker.port, "gametable/+/cmd/result", **table.panel_login())
+    try:
+        for cmd in commands:
+            assert panel.command(table.table_id, cmd)["ok"], cmd
+    finally:
+        panel.close()
+
+
+def _wait(predicate, timeout: float = 10.0):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)  # polling a condition over real I/O, bounded
+    raise TimeoutError("condition not met")
+
+
+def test_a_finished_game_at_a_bridged_table_enters_the_league_and_the_exports(table, service):
+    _play(table, quick_coup("venue-g1"))
+    _wait(lambda: service.venue.store.game_count() == 1)
+    league = json.loads(_get(service, "/api/league"))
+    assert [(r["name"], r["played"], r["won"]) for r in league] == [("Ann", 1, 1), ("Bo", 1, 0)]
+    games = json.loads(_get(service, "/export/games.json"))
+    assert games[0]["key"] == "t1:venue-g1" and games[0]["game"] == "coup"
+    rows = list(csv.DictReader(io.StringIO(_get(service, "/export/results.csv").decode())))
+    assert [(r["name"], r["rank"]) for r in rows] == [("Ann", "1"), ("Bo", "2")]
+    history = json.loads(_get(service, "/api/players/ANN"))
+    assert history["won"] == 1 and history["games"][0]["table"] == "t1"
+
+
+def test_a_table_whose_bridge_drops_shows_offline_and_comes_back(table, service):
+    board = lambda: {t["table"]: t for t in json.loads(_get(service, "/api/tables"))["tables"]}  # noqa: E731
+    _wait(lambda: board()["t1"]["online"])
+    assert not board()["t2"]["online"]  # known from the config, never connected
+    table.link.cut()
+    _wait(lambda: not board()["t1"]["online"])
+    table.link.restore()
+    _wait(lambda: board()["t1"]["online"], timeout=20)
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("close_contexts")
+def test_the_board_shows_each_table_live_in_chinese_and_on_the_tv(browser, table, service):
+    from playwright.sync_api import expect
+
+    commands = quick_coup("venue-g2", ("Lin", "Wu"))
+    _play(table, commands[:2])  # a game under way
+    page = browser.new_context().new_page()
+    page.goto(service.board_url + "/?lang=zh")
+    t1 = page.locator("#table-t1")
+    expect(t1.locator(".status")).to_have_text("在线")
+    expect(t1.locator("li.turn")).to_contain_text("Lin")  # seat 1 launched a coup; its turn goes on
+    expect(t1.locator("li[data-seat=\"1\"] .figures")).to_contain_text("金币 7")
+    expect(t1.locator(".game")).to_contain_text("coup")
+    expect(t1.locator("a.watch")).to_have_attribute("href", "http://t1.local:8080/table")
+    expect(page.locator("#table-t2 .status")).to_have_text("离线")
+    _play(table, commands[2:])
+    expect(t1.locator("li.won")).to_contain_text("Lin")
+    expect(page.locator("#league tbody tr").first).to_contain_text("Lin")
+    tv = browser.new_context().new_page()
+    tv.goto(service.board_url + "/tv?lang=en")
+    expect(tv.locator("#table-t1 li.won")).to_contain_text("won")
+    expect(tv.locator("#table-t1 a.watch")).to_be_hidden()  # a wall screen has no one to click
