@@ -46,8 +46,8 @@ def _keys(obj: Any) -> set[str]:
 def test_setup_bridges_only_public_topics_and_gives_each_table_its_own_login():
     setup = build(["t1", "t2"], "venue.local", 1883)
     bridge = setup.files["tables/t1/venue-bridge.conf"]
-    topics = [line.split()[1] for line in bridge.splitlines() if line.startswith("topic ")]
-    assert topics == [f"gametable/t1/{name}" for name in BRIDGED]
+    topics = [line.split()[1:3] for line in bridge.splitlines() if line.startswith("topic ")]
+    assert topics == [[f"gametable/t1/{name}", "out"] for name in BRIDGED] + [["gametable/t1/offer", "in"]]
     assert "seat/" not in bridge and "/cmd" not in bridge
     assert "cleansession false" in bridge and "local_cleansession false" in bridge
     assert setup.passwords[table_user("t1")] != setup.passwords[table_user("t2")]

@@ -5,11 +5,12 @@ last one, at most every ``FRAME_S``, so 200 tables at play rate stay a few frame
 from __future__ import annotations
 
 import csv
+import hmac
 import io
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +19,16 @@ from flask import Flask, Response, abort, jsonify, request
 from gametable.venue.config import VenueConfig
 from gametable.venue.ingest import Venue
 from gametable.venue.ratings import league
+from gametable.venue.scheduler import Scheduler
+from gametable.venue.setup import TABLE_ID
 from gametable.venue.store import player_id
+from gametable.venue.tournament import TournamentError
 from gametable.venue.words import WORDS, language
 
 STATIC = Path(__file__).resolve().parent / "static"
 FRAME_S = 0.1  # coalesce changes into one frame per this many seconds
 KEEPALIVE_S = 15.0
+HOST_COOKIE = "venue_host"
 
 
 class Changes:
@@ -50,7 +55,9 @@ def _frame(venue: Venue, config: VenueConfig, since: int) -> tuple[int, list[dic
     return version, tables
 
 
-def create_board(venue: Venue, config: VenueConfig, changes: Changes) -> Flask:
+def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler: Scheduler, host_key: str,
+                 wake: Callable[[], None]) -> Flask:
+    """The board app; ``host_key``: the venue host's login; ``wake``: schedule matches now."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     page = (STATIC / "board.html").read_text(encoding="utf-8")
 
@@ -65,6 +72,9 @@ def create_board(venue: Venue, config: VenueConfig, changes: Changes) -> Flask:
     _live_routes(app, venue, config, changes)
     _league_routes(app, venue)
     _export_routes(app, venue)
+    _tournament_routes(app, scheduler, host_key, wake)
+    for code in (400, 403, 404):
+        app.register_error_handler(code, _error)
 
     @app.after_request
     def headers(resp: Response) -> Response:
@@ -146,3 +156,77 @@ def _export_routes(app: Flask, venue: Venue) -> None:
                              r.team or "", r.rank])
         return Response(out.getvalue(), mimetype="text/csv",
                         headers={"Content-Disposition": "attachment; filename=venue-results.csv"})
+
+
+def _error(exc: Any) -> tuple[Response, int]:
+    """Every refusal as JSON with a specific message (nothing changed)."""
+    return jsonify({"ok": False, "error": getattr(exc, "description", str(exc))}), exc.code
+
+
+def _is_host(host_key: str) -> bool:
+    given = request.headers.get("X-Venue-Host") or request.cookies.get(HOST_COOKIE) or ""
+    return hmac.compare_digest(given.encode(), host_key.encode())
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, "send a JSON object")
+    return data
+
+
+def _tournament_request(data: dict[str, Any]) -> tuple[str, str, str, str | None, list[str], list[str]]:
+    """A new tournament's name, format, game, mode, players and tables, checked (400 names the field)."""
+    players, tables, game, mode = data.get("players"), data.get("tables"), data.get("game"), data.get("mode")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        abort(400, "players: a list of names")
+    if not isinstance(tables, list) or not all(isinstance(t, str) and TABLE_ID.fullmatch(t) for t in tables):
+        abort(400, "tables: a list of table ids")
+    if not isinstance(game, str) or not game:
+        abort(400, "game: the game's name (coup, coinwar, ...)")
+    return (str(data.get("name") or game), str(data.get("format")), game, mode if isinstance(mode, str) else None,
+            [p.strip() for p in players], list(tables))
+
+
+def _tournament_routes(app: Flask, scheduler: Scheduler, host_key: str, wake: Callable[[], None]) -> None:
+    """Everyone sees tournaments; only the venue host creates them, replays or awards a match."""
+
+    @app.get("/api/tournaments")
+    def list_tournaments() -> Response:
+        return jsonify(scheduler.view())
+
+    @app.post("/api/host")
+    def host_login() -> Response:
+        if not hmac.compare_digest(str(_body().get("key", "")).encode(), host_key.encode()):
+            abort(403, "wrong venue host key")
+        resp = jsonify({"ok": True})
+        resp.set_cookie(HOST_COOKIE, host_key, httponly=True, samesite="Strict")
+        return resp
+
+    @app.before_request
+    def host_only() -> None:
+        if request.method == "POST" and request.path.startswith("/api/tournaments") and not _is_host(host_key):
+            abort(403, "only the venue host may do that (log in with the venue host key)")
+
+    @app.post("/api/tournaments")
+    def create() -> tuple[Response, int]:
+        try:
+            tid = scheduler.create(*_tournament_request(_body()))
+        except TournamentError as exc:
+            abort(400, str(exc))
+        wake()
+        return jsonify({"id": tid}), 201
+
+    @app.post("/api/tournaments/<int:tid>/matches/<int:number>/<action>")
+    def decide(tid: int, number: int, action: str) -> Response:
+        try:
+            if action == "replay":
+                scheduler.replay(tid, number)
+            elif action == "award":
+                scheduler.award(tid, number, str(_body().get("winner")))
+            else:
+                abort(404, "replay or award")
+        except (TournamentError, StopIteration) as exc:
+            abort(400, str(exc) or f"no tournament {tid}")
+        wake()
+        return jsonify({"ok": True})

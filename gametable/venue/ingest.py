@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from gametable.venue.results import fallback_key, game_key, outcome
+from gametable.venue.results import Outcome, fallback_key, game_key, outcome
 from gametable.venue.store import Store
 
 log = logging.getLogger("gametable.venue")
@@ -60,6 +60,9 @@ class Venue:
     tables: dict[str, TableLive] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
     version: int = 0  # bumped on every change the board shows
+    # called (under the lock) with a finished game's key and outcome, every time its final state is
+    # seen: the tournament scheduler ignores a match it has decided already
+    on_finished: list[Callable[[str, Outcome], Any]] = field(default_factory=list)
 
     def known(self, table_ids: list[str]) -> None:
         for t in table_ids:
@@ -100,6 +103,8 @@ class Venue:
         key = self.store.current_key(live.table_id) or fallback_key(live.table_id, live.state)
         if self.store.record(key, live.table_id, result, live.state, self.clock()):
             log.info("table %s: %s finished (%s)", live.table_id, result.game, key)
+        for hook in self.on_finished:
+            hook(key, result)
 
     def board(self) -> list[dict[str, Any]]:
         return self.changed_since(-1)[1]

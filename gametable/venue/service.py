@@ -8,7 +8,9 @@ so two services (each its own ``[mqtt] client_id``) may run behind one database.
 from __future__ import annotations
 
 import argparse
+import json
 import logging
+import secrets
 import signal
 import sys
 import threading
@@ -23,12 +25,14 @@ from controller.topics import ROOT
 from gametable.venue.board import Changes, create_board
 from gametable.venue.config import VenueConfig, VenueConfigError, load
 from gametable.venue.ingest import Venue
-from gametable.venue.setup import BRIDGED, LINK
+from gametable.venue.scheduler import Scheduler
+from gametable.venue.setup import BRIDGED, LINK, OFFER
 from gametable.venue.store import Store
 
 log = logging.getLogger("gametable.venue")
 SUBSCRIBED = ("state", "events", "status", LINK)
 assert set(SUBSCRIBED) - {LINK} <= set(BRIDGED)
+SCHEDULE_S = 0.5  # how often waiting matches look for a free table (and at once on a change)
 
 
 class VenueService:
@@ -36,6 +40,12 @@ class VenueService:
         self.config = config
         self.venue = Venue(Store(config.database_url), clock)
         self.venue.known(list(config.tables))
+        self.scheduler = Scheduler(self.venue.store, clock)
+        self.venue.on_finished.append(self._on_finished)
+        self.host_key = self.venue.store.setting("host_key", lambda: secrets.token_urlsafe(18))
+        self._offers: dict[str, str] = {}  # table id -> the offer payload last published there
+        self._stop = threading.Event()
+        self._wake = threading.Event()
         self.changes = Changes()
         self.connected = threading.Event()
         # A persistent session: what finishes while the service restarts waits for it at the broker.
@@ -60,12 +70,45 @@ class VenueService:
             self.venue.on_message(message.topic, bytes(message.payload))
         except Exception:  # a bad message or a database hiccup must not stop the service
             log.exception("venue: message on %s not handled", message.topic)
+        if not message.topic.endswith("/events"):
+            self._wake.set()  # a table's state or link changed: it may have become free
         self.changes.notify()
+
+    def _on_finished(self, key: str, outcome: Any) -> None:
+        if self.scheduler.on_finished(key, outcome):
+            log.info("tournament match decided by %s", key)
+            self._wake.set()
+
+    def schedule(self) -> None:
+        """Offer waiting matches to free tables and withdraw decided ones (retained, QoS 1)."""
+        with self.venue._lock:
+            live = dict(self.venue.tables)
+            offers = self.scheduler.assign(live)
+        for table in self.scheduler.idle_tables():
+            offers.append((table, None))
+        for table, payload in offers:
+            body = "" if payload is None else json.dumps(payload)
+            if self._offers.get(table, "") == body:
+                continue
+            self._offers[table] = body
+            self.client.publish(f"{ROOT}/{table}/{OFFER}", body, qos=1, retain=True)
+        self.changes.notify()
+
+    def _schedule_loop(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(SCHEDULE_S)
+            self._wake.clear()
+            if self.connected.is_set():
+                try:
+                    self.schedule()
+                except Exception:
+                    log.exception("venue: scheduling failed")
 
     def start(self) -> VenueService:
         self.client.connect_async(self.config.mqtt_host, self.config.mqtt_port, keepalive=15)
         self.client.loop_start()
-        app = create_board(self.venue, self.config, self.changes)
+        threading.Thread(target=self._schedule_loop, name="venue-schedule", daemon=True).start()
+        app = create_board(self.venue, self.config, self.changes, self.scheduler, self.host_key, self._wake.set)
         self.server = make_server(self.config.board_host, self.config.board_port, app, threaded=True)
         threading.Thread(target=self.server.serve_forever, name="venue-board", daemon=True).start()
         return self
@@ -76,6 +119,8 @@ class VenueService:
         return f"http://{self.config.board_host}:{self.server.server_port}"
 
     def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
         if self.server is not None:
             self.server.shutdown()
             self.server.server_close()
@@ -96,7 +141,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"venue: {exc}", file=sys.stderr)
         return 2
     service = VenueService(config).start()
-    print(f"venue board on {service.board_url} (TV layout: {service.board_url}/tv)", flush=True)
+    print(f"venue board on {service.board_url} (TV layout: {service.board_url}/tv)\n"
+          f"venue host key (keep it private): {service.host_key}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *a: stop.set())
     try:

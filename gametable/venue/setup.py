@@ -28,6 +28,7 @@ from controller.topics import base
 
 BRIDGED = ("state", "events", "games", "leds", "status")  # public topics (architecture.md, MQTT)
 LINK = "link"  # gametable/<id>/link: "1" while the table's bridge is up, "0" (its will) when it drops
+OFFER = "offer"  # gametable/<id>/offer: the venue's next match for this table (bridged in, retained)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SERVICE_USER = "venue"
 
@@ -62,11 +63,12 @@ def check_tables(tables: list[str]) -> list[str]:
 def venue_acl(tables: list[str]) -> str:
     lines = ["# Venue broker: who may read and write what (gametable venue-setup).",
              "# Anonymous clients: nothing (no lines before the first user).", "",
-             f"user {SERVICE_USER}", "topic read gametable/#", ""]
+             f"user {SERVICE_USER}", "topic read gametable/#", f"topic write gametable/+/{OFFER}", ""]
     for table in tables:
         # A table publishes only under its own id, and only its public topics.
         lines.append(f"user {table_user(table)}")
         lines += [f"topic write {base(table)}/{name}" for name in (*BRIDGED, LINK)]
+        lines.append(f"topic read {base(table)}/{OFFER}")  # the venue's proposals, never a command
         lines.append("")
     return "\n".join(lines)
 
@@ -106,8 +108,10 @@ def bridge_conf(table: str, host: str, port: int, password: str, restart_timeout
         "notifications_local_only false",
         f"notification_topic {base(table)}/{LINK}",
     ]
-    # Only the public topics, out, at QoS 1. Never seat/+/private, never cmd.
+    # Only the public topics, out, at QoS 1. Never seat/+/private, never cmd. In: only the venue's
+    # match offers, which the table's host (or its auto-start) turns into a new_game.
     lines += [f"topic {base(table)}/{name} out 1" for name in BRIDGED]
+    lines.append(f"topic {base(table)}/{OFFER} in 1")
     return "\n".join(lines) + "\n"
 
 

@@ -50,12 +50,47 @@ current_games = sa.Table(  # the key of the game each table plays now (from its 
 )
 
 
+tournaments = sa.Table(
+    "tournaments", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("format", sa.String(32), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("mode", sa.String(64)),
+    sa.Column("players", sa.Text, nullable=False),  # JSON list of names, in seed order
+    sa.Column("tables", sa.Text, nullable=False),  # JSON list of table ids it may use
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+matches = sa.Table(
+    "matches", metadata,
+    sa.Column("tournament_id", sa.Integer, sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("players", sa.Text, nullable=False),  # JSON list: two names, or one for a bye
+    sa.Column("winner", sa.String(200)),
+    sa.Column("table_id", sa.String(64)),  # where it is offered or played
+    sa.Column("offer", sa.String(200), unique=True),  # the new_game id the table starts it with
+    sa.Column("awarded", sa.Boolean, nullable=False, default=False),  # decided by the venue host
+    sa.PrimaryKeyConstraint("tournament_id", "number"),
+)
+settings = sa.Table(
+    "settings", metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+
 def _v1(conn: Connection) -> None:
     for table in (games, results, current_games):
         table.create(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1]
+def _v2(conn: Connection) -> None:
+    for table in (tournaments, matches, settings):
+        table.create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2]
 
 
 def player_id(name: str) -> str:
@@ -154,3 +189,13 @@ class Store:
             game["results"].append({"player": r.player, "name": r.name, "seat": r.seat, "team": r.team,
                                     "rank": r.rank})
         return list(out.values())
+
+    # --- settings ------------------------------------------------------------------------------
+    def setting(self, name: str, make: Callable[[], str]) -> str:
+        """A venue-wide setting, made once (e.g. the venue host's key) and shared by every service."""
+        with self.engine.begin() as conn:
+            value = conn.execute(sa.select(settings.c.value).where(settings.c.name == name)).scalar_one_or_none()
+            if value is None:
+                value = make()
+                conn.execute(settings.insert().values(name=name, value=value))
+            return str(value)
