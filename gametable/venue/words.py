@@ -13,7 +13,8 @@ WORDS: dict[str, dict[str, str]] = {
         "lives": "lives", "hp": "health", "influence": "influence", "coins": "coins", "cards": "cards",
         "health": "health", "team": "team", "mode": "mode", "phase": "phase", "language": "中文",
         "tv": "TV layout", "board": "Board", "game": "Game", "table": "Table", "result": "Result",
-        "first": "1st", "lost": "lost",
+        "first": "1st", "lost": "lost", "round": "Round", "bye": "bye", "awarded": "awarded by the host",
+        "single_elimination": "single elimination", "round_robin": "round robin", "swiss": "Swiss",
     },
     "zh": {
         "title": "场馆总览", "tables": "桌台", "online": "在线", "offline": "离线",
@@ -24,7 +25,8 @@ WORDS: dict[str, dict[str, str]] = {
         "lives": "生命", "hp": "体力", "influence": "影响力", "coins": "金币", "cards": "手牌数",
         "health": "体力", "team": "队", "mode": "模式", "phase": "阶段", "language": "English",
         "tv": "大屏模式", "board": "总览", "game": "游戏", "table": "桌台", "result": "结果",
-        "first": "第一", "lost": "负",
+        "first": "第一", "lost": "负", "round": "轮次", "bye": "轮空", "awarded": "主持判定",
+        "single_elimination": "单败淘汰", "round_robin": "循环赛", "swiss": "瑞士轮",
     },
 }
 LANGUAGES = tuple(WORDS)

@@ -58,6 +58,32 @@ function show(rows) {
   const sorted = [...tables.children].sort((a, b) => a.dataset.table.localeCompare(b.dataset.table, undefined, {numeric: true}));
   sorted.forEach((n, i) => { if (tables.children[i] !== n) tables.insertBefore(n, tables.children[i]); });
   if (rows.some((t) => t.winner)) loadLeague();
+  soon(loadTournaments);
+}
+
+let timer = null;
+function soon(fn) { if (!timer) timer = setTimeout(() => { timer = null; fn(); }, 300); }
+
+async function loadTournaments() {
+  const list = await (await fetch("/api/tournaments")).json();
+  const root = document.getElementById("tournaments");
+  root.replaceChildren(...list.map((t) => {
+    const standings = el("table", {class: "standings"}, el("thead", {}, el("tr", {},
+      el("th", {}, "#"), el("th", {}, w("player")), el("th", {}, w("won")), el("th", {}, w("lost")))),
+      el("tbody", {}, ...t.standings.map((s, i) => el("tr", {class: s.out ? "out" : "", "data-player": s.player},
+        el("td", {}, String(i + 1)), el("td", {}, s.player), el("td", {}, String(s.wins)),
+        el("td", {}, String(s.losses))))));
+    const rounds = [...new Set(t.matches.map((m) => m.round))];
+    const bracket = el("div", {class: "bracket"}, ...rounds.map((r) => el("div", {class: "round", "data-round": String(r)},
+      el("h3", {}, `${w("round")} ${r}`), el("ol", {},
+      ...t.matches.filter((m) => m.round === r).map((m) => el("li", {class: m.winner ? "decided" : "waiting",
+          "data-match": String(m.number)},
+        m.players.map((p) => (p === m.winner ? `★ ${p}` : p)).join(" v ") +
+        (m.bye ? ` (${w("bye")})` : "") + (m.table && !m.winner ? ` · ${w("table")} ${m.table}` : "") +
+        (m.awarded ? ` (${w("awarded")})` : "")))))));
+    return el("article", {class: `tournament ${t.finished ? "finished" : ""}`, "data-tournament": String(t.id)},
+      el("h2", {}, `${t.name} · ${w(t.format)} · ${t.game}`), standings, bracket);
+  }));
 }
 
 const stream = new EventSource("/api/stream");
@@ -91,3 +117,4 @@ async function history(player) {
 }
 gamePick.onchange = loadLeague;
 loadLeague();
+loadTournaments();
