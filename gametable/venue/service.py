@@ -140,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     except VenueConfigError as exc:
         print(f"venue: {exc}", file=sys.stderr)
         return 2
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per board request
     service = VenueService(config).start()
     print(f"venue board on {service.board_url} (TV layout: {service.board_url}/tv)\n"
           f"venue host key (keep it private): {service.host_key}", flush=True)

@@ -58,8 +58,12 @@ function show(rows) {
   const sorted = [...tables.children].sort((a, b) => a.dataset.table.localeCompare(b.dataset.table, undefined, {numeric: true}));
   sorted.forEach((n, i) => { if (tables.children[i] !== n) tables.insertBefore(n, tables.children[i]); });
   if (rows.some((t) => t.winner)) loadLeague();
-  soon(loadTournaments);
+  // Brackets change when a game starts or ends somewhere, not on every move.
+  const moved = rows.filter((t) => phases.get(t.table) !== `${t.game}/${t.phase}/${t.online}`);
+  rows.forEach((t) => phases.set(t.table, `${t.game}/${t.phase}/${t.online}`));
+  if (moved.length) soon(loadTournaments);
 }
+const phases = new Map();
 
 let timer = null;
 function soon(fn) { if (!timer) timer = setTimeout(() => { timer = null; fn(); }, 300); }
