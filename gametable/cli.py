@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     from gametable.venue.service import add_parser as add_venue_parser
 
     add_venue_parser(sub)  # gametable venue --config venue.toml: the venue service and its board
+    from gametable.venue.offers import add_parser as add_autostart_parser
+
+    add_autostart_parser(sub)  # gametable venue-autostart: a table starts the venue's offers itself
     return parser
 
 
@@ -91,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
         from gametable.venue.setup import run as run_venue_setup
 
         return run_venue_setup(args)
+    if args.command == "venue-autostart":
+        from gametable.venue.offers import run as run_autostart
+
+        return run_autostart(args)
     if args.command == "venue":
         from gametable.venue.service import run as run_venue
 

@@ -27,6 +27,7 @@ class VenueConfig:
     board_port: int = 8090
     tables: tuple[str, ...] = ()
     spectator: dict[str, str] = field(default_factory=dict)  # table id -> its panel's /table URL
+    schedule: bool = True  # run tournaments (offer matches); exactly one service of a venue does
 
 
 def _get(section: dict[str, Any], key: str, kind: type, where: str, default: Any) -> Any:
@@ -66,7 +67,7 @@ def parse(data: dict[str, Any], base: Path = Path(".")) -> VenueConfig:
         mqtt_password=_get(mqtt, "password", str, "mqtt.", None),
         client_id=_get(mqtt, "client_id", str, "mqtt.", "gametable-venue"),
         database_url=url, board_host=_get(board, "host", str, "board.", "127.0.0.1"), board_port=board_port,
-        tables=tuple(tables), spectator=dict(spectator))
+        tables=tuple(tables), spectator=dict(spectator), schedule=_get(board, "schedule", bool, "board.", True))
 
 
 def load(path: str | Path) -> VenueConfig:

@@ -7,8 +7,11 @@ reconnect, a host who taps twice) is answered as a duplicate and never starts a 
 
 from __future__ import annotations
 
+import argparse
 import json
 import logging
+import sys
+import threading
 import uuid
 from typing import Any
 
@@ -71,3 +74,32 @@ class AutoStart:
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("venue-autostart",
+                       help="on a table: start every match the venue offers this table at once")
+    p.add_argument("--config", required=True, help="the table's config (its broker and the panel's login)")
+    p.add_argument("--bots", action="store_true", help="the table's bots play the offered seats (demos, tests)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.config import ConfigError, load
+
+    try:
+        config = load(args.config)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if not config.mqtt.host:
+        print("venue-autostart: the config names no [mqtt] host (the table's own broker)", file=sys.stderr)
+        return 2
+    auto = AutoStart(config.table_id, config.mqtt.host, config.mqtt.port, config.panel.mqtt_username,
+                     config.panel.mqtt_password, bots=args.bots).start()
+    print(f"table {config.table_id}: starting the venue's match offers", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    auto.stop()
+    return 0

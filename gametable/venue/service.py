@@ -107,7 +107,8 @@ class VenueService:
     def start(self) -> VenueService:
         self.client.connect_async(self.config.mqtt_host, self.config.mqtt_port, keepalive=15)
         self.client.loop_start()
-        threading.Thread(target=self._schedule_loop, name="venue-schedule", daemon=True).start()
+        if self.config.schedule:
+            threading.Thread(target=self._schedule_loop, name="venue-schedule", daemon=True).start()
         app = create_board(self.venue, self.config, self.changes, self.scheduler, self.host_key, self._wake.set)
         self.server = make_server(self.config.board_host, self.config.board_port, app, threaded=True)
         threading.Thread(target=self.server.serve_forever, name="venue-board", daemon=True).start()
