@@ -121,3 +121,24 @@ def test_the_board_shows_each_table_live_in_chinese_and_on_the_tv(browser, table
     tv.goto(service.board_url + "/tv?lang=en")
     expect(tv.locator("#table-t1 li.won")).to_contain_text("won")
     expect(tv.locator("#table-t1 a.watch")).to_be_hidden()  # a wall screen has no one to click
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("close_contexts")
+def test_a_phone_makes_its_profile_and_another_phone_takes_it_over_by_the_qr_link(browser, service):
+    from playwright.sync_api import expect
+
+    from gametable.venue.board import PROFILE_COOKIE
+
+    first = browser.new_context()
+    phone = first.new_page()
+    phone.goto(service.board_url + "/?lang=en")
+    phone.fill("#profile-name", "Mei")
+    phone.click("#profile-new button")
+    expect(phone.locator("#profile-label")).to_contain_text("Mei (p-")
+    phone.wait_for_function("document.getElementById('profile-qr').naturalWidth > 0")
+    key = next(c["value"] for c in first.cookies() if c["name"] == PROFILE_COOKIE)
+    other = browser.new_context().new_page()
+    other.goto(f"{service.board_url}/?lang=zh#profile={key}")  # what the QR code holds
+    expect(other.locator("#profile-label")).to_have_text(phone.locator("#profile-label").inner_text())
+    assert "profile=" not in other.url  # the key leaves the address bar at once

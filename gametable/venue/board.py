@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import segno
 from flask import Flask, Response, abort, jsonify, request
 
 from gametable.venue.config import VenueConfig
 from gametable.venue.ingest import Venue
+from gametable.venue.profiles import Profile, ProfileError, Profiles
 from gametable.venue.ratings import league
 from gametable.venue.scheduler import Scheduler
 from gametable.venue.setup import TABLE_ID
@@ -29,6 +31,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 FRAME_S = 0.1  # coalesce changes into one frame per this many seconds
 KEEPALIVE_S = 15.0
 HOST_COOKIE = "venue_host"
+PROFILE_COOKIE = "venue_profile"  # the player's profile key, on this phone (gametable/venue/profiles.py)
+PROFILE_COOKIE_S = 2 * 365 * 24 * 3600
 
 
 class Changes:
@@ -56,7 +60,7 @@ def _frame(venue: Venue, config: VenueConfig, since: int) -> tuple[int, list[dic
 
 
 def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler: Scheduler, host_key: str,
-                 wake: Callable[[], None]) -> Flask:
+                 wake: Callable[[], None], profiles: Profiles) -> Flask:
     """The board app; ``host_key``: the venue host's login; ``wake``: schedule matches now."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     page = (STATIC / "board.html").read_text(encoding="utf-8")
@@ -73,6 +77,7 @@ def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler:
     _league_routes(app, venue)
     _export_routes(app, venue)
     _tournament_routes(app, scheduler, host_key, wake)
+    _profile_routes(app, profiles)
     for code in (400, 403, 404):
         app.register_error_handler(code, _error)
 
@@ -230,3 +235,56 @@ def _tournament_routes(app: Flask, scheduler: Scheduler, host_key: str, wake: Ca
             abort(400, str(exc) or f"no tournament {tid}")
         wake()
         return jsonify({"ok": True})
+
+
+def _with_profile_cookie(profile: Profile, key: str, status: int = 200) -> tuple[Response, int]:
+    resp = jsonify({"id": profile.id, "name": profile.name})
+    resp.set_cookie(PROFILE_COOKIE, key, max_age=PROFILE_COOKIE_S, httponly=True, samesite="Lax")
+    return resp, status
+
+
+def _profile_routes(app: Flask, profiles: Profiles) -> None:
+    """A phone makes its profile once, shows it as a QR code to move it to another phone, and any
+    lobby may list the known players (ids and names, never a key)."""
+
+    @app.get("/api/profiles")
+    def known_profiles() -> Response:
+        return jsonify([{"id": p.id, "name": p.name} for p in profiles.known()])
+
+    @app.post("/api/profiles")
+    def create_profile() -> tuple[Response, int]:
+        try:
+            profile, key = profiles.create(_body().get("name"))
+        except ProfileError as exc:
+            abort(400, str(exc))
+        return _with_profile_cookie(profile, key, 201)
+
+    @app.post("/api/profiles/claim")
+    def claim_profile() -> tuple[Response, int]:
+        key = _body().get("key")
+        try:
+            profile = profiles.by_key(key)
+        except ProfileError as exc:
+            abort(403, str(exc))
+        return _with_profile_cookie(profile, str(key))
+
+    @app.get("/api/profiles/me")
+    def my_profile() -> Response:
+        try:
+            profile = profiles.by_key(request.cookies.get(PROFILE_COOKIE))
+        except ProfileError as exc:
+            abort(404, str(exc))
+        return jsonify({"id": profile.id, "name": profile.name})
+
+    @app.get("/api/profiles/me/qr.svg")
+    def my_profile_qr() -> Response:
+        """The QR code that moves this phone's profile to another phone: the board's address with
+        the key in the fragment (never sent to a server, never in a log)."""
+        key = request.cookies.get(PROFILE_COOKIE) or ""
+        try:
+            profiles.by_key(key)
+        except ProfileError as exc:
+            abort(404, str(exc))
+        out = io.BytesIO()
+        segno.make(f"{request.host_url}#profile={key}", error="m").save(out, kind="svg", scale=6)
+        return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})

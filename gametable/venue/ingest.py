@@ -92,7 +92,10 @@ class Venue:
     def _event(self, table_id: str, payload: bytes) -> None:
         event = _json(payload)
         if isinstance(event, dict) and isinstance(event.get("input"), dict) and event["input"].get("type") == "new_game":
-            self.store.begin_game(table_id, game_key(table_id, event))
+            players = event["input"].get("players")
+            bound = {p["seat"]: p["profile"] for p in players if isinstance(p, dict) and isinstance(p.get("seat"), int)
+                     and isinstance(p.get("profile"), str)} if isinstance(players, list) else {}
+            self.store.begin_game(table_id, game_key(table_id, event), bound)
 
     def _state(self, live: TableLive, payload: bytes) -> None:
         state = _json(payload)

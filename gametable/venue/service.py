@@ -25,6 +25,7 @@ from controller.topics import ROOT
 from gametable.venue.board import Changes, create_board
 from gametable.venue.config import VenueConfig, VenueConfigError, load
 from gametable.venue.ingest import Venue
+from gametable.venue.profiles import Profiles
 from gametable.venue.scheduler import Scheduler
 from gametable.venue.setup import BRIDGED, LINK, OFFER
 from gametable.venue.store import Store
@@ -41,6 +42,7 @@ class VenueService:
         self.venue = Venue(Store(config.database_url), clock)
         self.venue.known(list(config.tables))
         self.scheduler = Scheduler(self.venue.store, clock)
+        self.profiles = Profiles(self.venue.store, clock)
         self.venue.on_finished.append(self._on_finished)
         self.host_key = self.venue.store.setting("host_key", lambda: secrets.token_urlsafe(18))
         self._offers: dict[str, str] = {}  # table id -> the offer payload last published there
@@ -109,7 +111,8 @@ class VenueService:
         self.client.loop_start()
         if self.config.schedule:
             threading.Thread(target=self._schedule_loop, name="venue-schedule", daemon=True).start()
-        app = create_board(self.venue, self.config, self.changes, self.scheduler, self.host_key, self._wake.set)
+        app = create_board(self.venue, self.config, self.changes, self.scheduler, self.host_key, self._wake.set,
+                           self.profiles)
         self.server = make_server(self.config.board_host, self.config.board_port, app, threaded=True)
         threading.Thread(target=self.server.serve_forever, name="venue-board", daemon=True).start()
         return self

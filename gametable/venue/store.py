@@ -80,6 +80,20 @@ settings = sa.Table(
 )
 
 
+profiles = sa.Table(  # venue player profiles: the id is public, the key only its phones know
+    "profiles", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False, unique=True),  # sha256 of the key
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+current_profiles = sa.Table(  # the profile ids bound to the seats of each table's current game
+    "current_profiles", metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("seats", sa.Text, nullable=False),  # JSON {"1": "p-...", ...}
+)
+
+
 def _v1(conn: Connection) -> None:
     for table in (games, results, current_games):
         table.create(conn)
@@ -90,7 +104,12 @@ def _v2(conn: Connection) -> None:
         table.create(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2]
+def _v3(conn: Connection) -> None:
+    for table in (profiles, current_profiles):
+        table.create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3]
 
 
 def player_id(name: str) -> str:
@@ -130,15 +149,34 @@ class Store:
             conn.execute(schema_version.update().values(version=len(MIGRATIONS)))
         return len(MIGRATIONS)
 
-    def begin_game(self, table_id: str, key: str) -> None:
+    def begin_game(self, table_id: str, key: str, seat_profiles: dict[int, str] | None = None) -> None:
+        """A table's new game: its key and the profile ids its seats are bound to (known ones only)."""
         with self.engine.begin() as conn:
             conn.execute(current_games.delete().where(current_games.c.table_id == table_id))
             conn.execute(current_games.insert().values(table_id=table_id, key=key))
+            conn.execute(current_profiles.delete().where(current_profiles.c.table_id == table_id))
+            known = set(conn.execute(sa.select(profiles.c.id).where(
+                profiles.c.id.in_(list((seat_profiles or {}).values())))).scalars())
+            bound = {str(seat): pid for seat, pid in (seat_profiles or {}).items() if pid in known}
+            conn.execute(current_profiles.insert().values(table_id=table_id, seats=json.dumps(bound)))
+
+    def _bound(self, conn: Connection, table_id: str) -> dict[int, tuple[str, str]]:
+        """Seat -> (profile id, profile name) of the table's current game."""
+        raw = conn.execute(sa.select(current_profiles.c.seats)
+                           .where(current_profiles.c.table_id == table_id)).scalar_one_or_none()
+        seats = {int(s): pid for s, pid in json.loads(raw or "{}").items()}
+        names = {r.id: r.name for r in conn.execute(sa.select(profiles.c.id, profiles.c.name)
+                                                    .where(profiles.c.id.in_(list(seats.values()))))}
+        return {seat: (pid, names[pid]) for seat, pid in seats.items() if pid in names}
 
     def current_key(self, table_id: str) -> str | None:
         with self.engine.connect() as conn:
-            return conn.execute(sa.select(current_games.c.key)
-                                .where(current_games.c.table_id == table_id)).scalar_one_or_none()
+            return self._current_key(conn, table_id)
+
+    @staticmethod
+    def _current_key(conn: Connection, table_id: str) -> str | None:
+        return conn.execute(sa.select(current_games.c.key)
+                            .where(current_games.c.table_id == table_id)).scalar_one_or_none()
 
     def record(self, key: str, table_id: str, outcome: Outcome, state: dict[str, Any], finished_at: float) -> bool:
         """Store a finished game once; False when its key is stored already (a bridge's redelivery,
@@ -151,8 +189,10 @@ class Store:
                     key=key, table_id=table_id, game=outcome.game, mode=outcome.mode, finished_at=finished_at,
                     draw=outcome.draw, state=json.dumps(state, sort_keys=True))).inserted_primary_key
                 game_id = inserted[0] if inserted is not None else None
+                bound = self._bound(conn, table_id) if self._current_key(conn, table_id) == key else {}
                 conn.execute(results.insert(), [
-                    {"game_id": game_id, "seat": p.seat, "player": player_id(p.name), "name": p.name,
+                    {"game_id": game_id, "seat": p.seat, "player": bound.get(p.seat, (player_id(p.name),))[0],
+                     "name": bound[p.seat][1] if p.seat in bound else p.name,
                      "team": p.team, "rank": p.rank} for p in outcome.players])
         except sa.exc.IntegrityError:  # the other service stored it a moment before us
             return False

@@ -15,6 +15,8 @@ WORDS: dict[str, dict[str, str]] = {
         "tv": "TV layout", "board": "Board", "game": "Game", "table": "Table", "result": "Result",
         "first": "1st", "lost": "lost", "round": "Round", "bye": "bye", "awarded": "awarded by the host",
         "single_elimination": "single elimination", "round_robin": "round robin", "swiss": "Swiss",
+        "my_profile": "My venue profile", "make_profile": "Make my profile",
+        "profile_move": "Scan this code with your other phone to carry your profile there (keep it private).",
     },
     "zh": {
         "title": "场馆总览", "tables": "桌台", "online": "在线", "offline": "离线",
@@ -27,6 +29,8 @@ WORDS: dict[str, dict[str, str]] = {
         "tv": "大屏模式", "board": "总览", "game": "游戏", "table": "桌台", "result": "结果",
         "first": "第一", "lost": "负", "round": "轮次", "bye": "轮空", "awarded": "主持判定",
         "single_elimination": "单败淘汰", "round_robin": "循环赛", "swiss": "瑞士轮",
+        "my_profile": "我的场馆档案", "make_profile": "创建档案",
+        "profile_move": "用另一部手机扫描此码即可带走档案（请勿给他人看）。",
     },
 }
 LANGUAGES = tuple(WORDS)

@@ -106,12 +106,12 @@ async function loadLeague() {
   const body = document.querySelector("#league tbody");
   body.replaceChildren(...rows.map((r, i) => {
     const link = el("a", {"data-player": r.player}, r.name);
-    link.onclick = () => history(r.player);
+    link.onclick = () => showHistory(r.player);
     return el("tr", {}, el("td", {}, String(i + 1)), el("td", {}, link), el("td", {}, r.rating.toFixed(1)),
               el("td", {}, String(r.played)), el("td", {}, String(r.won)));
   }));
 }
-async function history(player) {
+async function showHistory(player) {
   const data = await (await fetch(`/api/players/${encodeURIComponent(player)}`)).json();
   document.getElementById("history-name").textContent = data.name;
   document.querySelector("#history tbody").replaceChildren(...data.games.map((g) => el("tr", {},
@@ -122,3 +122,30 @@ async function history(player) {
 gamePick.onchange = loadLeague;
 loadLeague();
 loadTournaments();
+
+// The player's venue profile on this phone: made once, moved to another phone by its QR code
+// (the key travels in the URL's fragment, which no server sees).
+async function showProfile() {
+  const res = await fetch("/api/profiles/me");
+  const mine = res.ok ? await res.json() : null;
+  document.getElementById("profile-new").hidden = !!mine;
+  document.getElementById("profile-mine").hidden = !mine;
+  if (mine) {
+    document.getElementById("profile-label").textContent = `${mine.name} (${mine.id})`;
+    document.getElementById("profile-qr").src = `/api/profiles/me/qr.svg?${Date.now()}`;
+  }
+}
+async function claimFromLink() {
+  const m = /(?:^#|&)profile=([^&]+)/.exec(location.hash);
+  if (!m) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  await fetch("/api/profiles/claim", {method: "POST", headers: {"Content-Type": "application/json"},
+                                      body: JSON.stringify({key: decodeURIComponent(m[1])})});
+}
+document.getElementById("profile-new").onsubmit = async (e) => {
+  e.preventDefault();
+  await fetch("/api/profiles", {method: "POST", headers: {"Content-Type": "application/json"},
+                                body: JSON.stringify({name: document.getElementById("profile-name").value})});
+  showProfile();
+};
+if (document.body.classList.contains("board")) claimFromLink().then(showProfile);
