@@ -17,20 +17,12 @@ from gametable.venue.config import VenueConfig
 from gametable.venue.offers import AutoStart
 from gametable.venue.service import VenueService
 from tests.helpers.mqtt_client import Recorder
+from tests.helpers.pty_pair import wait_for
 from tests.helpers.venue import bridged_table, start_venue_broker
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.browser, pytest.mark.slow]
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]
 
-
-def _wait(predicate, timeout: float = 60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)  # polling a condition over real I/O, bounded
-    raise TimeoutError("condition not met")
 
 
 @pytest.fixture
@@ -106,7 +98,9 @@ def test_a_four_player_tournament_over_two_tables_plays_to_its_end_and_the_stand
     t1.link.cut()
     time.sleep(0.5)  # a real outage lasts a while; the bots play on at t1 meanwhile
     t1.link.restore()
-    view = _wait(lambda: next((t for t in service.scheduler.view() if t["id"] == tid and t["finished"]), None), 120)
+    wait_for(lambda: service.scheduler.view()[0]["finished"], 120, "the tournament's end")
+    view = service.scheduler.view()[0]
+    assert view["id"] == tid
     matches = view["matches"]
     assert [len(m["players"]) for m in matches] == [2, 2, 2] and not any(m["awarded"] for m in matches)
     assert {m["table"] for m in matches} <= {"t1", "t2"}

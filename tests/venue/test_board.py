@@ -11,42 +11,11 @@ import urllib.request
 
 import pytest
 
-from gametable.venue.config import VenueConfig
-from gametable.venue.service import VenueService
 from tests.helpers.mqtt_client import Recorder
-from tests.helpers.venue import bridged_table, quick_coup, start_venue_broker
+from tests.helpers.pty_pair import wait_for
+from tests.helpers.venue import quick_coup
 
 pytestmark = pytest.mark.mqtt
-
-
-@pytest.fixture
-def venue():
-    v = start_venue_broker(["t1", "t2"])
-    yield v
-    v.broker.close()
-
-
-@pytest.fixture
-def table(venue, tmp_path):
-    t = bridged_table(venue, "t1", tmp_path / "t1.sqlite")
-    yield t
-    t.close()
-
-
-@pytest.fixture
-def service(venue, tmp_path):
-    config = VenueConfig(mqtt_host=venue.broker.host, mqtt_port=venue.broker.port, **_login(venue),
-                         client_id="venue-test", database_url=f"sqlite:///{tmp_path / 'venue.sqlite'}",
-                         board_port=0, tables=("t1", "t2"), spectator={"t1": "http://t1.local:8080/table"})
-    s = VenueService(config).start()
-    assert s.connected.wait(10)
-    yield s
-    s.stop()
-
-
-def _login(venue) -> dict[str, str]:
-    login = venue.login("venue")
-    return {"mqtt_username": login["username"], "mqtt_password": login["password"]}
 
 
 def _get(service, path: str) -> bytes:
@@ -63,21 +32,10 @@ def _play(table, commands) -> None:
         panel.close()
 
 
-def _wait(predicate, timeout: float = 10.0):
-    import time
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)  # polling a condition over real I/O, bounded
-    raise TimeoutError("condition not met")
-
 
 def test_a_finished_game_at_a_bridged_table_enters_the_league_and_the_exports(table, service):
     _play(table, quick_coup("venue-g1"))
-    _wait(lambda: service.venue.store.game_count() == 1)
+    wait_for(lambda: service.venue.store.game_count() == 1, 10, "the finished game stored")
     league = json.loads(_get(service, "/api/league"))
     assert [(r["name"], r["played"], r["won"]) for r in league] == [("Ann", 1, 1), ("Bo", 1, 0)]
     games = json.loads(_get(service, "/export/games.json"))
@@ -90,12 +48,12 @@ def test_a_finished_game_at_a_bridged_table_enters_the_league_and_the_exports(ta
 
 def test_a_table_whose_bridge_drops_shows_offline_and_comes_back(table, service):
     board = lambda: {t["table"]: t for t in json.loads(_get(service, "/api/tables"))["tables"]}  # noqa: E731
-    _wait(lambda: board()["t1"]["online"])
+    wait_for(lambda: board()["t1"]["online"], 10, "t1 online")
     assert not board()["t2"]["online"]  # known from the config, never connected
     table.link.cut()
-    _wait(lambda: not board()["t1"]["online"])
+    wait_for(lambda: not board()["t1"]["online"], 10, "t1 offline")
     table.link.restore()
-    _wait(lambda: board()["t1"]["online"], timeout=20)
+    wait_for(lambda: board()["t1"]["online"], 20, "t1 back online")
 
 
 @pytest.mark.browser

@@ -16,23 +16,9 @@ import pytest
 from gametable.venue.setup import BRIDGED, SetupError, build, table_user
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME
-from tests.helpers.venue import bridged_table, quick_coup, start_venue_broker
+from tests.helpers.venue import quick_coup
 
 pytestmark = pytest.mark.mqtt
-
-
-@pytest.fixture
-def venue():
-    v = start_venue_broker(["t1", "t2"])
-    yield v
-    v.broker.close()
-
-
-@pytest.fixture
-def table(venue, tmp_path):
-    t = bridged_table(venue, "t1", tmp_path / "t1.sqlite")
-    yield t
-    t.close()
 
 
 def _keys(obj: Any) -> set[str]:
