@@ -84,7 +84,7 @@ def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler:
     @app.after_request
     def headers(resp: Response) -> Response:
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-        resp.headers.setdefault("Content-Security-Policy", "default-src 'self'; script-src 'self' 'unsafe-inline'")
+        resp.headers.setdefault("Content-Security-Policy", "default-src 'self'; img-src 'self' data:")
         return resp
 
     return app

@@ -151,14 +151,17 @@ class Store:
 
     def begin_game(self, table_id: str, key: str, seat_profiles: dict[int, str] | None = None) -> None:
         """A table's new game: its key and the profile ids its seats are bound to (known ones only)."""
-        with self.engine.begin() as conn:
-            conn.execute(current_games.delete().where(current_games.c.table_id == table_id))
-            conn.execute(current_games.insert().values(table_id=table_id, key=key))
-            conn.execute(current_profiles.delete().where(current_profiles.c.table_id == table_id))
-            known = set(conn.execute(sa.select(profiles.c.id).where(
-                profiles.c.id.in_(list((seat_profiles or {}).values())))).scalars())
-            bound = {str(seat): pid for seat, pid in (seat_profiles or {}).items() if pid in known}
-            conn.execute(current_profiles.insert().values(table_id=table_id, seats=json.dumps(bound)))
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(current_games.delete().where(current_games.c.table_id == table_id))
+                conn.execute(current_games.insert().values(table_id=table_id, key=key))
+                conn.execute(current_profiles.delete().where(current_profiles.c.table_id == table_id))
+                known = set(conn.execute(sa.select(profiles.c.id).where(
+                    profiles.c.id.in_(list((seat_profiles or {}).values())))).scalars())
+                bound = {str(seat): pid for seat, pid in (seat_profiles or {}).items() if pid in known}
+                conn.execute(current_profiles.insert().values(table_id=table_id, seats=json.dumps(bound)))
+        except sa.exc.IntegrityError:  # a second service behind this database wrote the same a moment before
+            pass
 
     def _bound(self, conn: Connection, table_id: str) -> dict[int, tuple[str, str]]:
         """Seat -> (profile id, profile name) of the table's current game."""
@@ -233,9 +236,14 @@ class Store:
     # --- settings ------------------------------------------------------------------------------
     def setting(self, name: str, make: Callable[[], str]) -> str:
         """A venue-wide setting, made once (e.g. the venue host's key) and shared by every service."""
-        with self.engine.begin() as conn:
-            value = conn.execute(sa.select(settings.c.value).where(settings.c.name == name)).scalar_one_or_none()
-            if value is None:
-                value = make()
-                conn.execute(settings.insert().values(name=name, value=value))
-            return str(value)
+        query = sa.select(settings.c.value).where(settings.c.name == name)
+        try:
+            with self.engine.begin() as conn:
+                value = conn.execute(query).scalar_one_or_none()
+                if value is None:
+                    value = make()
+                    conn.execute(settings.insert().values(name=name, value=value))
+        except sa.exc.IntegrityError:  # another service made it a moment before: theirs holds
+            with self.engine.connect() as conn:
+                value = conn.execute(query).scalar_one()
+        return str(value)

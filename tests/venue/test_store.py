@@ -96,3 +96,13 @@ def test_winners_and_only_winners_rank_first(case):
     assert result is not None and result.draw == draw
     assert {p.seat for p in result.players if p.rank == 1} == won
     assert len(result.players) == n
+
+
+def test_two_services_behind_one_database_store_each_game_once_and_share_the_host_key(tmp_path):
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    first, second = Venue(Store(url), FakeClock()), Venue(Store(url), FakeClock())
+    for venue in (first, second):  # both subscribe to the venue broker: both see every message
+        _play(venue, "t1", "g-1", _players("Ann", "Bo"), [2])
+    assert first.store.game_count() == second.store.game_count() == 1
+    made_first = first.store.setting("host_key", lambda: "made-by-first")
+    assert second.store.setting("host_key", lambda: "made-by-second") == made_first == "made-by-first"
