@@ -5,7 +5,7 @@ table with its own login and ACL, as its bridge does) and publish a public state
 (a move every 2 s per table: ~100 states a second). The venue service runs as its own process
 (``gametable venue``), and two Chromium pages show its board; each page notes when a table's card
 shows the state's number (a MutationObserver). The figure is the p95 of publish -> shown, over both
-pages (aim <= 250 ms, docs/performance in performance.md).
+pages (aim <= 250 ms, docs/performance.md).
 """
 
 from __future__ import annotations

@@ -33,6 +33,7 @@ KEEPALIVE_S = 15.0
 HOST_COOKIE = "venue_host"
 PROFILE_COOKIE = "venue_profile"  # the player's profile key, on this phone (gametable/venue/profiles.py)
 PROFILE_COOKIE_S = 2 * 365 * 24 * 3600
+PUBLIC_APIS = ("/api/profiles", "/api/tables", "/api/league", "/api/tournaments")  # public data, no cookies
 
 
 class Changes:
@@ -83,6 +84,8 @@ def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler:
 
     @app.after_request
     def headers(resp: Response) -> Response:
+        if request.method == "GET" and request.path in PUBLIC_APIS:
+            resp.headers["Access-Control-Allow-Origin"] = "*"  # any table's lobby may read them
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         resp.headers.setdefault("Content-Security-Policy", "default-src 'self'; img-src 'self' data:")
         return resp

@@ -2,7 +2,7 @@
 summary (for the board) and store each finished game once. No MQTT here: the service feeds it
 (``service``), the tests feed it directly.
 
-Topics (architecture.md, MQTT): ``state`` (retained public state), ``events`` (a ``new_game``
+Topics (docs/architecture.md, MQTT): ``state`` (retained public state), ``events`` (a ``new_game``
 event names the game's key), ``status`` (the daemon's ``online``/``offline`` will) and ``link``
 (the bridge's own ``1``/``0``, gametable/venue/setup.py).
 """

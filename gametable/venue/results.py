@@ -1,4 +1,4 @@
-"""A finished game's results from its public state (architecture.md: ``winner`` is null, a seat
+"""A finished game's results from its public state (docs/architecture.md: ``winner`` is null, a seat
 list, or ``{"draw": [...]}``). Pure: no I/O.
 
 Ranks: the winners (or the drawn seats) share rank 1, everyone else rank 2 -- the public state

@@ -51,8 +51,10 @@ def test_a_profile_moves_to_another_phone_by_its_key_and_only_by_it(board):
     assert wrong.status_code == 403 and "no profile" in wrong.json["error"]
     assert other.post("/api/profiles/claim", json={"key": key}).json["id"] == made.json["id"]
     assert other.get("/api/profiles/me").json["id"] == made.json["id"]
-    listed = app.test_client().get("/api/profiles")
+    listed = app.test_client().get("/api/profiles")  # what any table's lobby reads (cross-origin)
     assert listed.json == [{"id": made.json["id"], "name": "Ann Lee"}] and key not in listed.text
+    assert listed.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Origin" not in phone.get("/api/profiles/me").headers
 
 
 @pytest.mark.parametrize("name, error", [("", "the player's name"), ("x" * 41, "up to 40"), (3, "name")])
