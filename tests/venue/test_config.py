@@ -38,3 +38,12 @@ def test_an_unreadable_or_broken_file_is_named(tmp_path):
     bad.write_text("[mqtt\n")
     with pytest.raises(VenueConfigError, match="not valid TOML"):
         load(bad)
+
+
+def test_the_venue_command_names_a_bad_config_and_starts_nothing(tmp_path, capsys):
+    from gametable.cli import main
+
+    bad = tmp_path / "venue.toml"
+    bad.write_text('[board]\nport = "8090"\n')
+    assert main(["venue", "--config", str(bad)]) == 2
+    assert "board.port: expected int" in capsys.readouterr().err
