@@ -77,7 +77,8 @@ def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler:
     _live_routes(app, venue, config, changes)
     _league_routes(app, venue)
     _export_routes(app, venue)
-    _tournament_routes(app, scheduler, host_key, wake)
+    _host_routes(app, host_key)
+    _tournament_routes(app, scheduler, wake)
     _profile_routes(app, profiles)
     for code in (400, 403, 404):
         app.register_error_handler(code, _error)
@@ -196,12 +197,13 @@ def _tournament_request(data: dict[str, Any]) -> tuple[str, str, str, str | None
             [p.strip() for p in players], list(tables))
 
 
-def _tournament_routes(app: Flask, scheduler: Scheduler, host_key: str, wake: Callable[[], None]) -> None:
-    """Everyone sees tournaments; only the venue host creates them, replays or awards a match."""
+def _host_routes(app: Flask, host_key: str) -> None:
+    """The venue host's login (the key the service prints, kept in the database); every POST on
+    tournaments needs it."""
 
-    @app.get("/api/tournaments")
-    def list_tournaments() -> Response:
-        return jsonify(scheduler.view())
+    @app.get("/api/host")
+    def host_status() -> Response:
+        return jsonify({"host": _is_host(host_key)})
 
     @app.post("/api/host")
     def host_login() -> Response:
@@ -215,6 +217,14 @@ def _tournament_routes(app: Flask, scheduler: Scheduler, host_key: str, wake: Ca
     def host_only() -> None:
         if request.method == "POST" and request.path.startswith("/api/tournaments") and not _is_host(host_key):
             abort(403, "only the venue host may do that (log in with the venue host key)")
+
+
+def _tournament_routes(app: Flask, scheduler: Scheduler, wake: Callable[[], None]) -> None:
+    """Everyone sees tournaments; only the venue host creates them, replays or awards a match."""
+
+    @app.get("/api/tournaments")
+    def list_tournaments() -> Response:
+        return jsonify(scheduler.view())
 
     @app.post("/api/tournaments")
     def create() -> tuple[Response, int]:

@@ -17,6 +17,9 @@ WORDS: dict[str, dict[str, str]] = {
         "single_elimination": "single elimination", "round_robin": "round robin", "swiss": "Swiss",
         "my_profile": "My venue profile", "make_profile": "Make my profile",
         "profile_move": "Scan this code with your other phone to carry your profile there (keep it private).",
+        "venue_host": "Venue host", "log_in": "Log in", "start_tournament": "Start the tournament",
+        "t_name": "tournament name", "t_players": "players, one a line", "t_tables": "tables: t1, t2",
+        "replay": "replay", "award": "award to",
     },
     "zh": {
         "title": "场馆总览", "tables": "桌台", "online": "在线", "offline": "离线",
@@ -31,6 +34,9 @@ WORDS: dict[str, dict[str, str]] = {
         "single_elimination": "单败淘汰", "round_robin": "循环赛", "swiss": "瑞士轮",
         "my_profile": "我的场馆档案", "make_profile": "创建档案",
         "profile_move": "用另一部手机扫描此码即可带走档案（请勿给他人看）。",
+        "venue_host": "场馆主持", "log_in": "登录", "start_tournament": "开始比赛",
+        "t_name": "比赛名称", "t_players": "玩家，每行一位", "t_tables": "桌台：t1, t2",
+        "replay": "重赛", "award": "判给",
     },
 }
 LANGUAGES = tuple(WORDS)

@@ -100,3 +100,33 @@ def test_a_phone_makes_its_profile_and_another_phone_takes_it_over_by_the_qr_lin
     other.goto(f"{service.board_url}/?lang=zh#profile={key}")  # what the QR code holds
     expect(other.locator("#profile-label")).to_have_text(phone.locator("#profile-label").inner_text())
     assert "profile=" not in other.url  # the key leaves the address bar at once
+
+
+@pytest.mark.browser
+@pytest.mark.usefixtures("close_contexts")
+def test_the_venue_host_logs_in_with_the_key_starts_a_tournament_and_awards_a_match(browser, service):
+    from playwright.sync_api import expect
+
+    page = browser.new_context().new_page()
+    page.goto(service.board_url + "/?lang=en")
+    expect(page.locator("#tournament-new")).to_be_hidden()
+    page.fill("#host-key", "a-guess")
+    page.click("#host-login button")
+    expect(page.locator("#host-error")).to_have_text("wrong venue host key")
+    expect(page.locator("#tournament-new")).to_be_hidden()
+    page.fill("#host-key", service.host_key)
+    page.click("#host-login button")
+    expect(page.locator("#tournament-new")).to_be_visible()
+    page.fill("#t-name", "Club night")
+    page.select_option("#t-format", "round_robin")
+    page.fill("#t-players", "Ann\nBo\nCy")
+    page.fill("#t-tables", "t1, t2")
+    page.click("#tournament-new button")
+    match = page.locator('[data-tournament] [data-round="1"] li').first
+    expect(match).to_contain_text("v")  # no table is free (none is online): the match waits
+    players = match.inner_text().split(" v ")
+    winner = players[0].strip()
+    match.locator("button", has_text=f"award to {winner}").click()
+    expect(match).to_contain_text(f"★ {winner}")
+    expect(match).to_contain_text("awarded by the host")
+    assert service.scheduler.view()[0]["matches"][0]["awarded"]

@@ -12,6 +12,8 @@ const el = (tag, attrs = {}, ...children) => {
   return node;
 };
 document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = w(n.dataset.word); });
+document.querySelectorAll("[data-placeholder]").forEach((n) => { n.placeholder = w(n.dataset.placeholder); });
+let isHost = false;
 const other = LANG === "zh" ? "en" : "zh";
 const langSwitch = document.getElementById("lang-switch");
 langSwitch.textContent = w("language");
@@ -78,13 +80,16 @@ async function loadTournaments() {
         el("td", {}, String(i + 1)), el("td", {}, s.player), el("td", {}, String(s.wins)),
         el("td", {}, String(s.losses))))));
     const rounds = [...new Set(t.matches.map((m) => m.round))];
+    const hostButtons = (m) => (!isHost || m.winner || m.bye ? [] : [
+      button(w("replay"), () => decide(t.id, m.number, "replay", {})),
+      ...m.players.map((p) => button(`${w("award")} ${p}`, () => decide(t.id, m.number, "award", {winner: p})))]);
     const bracket = el("div", {class: "bracket"}, ...rounds.map((r) => el("div", {class: "round", "data-round": String(r)},
       el("h3", {}, `${w("round")} ${r}`), el("ol", {},
       ...t.matches.filter((m) => m.round === r).map((m) => el("li", {class: m.winner ? "decided" : "waiting",
           "data-match": String(m.number)},
         m.players.map((p) => (p === m.winner ? `★ ${p}` : p)).join(" v ") +
         (m.bye ? ` (${w("bye")})` : "") + (m.table && !m.winner ? ` · ${w("table")} ${m.table}` : "") +
-        (m.awarded ? ` (${w("awarded")})` : "")))))));
+        (m.awarded ? ` (${w("awarded")})` : ""), ...hostButtons(m)))))));
     return el("article", {class: `tournament ${t.finished ? "finished" : ""}`, "data-tournament": String(t.id)},
       el("h2", {}, `${t.name} · ${w(t.format)} · ${t.game}`), standings, bracket);
   }));
@@ -149,3 +154,43 @@ document.getElementById("profile-new").onsubmit = async (e) => {
   showProfile();
 };
 if (document.body.classList.contains("board")) claimFromLink().then(showProfile);
+
+// The venue host (logged in with the venue host key): creates tournaments, replays or awards a match.
+function button(label, onclick) {
+  const b = el("button", {type: "button"}, label);
+  b.onclick = onclick;
+  return b;
+}
+async function post(path, body) {
+  const res = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                 body: JSON.stringify(body)});
+  return [res.ok, await res.json()];
+}
+async function decide(tid, number, action, body) {
+  const [ok, answer] = await post(`/api/tournaments/${tid}/matches/${number}/${action}`, body);
+  if (!ok) document.getElementById("tournament-error").textContent = answer.error;
+  loadTournaments();
+}
+async function showHost() {
+  isHost = (await (await fetch("/api/host")).json()).host;
+  document.getElementById("host-login").hidden = isHost;
+  document.getElementById("tournament-new").hidden = !isHost;
+  loadTournaments();
+}
+document.getElementById("host-login").onsubmit = async (e) => {
+  e.preventDefault();
+  const [ok, answer] = await post("/api/host", {key: document.getElementById("host-key").value});
+  document.getElementById("host-error").textContent = ok ? "" : answer.error;
+  showHost();
+};
+document.getElementById("tournament-new").onsubmit = async (e) => {
+  e.preventDefault();
+  const v = (id) => document.getElementById(id).value;
+  const [ok, answer] = await post("/api/tournaments", {
+    name: v("t-name"), game: v("t-game").trim(), format: v("t-format"),
+    players: v("t-players").split("\n").map((p) => p.trim()).filter(Boolean),
+    tables: v("t-tables").split(",").map((t) => t.trim()).filter(Boolean)});
+  document.getElementById("tournament-error").textContent = ok ? "" : answer.error;
+  loadTournaments();
+};
+if (document.body.classList.contains("board")) showHost();
