@@ -97,7 +97,7 @@ $(RUN_STAMP): pyproject.toml constraints.txt | $(PY)
 	touch $@
 
 $(TEST_STAMP): pyproject.toml constraints.txt $(RUN_STAMP)
-	$(PY) -m pip install -q -c constraints.txt -e '.[test,camera]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[test,camera,venue]'
 	touch $@
 
 # Real MicroPython (WebAssembly port) for the firmware tests, pinned by package-lock.json.

@@ -1,5 +1,5 @@
 """The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``,
-``striker-trace``, ``camera``."""
+``striker-trace``, ``camera``, ``venue-setup`` and ``venue`` (a venue of tables)."""
 
 from __future__ import annotations
 
@@ -52,6 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
     from gametable.camera_record import add_record_parser
 
     add_record_parser(add_camera_parser(sub))  # gametable camera analyse|record DIR (gametable-strike/1, docs/camera.md)
+    from gametable.venue.setup import add_parser as add_venue_setup_parser
+
+    add_venue_setup_parser(sub)  # gametable venue-setup: both sides' bridge, password and ACL files
+    from gametable.venue.service_args import add_parser as add_venue_parser
+
+    add_venue_parser(sub)  # gametable venue --config venue.toml: the venue service and its board
+    from gametable.venue.offers import add_parser as add_autostart_parser
+
+    add_autostart_parser(sub)  # gametable venue-autostart: a table starts the venue's offers itself
     return parser
 
 
@@ -89,6 +98,23 @@ def main(argv: list[str] | None = None) -> int:
         from gametable.camera_cli import run as run_camera
 
         return run_camera(args)
+    if args.command == "venue-setup":
+        from gametable.venue.setup import run as run_venue_setup
+
+        return run_venue_setup(args)
+    if args.command == "venue-autostart":
+        from gametable.venue.offers import run as run_autostart
+
+        return run_autostart(args)
+    if args.command == "venue":
+        try:
+            from gametable.venue.service import run as run_venue
+        except ModuleNotFoundError as exc:  # a table's Pi has no venue extra
+            from gametable.venue.service_args import EXTRA_MISSING
+
+            print(f"{EXTRA_MISSING} ({exc.name} is missing)", file=sys.stderr)
+            return 2
+        return run_venue(args)
     if args.command == "sim":
         from gametable.sim import run_sim
 

@@ -1,0 +1,303 @@
+"""The venue board (Flask, like the panel): every table live, the league, players' histories and
+the export. Live updates are Server-Sent Events: a frame carries only the tables changed since the
+last one, at most every ``FRAME_S``, so 200 tables at play rate stay a few frames a second."""
+
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import segno
+from flask import Flask, Response, abort, jsonify, request
+
+from gametable.venue.config import VenueConfig
+from gametable.venue.ingest import Venue
+from gametable.venue.profiles import Profile, ProfileError, Profiles
+from gametable.venue.ratings import league
+from gametable.venue.scheduler import Scheduler
+from gametable.venue.setup import TABLE_ID
+from gametable.venue.store import player_id
+from gametable.venue.tournament import TournamentError
+from gametable.venue.words import WORDS, language
+
+STATIC = Path(__file__).resolve().parent / "static"
+FRAME_S = 0.1  # coalesce changes into one frame per this many seconds
+KEEPALIVE_S = 15.0
+HOST_COOKIE = "venue_host"
+PROFILE_COOKIE = "venue_profile"  # the player's profile key, on this phone (gametable/venue/profiles.py)
+PROFILE_COOKIE_S = 2 * 365 * 24 * 3600
+PUBLIC_APIS = ("/api/profiles", "/api/tables", "/api/league", "/api/tournaments")  # public data, no cookies
+
+
+class Changes:
+    """Wakes every stream when the venue changes (the service calls ``notify``)."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+
+    def notify(self) -> None:
+        with self.cond:
+            self.cond.notify_all()
+
+    def wait(self, venue: Venue, seen: int, timeout: float) -> None:
+        """Until the venue's version moves past ``seen`` (or ``timeout``): no change is missed
+        between a stream's last frame and its wait."""
+        with self.cond:
+            self.cond.wait_for(lambda: venue.version != seen, timeout)
+
+
+def _frame(venue: Venue, config: VenueConfig, since: int) -> tuple[int, list[dict[str, Any]]]:
+    version, tables = venue.changed_since(since)
+    for t in tables:
+        t["watch"] = config.spectator.get(t["table"])
+    return version, tables
+
+
+def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler: Scheduler, host_key: str,
+                 wake: Callable[[], None], profiles: Profiles) -> Flask:
+    """The board app; ``host_key``: the venue host's login; ``wake``: schedule matches now."""
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    page = (STATIC / "board.html").read_text(encoding="utf-8")
+
+    def html(tv: bool) -> Response:
+        lang = language(request.args.get("lang"), request.headers.get("Accept-Language"))
+        body = (page.replace("{{lang}}", lang).replace("{{layout}}", "tv" if tv else "board")
+                .replace("{{words}}", json.dumps(WORDS[lang], ensure_ascii=False).replace("<", "\\u003c")))
+        return Response(body, mimetype="text/html")
+
+    app.add_url_rule("/", "board", lambda: html(False))
+    app.add_url_rule("/tv", "tv", lambda: html(True))
+    _live_routes(app, venue, config, changes)
+    _league_routes(app, venue)
+    _export_routes(app, venue)
+    _host_routes(app, host_key)
+    _tournament_routes(app, scheduler, wake)
+    _profile_routes(app, profiles)
+    for code in (400, 403, 404):
+        app.register_error_handler(code, _error)
+
+    @app.after_request
+    def headers(resp: Response) -> Response:
+        if request.method == "GET" and request.path in PUBLIC_APIS:
+            resp.headers["Access-Control-Allow-Origin"] = "*"  # any table's lobby may read them
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Content-Security-Policy", "default-src 'self'; img-src 'self' data:")
+        return resp
+
+    return app
+
+
+def _frames(venue: Venue, config: VenueConfig, changes: Changes) -> Iterator[str]:
+    """One stream: the whole board first, then the changed tables, then keepalives when idle."""
+    since, last = 0, 0.0
+    while True:
+        version, rows = _frame(venue, config, since)
+        if rows or since == 0:
+            since = version
+            yield f"data: {json.dumps({'version': version, 'tables': rows})}\n\n"
+            last = time.monotonic()
+            time.sleep(FRAME_S)  # gather the next changes into one frame
+            continue
+        changes.wait(venue, since, KEEPALIVE_S)
+        if venue.version == since and time.monotonic() - last >= KEEPALIVE_S:
+            yield ": keepalive\n\n"
+            last = time.monotonic()
+
+
+def _live_routes(app: Flask, venue: Venue, config: VenueConfig, changes: Changes) -> None:
+    @app.get("/api/tables")
+    def tables() -> Response:
+        version, rows = _frame(venue, config, 0)
+        return jsonify({"version": version, "tables": rows})
+
+    @app.get("/api/stream")
+    def stream() -> Response:
+        return Response(_frames(venue, config, changes), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _league_routes(app: Flask, venue: Venue) -> None:
+    @app.get("/api/league")
+    def league_table() -> Response:
+        game = request.args.get("game") or None
+        return jsonify([{"player": s.player, "name": s.name, "rating": round(s.rating, 2), "mu": round(s.mu, 2),
+                         "sigma": round(s.sigma, 2), "played": s.played, "won": s.won}
+                        for s in league(venue.store.results(game=game))])
+
+    @app.get("/api/games")
+    def game_names() -> Response:
+        return jsonify(venue.store.game_names())
+
+    @app.get("/api/players/<path:name>")
+    def player(name: str) -> Response:
+        who = player_id(name)
+        rows = list(venue.store.results(player=who))
+        if not rows:
+            abort(404, f"no finished game of {name!r} at this venue")
+        return jsonify({"player": who, "name": rows[-1].name, "played": len(rows),
+                        "won": sum(r.rank == 1 for r in rows),
+                        "games": [{"game": r.game, "mode": r.mode, "table": r.table_id, "key": r.key,
+                                   "finished_at": r.finished_at, "rank": r.rank, "team": r.team}
+                                  for r in reversed(rows)]})
+
+
+def _export_routes(app: Flask, venue: Venue) -> None:
+    @app.get("/export/games.json")
+    def export_json() -> Response:
+        return Response(json.dumps(venue.store.export(), ensure_ascii=False, indent=1),
+                        mimetype="application/json",
+                        headers={"Content-Disposition": "attachment; filename=venue-games.json"})
+
+    @app.get("/export/results.csv")
+    def export_csv() -> Response:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["game_key", "table", "game", "mode", "finished_at", "player", "name", "seat", "team", "rank"])
+        for r in venue.store.results():
+            writer.writerow([r.key, r.table_id, r.game, r.mode or "", r.finished_at, r.player, r.name, r.seat,
+                             r.team or "", r.rank])
+        return Response(out.getvalue(), mimetype="text/csv",
+                        headers={"Content-Disposition": "attachment; filename=venue-results.csv"})
+
+
+def _error(exc: Any) -> tuple[Response, int]:
+    """Every refusal as JSON with a specific message (nothing changed)."""
+    return jsonify({"ok": False, "error": getattr(exc, "description", str(exc))}), exc.code
+
+
+def _is_host(host_key: str) -> bool:
+    given = request.headers.get("X-Venue-Host") or request.cookies.get(HOST_COOKIE) or ""
+    return hmac.compare_digest(given.encode(), host_key.encode())
+
+
+def _body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        abort(400, "send a JSON object")
+    return data
+
+
+def _tournament_request(data: dict[str, Any]) -> tuple[str, str, str, str | None, list[str], list[str]]:
+    """A new tournament's name, format, game, mode, players and tables, checked (400 names the field)."""
+    players, tables, game, mode = data.get("players"), data.get("tables"), data.get("game"), data.get("mode")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+        abort(400, "players: a list of names")
+    if not isinstance(tables, list) or not all(isinstance(t, str) and TABLE_ID.fullmatch(t) for t in tables):
+        abort(400, "tables: a list of table ids")
+    if not isinstance(game, str) or not game:
+        abort(400, "game: the game's name (coup, coinwar, ...)")
+    return (str(data.get("name") or game), str(data.get("format")), game, mode if isinstance(mode, str) else None,
+            [p.strip() for p in players], list(tables))
+
+
+def _host_routes(app: Flask, host_key: str) -> None:
+    """The venue host's login (the key the service prints, kept in the database); every POST on
+    tournaments needs it."""
+
+    @app.get("/api/host")
+    def host_status() -> Response:
+        return jsonify({"host": _is_host(host_key)})
+
+    @app.post("/api/host")
+    def host_login() -> Response:
+        if not hmac.compare_digest(str(_body().get("key", "")).encode(), host_key.encode()):
+            abort(403, "wrong venue host key")
+        resp = jsonify({"ok": True})
+        resp.set_cookie(HOST_COOKIE, host_key, httponly=True, samesite="Strict")
+        return resp
+
+    @app.before_request
+    def host_only() -> None:
+        if request.method == "POST" and request.path.startswith("/api/tournaments") and not _is_host(host_key):
+            abort(403, "only the venue host may do that (log in with the venue host key)")
+
+
+def _tournament_routes(app: Flask, scheduler: Scheduler, wake: Callable[[], None]) -> None:
+    """Everyone sees tournaments; only the venue host creates them, replays or awards a match."""
+
+    @app.get("/api/tournaments")
+    def list_tournaments() -> Response:
+        return jsonify(scheduler.view())
+
+    @app.post("/api/tournaments")
+    def create() -> tuple[Response, int]:
+        try:
+            tid = scheduler.create(*_tournament_request(_body()))
+        except TournamentError as exc:
+            abort(400, str(exc))
+        wake()
+        return jsonify({"id": tid}), 201
+
+    @app.post("/api/tournaments/<int:tid>/matches/<int:number>/<action>")
+    def decide(tid: int, number: int, action: str) -> Response:
+        try:
+            if action == "replay":
+                scheduler.replay(tid, number)
+            elif action == "award":
+                scheduler.award(tid, number, str(_body().get("winner")))
+            else:
+                abort(404, "replay or award")
+        except (TournamentError, StopIteration) as exc:
+            abort(400, str(exc) or f"no tournament {tid}")
+        wake()
+        return jsonify({"ok": True})
+
+
+def _with_profile_cookie(profile: Profile, key: str, status: int = 200) -> tuple[Response, int]:
+    resp = jsonify({"id": profile.id, "name": profile.name})
+    resp.set_cookie(PROFILE_COOKIE, key, max_age=PROFILE_COOKIE_S, httponly=True, samesite="Lax")
+    return resp, status
+
+
+def _profile_routes(app: Flask, profiles: Profiles) -> None:
+    """A phone makes its profile once, shows it as a QR code to move it to another phone, and any
+    lobby may list the known players (ids and names, never a key)."""
+
+    @app.get("/api/profiles")
+    def known_profiles() -> Response:
+        return jsonify([{"id": p.id, "name": p.name} for p in profiles.known()])
+
+    @app.post("/api/profiles")
+    def create_profile() -> tuple[Response, int]:
+        try:
+            profile, key = profiles.create(_body().get("name"))
+        except ProfileError as exc:
+            abort(400, str(exc))
+        return _with_profile_cookie(profile, key, 201)
+
+    @app.post("/api/profiles/claim")
+    def claim_profile() -> tuple[Response, int]:
+        key = _body().get("key")
+        try:
+            profile = profiles.by_key(key)
+        except ProfileError as exc:
+            abort(403, str(exc))
+        return _with_profile_cookie(profile, str(key))
+
+    @app.get("/api/profiles/me")
+    def my_profile() -> Response:
+        try:
+            profile = profiles.by_key(request.cookies.get(PROFILE_COOKIE))
+        except ProfileError as exc:
+            abort(404, str(exc))
+        return jsonify({"id": profile.id, "name": profile.name})
+
+    @app.get("/api/profiles/me/qr.svg")
+    def my_profile_qr() -> Response:
+        """The QR code that moves this phone's profile to another phone: the board's address with
+        the key in the fragment (never sent to a server, never in a log)."""
+        key = request.cookies.get(PROFILE_COOKIE) or ""
+        try:
+            profiles.by_key(key)
+        except ProfileError as exc:
+            abort(404, str(exc))
+        out = io.BytesIO()
+        segno.make(f"{request.host_url}#profile={key}", error="m").save(out, kind="svg", scale=6)
+        return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})

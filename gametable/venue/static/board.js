@@ -1,0 +1,196 @@
+// The venue board: tables live over Server-Sent Events (each frame carries only changed tables),
+// the league and a player's history over JSON (gametable/venue/board.py).
+"use strict";
+const WORDS = JSON.parse(document.getElementById("words").textContent);
+const LANG = document.body.dataset.lang;
+const FIGURES = ["score", "lives", "hp", "health", "influence", "coins", "cards"];
+const w = (key) => WORDS[key] || key;
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const c of children) node.append(c);
+  return node;
+};
+document.querySelectorAll("[data-word]").forEach((n) => { n.textContent = w(n.dataset.word); });
+document.querySelectorAll("[data-placeholder]").forEach((n) => { n.placeholder = w(n.dataset.placeholder); });
+let isHost = false;
+const other = LANG === "zh" ? "en" : "zh";
+const langSwitch = document.getElementById("lang-switch");
+langSwitch.textContent = w("language");
+langSwitch.href = `${location.pathname}?lang=${other}`;
+
+function winners(winner) {
+  if (Array.isArray(winner)) return new Set(winner);
+  if (winner && Array.isArray(winner.draw)) return new Set(winner.draw);
+  return new Set();
+}
+
+function card(t) {
+  const node = el("article", {class: `table ${t.online ? "online" : "offline"}`, id: `table-${t.table}`,
+                              "data-table": t.table});
+  const head = el("h3", {}, el("span", {class: "name"}, t.table),
+                  el("span", {class: "status"}, w(t.online ? "online" : "offline")));
+  node.append(head);
+  const what = t.game ? `${t.game}${t.mode ? " · " + t.mode : ""}` : w("no_game");
+  node.append(el("div", {class: "game"}, what));
+  const won = winners(t.winner);
+  const list = el("ul", {class: "players"});
+  for (const p of t.players) {
+    const figures = FIGURES.filter((k) => p[k] !== undefined).map((k) => `${w(k)} ${p[k]}`);
+    const score = t.scores && (t.scores[p.seat] ?? t.scores[p.team]);
+    if (score !== undefined && score !== null && typeof score !== "object") figures.unshift(`${w("score")} ${score}`);
+    const cls = [t.turn === p.seat ? "turn" : "", p.alive === false ? "out" : "", won.has(p.seat) ? "won" : ""];
+    const label = `${p.name}${p.team ? ` (${w("team")} ${p.team})` : ""}${t.turn === p.seat ? " · " + w("turn") : ""}` +
+                  `${won.has(p.seat) ? " · " + w(t.winner && t.winner.draw ? "draw" : "winner") : ""}`;
+    list.append(el("li", {class: cls.join(" ").trim(), "data-seat": String(p.seat)}, label,
+                   el("span", {class: "figures"}, figures.join(" · "))));
+  }
+  node.append(list);
+  if (t.watch) node.append(el("a", {class: "watch", href: t.watch, target: "_blank", rel: "noopener"}, w("watch")));
+  return node;
+}
+
+const tables = document.getElementById("tables");
+function show(rows) {
+  for (const t of rows) {
+    const fresh = card(t);
+    const old = document.getElementById(`table-${t.table}`);
+    if (old) old.replaceWith(fresh); else tables.append(fresh);
+  }
+  const sorted = [...tables.children].sort((a, b) => a.dataset.table.localeCompare(b.dataset.table, undefined, {numeric: true}));
+  sorted.forEach((n, i) => { if (tables.children[i] !== n) tables.insertBefore(n, tables.children[i]); });
+  if (rows.some((t) => t.winner)) loadLeague();
+  // Brackets change when a game starts or ends somewhere, not on every move.
+  const moved = rows.filter((t) => phases.get(t.table) !== `${t.game}/${t.phase}/${t.online}`);
+  rows.forEach((t) => phases.set(t.table, `${t.game}/${t.phase}/${t.online}`));
+  if (moved.length) soon(loadTournaments);
+}
+const phases = new Map();
+
+let timer = null;
+function soon(fn) { if (!timer) timer = setTimeout(() => { timer = null; fn(); }, 300); }
+
+async function loadTournaments() {
+  const list = await (await fetch("/api/tournaments")).json();
+  const root = document.getElementById("tournaments");
+  root.replaceChildren(...list.map((t) => {
+    const standings = el("table", {class: "standings"}, el("thead", {}, el("tr", {},
+      el("th", {}, "#"), el("th", {}, w("player")), el("th", {}, w("won")), el("th", {}, w("lost")))),
+      el("tbody", {}, ...t.standings.map((s, i) => el("tr", {class: s.out ? "out" : "", "data-player": s.player},
+        el("td", {}, String(i + 1)), el("td", {}, s.player), el("td", {}, String(s.wins)),
+        el("td", {}, String(s.losses))))));
+    const rounds = [...new Set(t.matches.map((m) => m.round))];
+    const hostButtons = (m) => (!isHost || m.winner || m.bye ? [] : [
+      button(w("replay"), () => decide(t.id, m.number, "replay", {})),
+      ...m.players.map((p) => button(`${w("award")} ${p}`, () => decide(t.id, m.number, "award", {winner: p})))]);
+    const bracket = el("div", {class: "bracket"}, ...rounds.map((r) => el("div", {class: "round", "data-round": String(r)},
+      el("h3", {}, `${w("round")} ${r}`), el("ol", {},
+      ...t.matches.filter((m) => m.round === r).map((m) => el("li", {class: m.winner ? "decided" : "waiting",
+          "data-match": String(m.number)},
+        m.players.map((p) => (p === m.winner ? `★ ${p}` : p)).join(" v ") +
+        (m.bye ? ` (${w("bye")})` : "") + (m.table && !m.winner ? ` · ${w("table")} ${m.table}` : "") +
+        (m.awarded ? ` (${w("awarded")})` : ""), ...hostButtons(m)))))));
+    return el("article", {class: `tournament ${t.finished ? "finished" : ""}`, "data-tournament": String(t.id)},
+      el("h2", {}, `${t.name} · ${w(t.format)} · ${t.game}`), standings, bracket);
+  }));
+}
+
+const stream = new EventSource("/api/stream");
+stream.onmessage = (e) => show(JSON.parse(e.data).tables);
+
+const gamePick = document.getElementById("league-game");
+async function loadGames() {
+  const games = await (await fetch("/api/games")).json();
+  const keep = gamePick.value;
+  gamePick.replaceChildren(el("option", {value: ""}, w("all_games")), ...games.map((g) => el("option", {value: g}, g)));
+  gamePick.value = keep;
+}
+async function loadLeague() {
+  await loadGames();
+  const rows = await (await fetch(`/api/league?game=${encodeURIComponent(gamePick.value)}`)).json();
+  const body = document.querySelector("#league tbody");
+  body.replaceChildren(...rows.map((r, i) => {
+    const link = el("a", {"data-player": r.player}, r.name);
+    link.onclick = () => showHistory(r.player);
+    return el("tr", {}, el("td", {}, String(i + 1)), el("td", {}, link), el("td", {}, r.rating.toFixed(1)),
+              el("td", {}, String(r.played)), el("td", {}, String(r.won)));
+  }));
+}
+async function showHistory(player) {
+  const data = await (await fetch(`/api/players/${encodeURIComponent(player)}`)).json();
+  document.getElementById("history-name").textContent = data.name;
+  document.querySelector("#history tbody").replaceChildren(...data.games.map((g) => el("tr", {},
+    el("td", {}, g.game + (g.mode ? " · " + g.mode : "")), el("td", {}, g.table),
+    el("td", {}, w(g.rank === 1 ? "first" : "lost")))));
+  document.getElementById("history").hidden = false;
+}
+gamePick.onchange = loadLeague;
+loadLeague();
+loadTournaments();
+
+// The player's venue profile on this phone: made once, moved to another phone by its QR code
+// (the key travels in the URL's fragment, which no server sees).
+async function showProfile() {
+  const res = await fetch("/api/profiles/me");
+  const mine = res.ok ? await res.json() : null;
+  document.getElementById("profile-new").hidden = !!mine;
+  document.getElementById("profile-mine").hidden = !mine;
+  if (mine) {
+    document.getElementById("profile-label").textContent = `${mine.name} (${mine.id})`;
+    document.getElementById("profile-qr").src = `/api/profiles/me/qr.svg?${Date.now()}`;
+  }
+}
+async function claimFromLink() {
+  const m = /(?:^#|&)profile=([^&]+)/.exec(location.hash);
+  if (!m) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  await fetch("/api/profiles/claim", {method: "POST", headers: {"Content-Type": "application/json"},
+                                      body: JSON.stringify({key: decodeURIComponent(m[1])})});
+}
+document.getElementById("profile-new").onsubmit = async (e) => {
+  e.preventDefault();
+  await fetch("/api/profiles", {method: "POST", headers: {"Content-Type": "application/json"},
+                                body: JSON.stringify({name: document.getElementById("profile-name").value})});
+  showProfile();
+};
+if (document.body.classList.contains("board")) claimFromLink().then(showProfile);
+
+// The venue host (logged in with the venue host key): creates tournaments, replays or awards a match.
+function button(label, onclick) {
+  const b = el("button", {type: "button"}, label);
+  b.onclick = onclick;
+  return b;
+}
+async function post(path, body) {
+  const res = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
+                                 body: JSON.stringify(body)});
+  return [res.ok, await res.json()];
+}
+async function decide(tid, number, action, body) {
+  const [ok, answer] = await post(`/api/tournaments/${tid}/matches/${number}/${action}`, body);
+  if (!ok) document.getElementById("tournament-error").textContent = answer.error;
+  loadTournaments();
+}
+async function showHost() {
+  isHost = (await (await fetch("/api/host")).json()).host;
+  document.getElementById("host-login").hidden = isHost;
+  document.getElementById("tournament-new").hidden = !isHost;
+  loadTournaments();
+}
+document.getElementById("host-login").onsubmit = async (e) => {
+  e.preventDefault();
+  const [ok, answer] = await post("/api/host", {key: document.getElementById("host-key").value});
+  document.getElementById("host-error").textContent = ok ? "" : answer.error;
+  showHost();
+};
+document.getElementById("tournament-new").onsubmit = async (e) => {
+  e.preventDefault();
+  const v = (id) => document.getElementById(id).value;
+  const [ok, answer] = await post("/api/tournaments", {
+    name: v("t-name"), game: v("t-game").trim(), format: v("t-format"),
+    players: v("t-players").split("\n").map((p) => p.trim()).filter(Boolean),
+    tables: v("t-tables").split(",").map((t) => t.trim()).filter(Boolean)});
+  document.getElementById("tournament-error").textContent = ok ? "" : answer.error;
+  loadTournaments();
+};
+if (document.body.classList.contains("board")) showHost();

@@ -1,0 +1,249 @@
+"""The venue's database: every finished game and its players' results (SQLAlchemy Core).
+
+SQLite by default (embedded, nothing to install); PostgreSQL for a venue server through the same
+code (a ``postgresql://`` URL). The service keeps nothing else, so two services may share one
+database: a game is stored once by its unique key, whoever sees it first.
+
+Migrations: ``MIGRATIONS`` is an append-only list; ``schema_version`` records how many ran.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from gametable.venue.results import Outcome
+
+metadata = sa.MetaData()
+schema_version = sa.Table("schema_version", metadata, sa.Column("version", sa.Integer, nullable=False))
+games = sa.Table(
+    "games", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(200), nullable=False, unique=True),
+    sa.Column("table_id", sa.String(64), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("mode", sa.String(64)),
+    sa.Column("finished_at", sa.Float, nullable=False),
+    sa.Column("draw", sa.Boolean, nullable=False),
+    sa.Column("state", sa.Text, nullable=False),  # the final public state, as published
+)
+results = sa.Table(
+    "results", metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("player", sa.String(200), nullable=False),  # who: the venue's player id (the name for now)
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("team", sa.String(64)),
+    sa.Column("rank", sa.Integer, nullable=False),
+    sa.PrimaryKeyConstraint("game_id", "seat"),
+    sa.Index("results_player", "player"),
+)
+current_games = sa.Table(  # the key of the game each table plays now (from its new_game event)
+    "current_games", metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("key", sa.String(200), nullable=False),
+)
+
+
+tournaments = sa.Table(
+    "tournaments", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("format", sa.String(32), nullable=False),
+    sa.Column("game", sa.String(64), nullable=False),
+    sa.Column("mode", sa.String(64)),
+    sa.Column("players", sa.Text, nullable=False),  # JSON list of names, in seed order
+    sa.Column("tables", sa.Text, nullable=False),  # JSON list of table ids it may use
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+matches = sa.Table(
+    "matches", metadata,
+    sa.Column("tournament_id", sa.Integer, sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False),
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("players", sa.Text, nullable=False),  # JSON list: two names, or one for a bye
+    sa.Column("winner", sa.String(200)),
+    sa.Column("table_id", sa.String(64)),  # where it is offered or played
+    sa.Column("offer", sa.String(200), unique=True),  # the new_game id the table starts it with
+    sa.Column("awarded", sa.Boolean, nullable=False, default=False),  # decided by the venue host
+    sa.PrimaryKeyConstraint("tournament_id", "number"),
+)
+settings = sa.Table(
+    "settings", metadata,
+    sa.Column("name", sa.String(64), primary_key=True),
+    sa.Column("value", sa.Text, nullable=False),
+)
+
+
+profiles = sa.Table(  # venue player profiles: the id is public, the key only its phones know
+    "profiles", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False, unique=True),  # sha256 of the key
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+current_profiles = sa.Table(  # the profile ids bound to the seats of each table's current game
+    "current_profiles", metadata,
+    sa.Column("table_id", sa.String(64), primary_key=True),
+    sa.Column("seats", sa.Text, nullable=False),  # JSON {"1": "p-...", ...}
+)
+
+
+def _v1(conn: Connection) -> None:
+    for table in (games, results, current_games):
+        table.create(conn)
+
+
+def _v2(conn: Connection) -> None:
+    for table in (tournaments, matches, settings):
+        table.create(conn)
+
+
+def _v3(conn: Connection) -> None:
+    for table in (profiles, current_profiles):
+        table.create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3]
+
+
+def player_id(name: str) -> str:
+    """Who a result belongs to: one spelling per person whatever the case or spaces."""
+    return " ".join(name.split()).casefold()
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    game_id: int
+    key: str
+    table_id: str
+    game: str
+    mode: str | None
+    finished_at: float
+    player: str
+    name: str
+    seat: int
+    team: str | None
+    rank: int
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.engine: Engine = sa.create_engine(url)
+        self.migrate()
+
+    def migrate(self) -> int:
+        """Run the migrations this database has not had; returns its schema version."""
+        with self.engine.begin() as conn:
+            if not sa.inspect(conn).has_table("schema_version"):
+                schema_version.create(conn)
+                conn.execute(schema_version.insert().values(version=0))
+            done = conn.execute(sa.select(schema_version.c.version)).scalar_one()
+            for step in MIGRATIONS[done:]:
+                step(conn)
+            conn.execute(schema_version.update().values(version=len(MIGRATIONS)))
+        return len(MIGRATIONS)
+
+    def begin_game(self, table_id: str, key: str, seat_profiles: dict[int, str] | None = None) -> None:
+        """A table's new game: its key and the profile ids its seats are bound to (known ones only)."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(current_games.delete().where(current_games.c.table_id == table_id))
+                conn.execute(current_games.insert().values(table_id=table_id, key=key))
+                conn.execute(current_profiles.delete().where(current_profiles.c.table_id == table_id))
+                known = set(conn.execute(sa.select(profiles.c.id).where(
+                    profiles.c.id.in_(list((seat_profiles or {}).values())))).scalars())
+                bound = {str(seat): pid for seat, pid in (seat_profiles or {}).items() if pid in known}
+                conn.execute(current_profiles.insert().values(table_id=table_id, seats=json.dumps(bound)))
+        except sa.exc.IntegrityError:  # a second service behind this database wrote the same a moment before
+            pass
+
+    def _bound(self, conn: Connection, table_id: str) -> dict[int, tuple[str, str]]:
+        """Seat -> (profile id, profile name) of the table's current game."""
+        raw = conn.execute(sa.select(current_profiles.c.seats)
+                           .where(current_profiles.c.table_id == table_id)).scalar_one_or_none()
+        seats = {int(s): pid for s, pid in json.loads(raw or "{}").items()}
+        names = {r.id: r.name for r in conn.execute(sa.select(profiles.c.id, profiles.c.name)
+                                                    .where(profiles.c.id.in_(list(seats.values()))))}
+        return {seat: (pid, names[pid]) for seat, pid in seats.items() if pid in names}
+
+    def current_key(self, table_id: str) -> str | None:
+        with self.engine.connect() as conn:
+            return self._current_key(conn, table_id)
+
+    @staticmethod
+    def _current_key(conn: Connection, table_id: str) -> str | None:
+        return conn.execute(sa.select(current_games.c.key)
+                            .where(current_games.c.table_id == table_id)).scalar_one_or_none()
+
+    def record(self, key: str, table_id: str, outcome: Outcome, state: dict[str, Any], finished_at: float) -> bool:
+        """Store a finished game once; False when its key is stored already (a bridge's redelivery,
+        the retained state seen again after a restart, a second venue service)."""
+        try:
+            with self.engine.begin() as conn:
+                if conn.execute(sa.select(games.c.id).where(games.c.key == key)).first() is not None:
+                    return False
+                inserted = conn.execute(games.insert().values(
+                    key=key, table_id=table_id, game=outcome.game, mode=outcome.mode, finished_at=finished_at,
+                    draw=outcome.draw, state=json.dumps(state, sort_keys=True))).inserted_primary_key
+                game_id = inserted[0] if inserted is not None else None
+                bound = self._bound(conn, table_id) if self._current_key(conn, table_id) == key else {}
+                conn.execute(results.insert(), [
+                    {"game_id": game_id, "seat": p.seat, "player": bound.get(p.seat, (player_id(p.name),))[0],
+                     "name": bound[p.seat][1] if p.seat in bound else p.name,
+                     "team": p.team, "rank": p.rank} for p in outcome.players])
+        except sa.exc.IntegrityError:  # the other service stored it a moment before us
+            return False
+        return True
+
+    def results(self, game: str | None = None, player: str | None = None) -> Iterator[StoredResult]:
+        """Every stored result, oldest game first (the order ratings are computed in)."""
+        query = (sa.select(games.c.id, games.c.key, games.c.table_id, games.c.game, games.c.mode,
+                           games.c.finished_at, results.c.player, results.c.name, results.c.seat,
+                           results.c.team, results.c.rank)
+                 .join(results, results.c.game_id == games.c.id).order_by(games.c.id, results.c.seat))
+        if game is not None:
+            query = query.where(games.c.game == game)
+        if player is not None:
+            query = query.where(results.c.player == player)
+        with self.engine.connect() as conn:
+            for row in conn.execute(query):
+                yield StoredResult(*row)
+
+    def game_count(self) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
+
+    def game_names(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.select(games.c.game).distinct().order_by(games.c.game)).scalars())
+
+    def export(self) -> list[dict[str, Any]]:
+        """Every finished game with its results (the JSON export)."""
+        out: dict[int, dict[str, Any]] = {}
+        for r in self.results():
+            game = out.setdefault(r.game_id, {"key": r.key, "table": r.table_id, "game": r.game, "mode": r.mode,
+                                              "finished_at": r.finished_at, "results": []})
+            game["results"].append({"player": r.player, "name": r.name, "seat": r.seat, "team": r.team,
+                                    "rank": r.rank})
+        return list(out.values())
+
+    # --- settings ------------------------------------------------------------------------------
+    def setting(self, name: str, make: Callable[[], str]) -> str:
+        """A venue-wide setting, made once (e.g. the venue host's key) and shared by every service."""
+        query = sa.select(settings.c.value).where(settings.c.name == name)
+        try:
+            with self.engine.begin() as conn:
+                value = conn.execute(query).scalar_one_or_none()
+                if value is None:
+                    value = make()
+                    conn.execute(settings.insert().values(name=name, value=value))
+        except sa.exc.IntegrityError:  # another service made it a moment before: theirs holds
+            with self.engine.connect() as conn:
+                value = conn.execute(query).scalar_one()
+        return str(value)

@@ -1,0 +1,53 @@
+"""The venue board's words in English and Chinese: one catalogue, kept apart from the panel's so
+it can join the panel's own catalogue later. Keys are stable; the page looks them up by key."""
+
+from __future__ import annotations
+
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Venue board", "tables": "Tables", "online": "online", "offline": "offline",
+        "no_game": "no game", "turn": "to play", "winner": "won", "draw": "draw", "watch": "watch",
+        "league": "League", "all_games": "all games", "player": "Player", "rating": "Rating",
+        "played": "Played", "won": "Won", "history": "History", "export": "Export",
+        "export_json": "games (JSON)", "export_csv": "results (CSV)", "score": "score", "out": "out",
+        "lives": "lives", "hp": "health", "influence": "influence", "coins": "coins", "cards": "cards",
+        "health": "health", "team": "team", "mode": "mode", "phase": "phase", "language": "中文",
+        "tv": "TV layout", "board": "Board", "game": "Game", "table": "Table", "result": "Result",
+        "first": "1st", "lost": "lost", "round": "Round", "bye": "bye", "awarded": "awarded by the host",
+        "single_elimination": "single elimination", "round_robin": "round robin", "swiss": "Swiss",
+        "my_profile": "My venue profile", "make_profile": "Make my profile",
+        "profile_move": "Scan this code with your other phone to carry your profile there (keep it private).",
+        "venue_host": "Venue host", "log_in": "Log in", "start_tournament": "Start the tournament",
+        "t_name": "tournament name", "t_players": "players, one a line", "t_tables": "tables: t1, t2",
+        "replay": "replay", "award": "award to",
+    },
+    "zh": {
+        "title": "场馆总览", "tables": "桌台", "online": "在线", "offline": "离线",
+        "no_game": "空闲", "turn": "行动中", "winner": "获胜", "draw": "平局", "watch": "观战",
+        "league": "排行榜", "all_games": "全部游戏", "player": "玩家", "rating": "积分",
+        "played": "场次", "won": "胜场", "history": "战绩", "export": "导出",
+        "export_json": "对局（JSON）", "export_csv": "成绩（CSV）", "score": "得分", "out": "出局",
+        "lives": "生命", "hp": "体力", "influence": "影响力", "coins": "金币", "cards": "手牌数",
+        "health": "体力", "team": "队", "mode": "模式", "phase": "阶段", "language": "English",
+        "tv": "大屏模式", "board": "总览", "game": "游戏", "table": "桌台", "result": "结果",
+        "first": "第一", "lost": "负", "round": "轮次", "bye": "轮空", "awarded": "主持判定",
+        "single_elimination": "单败淘汰", "round_robin": "循环赛", "swiss": "瑞士轮",
+        "my_profile": "我的场馆档案", "make_profile": "创建档案",
+        "profile_move": "用另一部手机扫描此码即可带走档案（请勿给他人看）。",
+        "venue_host": "场馆主持", "log_in": "登录", "start_tournament": "开始比赛",
+        "t_name": "比赛名称", "t_players": "玩家，每行一位", "t_tables": "桌台：t1, t2",
+        "replay": "重赛", "award": "判给",
+    },
+}
+LANGUAGES = tuple(WORDS)
+
+
+def language(asked: str | None, accept: str | None) -> str:
+    """``?lang=`` if it names one we have, else the first of the browser's languages we have."""
+    if asked in WORDS:
+        return str(asked)
+    for part in (accept or "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in WORDS:
+            return code
+    return "en"

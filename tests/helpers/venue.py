@@ -1,0 +1,83 @@
+"""A venue on real Mosquitto processes: the venue broker and table brokers bridged into it, with
+exactly the files ``gametable venue-setup`` writes (gametable/venue/setup.py)."""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.daemon import Daemon
+from core.config import parse
+from gametable.broker import Broker, _hand_to_mosquitto, _spawn, free_port, start_table_broker
+from gametable.venue.setup import VenueSetup, bridge_conf, build, table_user, write
+from tests.helpers.netcut import NetCut
+
+
+def quick_coup(game_id: str, names: tuple[str, str] = ("Ann", "Bo")) -> list[dict[str, Any]]:
+    """The commands of a two-player Coup that seat 1 wins in five inputs (CP-7 setup: two coups)."""
+    new = {"type": "new_game", "game": "coup", "seed": 1, "id": game_id,
+           "players": [{"seat": 1, "name": names[0]}, {"seat": 2, "name": names[1]}],
+           "options": {"setup": {"hands": {"1": ["duke", "duke"], "2": ["captain", "contessa"]},
+                                 "coins": {"1": 14}, "first": 1}}}
+    moves = [(1, "coup", {"target": 2}), (2, "lose_influence", {"card": "captain"}), (2, "income", {}),
+             (1, "coup", {"target": 2})]
+    return [new, *({"type": "move", "seat": seat, "move": move, "args": args, "id": f"{game_id}-m{i}"}
+                   for i, (seat, move, args) in enumerate(moves))]
+
+
+@dataclass
+class VenueBroker:
+    broker: Broker
+    setup: VenueSetup
+
+    def login(self, user: str) -> dict[str, str]:
+        return {"username": user, "password": self.setup.passwords[user]}
+
+
+def start_venue_broker(tables: list[str]) -> VenueBroker:
+    port = free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="gametable-venue-"))
+    workdir.chmod(0o755)  # Mosquitto started as root drops to its own user
+    setup = build(tables, "127.0.0.1", port, etc=workdir / "venue", persistence=workdir / "venue",
+                  bind="127.0.0.1")
+    write(setup, workdir)
+    _hand_to_mosquitto(workdir / "venue", *(workdir / "venue").iterdir())
+    conf = workdir / "venue" / "venue.conf"
+    return VenueBroker(Broker("127.0.0.1", port, _spawn(conf, port), conf), setup)
+
+
+@dataclass
+class BridgedTable:
+    """One table: its own Mosquitto (shipped config and ACL), its daemon, and its bridge to the
+    venue through a cuttable link (a Wi-Fi drop between the table and the venue)."""
+
+    table_id: str
+    broker: Broker
+    link: NetCut
+    daemon: Daemon
+
+    def panel_login(self) -> dict[str, str]:
+        return {"username": "panel", "password": self.broker.users["panel"]}
+
+    def close(self) -> None:
+        self.daemon.stop()
+        self.broker.close()
+        self.link.close()
+
+
+def bridged_table(venue: VenueBroker, table_id: str, journal: Path) -> BridgedTable:
+    link = NetCut(venue.broker.host, venue.broker.port)
+    broker = start_table_broker()
+    password = venue.setup.passwords[table_user(table_id)]
+    broker.conf.write_text(broker.conf.read_text() + bridge_conf(table_id, "127.0.0.1", link.port, password, "1 1"))
+    broker.restart()
+    config = parse({"table_id": table_id, "journal": {"path": str(journal)},
+                    "mqtt": {"host": broker.host, "port": broker.port, "username": "daemon",
+                             "password": broker.users["daemon"]}})
+    daemon = Daemon(config)
+    daemon.start()
+    if not daemon.bridge.wait_connected(10):
+        raise RuntimeError("the table's daemon did not connect to its broker")
+    return BridgedTable(table_id, broker, link, daemon)

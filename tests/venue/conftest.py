@@ -1,0 +1,37 @@
+"""The venue tests' real parts: a venue Mosquitto (tables t1, t2) with exactly the files of
+``gametable venue-setup``, table t1 bridged into it, and the venue service on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from gametable.venue.config import VenueConfig
+from gametable.venue.service import VenueService
+from tests.helpers.venue import bridged_table, start_venue_broker
+
+
+@pytest.fixture
+def venue():
+    v = start_venue_broker(["t1", "t2"])
+    yield v
+    v.broker.close()
+
+
+@pytest.fixture
+def table(venue, tmp_path):
+    t = bridged_table(venue, "t1", tmp_path / "t1.sqlite")
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def service(venue, tmp_path):
+    login = venue.login("venue")
+    config = VenueConfig(mqtt_host=venue.broker.host, mqtt_port=venue.broker.port,
+                         mqtt_username=login["username"], mqtt_password=login["password"],
+                         client_id="venue-test", database_url=f"sqlite:///{tmp_path / 'venue.sqlite'}",
+                         board_port=0, tables=("t1", "t2"), spectator={"t1": "http://t1.local:8080/table"})
+    s = VenueService(config).start()
+    assert s.connected.wait(10)
+    yield s
+    s.stop()

@@ -1,0 +1,108 @@
+"""The venue's storage and ratings: every finished game stored once by its key, ratings from the
+stored results (gametable/venue: ingest, store, results, ratings). SQLite in a temp file."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gametable.venue.ingest import Venue
+from gametable.venue.ratings import league
+from gametable.venue.results import outcome
+from gametable.venue.store import Store
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1
+        return self.now
+
+
+def _players(*names: str, teams: str = "") -> list[dict]:
+    return [{"seat": i + 1, "name": n, "alive": True, **({"team": teams[i]} if teams else {})}
+            for i, n in enumerate(names)]
+
+
+def _play(venue: Venue, table: str, game_id: str, players: list[dict], winner: object) -> None:
+    """One game as the venue broker delivers it: the new_game event, a state, the final state."""
+    venue.on_message(f"gametable/{table}/events", json.dumps(
+        {"seq": 1, "input": {"type": "new_game", "id": game_id, "game": "coup"}}).encode())
+    base = {"game": "coup", "mode": "classic", "phase": "playing", "players": players, "turn": {"seat": 1}}
+    venue.on_message(f"gametable/{table}/state", json.dumps({**base, "winner": None}).encode())
+    venue.on_message(f"gametable/{table}/state", json.dumps({**base, "phase": "over", "winner": winner}).encode())
+
+
+def test_a_finished_game_is_stored_once_even_when_seen_again_or_by_a_restarted_service(tmp_path):
+    url = f"sqlite:///{tmp_path / 'venue.sqlite'}"
+    venue = Venue(Store(url), FakeClock())
+    _play(venue, "t1", "g-1", _players("Ann", "Bo"), [1])
+    final = json.dumps({"game": "coup", "mode": "classic", "phase": "over", "players": _players("Ann", "Bo"),
+                        "winner": [1]}).encode()
+    venue.on_message("gametable/t1/state", final)  # a bridge's redelivery
+    again = Venue(Store(url), FakeClock())  # a restart: the retained state arrives again
+    again.on_message("gametable/t1/state", final)
+    assert again.store.game_count() == 1
+    rows = list(again.store.results())
+    assert [(r.name, r.rank, r.key) for r in rows] == [("Ann", 1, "t1:g-1"), ("Bo", 2, "t1:g-1")]
+
+
+def test_the_same_players_game_on_two_tables_is_two_games(tmp_path):
+    venue = Venue(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), FakeClock())
+    _play(venue, "t1", "g-1", _players("Ann", "Bo"), [1])
+    _play(venue, "t2", "g-1", _players("Ann", "Bo"), [1])
+    assert venue.store.game_count() == 2
+
+
+def test_league_rates_winners_above_losers_in_free_for_all_and_teams(tmp_path):
+    venue = Venue(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), FakeClock())
+    for i in range(3):
+        _play(venue, "t1", f"ffa-{i}", _players("Ann", "Bo", "Cy"), [1])
+    _play(venue, "t2", "teams-1", _players("Ann", "Bo", "Cy", "Di", teams="ABAB"), [2, 4])
+    standings = league(venue.store.results())
+    by_name = {s.name: s for s in standings}
+    assert standings[0].name == "Ann" and by_name["Ann"].won == 3 and by_name["Ann"].played == 4
+    assert by_name["Bo"].rating > by_name["Cy"].rating  # Bo won with Di; Cy lost with Ann
+    assert by_name["Di"].played == 1 and by_name["Di"].won == 1
+
+
+def test_names_are_one_player_whatever_the_case_or_spaces(tmp_path):
+    venue = Venue(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), FakeClock())
+    _play(venue, "t1", "a", _players("Ann Lee", "Bo"), [1])
+    _play(venue, "t1", "b", _players(" ann  LEE", "Bo"), [2])
+    assert {s.player: s.played for s in league(venue.store.results())} == {"ann lee": 2, "bo": 2}
+
+
+def test_a_game_still_going_and_garbage_store_nothing(tmp_path):
+    venue = Venue(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), FakeClock())
+    for payload in (b"not json", b"[]", b'{"game": null}', b'{"game":"coup","players":[],"winner":null}'):
+        venue.on_message("gametable/t1/state", payload)
+    venue.on_message("gametable/t1/seat/1/private", b'{"hand": ["duke"]}')  # never bridged; ignored anyway
+    assert venue.store.game_count() == 0
+    assert venue.board()[0]["table"] == "t1"
+
+
+@given(st.integers(2, 6).flatmap(lambda n: st.tuples(st.just(n), st.sets(st.integers(1, n), min_size=1),
+                                                     st.booleans())))
+def test_winners_and_only_winners_rank_first(case):
+    n, won, draw = case
+    state = {"game": "coinwar", "players": _players(*(f"p{i}" for i in range(n))),
+             "winner": {"draw": sorted(won)} if draw else sorted(won)}
+    result = outcome(state)
+    assert result is not None and result.draw == draw
+    assert {p.seat for p in result.players if p.rank == 1} == won
+    assert len(result.players) == n
+
+
+def test_two_services_behind_one_database_store_each_game_once_and_share_the_host_key(tmp_path):
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    first, second = Venue(Store(url), FakeClock()), Venue(Store(url), FakeClock())
+    for venue in (first, second):  # both subscribe to the venue broker: both see every message
+        _play(venue, "t1", "g-1", _players("Ann", "Bo"), [2])
+    assert first.store.game_count() == second.store.game_count() == 1
+    made_first = first.store.setting("host_key", lambda: "made-by-first")
+    assert second.store.setting("host_key", lambda: "made-by-second") == made_first == "made-by-first"
