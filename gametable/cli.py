@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import sys
 
@@ -64,6 +65,34 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# Each sub-command's entry point as "module:function", imported only when that command runs (a
+# table's Pi has neither the camera's nor the venue's extra unless it uses them).
+COMMANDS = {
+    "journal": "gametable.journal_cli:run",
+    "run": "gametable.run:run_daemon",
+    "striker-trace": "gametable.striker_trace:run",
+    "camera": "gametable.camera_cli:run",
+    "venue-setup": "gametable.venue.setup:run",
+    "venue-autostart": "gametable.venue.offers:run",
+    "venue": "gametable.venue.service:run",
+    "sim": "gametable.sim:run_sim",
+}
+
+
+def _replay(args: argparse.Namespace) -> int:
+    if args.config:
+        from core.config import ConfigError, load
+
+        try:
+            load(args.config)
+        except ConfigError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+    from gametable.replay import run as run_replay
+
+    return run_replay(args.file, args.view)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(
@@ -71,55 +100,22 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     if args.command == "replay":
-        if args.config:
-            from core.config import ConfigError, load
+        return _replay(args)
+    target = COMMANDS.get(args.command)
+    if target is None:
+        return 2
+    module_name, function = target.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if args.command != "venue":
+            raise
+        from gametable.venue.service_args import EXTRA_MISSING  # a table's Pi has no venue extra
 
-            try:
-                load(args.config)
-            except ConfigError as exc:
-                print(exc, file=sys.stderr)
-                return 2
-        from gametable.replay import run as run_replay
-
-        return run_replay(args.file, args.view)
-    if args.command == "journal":
-        from gametable.journal_cli import run as run_journal
-
-        return run_journal(args)
-    if args.command == "run":
-        from gametable.run import run_daemon
-
-        return run_daemon(args)
-    if args.command == "striker-trace":
-        from gametable.striker_trace import run as run_trace
-
-        return run_trace(args)
-    if args.command == "camera":
-        from gametable.camera_cli import run as run_camera
-
-        return run_camera(args)
-    if args.command == "venue-setup":
-        from gametable.venue.setup import run as run_venue_setup
-
-        return run_venue_setup(args)
-    if args.command == "venue-autostart":
-        from gametable.venue.offers import run as run_autostart
-
-        return run_autostart(args)
-    if args.command == "venue":
-        try:
-            from gametable.venue.service import run as run_venue
-        except ModuleNotFoundError as exc:  # a table's Pi has no venue extra
-            from gametable.venue.service_args import EXTRA_MISSING
-
-            print(f"{EXTRA_MISSING} ({exc.name} is missing)", file=sys.stderr)
-            return 2
-        return run_venue(args)
-    if args.command == "sim":
-        from gametable.sim import run_sim
-
-        return run_sim(args)
-    return 2
+        print(f"{EXTRA_MISSING} ({exc.name} is missing)", file=sys.stderr)
+        return 2
+    result: int = getattr(module, function)(args)
+    return result
 
 
 if __name__ == "__main__":
