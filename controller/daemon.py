@@ -18,7 +18,6 @@ from typing import Any
 from controller.deadlines import Deadlines, PauseError
 from controller.games import Game, registry
 from controller.games.base import TableView
-from controller.games.said import says
 from controller.games.words import narrate
 from controller.journal import Journal
 from controller.mqtt_bridge import MqttBridge
@@ -28,6 +27,7 @@ from core.config import Config
 from core.json_depth import too_deep
 from core.led_patterns import LedPlanError, led_plan
 from core.platform import SeatLights
+from core.said import says
 
 log = logging.getLogger("gametable.daemon")
 

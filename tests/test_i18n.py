@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.games import coup
-from controller.games.said import Said, listing, msg_of, say, say_n, says, term
+from core.said import Said, listing, msg_of, say, say_n, says, term
 from web_panel.i18n import choose, from_accept_language, normalise
 from web_panel.loglines import log_entries
 
@@ -73,3 +73,26 @@ def test_the_phone_language_is_its_choice_then_the_table_default_then_the_browse
     assert choose(None, None, "fr-FR") == "en"
     assert from_accept_language("en;q=0.2, zh-Hans;q=0.9") == "zh"
     assert normalise("zh_Hans") == normalise("zh-TW") == "zh" and normalise("de") is None
+
+
+def test_a_refusal_said_as_a_message_reaches_the_phone_beside_its_english():
+    from controller.table import Result, short_error
+
+    refusal = say("it is seat {turn}'s turn, not seat {seat}'s", turn=2, seat=1)
+    assert short_error(refusal) is refusal  # short and one line: kept whole, message and all
+    assert Result("c1", False, short_error(refusal)).to_json() == {
+        "id": "c1", "ok": False, "error": "it is seat 2's turn, not seat 1's",
+        "error_msg": {"id": "it is seat {turn}'s turn, not seat {seat}'s", "args": {"turn": 2, "seat": 1}}}
+    assert "error_msg" not in Result("c2", False, short_error("plain English")).to_json()
+
+
+def test_the_panel_says_a_message_in_the_asking_phones_language_by_gettext():
+    from web_panel.i18n import render
+
+    refusal = say("it is seat {turn}'s turn, not seat {seat}'s", turn=2, seat=1).msg
+    assert render(refusal, "zh") == "现在是座位 2 的回合，不是座位 1 的"
+    assert render(refusal, "en") == "it is seat 2's turn, not seat 1's"
+    draws = say_n("{who} draws {n} card", "{who} draws {n} cards", 2, who=say("Seat {n}", n=3)).msg
+    assert render(draws, "en") == "Seat 3 draws 2 cards" and render(draws, "zh") == "座位 3 摸了 2 张牌"
+    assert render({"id": "General Store: {cards}", "args": {"cards": [{"id": "Beer"}, {"id": "BANG!"}]}}, "zh") == "杂货铺：啤酒、BANG！"
+    assert render({"text": "Ann"}, "zh") == "Ann" and render("odd", "zh") == "odd"

@@ -24,6 +24,7 @@ from flask import Flask, Response, abort, g, jsonify, request, send_file, send_f
 from core.clock import Clock, SystemClock
 from core.config import Config
 from core.json_depth import too_deep
+from core.said import Said, say
 from web_panel.bringup import bringup_command
 from web_panel.commands import (
     CommandError,
@@ -36,7 +37,8 @@ from web_panel.commands import (
 )
 from web_panel.game_views import GameViews
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
-from web_panel.i18n import LANGUAGES, TableLanguage, catalogue
+from web_panel.i18n import COOKIE as LANG_COOKIE
+from web_panel.i18n import ENGLISH, LANGUAGES, TableLanguage, catalogue, choose, render
 from web_panel.link import TableLink
 from web_panel.security import (
     LOCAL_ADDRESSES,
@@ -137,6 +139,9 @@ _POSTS = [
 
 
 def fail(status: int, message: str, **extra: Any) -> Response:
+    """A refusal; a message made with ``say`` is said in the asking phone's language (docs/i18n.md)."""
+    if isinstance(message, Said):
+        message = render(message.msg, g.get("lang", ENGLISH))
     resp = jsonify({"ok": False, "error": message, **extra})
     resp.status_code = status
     return resp
@@ -194,6 +199,7 @@ class _Panel:
             return fail(421, f"unknown host name {request.headers.get('Host')!r}: open the panel by the table's address")
         g.seat = self.seats.seat_of(request.cookies.get(SEAT_COOKIE))
         g.host = self.hosts.valid(request.cookies.get(HOST_COOKIE))
+        g.lang = choose(request.cookies.get(LANG_COOKIE), self.table_lang.lang, request.headers.get("Accept-Language"))
         if request.method != "POST":
             return None
         return _post_refusal() or self._read_body()
@@ -212,7 +218,7 @@ class _Panel:
         try:
             rid = request_id(body)
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         if not self.replays.first_use(rid):
             return fail(409, f"request {rid} was already sent once (a replayed request is never applied twice)")
         g.body = body
@@ -237,9 +243,10 @@ class _Panel:
     def publish(self, cmd: dict[str, Any]) -> Response:
         result = self.link.command(cmd, timeout=self.result_timeout_s)
         if result is None:
-            return fail(504, f"the table did not answer within {self.result_timeout_s:g} s (is the daemon running?)")
+            return fail(504, say("the table did not answer within {s} s (is the daemon running?)", s=f"{self.result_timeout_s:g}"))
         if not result.get("ok"):
-            return fail(409, str(result.get("error")))
+            said = result.get("error_msg")  # the daemon's error as a message (docs/i18n.md)
+            return fail(409, render(said, g.lang) if isinstance(said, dict) else str(result.get("error")))
         return jsonify({"ok": True})
 
     # --- pages -------------------------------------------------------------------------------
@@ -265,7 +272,7 @@ class _Panel:
         try:
             command = bringup_command(g.body)
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         return self.publish(command)
 
     def game_view(self, game: str, name: str) -> Response:
@@ -331,11 +338,11 @@ class _Panel:
     def set_table_lang(self) -> Response:
         """The host sets the table's default language: phones without a choice of their own follow."""
         if not g.host:
-            return fail(403, "setting the table's language needs the host PIN")
+            return fail(403, say("setting the table's language needs the host PIN"))
         try:
             lang = self.table_lang.set(g.body.get("lang"))
         except ValueError as exc:
-            return fail(400, str(exc))
+            return fail(400, exc.args[0])
         self.link.hub.publish("lang", {"lang": lang})
         return jsonify({"ok": True, "lang": lang})
 
@@ -344,26 +351,26 @@ class _Panel:
         seats = self.seats
         seat = g.body.get("seat")
         if not _valid_seat(seat):
-            return fail(400, f"'seat' must be a seat number from 1 to 6, got {seat!r}")
+            return fail(400, say("'seat' must be a seat number from 1 to 6, got {got}", got=repr(seat)))
         if g.seat == seat:
             return jsonify({"ok": True, "seat": seat})
         if g.seat is not None:
-            return fail(409, f"this phone already holds seat {g.seat}; leave it first")
+            return fail(409, say("this phone already holds seat {seat}; leave it first", seat=g.seat))
         address = request.remote_addr or "?"
         mine = seats.held_by(address)
         if mine and address not in LOCAL_ADDRESSES and not seats.is_open_for_shared(seat):
             # One seat per phone (issue 17 #9): a cleared cookie does not buy a second seat.
-            return fail(409, f"this phone already holds seat {mine[0]}; one seat per phone "
-                             f"(the host can free it, or open seat {seat} for a shared phone)")
+            return fail(409, say("this phone already holds seat {mine}; one seat per phone "
+                                 "(the host can free it, or open seat {seat} for a shared phone)", mine=mine[0], seat=seat))
         token = seats.claim(seat, address)
         if token is None:
-            return fail(409, f"seat {seat} is taken by another phone (the host can free it)")
+            return fail(409, say("seat {seat} is taken by another phone (the host can free it)", seat=seat))
         self.link.hub.publish("taken", seats.taken())
         return cookie(jsonify({"ok": True, "seat": seat}), SEAT_COOKIE, token)
 
     def leave(self) -> Response:
         if g.seat is None:
-            return fail(403, "this phone holds no seat")
+            return fail(403, say("this phone holds no seat"))
         self.seats.release(g.seat)
         self.link.hub.close_seat(g.seat)
         self.link.hub.publish("taken", self.seats.taken())
@@ -407,25 +414,25 @@ class _Panel:
     def cmd(self) -> Response:
         link = self.link
         if g.seat is None:
-            return fail(403, "this phone holds no seat; join a seat first")
+            return fail(403, say("this phone holds no seat; join a seat first"))
         try:
             public = link.public_state()
             described = link.described_games().get(str((public or {}).get("game")))
             command = seat_command(g.body, g.seat, public, link.private_view(g.seat),
                                    seats_moves(link.private_views()), phone_inputs(described))
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         return self.publish(command)
 
     def host_cmd(self) -> Response:
         link = self.link
         if not g.host:
-            return fail(403, "this needs the host PIN (unlock the host screen first)")
+            return fail(403, say("this needs the host PIN (unlock the host screen first)"))
         try:
             games = link.described_games(wait_s=GAMES_WAIT_S if g.body.get("type") == "new_game" else 0.0)
             command = host_command(g.body, link.public_state(), games, seats_moves(link.private_views()))
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         return self.publish(command)
 
     def do_flick(self) -> Response:
@@ -437,7 +444,7 @@ class _Panel:
         try:
             payload = flick(g.body, g.seat, link.public_state(), link.private_view(g.seat))
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         result = link.flick(payload, timeout=self.flick_timeout_s)
         if result is None:
             return fail(504, f"the virtual table did not answer within {self.flick_timeout_s:g} s "

@@ -12,6 +12,7 @@ and translate on the phone: one ``events`` message serves phones of both languag
 from __future__ import annotations
 
 import io
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,8 @@ from typing import Any
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
+
+from core.said import say
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "messages"
@@ -124,11 +127,40 @@ class TableLanguage:
         elif isinstance(lang, str) and lang in LANGUAGES:
             self.lang = lang
         else:
-            raise ValueError(translate(ENGLISH, "'lang' must be one of {langs} or empty, got {got}",
-                                       langs=", ".join(LANGUAGES), got=repr(lang)))
+            raise ValueError(say("'lang' must be one of {langs} or empty, got {got}", langs=", ".join(LANGUAGES),
+                                 got=repr(lang)))
         if self.path is not None:
             try:
                 self.path.write_text(self.lang or "", encoding="utf-8")
             except OSError:
                 pass  # kept for this run: a read-only card must not refuse the host
         return self.lang
+
+
+def render(msg: Any, lang: str) -> str:
+    """A message (``{"id", "args"[, "plural", "n"]}`` or ``{"text"}``, core/said.py) in ``lang``, by
+    gettext: the panel's refusals and the daemon's errors, said in the asking phone's language."""
+    if not isinstance(msg, dict):
+        return str(msg)
+    if isinstance(msg.get("text"), str):
+        return str(msg["text"])
+    template = msg.get("id")
+    if not isinstance(template, str):
+        return ""
+    tr = translations(lang)
+    plural, n = msg.get("plural"), msg.get("n")
+    text = tr.ngettext(template, plural, n) if isinstance(plural, str) and isinstance(n, int) else tr.gettext(template)
+    raw = msg.get("args")
+    args = {str(k): _shown(v, lang) for k, v in raw.items()} if isinstance(raw, dict) else {}
+    return _FIELD.sub(lambda m: args.get(m.group(1), m.group(0)), text)
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _shown(value: Any, lang: str) -> str:
+    if isinstance(value, list):
+        return ("、" if lang == "zh" else ", ").join(_shown(v, lang) for v in value)
+    if isinstance(value, dict):
+        return render(value, lang)
+    return str(value)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from controller.games.said import listing, say, term
+from core.said import listing, say, term
 
 Who = Callable[[Any], str]
 # One game's sentence for one effect: a line, "" for no line, or None when the effect is not the

@@ -44,7 +44,7 @@ async function post(path, body = {}) {
       headers: { "Content-Type": "application/json", "X-CSRF-Token": cookie("gt_csrf") }, body: JSON.stringify(payload) });
     data = await res.json();
   } catch (err) { data = { ok: false, error: res ? t("the panel answered HTTP {status}", { status: res.status }) : t("no connection to the table") }; }
-  if (!data.ok) { if (data.error_msg) data.error = say(data.error_msg); toast(data.error || t("refused")); }
+  if (!data.ok) toast(data.error || t("refused"));  // the panel says its refusals in this phone's language
   return data;
 }
 

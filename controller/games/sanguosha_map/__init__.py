@@ -9,12 +9,12 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View, window_with_timers
-from controller.games.said import N_, say
 from controller.games.sanguosha_map import cards, setup
 from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
 from controller.games.sanguosha_map.view import inputs_for, legal, view
 from controller.games.words import Speaker, mode_titles, narrate
+from core.said import N_, say
 
 
 def describe() -> dict[str, Any]:

@@ -166,6 +166,7 @@ const Bang = {
       ${me.alive === false ? `<div class="bg-out">${esc(t("You are out"))}</div>` : ""}
       ${inPlay ? `<div class="bg-inplay" id="my-in-play"><span class="muted small">${esc(t("In play:"))}</span>${inPlay}</div>` : ""}${looking}
       <div id="private"><div class="bg-hand big" id="my-cards">${hand.map((c) => this.face(c, { selected: c === sel, action: "bang-card" })).join("")}</div>
+      ${sel && hand.includes(sel) && this.text(sel) ? `<p class="small bg-text" id="card-text"><b>${esc(this.title(sel))}</b>: ${esc(this.text(sel))}</p>` : ""}
       <p class="muted small">${esc(t("Only your phone sees your hand and role. Tap a card to see where it can go."))}</p></div></section>`;
   },
 
@@ -189,8 +190,7 @@ const Bang = {
       if (m.move === "discard" || m.move === "ability") out.push(this.chooseCards(m));
       if (m.move === "end_turn") out.push(this.btn("end_turn", {}, t("End turn"), "ghost"));
     }
-    const about = sel && this.text(sel) ? `<p class="small bg-text" id="card-text">${esc(this.text(sel))}</p>` : "";
-    return out.length ? `<section class="card" id="moves"><h2>${sel ? esc(this.label(sel)) : esc(t("Your move"))}</h2>${about}<div class="moves bg-moves">${out.join("")}</div></section>` : "";
+    return out.length ? `<section class="card" id="moves"><h2>${sel ? esc(this.label(sel)) : esc(t("Your move"))}</h2><div class="moves bg-moves">${out.join("")}</div></section>` : "";
   },
 
   /** The seats in ring order, as a circle: life, hand count, cards in play; the tapped card's
@@ -220,8 +220,8 @@ const Bang = {
   },
 
   logCard(st) {
-    const lines = (st.log || []).slice(-8);
-    return lines.length ? `<section class="card" id="bang-log"><h2>${esc(t("Log"))}</h2><ol class="bg-log">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ol></section>` : "";
+    const all = (st.log || []).map((l, i) => (st.log_says && st.log_says[i] ? say(st.log_says[i]) : l)), lines = all.slice(-8);
+    return lines.length ? `<section class="card" id="bang-log"><h2>${esc(t("Log"))}</h2><ol class="bg-log">${lines.map((l) => `<li>${esc(noRules(l))}</li>`).join("")}</ol></section>` : "";
   },
 
   banner(st, seat) {
