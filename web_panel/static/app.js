@@ -182,7 +182,27 @@ function render() {
   if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
   view.innerHTML = html;
   hook("afterRender", r);
+  bringIntoView(r);
   conn();
+}
+
+/** What needs the player comes into view (issue 25 item 7): a window or question that has just
+ * opened, and what a tap asked for (``S.focus``, a selector: Bang!'s targets after a card, the
+ * battlefield's path). Only when it is off the screen: a phone that already shows it stays put. */
+function bringIntoView(r) {
+  const st = S.state, w = st && st.window, q = st && (st.questions || [])[0];
+  const key = w && typeof w === "object" ? `w:${JSON.stringify([w.id, w.kind, w.claimant, w.seats])}` : q ? `q:${q.id}` : "";
+  const wanted = [];
+  if (key && key !== S.viewKey && (r === "seat" || r === "host")) wanted.push("#window", "#question");
+  S.viewKey = key;
+  if (S.focus) { wanted.unshift(S.focus); S.focus = null; }
+  const el = wanted.map((sel) => $(sel)).find(Boolean);
+  if (el && !onScreen(el) && el.scrollIntoView) el.scrollIntoView({ block: "start" });
+}
+/** Whole on the screen below the sticky bars (or, taller than the screen, its top is). */
+function onScreen(el) {
+  const box = el.getBoundingClientRect(), bars = ($(".tabs") || $(".bar"))?.getBoundingClientRect().bottom || 0;
+  return box.top >= bars && (box.bottom <= innerHeight || box.height > innerHeight - bars);
 }
 
 function turnBanner(mine) {
@@ -397,7 +417,7 @@ function rematchBody(st) {
   const roles = mode.seat_roles || null, teams = mode.teams && !(roles && roles.teams_from_roles);
   const bots = (S.lobby && S.lobby.bots) || {};
   const order = Array.isArray(st.order) && st.order.length === players().length ? st.order.slice() : players().map((p) => p.seat);
-  return { type: "new_game", game: st.game, ...(st.mode ? { mode: st.mode } : {}), order, options: {},
+  return { type: "new_game", game: st.game, ...(st.mode ? { mode: st.mode } : {}), order, options: windowLengths(mode, (S.lobby && S.lobby.game === st.game && S.lobby.options) || {}),
     players: players().map((p) => Object.assign({ seat: p.seat, name: p.name }, teams && p.team ? { team: p.team } : {}, bots[p.seat] ? { bot: true } : {})) };
 }
 
@@ -518,6 +538,7 @@ function lobbyCard() {
   const opts = Object.entries(mode.options || {}).filter(([k]) => !roles || k !== roles.option).map(([k, o]) => {
     const id = `opt-${esc(k)}`, value = L.options[k] ?? JSON.stringify(o.default), title = esc(t(k.replace(/_/g, " ")));
     const desc = `<span class="muted small">${esc(o.description ? noRules(t(o.description)) : "")}</span>`;
+    if (typeof o.beginner === "number") return windowOption(k, o, L);
     if (typeof o.default === "boolean") {
       return `<label class="toggle field" for="${id}"><input type="checkbox" id="${id}" data-lobby="option-bool" data-key="${esc(k)}" ${value === "true" ? "checked" : ""}> ${title}</label>${desc}`;
     }
@@ -544,6 +565,26 @@ function lobbyCard() {
     ${L.error ? `<p class="small lobby-error" id="lobby-error" role="alert">${esc(t("The table did not start this game: {error}", { error: L.error }))}</p>` : ""}</section>`;
 }
 
+/** A window's length (issue 25 item 6): the game's describe() gives its regular ``default`` and a
+ * ``beginner`` length; the lobby starts at the beginners' one (the host picks either, or types). */
+function windowOption(k, o, L) {
+  const id = `opt-${esc(k)}`, value = L.options[k] ?? String(o.beginner);
+  const pick = (v, text) => `<button type="button" data-action="lobby-window" data-key="${esc(k)}" data-value="${esc(v)}" aria-pressed="${String(v) === String(value)}">${esc(text)}</button>`;
+  return `<label class="field" for="${id}">${esc(t("Answer window (seconds)"))} <span class="muted small">${esc(o.description ? noRules(t(o.description)) : "")}</span></label>
+    <div class="seg window-length" role="group" aria-label="${esc(t("Answer window (seconds)"))}">${pick(o.beginner, t("Beginners · {n} s", { n: o.beginner }))}${pick(o.default, t("Regular · {n} s", { n: o.default }))}</div>
+    <input type="number" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(value)}" min="1" max="3600" aria-label="${esc(t("Answer window (seconds)"))}">`;
+}
+/** The window lengths to send with a new game: what the host chose, else the beginners' length. */
+function windowLengths(mode, chosen) {
+  const out = {};
+  for (const [k, o] of Object.entries((mode && mode.options) || {})) {
+    if (typeof o.beginner !== "number") continue;
+    const v = Number(chosen[k]);
+    out[k] = chosen[k] != null && String(chosen[k]).trim() !== "" && Number.isFinite(v) ? v : o.beginner;
+  }
+  return out;
+}
+
 function newGameBody() {
   const L = S.lobby, g = lobbyGames()[L.game] || {}, mode = (g.modes || []).find((m) => m.mode === L.mode) || {};
   const seats = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
@@ -555,7 +596,7 @@ function newGameBody() {
   }
   // a game that plays around the physical ring (describe() free_seating: false, e.g. Bang! BG-8.2) keeps the seats' order
   const order = g.free_seating === false ? seats : L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
-  const options = {};
+  const options = windowLengths(mode, L.options);
   for (const [k, v] of Object.entries(L.options)) {
     if (String(v).trim() === "") continue;  // left empty: the game's default
     try { options[k] = JSON.parse(v); } catch { options[k] = v; }
@@ -622,6 +663,8 @@ async function act(el) {
     S.lobby[el.dataset.key] = el.dataset.value; S.lobby.error = "";
     if (el.dataset.key === "mode") { S.lobby.options = {}; S.lobby.roles = {}; }
     render();
+  } else if (a === "lobby-window") {
+    S.lobby.options[el.dataset.key] = el.dataset.value; S.lobby.error = ""; render();
   } else if (a === "lobby-bot") {
     const s = +el.dataset.seat; S.lobby.bots[s] = !S.lobby.bots[s]; if (S.lobby.bots[s]) S.lobby.include[s] = true; render();
   } else if (a === "order-up") {

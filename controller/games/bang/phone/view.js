@@ -258,7 +258,7 @@ GameViews.register("bang", {
   cardLabel: (card) => (/^[a-z_]+-(10|[2-9AJQK])[SHDC]/.test(String(card)) ? Bang.label(card) : null),
   tick: () => Bang.tick(),
   actions: {
-    "bang-card": (el) => { const c = el.dataset.card; S.sel["bang:card"] = S.sel["bang:card"] === c ? null : c; render(); },
+    "bang-card": (el) => { const c = el.dataset.card; S.sel["bang:card"] = S.sel["bang:card"] === c ? null : c; S.focus = "#moves"; render(); },
     "bang-role": () => { S.sel["bang:role"] = !S.sel["bang:role"]; render(); },
   },
 });

@@ -437,9 +437,8 @@ GameViews.register("sanguosha_map", {
       const again = SG.sel && SG.sel.key === key && SG.picked(mv);
       if (again) { SG.go(key); return; }
       SG.sel = SG.sel && SG.sel.key === key ? null : { key, turn: turnKey(S.state || {}) };
+      S.focus = "#sg-pick";  // the path and "Move here" come into view (web_panel/static/app.js)
       render();
-      const pick = document.getElementById("sg-pick");
-      if (pick && pick.scrollIntoView) pick.scrollIntoView({ block: "nearest" });
     },
     /** Move by the engine's cheapest path (SG-8.3) to the picked cell. */
     "sg-go"(el) { return SG.go(el.dataset.cell); },

@@ -1,0 +1,91 @@
+"""Answer windows a beginner can use (issue 25 items 6 and 7), on 360x640 phones in a real Chromium
+with the real daemon, a real Mosquitto and the real panel: the lobby starts every game's window at
+the beginners' length (the host may pick the game's regular one or type one); every phone that must
+answer shows the countdown on its screen; the phone that tapped the action, scrolled down to
+reach it, has the window it opened brought into view; "Done" never covers a button.
+Screenshots: test-artifacts/windows-*.png."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from controller.games.players import BEGINNER_WINDOW_S
+from tests.helpers.browser import PHONE_360, drawn_box, shot
+from tests.helpers.panel import PIN
+
+pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
+
+ERRORS: list[str] = []
+
+
+def page_at(browser, url: str):
+    page = browser.new_context(**PHONE_360).new_page()
+    page.set_default_timeout(15_000)
+    page.on("pageerror", lambda err: ERRORS.append(str(err)))
+    page.goto(url)
+    return page
+
+
+def host_lobby(browser, stack):
+    host = page_at(browser, stack.url + "/host")
+    host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
+    host.fill("#pin", PIN)
+    host.click("#unlock")
+    host.locator("#lobby").wait_for()
+    return host
+
+
+def on_screen(page, selector: str) -> bool:
+    box = drawn_box(page.locator(selector))
+    return box["y"] >= 0 and box["y"] + box["height"] <= 640
+
+
+@pytest.mark.parametrize(("game", "regular"), [("coup", 8), ("bang", 15), ("sanguosha_map", 10)])
+def test_the_lobby_offers_each_game_a_beginners_window(stack, browser, game, regular):
+    host = host_lobby(browser, stack)
+    host.select_option("#game", game)
+    expect(host.locator("#opt-timeout_s")).to_have_value(str(BEGINNER_WINDOW_S))
+    beginners = host.locator(f"[data-action=lobby-window][data-value='{BEGINNER_WINDOW_S}']")
+    expect(beginners).to_have_attribute("aria-pressed", "true")
+    host.click(f"[data-action=lobby-window][data-value='{regular}']")  # the game's regular length
+    expect(host.locator("#opt-timeout_s")).to_have_value(str(regular))
+    host.locator("#opt-timeout_s").scroll_into_view_if_needed()
+    shot(f"windows-lobby-{game}.png", host)
+    assert BEGINNER_WINDOW_S >= 20 and not ERRORS, ERRORS
+
+
+def test_coup_from_the_lobby_every_answering_phone_sees_the_beginners_countdown(stack, browser):
+    phones = {}
+    for seat in (1, 2, 3):
+        phones[seat] = page_at(browser, stack.url + "/join")
+        phones[seat].click(f"#seat-{seat}")
+    host = host_lobby(browser, stack)
+    host.select_option("#game", "coup")
+    host.locator("#start").filter(has_text="3 players").wait_for()
+    host.click("#start")  # the window length left at the beginners' default
+    state = stack.wait(lambda: (s := stack.daemon.public_state()) and s.get("game") == "coup" and s, what="Coup")
+    actor = state["turn"]["seat"]
+    page = phones[actor]
+    page.locator("[data-move=tax]").wait_for()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the action was below the fold
+    page.click("[data-move=tax]")
+    stack.wait(lambda: stack.daemon.public_state().get("window"), what="the challenge window")
+    window = stack.daemon.public_state()["window"]
+    assert window.get("timeout_s", BEGINNER_WINDOW_S) == BEGINNER_WINDOW_S
+    # item 7: the phone that tapped sees the window it opened, and "Done" leaves the buttons free
+    page.locator("#window").wait_for()
+    page.wait_for_function("() => { const b = document.getElementById('window').getBoundingClientRect();"
+                           " return b.top >= 0 && b.top < innerHeight; }")
+    toast = page.locator("#toast")
+    if toast.is_visible():
+        assert page.evaluate("getComputedStyle(document.getElementById('toast')).pointerEvents") == "none"
+    shot("windows-coup-actor.png", page)
+    for seat in (s for s in (1, 2, 3) if s != actor):
+        other = phones[seat]
+        other.locator("#seconds-left").wait_for()
+        left = int(other.inner_text("#seconds-left"))
+        assert 20 <= left <= BEGINNER_WINDOW_S, left
+        assert on_screen(other, "#seconds-left")
+        shot(f"windows-coup-answer-seat{seat}.png", other)
+    assert not ERRORS, ERRORS
