@@ -370,9 +370,20 @@ function playersCard(st) {
     const tags = [turn ? `<span class="tag turn">${esc(t("turn"))}</span>` : "", !p.alive ? `<span class="tag out">${esc(t("out"))}</span>` : "",
       p.team ? `<span class="tag">${esc(t("team {team}", { team: p.team }))}</span>` : "", (p.influence !== undefined) ? `<span class="tag">${esc(p.influence)} ♥</span>` : "",
       (p.coins !== undefined && typeof p.coins === "number") ? `<span class="tag">${esc(p.coins)} ¢</span>` : ""].join("");
-    return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(p.name)}</span>${tags}</li>`;
+    return `<li class="${turn ? "active" : ""}">${playerBadge(p, !p.alive)}<span class="name">${esc(p.name)}</span>${tags}</li>`;
   }).join("");
   return `<section class="card" id="players">${scores}<ul class="players">${items}</ul></section>`;
+}
+
+/** A player's badge in the lists: the game's own (``badge`` hook: Football's team badge), else the seat's coin. */
+function playerBadge(p, dead) { return hook("badge", p, dead) || coinBadge(p.seat, { dead }); }
+
+/** Log entries of the game on the table: from its "New game" line on (issue 25 item 9: lines of
+ * earlier games do not mix in); all of them when the history does not reach back to it. */
+function currentLog() {
+  const i = S.log.findIndex((e) => (e.says || []).some((m) => m && typeof m.id === "string" && m.id.startsWith("New game:"))
+    || (e.lines || []).some((l) => l.startsWith("New game:")));
+  return i >= 0 ? S.log.slice(0, i + 1) : S.log;
 }
 
 /** "table1" -> "Table 1", "kitchen" -> "Table kitchen": never "Table table1". */
@@ -392,7 +403,7 @@ const RULE_REF = /\s*\((?:CW|CP|BG|SG)-[0-9.]+[a-z]?(?:,\s*(?:CW|CP|BG|SG)-[0-9.
  * the players' view. */
 function noRules(text) { return String(text || "").replace(RULE_REF, ""); }
 function logCard() {
-  const lines = S.log.flatMap((e) => entryLines(e).reverse()), rules = !!S.showRules;
+  const lines = currentLog().flatMap((e) => entryLines(e).reverse()), rules = !!S.showRules;
   const shown = lines.slice(0, 40).map((l) => `<li>${esc(rules ? l : noRules(l))}</li>`).join("");
   return `<section class="card"><h2>${esc(t("What happened"))}</h2><ul class="log" id="log">${shown || `<li class='muted'>${esc(t("Nothing yet."))}</li>`}</ul>
     <label class="toggle small muted" style="margin-top:8px"><input type="checkbox" data-action="show-rules" id="show-rules" ${rules ? "checked" : ""}> ${esc(t("Details: show rule numbers"))}</label></section>`;
@@ -403,7 +414,7 @@ function gameOverCard(st) {
   if (!st || st.phase !== "over") return "";
   const win = new Set(Array.isArray(st.winner) ? st.winner : []);
   const scores = scoresRow(st);
-  const rows = players().map((p) => `<li>${coinBadge(p.seat, { dead: !p.alive && !win.has(p.seat) })}<span class="name">${esc(p.name)}</span>
+  const rows = players().map((p) => `<li>${playerBadge(p, !p.alive && !win.has(p.seat))}<span class="name">${esc(p.name)}</span>
       ${win.has(p.seat) ? `<span class="tag turn">${esc(t("winner"))}</span>` : p.alive === false ? `<span class="tag out">${esc(t("out"))}</span>` : ""}${p.team ? `<span class="tag">${esc(t("team {team}", { team: p.team }))}</span>` : ""}${p.identity ? `<span class="tag">${esc(label(p.identity))}</span>` : ""}</li>`).join("");
   const rematch = S.me.host
     ? `<button class="btn primary wide" data-action="rematch" id="rematch">${esc(t("↻ Rematch: same players, same game"))}</button>`
