@@ -58,6 +58,37 @@ function cardInfo(title, text, sub) {
   dlg.showModal();
 }
 
+/** Start with a seat that no phone holds and no bot plays (issue 25 item 5)? Ask the host: bots play
+ * those seats, or the game waits for their phones (each phone joins by the QR). False: cancelled. */
+async function fillSeats(L) {
+  const empty = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s] && !L.bots[s] && !S.taken.includes(s));
+  if (!empty.length) return true;
+  const dlg = $("#unfilled");
+  $("#unfilled-text").textContent = tn("Seat {seats} has no phone yet.", "Seats {seats} have no phone yet.", empty.length, { seats: empty.join(", ") });
+  I18N.apply(dlg);
+  const choice = await new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue); dlg.returnValue = "no"; dlg.showModal(); });
+  if (choice === "bot") for (const s of empty) L.bots[s] = true;
+  return choice === "bot" || choice === "wait";
+}
+
+/** While a game waits on a seat no phone holds and no bot plays: say so, and how to fill it (item 5). */
+function waitingSeatCard(st) {
+  const view = gameView();  // only where the game is played on the phones (Coin War's turns are the table's)
+  if (!st || st.phase !== "playing" || !view || view === LOADING || !view.playedOnPhones) return "";
+  // the bots of this game: its "New game" entry says (web_panel/link.py); a log that does not reach
+  // back to it falls back to the lobby's bot names ("Bot 2")
+  const started = gameStart();
+  const bots = new Set(started ? started.bots || []
+    : players().filter((p) => /^(bot|机器人)\s*[1-6]?$/i.test(String(p.name || "").trim())).map((p) => p.seat));
+  const w = st.window && typeof st.window === "object" ? st.window : null;
+  const waiting = new Set([...(st.turn ? [st.turn.seat] : []), ...((w && w.seats) || []), ...((st.questions || []).flatMap((q) => q.seats || []))]);
+  const empty = [...waiting].filter((s) => typeof s === "number" && !S.taken.includes(s) && !bots.has(s)).sort();
+  if (!empty.length) return "";
+  const host = S.me.host && route() === "host";
+  return `<section class="card question" id="waiting-seat"><h2>${esc(t("Waiting for {who}: no phone holds the seat", { who: empty.map(nameOf) }))}</h2>
+    <p class="small">${esc(host ? t("Let their phone scan the QR code above and tap the seat, or set up the game again with a bot in that seat.") : t("Their phone joins by the QR code on the host's screen."))}</p></section>`;
+}
+
 function ask(text, yes = t("Yes")) {
   const dlg = $("#confirm"); $("#confirm-text").textContent = text; $("#confirm-yes").textContent = yes;
   return new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue === "yes"); dlg.showModal(); });
@@ -179,12 +210,31 @@ function render() {
     console.error(err);
     html = `<section class="card question" id="render-error"><h2>${esc(t("This screen could not be drawn"))}</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
-  if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
+  if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + waitingSeatCard(S.state) + html;
   view.innerHTML = html;
+  tvLayout(view, r);
   hook("afterRender", r);
   bringIntoView(r);
   conn();
 }
+
+/** The shared screen (issue 25 item 8): a TV or the Pi's own monitor shows the table view with the
+ * board large on the left and the players and the log beside it, all drawn larger (app.css
+ * ".tv"), for every game: a game's players list goes beside the board when it has one (Coin War's
+ * drawing, the battlefield's map), else it is the board (Coup's cards, Bang!'s ring). */
+const TV = matchMedia("(min-width: 1200px) and (min-height: 700px)");
+function tvLayout(view, r) {
+  const on = r === "table" && TV.matches;
+  document.body.classList.toggle("tv", on);
+  if (!on) return;
+  const board = view.querySelector("#board, #board-slot:not([hidden])");
+  const aside = [...view.children].filter((el) => el.id === "log-card" || (board && el.id === "players"));
+  const main = document.createElement("div"), side = document.createElement("aside");
+  main.className = "tv-main"; side.className = "tv-side";
+  for (const el of [...view.children]) (aside.includes(el) ? side : main).appendChild(el);
+  view.append(main, side);
+}
+TV.addEventListener("change", () => render());
 
 /** What needs the player comes into view (issue 25 item 7): a window or question that has just
  * opened, and what a tap asked for (``S.focus``, a selector: Bang!'s targets after a card, the
@@ -381,10 +431,15 @@ function playerBadge(p, dead) { return hook("badge", p, dead) || coinBadge(p.sea
 /** Log entries of the game on the table: from its "New game" line on (issue 25 item 9: lines of
  * earlier games do not mix in); all of them when the history does not reach back to it. */
 function currentLog() {
-  const i = S.log.findIndex((e) => (e.says || []).some((m) => m && typeof m.id === "string" && m.id.startsWith("New game:"))
-    || (e.lines || []).some((l) => l.startsWith("New game:")));
+  const i = S.log.findIndex(isGameStart);
   return i >= 0 ? S.log.slice(0, i + 1) : S.log;
 }
+function isGameStart(e) {
+  return (e.says || []).some((m) => m && typeof m.id === "string" && m.id.startsWith("New game:"))
+    || (e.lines || []).some((l) => l.startsWith("New game:"));
+}
+/** The log entry that started the game on the table, or null when the history does not reach it. */
+function gameStart() { return S.log.find(isGameStart) || null; }
 
 /** "table1" -> "Table 1", "kitchen" -> "Table kitchen": never "Table table1". */
 function tableTitle(id) {
@@ -405,7 +460,7 @@ function noRules(text) { return String(text || "").replace(RULE_REF, ""); }
 function logCard() {
   const lines = currentLog().flatMap((e) => entryLines(e).reverse()), rules = !!S.showRules;
   const shown = lines.slice(0, 40).map((l) => `<li>${esc(rules ? l : noRules(l))}</li>`).join("");
-  return `<section class="card"><h2>${esc(t("What happened"))}</h2><ul class="log" id="log">${shown || `<li class='muted'>${esc(t("Nothing yet."))}</li>`}</ul>
+  return `<section class="card" id="log-card"><h2>${esc(t("What happened"))}</h2><ul class="log" id="log">${shown || `<li class='muted'>${esc(t("Nothing yet."))}</li>`}</ul>
     <label class="toggle small muted" style="margin-top:8px"><input type="checkbox" data-action="show-rules" id="show-rules" ${rules ? "checked" : ""}> ${esc(t("Details: show rule numbers"))}</label></section>`;
 }
 
@@ -683,6 +738,7 @@ async function act(el) {
     if (i > 0) { const prev = vis[i - 1], ai = L.order.indexOf(prev), bi = L.order.indexOf(s); [L.order[ai], L.order[bi]] = [L.order[bi], L.order[ai]]; }
     render();
   } else if (a === "start") {
+    if (!(await fillSeats(S.lobby))) return;
     const d = await post("/api/host/cmd", newGameBody());
     S.lobby.error = d.ok ? "" : (d.error || t("refused"));
     if (d.ok) { toast(t("Game started"), true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); } else render();

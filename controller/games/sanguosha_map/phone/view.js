@@ -112,7 +112,7 @@ const SG = {
       <button class="btn ghost" data-action="sg-zoom" data-z="in" id="sg-zoom-in" aria-label="${esc(t("Zoom in"))}">+</button></div>`;
     const hint = mv ? t("Tap a green cell: the path and its cost show, then move.") : t("Pinch or + to zoom; drag to look around; tap a cell to see what is there.");
     return `<section class="card sg-board-card" id="board">${zoomBar}
-      <div class="sg-viewport ${z.s > 1 ? "zoomed" : ""}" id="sg-viewport" style="aspect-ratio:${cols}/${rows.length || 1}"><div class="sg-board" id="sg-board" data-zoom="${z.s}"
+      <div class="sg-viewport ${z.s > 1 ? "zoomed" : ""}" id="sg-viewport" style="aspect-ratio:${cols}/${rows.length || 1};--cols:${cols};--rows:${rows.length || 1}"><div class="sg-board" id="sg-board" data-zoom="${z.s}"
         style="grid-template-columns:repeat(${cols},1fr);grid-template-rows:repeat(${rows.length || 1},1fr);transform:translate(${z.x}px,${z.y}px) scale(${z.s})">${cells.join("")}</div></div>
       ${this.pickCard(st, mv, pick)}<p class="muted small" id="sg-hint">${esc(hint)}</p>${this.legend()}</section>`;
   },
@@ -424,6 +424,7 @@ async function send(move, args) {
 }
 
 GameViews.register("sanguosha_map", {
+  playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (issue 25 item 5)
   css: true,
   seatView: (st, pv, seat) => SG.seatView(st, pv, seat),
   tableView: (st) => SG.tableView(st, false),
