@@ -11,24 +11,39 @@ of them. Nothing here translates: the daemon only marks and carries.
 
 from __future__ import annotations
 
-import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 Msg = dict[str, Any]
-_FIELDS = string.Formatter()
 
 
 class Said(str):
     """An English line or name (the ``str`` itself) with its message: ``{"id": template, "args": {...}}``
-    (plus ``"plural"`` and ``"n"`` for a count)."""
+    (plus ``"plural"`` and ``"n"`` for a count). The message is built only when asked for (a view
+    says its log on every call; only ``events`` and errors need the messages)."""
 
-    msg: Msg
+    _parts: tuple[str, dict[str, Any], Msg | None]  # template, arguments, extra fields (a count)
 
-    def __new__(cls, text: str, msg: Msg) -> Said:
+    def __new__(cls, text: str, msg: Msg | None = None) -> Said:
         made = super().__new__(cls, text)
-        made.msg = msg
+        made._parts = (msg["id"], msg.get("args") or {}, None) if msg else (text, {}, None)
         return made
+
+    @property
+    def msg(self) -> Msg:
+        template, args, extra = self._parts
+        out: Msg = {"id": template}
+        if args:
+            out["args"] = {k: _wire(v) for k, v in args.items()}
+        if extra:
+            out.update(extra)
+        return out
+
+
+def _said(text: str, template: str, args: dict[str, Any], extra: Msg | None = None) -> Said:
+    made = str.__new__(Said, text)
+    made._parts = (template, args, extra)
+    return made
 
 
 def N_(template: str) -> str:
@@ -39,19 +54,19 @@ def N_(template: str) -> str:
 
 def say(template: str, /, **args: Any) -> Said:
     """``say("{who} passes", who="Ann")`` -> "Ann passes", carrying its id and arguments."""
-    return Said(_fill(template, args), _msg(template, args))
+    return _said(_fill(template, args), template, args)
 
 
 def term(text: str) -> Said:
     """A name the catalogue holds but the code does not spell (a mode's title from a game's
     ``describe()``, a card's title from its data): its own id, no fields."""
-    return Said(text, {"id": text})
+    return _said(text, text, {})
 
 
 def say_n(singular: str, plural: str, n: Any, /, **args: Any) -> Said:
     """A line with a count: ``say_n("{who} draws {n} card", "{who} draws {n} cards", 2, who="Bo")``."""
     args = {"n": n, **args}
-    return Said(_fill(singular if n == 1 else plural, args), _msg(singular, args) | {"plural": plural, "n": n})
+    return _said(_fill(singular if n == 1 else plural, args), singular, args, {"plural": plural, "n": n})
 
 
 class Listing(list[Any]):
@@ -95,16 +110,13 @@ def _english(value: Any) -> str:
     return str(value)
 
 
-def _fill(template: str, args: Mapping[str, Any]) -> str:
-    wanted = {name for _, name, _, _ in _FIELDS.parse(template) if name}
-    missing = wanted - set(args)
-    if missing:  # a programming error in a game's words: say which field, at once
-        raise KeyError(f"message {template!r} needs {', '.join(sorted(missing))}")
-    return template.format_map({k: _english(v) for k, v in args.items()})
-
-
-def _msg(template: str, args: Mapping[str, Any]) -> Msg:
-    msg: Msg = {"id": template}
-    if args:
-        msg["args"] = {k: _wire(v) for k, v in args.items()}
-    return msg
+def _fill(template: str, args: dict[str, Any]) -> str:
+    """The English sentence; a missing field fails at once, naming it (a bug in a game's words)."""
+    for v in args.values():
+        if isinstance(v, list | tuple):
+            args = {k: _english(v) for k, v in args.items()}
+            break
+    try:
+        return template.format_map(args)
+    except KeyError as exc:
+        raise KeyError(f"message {template!r} needs {exc.args[0]}") from None

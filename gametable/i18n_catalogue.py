@@ -119,7 +119,7 @@ def update(root: Path = ROOT) -> None:
     """Write the template and merge it into each language's ``.po`` (``make i18n``)."""
     template = extract(root)
     with TEMPLATE.open("wb") as fp:
-        write_po(fp, template, width=110, sort_output=True)
+        write_po(fp, template, width=110, sort_output=True, omit_header=True)  # no date: no churn
     for lang, folder in LANGUAGES.items():
         path = po_path(lang)
         if path is None or folder is None:
@@ -129,11 +129,15 @@ def update(root: Path = ROOT) -> None:
                 po = read_po(fp, locale=folder)
         else:
             po = Catalog(locale=folder, domain=DOMAIN, project="gametable")
+        created = po.creation_date
         po.update(template, no_fuzzy_matching=True)
         po.obsolete.clear()  # a string the code no longer uses leaves the catalogue
+        po.creation_date = created  # the header changes only when a translator edits it
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("wb") as fp:
-            write_po(fp, po, width=110, sort_output=True, omit_header=False)
+            # where each string is used lives in the .pot: the .po changes only when strings do,
+            # so branches that move code do not collide in it
+            write_po(fp, po, width=110, sort_output=True, no_location=True)
 
 
 if __name__ == "__main__":

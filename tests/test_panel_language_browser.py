@@ -148,6 +148,7 @@ def test_the_toggle_is_remembered_and_the_hosts_table_language_is_followed(stack
     host.click("#unlock")
     host.locator("#table-lang").wait_for()
     host.click("#table-lang-zh")  # the table's default: Chinese
+    host.locator("#toast").filter(has_text="已设置桌子语言").wait_for()  # said in the language it set
     host.locator("#table-lang-zh[aria-pressed=true]").wait_for()
     host.locator("#lobby h2").filter(has_text="新游戏").wait_for()  # the host itself made no choice: it follows
     fresh = phone(browser, stack.url + "/join", "en-US")  # an English phone with no choice of its own
@@ -160,6 +161,15 @@ def test_the_toggle_is_remembered_and_the_hosts_table_language_is_followed(stack
     host.locator("#rules-page").filter(has_text="球门").wait_for()
     assert host.locator("#rules-page svg").count() == 1
     assert not re.search(r"\b(CW|CP|BG|SG)-\d", host.inner_text("#rules-page"))  # rule numbers stay out of view
+    host.click("#lang-toggle")  # English: the lobby's summaries and options without the referee's references
+    host.goto(stack.url + "/host")
+    host.locator("#lobby").wait_for()
+    for game in ("coup", "bang", "sanguosha_map", "coinwar"):
+        host.select_option("#game", game)
+        host.locator("#lobby .modes").wait_for()
+        assert not re.search(r"\b(CW|CP|BG|SG)-\d|\.md\)|\(SG\)", host.inner_text("#lobby")), game
+    host.click("#lang-toggle")
+    host.goto(stack.url + "/rules/coinwar/ffa")
     shot("i18n/rules-coinwar-ffa-zh.png", host, full=True)
     # back to English on the host's own phone: its choice wins over the table's default
     host.click("#lang-toggle")
@@ -207,4 +217,15 @@ def test_the_panels_refusals_are_said_in_the_phones_language(stack, browser):
     # a phone without a seat sends a move: the refusal carries its message, the phone says it in Chinese
     zh.evaluate("post('/api/cmd', { type: 'move', move: 'income', args: {} })")
     zh.locator("#toast").filter(has_text="这部手机没有座位；请先入座").wait_for()
+    assert not ERRORS, ERRORS
+
+
+def test_the_hosts_bring_up_page_is_in_the_phones_language_too(stack, browser):
+    zh = phone(browser, stack.url + "/bringup", "zh-CN")
+    zh.locator("#lock h2").filter(has_text="主持人 PIN 码").wait_for()
+    zh.fill("#pin", PIN)
+    zh.click("#unlock")
+    zh.locator("#pairing-card h2").filter(has_text="配对球杆").wait_for()
+    zh.locator("#walk").filter(has_text="巡检测试").wait_for()
+    shot("i18n/bringup-zh.png", zh, full=True)
     assert not ERRORS, ERRORS

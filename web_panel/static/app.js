@@ -48,7 +48,7 @@ async function post(path, body = {}) {
   return data;
 }
 
-/** A card's text on a tap (issue 25 item 4): its name in the phone's language (and English under
+/** A card's text on a tap (docs/i18n.md): its name in the phone's language (and English under
  * it in Chinese), what it does, and an optional line (a general's kingdom and health). */
 function cardInfo(title, text, sub) {
   const dlg = $("#card-info");
@@ -456,7 +456,8 @@ function scoresRow(st) {
 const RULE_REF = /\s*\((?:CW|CP|BG|SG)-[0-9.]+[a-z]?(?:,\s*(?:CW|CP|BG|SG)-[0-9.]+[a-z]?)*\)/g;
 /** A text of the games (a mode's summary, an option) without its rule numbers: those stay out of
  * the players' view. */
-function noRules(text) { return String(text || "").replace(RULE_REF, ""); }
+const DOC_REF = /\s*\((?:[a-z_-]+\.md|CW|CP|BG|SG)\)/g;  // a summary's pointer to its rules file, "(SG)": the referee's references
+function noRules(text) { return String(text || "").replace(RULE_REF, "").replace(DOC_REF, ""); }
 function logCard() {
   const lines = currentLog().flatMap((e) => entryLines(e).reverse()), rules = !!S.showRules;
   const shown = lines.slice(0, 40).map((l) => `<li>${esc(rules ? l : noRules(l))}</li>`).join("");
@@ -752,7 +753,11 @@ async function act(el) {
     await I18N.choose(el.dataset.lang); render();
   } else if (a === "table-lang") {
     const d = await post("/api/host/lang", { lang: el.dataset.lang });
-    if (d.ok) { I18N.tableDefault = d.lang; if (S.info) S.info.lang = d.lang; toast(t("Table language set"), true); render(); }
+    if (d.ok) {
+      I18N.tableDefault = d.lang; if (S.info) S.info.lang = d.lang;
+      if (!I18N.chosen()) await I18N.load();  // this phone follows the table too, unless it chose
+      toast(t("Table language set"), true); render();
+    }
   } else if (a === "lobby-open") {
     S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
   } else {

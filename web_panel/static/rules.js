@@ -1,4 +1,4 @@
-/* How to play: one short page per game and mode, in the phone's language (issue 25 item 4).
+/* How to play: one short page per game and mode, in the phone's language (docs/i18n.md).
  * Reached from the lobby ("How to play" under the mode) and from a seat ("How to play" under the
  * game), at /rules/<game>/<mode>; /rules lists them all. Written for players: the referee's rule
  * numbers (docs/rules/*.md) stay out of view. Each page: what you are after, how a turn goes, and

@@ -5,6 +5,7 @@ the catalogue: ``BANG! 8♦`` is the title ``BANG!`` and its rank and suit)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from controller.games.bang import cards as C
@@ -21,6 +22,12 @@ SUITS = "♠♥♦♣"
 def _t(card: Any) -> str:
     if not (isinstance(card, str) and card in C.CARD):
         return say("a card")
+    return _card_title(card)
+
+
+@lru_cache(maxsize=len(C.CARD))
+def _card_title(card: str) -> str:
+    """``BANG! 8♦`` (a Said is immutable: each card's is made once; a view says its log every call)."""
     c = C.CARD[card]
     suit = SUITS[["spades", "hearts", "diamonds", "clubs"].index(c["suit"])]
     return say("{card} {rank}{suit}", card=term(C.TITLES[c["name"]]), rank=c["rank"], suit=suit)

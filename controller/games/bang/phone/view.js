@@ -20,7 +20,7 @@ const ROLE_GOALS = () => ({
   sheriff: t("Kill every Outlaw and the Renegade."), deputy: t("Protect the Sheriff: kill the Outlaws and the Renegade."),
   outlaw: t("Kill the Sheriff."), renegade: t("Be the last one standing: the Sheriff dies last."),
 });
-// What each card does, shown on a tap (issue 25 item 4); the seed's own words where it has them.
+// What each card does, shown on a tap; the seed's own words where it has them.
 const CARD_TEXT = () => ({
   bang: t("Shoot a player within your weapon's range: they lose 1 life unless they play a Missed!. One BANG! per turn."),
   missed: t("Cancels a BANG! aimed at you (play it when you are shot)."),

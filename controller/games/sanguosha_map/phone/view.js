@@ -325,7 +325,7 @@ const SG = {
     const k = String(c).replace(/-\d+$/, ""), s = STRATEGY[k];
     return s ? (I18N.lang === "zh" ? s[0] : `${t(s[1])} ${s[0]}`) : k;
   },
-  /** A strategy card that shows its text on a tap (issue 25 item 4). */
+  /** A strategy card that shows its text on a tap. */
   strategyChip(c) {
     const k = String(c).replace(/-\d+$/, ""), s = STRATEGY[k];
     return s ? `<button type="button" class="chip text" data-action="card-info" data-card-title="${esc(s[1])}" data-card-sub="${esc(s[0])}" data-card-text="${esc(s[2])}">${esc(this.card(c))}</button>` : esc(this.card(c));
