@@ -1,4 +1,4 @@
-"""Football's teams and the table log (issue 25 item 9), on 360x640 phones in a real Chromium with the
+"""Football's teams and the table log (docs/phones.md), on 360x640 phones in a real Chromium with the
 real daemon, a real Mosquitto and the real panel: each phone's badge is its team's, with the team's
 pattern and shape (A: stripes ▲, B: ring ■), never a seat colour that contradicts the team's coins;
 the line under it has no empty "· ·"; the log shows the current game only, not the lines of the

@@ -59,7 +59,7 @@ def test_two_phones_move_attack_dodge_and_a_refused_duel(stack, browser, broker)
     assert ann.inner_text('.sg-cell[data-cell="1,4"] .sg-cost') == "3"
     assert bo.locator(".sg-cell.reach").count() == 0  # not Bo's turn
     shot("sgmap-ann-reach.png", ann)
-    ann.click('.sg-cell[data-cell="2,3"]')  # the path and its cost show first (issue 25 item 2)
+    ann.click('.sg-cell[data-cell="2,3"]')  # the path and its cost show first (docs/phones.md)
     ann.click("#sg-go")
     stack.wait(lambda: stack.daemon.public_state()["players"][0]["cell"] == [2, 3], what="Ann moved")
 

@@ -1,4 +1,4 @@
-"""The battlefield played on 360x640 phones (issue 25 item 2), in a real Chromium with the real daemon,
+"""The battlefield played on 360x640 phones (docs/phones.md), in a real Chromium with the real daemon,
 a real Mosquitto and the real panel, on the built-in 9x13 map: the whole map fits the phone, fingers
 pinch it larger and the zoom buttons do the same; a legend names the cell kinds; a tap on a cell
 shows the path and its cost before the move; the log says the cell in words; the general who is

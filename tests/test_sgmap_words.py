@@ -1,4 +1,4 @@
-"""The battlefield's log lines in words (issue 25 item 2): a move names the cell by what it is and
+"""The battlefield's log lines in words (docs/phones.md): a move names the cell by what it is and
 counts rows and columns from 1, never "moves to [3, 5]"."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The shared screen at 1920x1080 (issue 25 item 8), a TV or the Pi's own monitor, in a real Chromium
+"""The shared screen at 1920x1080 (docs/phones.md), a TV or the Pi's own monitor, in a real Chromium
 with the real daemon, a real Mosquitto and the real panel, for every game: the board takes the wide
 left column, the log (and the players, where the board is something else) stands beside it, the
 page does not scroll sideways, and the log's text is large enough to read from 3 m (about 28 px).

@@ -1,4 +1,4 @@
-"""A seat nobody plays (issue 25 item 5), on 360x640 phones in a real Chromium with the real daemon, a
+"""A seat nobody plays (docs/phones.md), on 360x640 phones in a real Chromium with the real daemon, a
 real Mosquitto and the real panel: Start with a seat that no phone holds and no bot plays asks the
 host what to do with it (bots play it, or wait for its phone); waiting, the table says whom the game
 waits for and how that phone joins, instead of freezing without a hint; with a bot there is nothing

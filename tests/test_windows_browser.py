@@ -1,4 +1,4 @@
-"""Answer windows a beginner can use (issue 25 items 6 and 7), on 360x640 phones in a real Chromium
+"""Answer windows a beginner can use (docs/phones.md), on 360x640 phones in a real Chromium
 with the real daemon, a real Mosquitto and the real panel: the lobby starts every game's window at
 the beginners' length (the host may pick the game's regular one or type one); every phone that must
 answer shows the countdown on its screen; the phone that tapped the action, scrolled down to

@@ -174,7 +174,7 @@ class TableLink:
                  "says": [msg for _, msg in entries]}  # the lines as messages, for each phone's language
         inp = event.get("input")
         if isinstance(inp, dict) and inp.get("type") == "new_game" and isinstance(inp.get("players"), list):
-            # the seats bots play in this game: a seat no phone holds is not "waiting" then (issue 25 item 5)
+            # the seats bots play in this game: a seat no phone holds is not "waiting" then (docs/phones.md)
             entry["bots"] = sorted(p["seat"] for p in inp["players"]
                                    if isinstance(p, dict) and p.get("bot") is True and isinstance(p.get("seat"), int))
         return entry

@@ -63,7 +63,7 @@ def check_mode_and_seed(game: str, mode: object, modes: tuple[str, ...] | list[s
         raise GameError(f"seed must be an integer, got {seed!r}")
 
 
-# A beginners' answer window (issue 25 item 6: 8 and 10 s cost a newcomer group a life in the first
+# A beginners' answer window (docs/phones.md: 8 and 10 s cost a newcomer group a life in the first
 # minutes): the lobby starts every window-length option here; the game's own default is "Regular".
 BEGINNER_WINDOW_S = 25
 

@@ -67,7 +67,7 @@ def drawn_box(locator) -> dict:
 
 def start_from_lobby(host, unfilled: str = "wait") -> None:
     """Tap the lobby's Start; a seat that no phone holds and no bot plays makes the panel ask what to
-    do with it (issue 25 item 5): answer ``unfilled`` ("wait" for its phone, or "bot"). The dialog
+    do with it (docs/phones.md): answer ``unfilled`` ("wait" for its phone, or "bot"). The dialog
     opens within the tap's own handler, so it is there (or not) once the click returns."""
     host.click("#start")
     if host.locator("#unfilled").is_visible():

@@ -58,7 +58,7 @@ function cardInfo(title, text, sub) {
   dlg.showModal();
 }
 
-/** Start with a seat that no phone holds and no bot plays (issue 25 item 5)? Ask the host: bots play
+/** Start with a seat that no phone holds and no bot plays (docs/phones.md)? Ask the host: bots play
  * those seats, or the game waits for their phones (each phone joins by the QR). False: cancelled. */
 async function fillSeats(L) {
   const empty = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s] && !L.bots[s] && !S.taken.includes(s));
@@ -218,7 +218,7 @@ function render() {
   conn();
 }
 
-/** The shared screen (issue 25 item 8): a TV or the Pi's own monitor shows the table view with the
+/** The shared screen (docs/phones.md): a TV or the Pi's own monitor shows the table view with the
  * board large on the left and the players and the log beside it, all drawn larger (app.css
  * ".tv"), for every game: a game's players list goes beside the board when it has one (Coin War's
  * drawing, the battlefield's map), else it is the board (Coup's cards, Bang!'s ring). */
@@ -236,7 +236,7 @@ function tvLayout(view, r) {
 }
 TV.addEventListener("change", () => render());
 
-/** What needs the player comes into view (issue 25 item 7): a window or question that has just
+/** What needs the player comes into view (docs/phones.md): a window or question that has just
  * opened, and what a tap asked for (``S.focus``, a selector: Bang!'s targets after a card, the
  * battlefield's path). Only when it is off the screen: a phone that already shows it stays put. */
 function bringIntoView(r) {
@@ -428,7 +428,7 @@ function playersCard(st) {
 /** A player's badge in the lists: the game's own (``badge`` hook: Football's team badge), else the seat's coin. */
 function playerBadge(p, dead) { return hook("badge", p, dead) || coinBadge(p.seat, { dead }); }
 
-/** Log entries of the game on the table: from its "New game" line on (issue 25 item 9: lines of
+/** Log entries of the game on the table: from its "New game" line on (docs/phones.md: lines of
  * earlier games do not mix in); all of them when the history does not reach back to it. */
 function currentLog() {
   const i = S.log.findIndex(isGameStart);
@@ -632,7 +632,7 @@ function lobbyCard() {
     ${L.error ? `<p class="small lobby-error" id="lobby-error" role="alert">${esc(t("The table did not start this game: {error}", { error: L.error }))}</p>` : ""}</section>`;
 }
 
-/** A window's length (issue 25 item 6): the game's describe() gives its regular ``default`` and a
+/** A window's length (docs/phones.md): the game's describe() gives its regular ``default`` and a
  * ``beginner`` length; the lobby starts at the beginners' one (the host picks either, or types). */
 function windowOption(k, o, L) {
   const id = `opt-${esc(k)}`, value = L.options[k] ?? String(o.beginner);

@@ -251,7 +251,7 @@ const Bang = {
 };
 
 GameViews.register("bang", {
-  playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (issue 25 item 5)
+  playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
   seatView: (st, pv, seat) => Bang.seatView(st, pv, seat),
   tableView: (st) => Bang.tableView(st),

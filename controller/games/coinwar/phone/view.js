@@ -12,7 +12,7 @@
   // Football (CW-7.3): team coins in their team's colour, a white ball, mouths in the short rails
   // (team A defends mouth A at the top rail, y = 0; B the bottom one).
   const TEAM_COLOURS = { A: "#c62828", B: "#1565c0" }, TEAM_COLOUR_NAMES = { A: N_("red"), B: N_("blue") }, MOUTH_W = 100;
-  // ... and by a shape and a pattern as well, never by colour alone (issue 25 item 9): A wears
+  // ... and by a shape and a pattern as well, never by colour alone (docs/phones.md): A wears
   // stripes and a triangle, B a ring and a square, on the drawing, the chips and the badges.
   const TEAM_SHAPES = { A: "▲", B: "■" }, TEAM_PATTERN_NAMES = { A: N_("stripes ▲"), B: N_("ring ■") };
   /** A team's badge: its colour, pattern and shape (in place of a seat's colour in Football). */
@@ -322,7 +322,7 @@
       this.hint.textContent = !S.table ? t("The live drawing appears when the virtual table runs.") : can.length ? t("Your turn: drag back from your coin like a slingshot and let go.") : this.moving ? t("Coins moving…") : "";
       if (again) this.kick();
     },
-    /** Football: team A's coins striped, team B's ringed (issue 25 item 9: not by colour alone). */
+    /** Football: team A's coins striped, team B's ringed (docs/phones.md: not by colour alone). */
     teamPattern(c, team, pos, r) {
       c.save(); c.beginPath(); c.arc(pos[0], pos[1], r, 0, Math.PI * 2); c.clip();
       c.strokeStyle = "rgba(255,255,255,.55)";

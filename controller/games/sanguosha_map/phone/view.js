@@ -66,7 +66,7 @@ const SG = {
     return set;
   },
 
-  /** The map (issue 25 item 2): the whole map fits the phone's width; fingers pinch to zoom and
+  /** The map (docs/phones.md): the whole map fits the phone's width; fingers pinch to zoom and
    * drag to pan (the − / ⤢ / + buttons do the same). Each cell is coloured by its kind (the legend
    * under it names them), walls are thick edges; minions are dots, generals tokens with their
    * seat and a health bar. A tap on a cell you can reach shows the cheapest path and its cost
@@ -292,7 +292,7 @@ const SG = {
     return `<div class="sg-offers" id="sg-offers"><p class="small">${esc(t("Choose the general you play this game (tap a name for its card):"))}</p>${m.generals.map(one).join("")}</div>`;
   },
 
-  /** Your own losses where you look (issue 25 item 2): health lost since the last state this phone
+  /** Your own losses where you look (docs/phones.md): health lost since the last state this phone
    * saw, with the log line that says why, until you tap it away. */
   noteLoss(st, seat) {
     const me = this.me(st, seat);
@@ -424,7 +424,7 @@ async function send(move, args) {
 }
 
 GameViews.register("sanguosha_map", {
-  playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (issue 25 item 5)
+  playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
   seatView: (st, pv, seat) => SG.seatView(st, pv, seat),
   tableView: (st) => SG.tableView(st, false),
