@@ -11,21 +11,13 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.browser import PHONE_360, shot
+from tests.helpers.browser import phone_page, shot
 from tests.helpers.coup_panel import coup_game
 from tests.helpers.mqtt_client import Recorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
 ERRORS: list[str] = []
-
-
-def page_at(browser, url: str):
-    page = browser.new_context(**PHONE_360).new_page()
-    page.set_default_timeout(10_000)
-    page.on("pageerror", lambda err: ERRORS.append(str(err)))
-    page.goto(url)
-    return page
 
 
 def command(broker, cmd: dict) -> dict:
@@ -40,13 +32,13 @@ def test_football_badges_are_the_teams_with_a_shape_and_the_log_is_this_games(st
     # an earlier game: Coup, with one move in the log
     assert command(broker, coup_game(cid=f"coup-{uuid.uuid4().hex[:8]}"))["ok"]
     assert command(broker, {"type": "move", "seat": 1, "move": "income", "args": {}})["ok"]
-    table = page_at(browser, stack.url + "/table")
+    table = phone_page(browser, stack.url + "/table", ERRORS)
     expect(table.locator("#log")).to_contain_text("Ann gets 1 coin")
     # then Football: seat 1 (blue would be seat 2's colour) plays for team B
     players = [{"seat": 1, "name": "Ann", "team": "B"}, {"seat": 2, "name": "Bo", "team": "A"}]
     assert command(broker, {"type": "new_game", "game": "coinwar", "mode": "football", "players": players,
                             "order": [1, 2], "seed": 7})["ok"]
-    ann = page_at(browser, stack.url + "/join")
+    ann = phone_page(browser, stack.url + "/join", ERRORS)
     ann.click("#seat-1")
     badge = ann.locator("#my-coin > .coin")
     expect(badge).to_have_class("coin team-B big ")

@@ -12,7 +12,7 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.browser import PHONE_360, drawn_box, shot
+from tests.helpers.browser import drawn_box, phone_page, shot
 from tests.helpers.mqtt_client import Recorder
 from tests.sgmap_helpers import tiny_map
 
@@ -22,11 +22,7 @@ ERRORS: list[str] = []
 
 
 def phone(browser, url: str, locale: str = "en-GB"):
-    page = browser.new_context(**PHONE_360, locale=locale).new_page()
-    page.set_default_timeout(10_000)
-    page.on("pageerror", lambda err: ERRORS.append(str(err)))
-    page.goto(url)
-    return page
+    return phone_page(browser, url, ERRORS, locale=locale)
 
 
 def start(broker, options: dict, players: list[dict]) -> None:

@@ -11,31 +11,18 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.browser import PHONE_360, shot
+from tests.helpers.browser import phone_page, shot, unlocked_host
 from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import PIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
 ERRORS: list[str] = []
 
 
-def page_at(browser, url: str):
-    page = browser.new_context(**PHONE_360).new_page()
-    page.set_default_timeout(15_000)
-    page.on("pageerror", lambda err: ERRORS.append(str(err)))
-    page.goto(url)
-    return page
-
-
 def lobby_with_seat_3_empty(browser, stack):
     for seat in (1, 2):
-        page_at(browser, stack.url + "/join").click(f"#seat-{seat}")
-    host = page_at(browser, stack.url + "/host")
-    host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
-    host.fill("#pin", PIN)
-    host.click("#unlock")
-    host.locator("#lobby").wait_for()
+        phone_page(browser, stack.url + "/join", ERRORS).click(f"#seat-{seat}")
+    host = unlocked_host(browser, stack, ERRORS)
     host.select_option("#game", "coup")
     host.locator("#joined-2").wait_for()
     host.check("[data-lobby=include][data-seat='3']")
@@ -68,13 +55,13 @@ def test_starting_with_an_unfilled_seat_asks_and_waiting_says_whom_for(stack, br
     host.click("#unfilled-wait")
     stack.wait(lambda: (s := stack.daemon.public_state()) and s.get("game") == "coup", what="Coup")
     play_until_seat_3s_turn(broker, stack)
-    table = page_at(browser, stack.url + "/table")
+    table = phone_page(browser, stack.url + "/table", ERRORS)
     waiting = table.locator("#waiting-seat")
     expect(waiting).to_contain_text("Waiting for Seat 3: no phone holds the seat")
     expect(host.locator("#waiting-seat")).to_contain_text("scan the QR code")
     shot("unfilled-waiting-table.png", table)
     # the phone comes: the hint goes
-    page_at(browser, stack.url + "/join").click("#seat-3")
+    phone_page(browser, stack.url + "/join", ERRORS).click("#seat-3")
     expect(waiting).to_have_count(0)
     assert not ERRORS, ERRORS
 
@@ -85,7 +72,7 @@ def test_a_bot_for_the_unfilled_seat_leaves_nothing_to_wait_for(stack, browser, 
     stack.wait(lambda: (s := stack.daemon.public_state()) and s.get("game") == "coup", what="Coup")
     stack.wait(lambda: any(e.get("bots") == [3] for e in stack.panel.link.log), what="the bot seat in the log")
     play_until_seat_3s_turn(broker, stack)  # (no simulator here: the bot seat simply has the turn)
-    table = page_at(browser, stack.url + "/table")
+    table = phone_page(browser, stack.url + "/table", ERRORS)
     table.locator("#turn-banner").wait_for()
     expect(table.locator("#waiting-seat")).to_have_count(0)
     assert not ERRORS, ERRORS

@@ -11,29 +11,11 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.games.players import BEGINNER_WINDOW_S
-from tests.helpers.browser import PHONE_360, drawn_box, shot
-from tests.helpers.panel import PIN
+from tests.helpers.browser import drawn_box, phone_page, shot, unlocked_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
 ERRORS: list[str] = []
-
-
-def page_at(browser, url: str):
-    page = browser.new_context(**PHONE_360).new_page()
-    page.set_default_timeout(15_000)
-    page.on("pageerror", lambda err: ERRORS.append(str(err)))
-    page.goto(url)
-    return page
-
-
-def host_lobby(browser, stack):
-    host = page_at(browser, stack.url + "/host")
-    host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
-    host.fill("#pin", PIN)
-    host.click("#unlock")
-    host.locator("#lobby").wait_for()
-    return host
 
 
 def on_screen(page, selector: str) -> bool:
@@ -43,7 +25,7 @@ def on_screen(page, selector: str) -> bool:
 
 @pytest.mark.parametrize(("game", "regular"), [("coup", 8), ("bang", 15), ("sanguosha_map", 10)])
 def test_the_lobby_offers_each_game_a_beginners_window(stack, browser, game, regular):
-    host = host_lobby(browser, stack)
+    host = unlocked_host(browser, stack, ERRORS)
     host.select_option("#game", game)
     expect(host.locator("#opt-timeout_s")).to_have_value(str(BEGINNER_WINDOW_S))
     beginners = host.locator(f"[data-action=lobby-window][data-value='{BEGINNER_WINDOW_S}']")
@@ -58,9 +40,9 @@ def test_the_lobby_offers_each_game_a_beginners_window(stack, browser, game, reg
 def test_coup_from_the_lobby_every_answering_phone_sees_the_beginners_countdown(stack, browser):
     phones = {}
     for seat in (1, 2, 3):
-        phones[seat] = page_at(browser, stack.url + "/join")
+        phones[seat] = phone_page(browser, stack.url + "/join", ERRORS)
         phones[seat].click(f"#seat-{seat}")
-    host = host_lobby(browser, stack)
+    host = unlocked_host(browser, stack, ERRORS)
     host.select_option("#game", "coup")
     host.locator("#start").filter(has_text="3 players").wait_for()
     host.click("#start")  # the window length left at the beginners' default

@@ -72,3 +72,25 @@ def start_from_lobby(host, unfilled: str = "wait") -> None:
     host.click("#start")
     if host.locator("#unfilled").is_visible():
         host.click(f"#unfilled-{unfilled}")
+
+
+def phone_page(browser, url: str, errors: list[str], *, locale: str | None = None, timeout_ms: int = 15_000):
+    """A 360x640 phone (PHONE_360) at ``url``; any script error of the page lands in ``errors``."""
+    page = browser.new_context(**PHONE_360, **({"locale": locale} if locale else {})).new_page()
+    page.set_default_timeout(timeout_ms)
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(url)
+    return page
+
+
+def unlocked_host(browser, stack, errors: list[str]):
+    """The host's phone with its lobby open: the page has its stream and the table's games first, so
+    no redraw lands between typing the PIN and tapping Unlock."""
+    from tests.helpers.panel import PIN
+
+    host = phone_page(browser, stack.url + "/host", errors)
+    host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
+    host.fill("#pin", PIN)
+    host.click("#unlock")
+    host.locator("#lobby").wait_for()
+    return host
