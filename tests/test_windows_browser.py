@@ -7,6 +7,8 @@ Screenshots: test-artifacts/windows-*.png."""
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from playwright.sync_api import expect
 
@@ -19,7 +21,7 @@ ERRORS: list[str] = []
 
 
 def on_screen(page, selector: str) -> bool:
-    box = drawn_box(page.locator(selector))
+    box = drawn_box(page.locator(selector).first)
     return box["y"] >= 0 and box["y"] + box["height"] <= 640
 
 
@@ -70,4 +72,33 @@ def test_coup_from_the_lobby_every_answering_phone_sees_the_beginners_countdown(
         assert 20 <= left <= BEGINNER_WINDOW_S, left
         assert on_screen(other, "#seconds-left")
         shot(f"windows-coup-answer-seat{seat}.png", other)
+    assert not ERRORS, ERRORS
+
+
+def test_bang_targets_come_into_view_after_tapping_a_card(stack, browser, broker):
+    """BG-8.14 stacked table: the Sheriff taps her Duel (the last card of her hand, at the bottom of
+    a 640 px screen); the plays it has, one per target with the distance, are brought on screen."""
+    from tests.helpers.mqtt_client import Recorder
+
+    setup = {"roles": {"1": "sheriff", "2": "outlaw", "3": "outlaw", "4": "renegade"},
+             "characters": {"1": "sid_ketchum", "2": "vulture_sam", "3": "willy_the_kid", "4": "slab_the_killer"},
+             "hands": {"1": ["gatling-10H", "beer-6H", "duel-QD"], "2": ["bang-8D"], "3": ["missed-2S"], "4": []},
+             "deck": ["stagecoach-9S", "stagecoach-9S-2"]}
+    rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
+    try:
+        assert rec.command("t1", {"type": "new_game", "id": f"bang-focus-{uuid.uuid4().hex}", "game": "bang", "seed": 2,
+                                  "players": [{"seat": s, "name": n} for s, n in enumerate(("Ann", "Bo", "Cy", "Di"), 1)],
+                                  "options": {"timeout_s": 60, "setup": setup}})["ok"]
+    finally:
+        rec.close()
+    ann = phone_page(browser, stack.url + "/join", ERRORS)
+    ann.click("#seat-1")
+    duel = ann.locator("[data-action=bang-card][data-card='duel-QD']")
+    duel.scroll_into_view_if_needed()
+    duel.click()
+    ann.locator("#moves [data-move=play]").first.wait_for()
+    ann.wait_for_function("() => { const b = document.getElementById('moves').getBoundingClientRect();"
+                          " return b.top >= 0 && (b.bottom <= innerHeight || b.top < innerHeight / 2); }")
+    assert on_screen(ann, "#moves [data-move=play]")
+    shot("windows-bang-targets.png", ann)
     assert not ERRORS, ERRORS
