@@ -243,7 +243,7 @@ function bringIntoView(r) {
   const st = S.state, w = st && st.window, q = st && (st.questions || [])[0];
   const key = w && typeof w === "object" ? `w:${JSON.stringify([w.id, w.kind, w.claimant, w.seats])}` : q ? `q:${q.id}` : "";
   const wanted = [];
-  if (key && key !== S.viewKey && (r === "seat" || r === "host")) wanted.push("#window", "#question");
+  if (key && key !== S.viewKey && r === "seat") wanted.push("#window", "#question");
   S.viewKey = key;
   if (S.focus) { wanted.unshift(S.focus); S.focus = null; }
   const el = wanted.map((sel) => $(sel)).find(Boolean);
