@@ -76,3 +76,42 @@ def test_a_bot_for_the_unfilled_seat_leaves_nothing_to_wait_for(stack, browser, 
     table.locator("#turn-banner").wait_for()
     expect(table.locator("#waiting-seat")).to_have_count(0)
     assert not ERRORS, ERRORS
+
+
+def test_a_phone_gone_longer_than_the_table_setting_is_named_to_the_host(broker, browser, tmp_path):
+    """[panel] absent_s (here 1 s): Bo's phone closes mid-game; the host is told and frees the seat;
+    then the table says the game waits for a phone for Bo's seat. Bo's new phone takes it again."""
+    from tests.helpers.coup_panel import coup_game
+    from tests.helpers.panel import start_stack
+
+    stack = start_stack(broker, str(tmp_path / "journal.sqlite"), absent_s=1.0, keepalive_s=0.3)
+    try:
+        rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
+        try:
+            assert rec.command("t1", coup_game(cid=f"absent-{uuid.uuid4().hex[:8]}"))["ok"]
+            assert rec.command("t1", {"id": f"absent-{uuid.uuid4().hex}", "type": "move", "seat": 1,
+                                      "move": "income", "args": {}})["ok"]  # Bo's turn next
+        finally:
+            rec.close()
+        phones = {s: phone_page(browser, stack.url + "/join", ERRORS) for s in (1, 2, 3)}
+        for seat, page in phones.items():
+            page.click(f"#seat-{seat}")
+            page.locator("#my-cards").wait_for()
+        host = unlocked_host(browser, stack, ERRORS)
+        phones[2].context.close()  # Bo's phone is gone
+        prompt = host.locator("#absent-seat")
+        expect(prompt).to_contain_text("A phone is gone: Bo")
+        shot("unfilled-absent-host.png", host)
+        host.click("#absent-free-2")
+        table = phone_page(browser, stack.url + "/table", ERRORS)
+        expect(table.locator("#waiting-seat")).to_contain_text("Waiting for Bo")
+        expect(prompt).to_have_count(0)
+        again = phone_page(browser, stack.url + "/join", ERRORS)
+        again.click("#seat-2")
+        again.locator("#my-cards").wait_for()
+        expect(table.locator("#waiting-seat")).to_have_count(0)
+        assert not ERRORS, ERRORS
+    finally:
+        for ctx in list(browser.contexts):
+            ctx.close()
+        stack.stop()

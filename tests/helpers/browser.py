@@ -84,7 +84,7 @@ def phone_page(browser, url: str, errors: list[str], *, locale: str | None = Non
 
 
 def unlocked_host(browser, stack, errors: list[str]):
-    """The host's phone with its lobby open: the page has its stream and the table's games first, so
+    """The host's phone, unlocked, at its lobby: the page has its stream and the table's games first, so
     no redraw lands between typing the PIN and tapping Unlock."""
     from tests.helpers.panel import PIN
 
@@ -92,5 +92,5 @@ def unlocked_host(browser, stack, errors: list[str]):
     host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
     host.fill("#pin", PIN)
     host.click("#unlock")
-    host.locator("#lobby").wait_for()
+    host.locator("#lobby, #lobby-open").first.wait_for()  # (during a game the lobby is folded)
     return host

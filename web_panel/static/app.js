@@ -89,6 +89,18 @@ function waitingSeatCard(st) {
     <p class="small">${esc(host ? t("Let their phone scan the QR code above and tap the seat, or set up the game again with a bot in that seat.") : t("Their phone joins by the QR code on the host's screen."))}</p></section>`;
 }
 
+/** The host's prompt for a seat whose phone is gone (the panel's [panel] absent_s, docs/phones.md):
+ * free the seat so another phone may take it, or wait; a bot or fewer players need a new game. */
+function absentCard() {
+  const seats = (S.absent || []).filter((s) => S.taken.includes(s) && !(S.absentOk || []).includes(s));
+  if (!seats.length) return "";
+  const rows = seats.map((s) => `<div class="row" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span>
+    <button class="btn" data-action="release" data-seat="${s}" id="absent-free-${s}">${esc(t("Free the seat"))}</button>
+    <button class="btn ghost" data-action="absent-wait" data-seat="${s}" id="absent-wait-${s}">${esc(t("Wait"))}</button></div>`).join("");
+  return `<section class="card question" id="absent-seat"><h2>${esc(t("A phone is gone: {who}", { who: seats.map(nameOf) }))}</h2>
+    <p class="small">${esc(t("Free the seat so another phone can take it (the game goes on from where it is), or wait for the phone. A bot or fewer players: abort and set up the game again."))}</p>${rows}</section>`;
+}
+
 function ask(text, yes = t("Yes")) {
   const dlg = $("#confirm"); $("#confirm-text").textContent = text; $("#confirm-yes").textContent = yes;
   return new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue === "yes"); dlg.showModal(); });
@@ -113,6 +125,7 @@ function connect() {
   on("history", (d) => { S.log = d.slice().reverse(); render(); });
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
   on("lang", (d) => { I18N.tableDefault = d && d.lang; if (S.info) S.info.lang = I18N.tableDefault; if (!I18N.chosen()) I18N.load().then(render); else render(); });
+  on("absent", (d) => { const before = JSON.stringify(S.absent || []); S.absent = (d && d.seats) || []; S.absentOk = (S.absentOk || []).filter((s) => S.absent.includes(s)); if (JSON.stringify(S.absent) !== before) render(); });
   on("leds", (d) => { S.leds = d; hook("onLeds", d); });
   on("games", (d) => { S.games = d || {}; for (const name of Object.keys(S.games)) GameViews.load(name); render(); });
   on("table", (d) => { const fresh = !S.table; S.table = d; hook("onTable", d); if (fresh) render(); });
@@ -517,7 +530,7 @@ function hostView() {
   if (S.info && S.info.pin_is_default) {
     html += `<section class="card" id="pin-warning"><p><b>${esc(t("The table PIN is 0000."))}</b> ${esc(t("Anyone on this Wi-Fi can unlock the host screen: set {key} in the table's config.", { key: "[panel] pin" }))}</p></section>`;
   }
-  html += tableLangCard();
+  html += absentCard() + tableLangCard();
   if (st && st.phase === "playing") {
     const view = gameView();
     const own = view === LOADING ? loadingCard() : view && view.hostView ? view.hostView(st) : null;
@@ -719,6 +732,8 @@ async function act(el) {
     const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast(t("Undone"), true);
   } else if (a === "abort") {
     if (await ask(t("Abort this game for everyone?"), t("Abort"))) await post("/api/host/cmd", { type: "abort" });
+  } else if (a === "absent-wait") {
+    S.absentOk = [...(S.absentOk || []), +el.dataset.seat]; render();
   } else if (a === "release") {
     await post("/api/host/release", { seat: +el.dataset.seat });
   } else if (a === "share") {
