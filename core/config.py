@@ -56,6 +56,8 @@ class PanelConfig:
     public_url: str | None = None
     mqtt_username: str | None = None  # the panel's own broker user (ACL: reads private views)
     mqtt_password: str | None = None
+    # a seat whose phone has had no stream open this long is named to the host (docs/phones.md)
+    absent_s: float = 120.0
 
 
 @dataclass(frozen=True)
@@ -511,7 +513,7 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
     j = _table(data, "journal")
     _check_keys(j, {"path"}, "journal.")
     p = _table(data, "panel")
-    _check_keys(p, {"host", "port", "pin", "public_url", "mqtt_username", "mqtt_password"}, "panel.")
+    _check_keys(p, {"host", "port", "pin", "public_url", "mqtt_username", "mqtt_password", "absent_s"}, "panel.")
     pin = p.get("pin", "0000")
     if isinstance(pin, int) and not isinstance(pin, bool):
         pin = str(pin)
@@ -535,6 +537,7 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
             public_url=_str(p, "public_url", "panel.", None),
             mqtt_username=_str(p, "mqtt_username", "panel.", None),
             mqtt_password=_str(p, "mqtt_password", "panel.", None, nonempty=False),
+            absent_s=float(_float(p, "absent_s", "panel.", 120.0, 5.0, 86400.0)),
         ),
         beams=beams,
         leds=leds,

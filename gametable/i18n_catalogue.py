@@ -30,16 +30,6 @@ KEYWORDS = {"N_": None, "say": None, "say_n": (1, 2), "t": None, "tn": (1, 2), "
 TEMPLATE = LOCALE_DIR / f"{DOMAIN}.pot"
 
 
-JS_ONLY_KEYWORDS = ("t", "tn")  # marks of the JavaScript; in Python `t` is often a local (t["team"])
-
-
-def extract_py(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
-    """Babel's Python extraction without the JavaScript marks: a Python local named ``t`` followed by
-    a subscript must never become a msgid."""
-    python_keywords = {k: None for k in keywords if k not in JS_ONLY_KEYWORDS}
-    yield from extract_python(fileobj, python_keywords, comment_tags, options)
-
-
 _JS_STRING = r'"((?:[^"\\\n]|\\.)*)"'
 _JS_CALL = re.compile(r"(?<![\w.$])(tn|t|N_)\(\s*" + _JS_STRING + r"(?:\s*,\s*" + _JS_STRING + r")?")
 
@@ -56,6 +46,16 @@ def extract_js(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: An
             yield lineno, "tn", (first, json.loads(f'"{m.group(3)}"')), []
         elif first:
             yield lineno, "t", first, []
+
+
+_JS_ONLY = ("t", "tn")
+
+
+def extract_py(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any) -> Iterator[Any]:
+    """Babel's Python extraction without the JavaScript keywords: Babel 2.19 reads ``t["team"]``
+    (a variable named ``t``) as a call of ``t``, which put "team" in the catalogue."""
+    python_keywords: Any = {k: KEYWORDS.get(k) for k in keywords if k not in _JS_ONLY}
+    yield from extract_python(fileobj, python_keywords, comment_tags, options)
 
 
 _HTML_TEXT = re.compile(r'data-i18n(?:-aria)?="([^"]+)"')

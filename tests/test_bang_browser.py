@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import PHONE, shot
+from tests.helpers.browser import PHONE, shot, start_from_lobby
 from tests.helpers.mqtt_client import Recorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
@@ -108,7 +108,7 @@ def test_the_lobby_starts_bang_around_the_ring_even_with_random_order_bg8_2(stac
     for seat in (4, 6):
         host.check(f"[data-lobby=include][data-seat='{seat}']")
     host.locator("#start").filter(has_text="5 players").wait_for()
-    host.click("#start")  # the order mode is still "Random": Bang! keeps the seats' ring
+    start_from_lobby(host)  # the order mode is still "Random": Bang! keeps the seats' ring
     host.locator("#turn-banner").wait_for()
     state = stack.daemon.public_state()
     assert state["game"] == "bang" and state["ring"] == [1, 2, 3, 4, 6]

@@ -15,7 +15,7 @@ import pytest
 
 from controller.games import register, registry, unregister
 from tests.games import taketurns
-from tests.helpers.browser import PHONE, shot
+from tests.helpers.browser import PHONE, shot, start_from_lobby
 from tests.helpers.panel import PIN, start_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
@@ -64,7 +64,7 @@ def test_a_game_living_only_under_tests_is_played_on_the_phones_end_to_end(plugi
     host.fill("#name-2", "Bo")
     host.fill("#opt-timeout_s", "5")
     host.fill("#opt-pile", "5")
-    host.click("#start")
+    start_from_lobby(host)
     host.locator("#turn-banner").filter(has_text="Ann's turn").wait_for()
     assert stack.daemon.public_state()["game"] == "taketurns"
 

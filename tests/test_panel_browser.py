@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.helpers.browser import PHONE, drawn_box, shot
+from tests.helpers.browser import PHONE, drawn_box, shot, start_from_lobby
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME, PIN
 
@@ -35,7 +35,7 @@ def test_host_game_three_phones_question_undo_and_reload(stack, browser, broker)
         host.fill(f"#name-{seat}", name)
     host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
     shot("host-lobby.png", host, full=True)
-    host.click("#start")
+    start_from_lobby(host)
     host.locator("#turn-banner").filter(has_text="Ann's turn").wait_for()
     assert stack.daemon.public_state()["order"] == [1, 2, 3]
 
@@ -213,7 +213,7 @@ def test_lobby_teams_mode_with_random_teams_and_order(stack, browser):
     host.check("[data-lobby=include][data-seat='4']")
     host.locator("#start").filter(has_text="4 players").wait_for()
     host.fill("#name-4", "Di")
-    host.click("#start")
+    start_from_lobby(host)
     host.locator("#turn-banner").wait_for()
     state = stack.daemon.public_state()
     assert state["mode"] == "teams"

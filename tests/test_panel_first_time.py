@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.browser import PHONE_360, drawn_box, shot
+from tests.helpers.browser import PHONE_360, drawn_box, shot, start_from_lobby
 from tests.helpers.panel import PIN, start_sim
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
@@ -107,7 +107,7 @@ def test_every_coin_war_mode_starts_from_the_lobby_and_plays_its_first_flick(sta
         host.click(f"[data-action=lobby-set][data-key=mode][data-value={mode}]")
         host.check("[data-lobby=include][data-seat='4']")
         host.locator("#start").filter(has_text="4 players").wait_for()
-        host.click("#start")
+        start_from_lobby(host)
         state = _until(lambda: (s := stack.daemon.public_state()) and s.get("mode") == mode and s, f"{mode} to start")
         assert not host.locator("#lobby-error").count()
         shot(f"first-time-{mode}-host.png", host)
@@ -134,7 +134,7 @@ def test_three_kingdoms_cards_hearts_crown_and_readable_log(stack, browser):
         host.select_option(f"[data-lobby=role][data-seat='{seat}']", identity)
     host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
     host.fill("#opt-deck", json.dumps([{"kind": "combo", "points": i % 5 + 1} for i in range(24)]))
-    host.click("#start")
+    start_from_lobby(host)
     state = _until(lambda: (s := stack.daemon.public_state()) and s.get("mode") == "three_kingdoms" and s, "the game")
     assert state["turn"]["seat"] == 1  # the manual order 1, 2, 3, 4 starts with seat 1
     lord = browser.new_context(**PHONE_360).new_page()
@@ -167,7 +167,7 @@ def test_cw_7_5_three_kingdoms_starts_from_the_lobby_with_five_and_six_players(s
     for seat in range(4, players + 1):
         host.check(f"[data-lobby=include][data-seat='{seat}']")
     host.locator("#start").filter(has_text=f"{players} players").wait_for()
-    host.click("#start")
+    start_from_lobby(host)
     state = _until(lambda: (s := stack.daemon.public_state()) and s.get("mode") == "three_kingdoms" and s, "the game")
     assert not host.locator("#lobby-error").count()
     assert len(state["players"]) == players
@@ -196,7 +196,7 @@ def test_a_bot_is_a_per_seat_toggle_in_the_lobby(stack, browser):
         host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
         host.fill("#name-1", "Ann")
         shot("lobby-bot-toggle.png", host)
-        host.click("#start")
+        start_from_lobby(host)
         _until(lambda: (s := stack.daemon.public_state()) and [p["name"] for p in s["players"]] == ["Ann", "Bot 2"],
                "Ann against Bot 2")
         assert sim.table.bots == {2}
@@ -223,7 +223,7 @@ def test_the_table_view_fits_a_small_phone(stack, browser):
     sim = start_sim(stack)
     try:
         host = _host(stack, browser)
-        host.click("#start")
+        start_from_lobby(host)
         _until(lambda: (stack.panel.link.table or {}).get("coins"), "the coins on the table")
         page = browser.new_context(**PHONE_360).new_page()
         page.set_default_timeout(20_000)
@@ -253,7 +253,7 @@ def test_coup_starts_from_the_lobby_in_the_manual_order_and_seat_1_plays_first(s
     host.locator("#start").filter(has_text="Coup").wait_for()
     host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
     host.fill("#opt-timeout_s", "20")  # a slower reaction window for beginners: a lobby choice (CP-6)
-    host.click("#start")
+    start_from_lobby(host)
     state = _until(lambda: (s := stack.daemon.public_state()) and s.get("game") == "coup" and s, "Coup to start")
     assert state["turn"]["seat"] == 1 and state["order"][:3] == [1, 2, 3]
     assert state.get("timeout_s", 20) == 20
@@ -300,7 +300,7 @@ def test_seat_leds_on_the_table_then_game_over_with_a_summary_and_a_rematch(stac
         host.fill("#name-1", "Ann")
         host.fill("#name-2", "Bo")
         host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
-        host.click("#start")
+        start_from_lobby(host)
         _until(lambda: (s := stack.daemon.public_state()) and s["turn"]["seat"] == 1 and stack.panel.link.leds, "the game")
         ann = browser.new_context(**PHONE_360).new_page()
         ann.set_default_timeout(20_000)
@@ -341,7 +341,7 @@ def test_questions_name_coins_as_players_see_them_and_are_answered_from_the_tabl
     host.uncheck("[data-lobby=include][data-seat='3']")
     host.fill("#name-2", "Bo")
     host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
-    host.click("#start")
+    start_from_lobby(host)
     _until(lambda: (s := stack.daemon.public_state()) and s["turn"]["seat"] == 1, "the game")
     ctx = browser.new_context(**PHONE_360)
     ctx.add_init_script("window.__buzz = []; navigator.vibrate = (p) => { window.__buzz.push(p); return true; };")
@@ -386,7 +386,7 @@ def test_phones_claim_free_seats_before_a_game_and_the_lobby_shows_them(stack, b
     assert [host.locator(f"[data-lobby=include][data-seat='{s}']").is_checked() for s in range(1, 7)] == \
         [False, True, False, False, True, False]
     shot("lobby-joined-phones.png", host, full=True)
-    host.click("#start")
+    start_from_lobby(host)
     state = _until(lambda: stack.daemon.public_state(), "the game")
     assert sorted(p["seat"] for p in state["players"]) == [2, 5]
     phones[5].locator("#my-coin").wait_for()

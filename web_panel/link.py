@@ -182,8 +182,14 @@ class TableLink:
         entries = log_entries(event, players)
         if not entries:
             return None
-        return {"seq": event.get("seq"), "ts": event.get("ts"), "lines": [line for line, _ in entries],
-                "says": [msg for _, msg in entries]}  # the lines as messages, for each phone's language
+        entry = {"seq": event.get("seq"), "ts": event.get("ts"), "lines": [line for line, _ in entries],
+                 "says": [msg for _, msg in entries]}  # the lines as messages, for each phone's language
+        inp = event.get("input")
+        if isinstance(inp, dict) and inp.get("type") == "new_game" and isinstance(inp.get("players"), list):
+            # the seats bots play in this game: a seat no phone holds is not "waiting" then (docs/phones.md)
+            entry["bots"] = sorted(p["seat"] for p in inp["players"]
+                                   if isinstance(p, dict) and p.get("bot") is True and isinstance(p.get("seat"), int))
+        return entry
 
     def _resolve(self, result: Any) -> None:
         if not isinstance(result, dict):

@@ -324,6 +324,8 @@ class _Loop:
         self.public = concurrent.futures.ThreadPoolExecutor(limits.workers, "gametable-panel")
         self.reserved = concurrent.futures.ThreadPoolExecutor(limits.reserved_workers, "gametable-panel-seat")
         self.stream_count = 0  # read from other threads (Hub.__len__)
+        self.gone_since: dict[int, float] = {}  # seat -> when its last stream closed (loop time)
+        self.told_absent: list[int] = []
         self.refused = 0       # connections and requests refused or cut off (for tests and the soak)
 
     # --- admission ----------------------------------------------------------------------------
@@ -382,6 +384,8 @@ class _Loop:
                 mine = self.by_seat.get(conn.seat, [])
                 if conn in mine:
                     mine.remove(conn)
+                if not mine:  # the seat's last stream: its phone is gone from now (tell_absent)
+                    self.gone_since.setdefault(conn.seat, self.loop.time())
             elif conn.host:
                 if conn in self.hosts:
                     self.hosts.remove(conn)
@@ -535,6 +539,8 @@ class _Loop:
         if conn.seat is not None:
             mine = self.by_seat.setdefault(conn.seat, [])
             mine.append(conn)
+            if self.gone_since.pop(conn.seat, None) is not None and conn.seat in self.told_absent:
+                self.tell_absent()  # the phone is back
             while len(mine) > self.limits.seat_streams:
                 mine[0].close()
         elif conn.host:
@@ -558,7 +564,17 @@ class _Loop:
 
     def keepalive(self) -> None:
         self.broadcast(b": keepalive\n\n", None)
+        self.tell_absent()
         self.loop.call_later(self.keepalive_s, self.keepalive)
+
+    def tell_absent(self) -> None:
+        """Seats whose phone has had no stream open for ``absent_s`` (docs/phones.md): told to every
+        stream (the host's page offers to free the seat) on each change and with each keepalive."""
+        now = self.loop.time()
+        seats = sorted(s for s, since in self.gone_since.items() if now - since >= self.panel.absent_s)
+        if seats or self.told_absent:
+            self.panel.link.hub.publish("absent", {"seats": seats})
+        self.told_absent = seats
 
     def close_seat(self, seat: int) -> None:
         for conn in list(self.by_seat.get(seat, ())):
@@ -574,8 +590,9 @@ class PanelServer:
 
     def __init__(self, config: Config, link: TableLink | None = None, *, host: str | None = None,
                  port: int | None = None, max_streams: int = MAX_STREAMS, limits: Limits | None = None,
-                 pin: str | None = None, **app_kwargs: Any) -> None:
+                 pin: str | None = None, absent_s: float | None = None, **app_kwargs: Any) -> None:
         self.owns_link = link is None
+        self.absent_s = float(absent_s if absent_s is not None else config.panel.absent_s)
         self.link = link or link_for(config)
         self.limits = limits or Limits(spectator_streams=max_streams)
         self.link.hub.max_clients = self.limits.spectator_streams

@@ -63,6 +63,16 @@ def check_mode_and_seed(game: str, mode: object, modes: tuple[str, ...] | list[s
         raise GameError(f"seed must be an integer, got {seed!r}")
 
 
+# A beginners' answer window (docs/phones.md: 8 and 10 s cost a newcomer group a life in the first
+# minutes): the lobby starts every window-length option here; the game's own default is "Regular".
+BEGINNER_WINDOW_S = 25
+
+
+def window_option(default: float, description: str) -> dict[str, Any]:
+    """A window-length option of a game's describe(): its regular default and the beginners' length."""
+    return {"default": default, "beginner": BEGINNER_WINDOW_S, "description": description}
+
+
 def check_seconds(value: object, name: str) -> float:
     """A window's length option (``timeout_s`` …): a number of seconds in (0, 3600]."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:

@@ -63,3 +63,34 @@ def drawn_box(locator) -> dict:
         if found is not None:
             return found
     raise AssertionError(f"{locator} never stayed drawn long enough to be measured")
+
+
+def start_from_lobby(host, unfilled: str = "wait") -> None:
+    """Tap the lobby's Start; a seat that no phone holds and no bot plays makes the panel ask what to
+    do with it (docs/phones.md): answer ``unfilled`` ("wait" for its phone, or "bot"). The dialog
+    opens within the tap's own handler, so it is there (or not) once the click returns."""
+    host.click("#start")
+    if host.locator("#unfilled").is_visible():
+        host.click(f"#unfilled-{unfilled}")
+
+
+def phone_page(browser, url: str, errors: list[str], *, locale: str | None = None, timeout_ms: int = 15_000):
+    """A 360x640 phone (PHONE_360) at ``url``; any script error of the page lands in ``errors``."""
+    page = browser.new_context(**PHONE_360, **({"locale": locale} if locale else {})).new_page()
+    page.set_default_timeout(timeout_ms)
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(url)
+    return page
+
+
+def unlocked_host(browser, stack, errors: list[str]):
+    """The host's phone, unlocked, at its lobby: the page has its stream and the table's games first, so
+    no redraw lands between typing the PIN and tapping Unlock."""
+    from tests.helpers.panel import PIN
+
+    host = phone_page(browser, stack.url + "/host", errors)
+    host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
+    host.fill("#pin", PIN)
+    host.click("#unlock")
+    host.locator("#lobby, #lobby-open").first.wait_for()  # (during a game the lobby is folded)
+    return host

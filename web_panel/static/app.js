@@ -58,6 +58,49 @@ function cardInfo(title, text, sub) {
   dlg.showModal();
 }
 
+/** Start with a seat that no phone holds and no bot plays (docs/phones.md)? Ask the host: bots play
+ * those seats, or the game waits for their phones (each phone joins by the QR). False: cancelled. */
+async function fillSeats(L) {
+  const empty = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s] && !L.bots[s] && !S.taken.includes(s));
+  if (!empty.length) return true;
+  const dlg = $("#unfilled");
+  $("#unfilled-text").textContent = tn("Seat {seats} has no phone yet.", "Seats {seats} have no phone yet.", empty.length, { seats: empty.join(", ") });
+  I18N.apply(dlg);
+  const choice = await new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue); dlg.returnValue = "no"; dlg.showModal(); });
+  if (choice === "bot") for (const s of empty) L.bots[s] = true;
+  return choice === "bot" || choice === "wait";
+}
+
+/** While a game waits on a seat no phone holds and no bot plays: say so, and how to fill it (item 5). */
+function waitingSeatCard(st) {
+  const view = gameView();  // only where the game is played on the phones (Coin War's turns are the table's)
+  if (!st || st.phase !== "playing" || !view || view === LOADING || !view.playedOnPhones) return "";
+  // the bots of this game: its "New game" entry says (web_panel/link.py); a log that does not reach
+  // back to it falls back to the lobby's bot names ("Bot 2")
+  const started = gameStart();
+  const bots = new Set(started ? started.bots || []
+    : players().filter((p) => /^(bot|机器人)\s*[1-6]?$/i.test(String(p.name || "").trim())).map((p) => p.seat));
+  const w = st.window && typeof st.window === "object" ? st.window : null;
+  const waiting = new Set([...(st.turn ? [st.turn.seat] : []), ...((w && w.seats) || []), ...((st.questions || []).flatMap((q) => q.seats || []))]);
+  const empty = [...waiting].filter((s) => typeof s === "number" && !S.taken.includes(s) && !bots.has(s)).sort();
+  if (!empty.length) return "";
+  const host = S.me.host && route() === "host";
+  return `<section class="card question" id="waiting-seat"><h2>${esc(t("Waiting for {who}: no phone holds the seat", { who: empty.map(nameOf) }))}</h2>
+    <p class="small">${esc(host ? t("Let their phone scan the QR code above and tap the seat, or set up the game again with a bot in that seat.") : t("Their phone joins by the QR code on the host's screen."))}</p></section>`;
+}
+
+/** The host's prompt for a seat whose phone is gone (the panel's [panel] absent_s, docs/phones.md):
+ * free the seat so another phone may take it, or wait; a bot or fewer players need a new game. */
+function absentCard() {
+  const seats = (S.absent || []).filter((s) => S.taken.includes(s) && !(S.absentOk || []).includes(s));
+  if (!seats.length) return "";
+  const rows = seats.map((s) => `<div class="row" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span>
+    <button class="btn" data-action="release" data-seat="${s}" id="absent-free-${s}">${esc(t("Free the seat"))}</button>
+    <button class="btn ghost" data-action="absent-wait" data-seat="${s}" id="absent-wait-${s}">${esc(t("Wait"))}</button></div>`).join("");
+  return `<section class="card question" id="absent-seat"><h2>${esc(t("A phone is gone: {who}", { who: seats.map(nameOf) }))}</h2>
+    <p class="small">${esc(t("Free the seat so another phone can take it (the game goes on from where it is), or wait for the phone. A bot or fewer players: abort and set up the game again."))}</p>${rows}</section>`;
+}
+
 function ask(text, yes = t("Yes")) {
   const dlg = $("#confirm"); $("#confirm-text").textContent = text; $("#confirm-yes").textContent = yes;
   return new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue === "yes"); dlg.showModal(); });
@@ -82,6 +125,7 @@ function connect() {
   on("history", (d) => { S.log = d.slice().reverse(); render(); });
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
   on("lang", (d) => { I18N.tableDefault = d && d.lang; if (S.info) S.info.lang = I18N.tableDefault; if (!I18N.chosen()) I18N.load().then(render); else render(); });
+  on("absent", (d) => { const before = JSON.stringify(S.absent || []); S.absent = (d && d.seats) || []; S.absentOk = (S.absentOk || []).filter((s) => S.absent.includes(s)); if (JSON.stringify(S.absent) !== before) render(); });
   on("leds", (d) => { S.leds = d; hook("onLeds", d); });
   on("games", (d) => { S.games = d || {}; for (const name of Object.keys(S.games)) GameViews.load(name); render(); });
   on("table", (d) => { const fresh = !S.table; S.table = d; hook("onTable", d); if (fresh) render(); });
@@ -179,10 +223,49 @@ function render() {
     console.error(err);
     html = `<section class="card question" id="render-error"><h2>${esc(t("This screen could not be drawn"))}</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
-  if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
+  if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + waitingSeatCard(S.state) + html;
   view.innerHTML = html;
+  tvLayout(view, r);
   hook("afterRender", r);
+  bringIntoView(r);
   conn();
+}
+
+/** The shared screen (docs/phones.md): a TV or the Pi's own monitor shows the table view with the
+ * board large on the left and the players and the log beside it, all drawn larger (app.css
+ * ".tv"), for every game: a game's players list goes beside the board when it has one (Coin War's
+ * drawing, the battlefield's map), else it is the board (Coup's cards, Bang!'s ring). */
+const TV = matchMedia("(min-width: 1200px) and (min-height: 700px)");
+function tvLayout(view, r) {
+  const on = r === "table" && TV.matches;
+  document.body.classList.toggle("tv", on);
+  if (!on) return;
+  const board = view.querySelector("#board, #board-slot:not([hidden])");
+  const aside = [...view.children].filter((el) => el.id === "log-card" || (board && el.id === "players"));
+  const main = document.createElement("div"), side = document.createElement("aside");
+  main.className = "tv-main"; side.className = "tv-side";
+  for (const el of [...view.children]) (aside.includes(el) ? side : main).appendChild(el);
+  view.append(main, side);
+}
+TV.addEventListener("change", () => render());
+
+/** What needs the player comes into view (docs/phones.md): a window or question that has just
+ * opened, and what a tap asked for (``S.focus``, a selector: Bang!'s targets after a card, the
+ * battlefield's path). Only when it is off the screen: a phone that already shows it stays put. */
+function bringIntoView(r) {
+  const st = S.state, w = st && st.window, q = st && (st.questions || [])[0];
+  const key = w && typeof w === "object" ? `w:${JSON.stringify([w.id, w.kind, w.claimant, w.seats])}` : q ? `q:${q.id}` : "";
+  const wanted = [];
+  if (key && key !== S.viewKey && r === "seat") wanted.push("#window", "#question");
+  S.viewKey = key;
+  if (S.focus) { wanted.unshift(S.focus); S.focus = null; }
+  const el = wanted.map((sel) => $(sel)).find(Boolean);
+  if (el && !onScreen(el) && el.scrollIntoView) el.scrollIntoView({ block: "start" });
+}
+/** Whole on the screen below the sticky bars (or, taller than the screen, its top is). */
+function onScreen(el) {
+  const box = el.getBoundingClientRect(), bars = ($(".tabs") || $(".bar"))?.getBoundingClientRect().bottom || 0;
+  return box.top >= bars && (box.bottom <= innerHeight || box.height > innerHeight - bars);
 }
 
 function turnBanner(mine) {
@@ -350,10 +433,26 @@ function playersCard(st) {
     const tags = [turn ? `<span class="tag turn">${esc(t("turn"))}</span>` : "", !p.alive ? `<span class="tag out">${esc(t("out"))}</span>` : "",
       p.team ? `<span class="tag">${esc(t("team {team}", { team: p.team }))}</span>` : "", (p.influence !== undefined) ? `<span class="tag">${esc(p.influence)} ♥</span>` : "",
       (p.coins !== undefined && typeof p.coins === "number") ? `<span class="tag">${esc(p.coins)} ¢</span>` : ""].join("");
-    return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(p.name)}</span>${tags}</li>`;
+    return `<li class="${turn ? "active" : ""}">${playerBadge(p, !p.alive)}<span class="name">${esc(p.name)}</span>${tags}</li>`;
   }).join("");
   return `<section class="card" id="players">${scores}<ul class="players">${items}</ul></section>`;
 }
+
+/** A player's badge in the lists: the game's own (``badge`` hook: Football's team badge), else the seat's coin. */
+function playerBadge(p, dead) { return hook("badge", p, dead) || coinBadge(p.seat, { dead }); }
+
+/** Log entries of the game on the table: from its "New game" line on (docs/phones.md: lines of
+ * earlier games do not mix in); all of them when the history does not reach back to it. */
+function currentLog() {
+  const i = S.log.findIndex(isGameStart);
+  return i >= 0 ? S.log.slice(0, i + 1) : S.log;
+}
+function isGameStart(e) {
+  return (e.says || []).some((m) => m && typeof m.id === "string" && m.id.startsWith("New game:"))
+    || (e.lines || []).some((l) => l.startsWith("New game:"));
+}
+/** The log entry that started the game on the table, or null when the history does not reach it. */
+function gameStart() { return S.log.find(isGameStart) || null; }
 
 /** "table1" -> "Table 1", "kitchen" -> "Table kitchen": never "Table table1". */
 function tableTitle(id) {
@@ -373,9 +472,9 @@ const RULE_REF = /\s*\((?:CW|CP|BG|SG)-[0-9.]+[a-z]?(?:,\s*(?:CW|CP|BG|SG)-[0-9.
 const DOC_REF = /\s*\((?:[a-z_-]+\.md|CW|CP|BG|SG)\)/g;  // a summary's pointer to its rules file, "(SG)": the referee's references
 function noRules(text) { return String(text || "").replace(RULE_REF, "").replace(DOC_REF, ""); }
 function logCard() {
-  const lines = S.log.flatMap((e) => entryLines(e).reverse()), rules = !!S.showRules;
+  const lines = currentLog().flatMap((e) => entryLines(e).reverse()), rules = !!S.showRules;
   const shown = lines.slice(0, 40).map((l) => `<li>${esc(rules ? l : noRules(l))}</li>`).join("");
-  return `<section class="card"><h2>${esc(t("What happened"))}</h2><ul class="log" id="log">${shown || `<li class='muted'>${esc(t("Nothing yet."))}</li>`}</ul>
+  return `<section class="card" id="log-card"><h2>${esc(t("What happened"))}</h2><ul class="log" id="log">${shown || `<li class='muted'>${esc(t("Nothing yet."))}</li>`}</ul>
     <label class="toggle small muted" style="margin-top:8px"><input type="checkbox" data-action="show-rules" id="show-rules" ${rules ? "checked" : ""}> ${esc(t("Details: show rule numbers"))}</label></section>`;
 }
 
@@ -384,7 +483,7 @@ function gameOverCard(st) {
   if (!st || st.phase !== "over") return "";
   const win = new Set(Array.isArray(st.winner) ? st.winner : []);
   const scores = scoresRow(st);
-  const rows = players().map((p) => `<li>${coinBadge(p.seat, { dead: !p.alive && !win.has(p.seat) })}<span class="name">${esc(p.name)}</span>
+  const rows = players().map((p) => `<li>${playerBadge(p, !p.alive && !win.has(p.seat))}<span class="name">${esc(p.name)}</span>
       ${win.has(p.seat) ? `<span class="tag turn">${esc(t("winner"))}</span>` : p.alive === false ? `<span class="tag out">${esc(t("out"))}</span>` : ""}${p.team ? `<span class="tag">${esc(t("team {team}", { team: p.team }))}</span>` : ""}${p.identity ? `<span class="tag">${esc(label(p.identity))}</span>` : ""}</li>`).join("");
   const rematch = S.me.host
     ? `<button class="btn primary wide" data-action="rematch" id="rematch">${esc(t("↻ Rematch: same players, same game"))}</button>`
@@ -398,7 +497,7 @@ function rematchBody(st) {
   const roles = mode.seat_roles || null, teams = mode.teams && !(roles && roles.teams_from_roles);
   const bots = (S.lobby && S.lobby.bots) || {};
   const order = Array.isArray(st.order) && st.order.length === players().length ? st.order.slice() : players().map((p) => p.seat);
-  return { type: "new_game", game: st.game, ...(st.mode ? { mode: st.mode } : {}), order, options: {},
+  return { type: "new_game", game: st.game, ...(st.mode ? { mode: st.mode } : {}), order, options: windowLengths(mode, (S.lobby && S.lobby.game === st.game && S.lobby.options) || {}),
     players: players().map((p) => Object.assign({ seat: p.seat, name: p.name }, teams && p.team ? { team: p.team } : {}, bots[p.seat] ? { bot: true } : {})) };
 }
 
@@ -431,7 +530,7 @@ function hostView() {
   if (S.info && S.info.pin_is_default) {
     html += `<section class="card" id="pin-warning"><p><b>${esc(t("The table PIN is 0000."))}</b> ${esc(t("Anyone on this Wi-Fi can unlock the host screen: set {key} in the table's config.", { key: "[panel] pin" }))}</p></section>`;
   }
-  html += tableLangCard();
+  html += absentCard() + tableLangCard();
   if (st && st.phase === "playing") {
     const view = gameView();
     const own = view === LOADING ? loadingCard() : view && view.hostView ? view.hostView(st) : null;
@@ -519,6 +618,7 @@ function lobbyCard() {
   const opts = Object.entries(mode.options || {}).filter(([k]) => !roles || k !== roles.option).map(([k, o]) => {
     const id = `opt-${esc(k)}`, value = L.options[k] ?? JSON.stringify(o.default), title = esc(t(k.replace(/_/g, " ")));
     const desc = `<span class="muted small">${esc(o.description ? noRules(t(o.description)) : "")}</span>`;
+    if (typeof o.beginner === "number") return windowOption(k, o, L);
     if (typeof o.default === "boolean") {
       return `<label class="toggle field" for="${id}"><input type="checkbox" id="${id}" data-lobby="option-bool" data-key="${esc(k)}" ${value === "true" ? "checked" : ""}> ${title}</label>${desc}`;
     }
@@ -545,6 +645,26 @@ function lobbyCard() {
     ${L.error ? `<p class="small lobby-error" id="lobby-error" role="alert">${esc(t("The table did not start this game: {error}", { error: L.error }))}</p>` : ""}</section>`;
 }
 
+/** A window's length (docs/phones.md): the game's describe() gives its regular ``default`` and a
+ * ``beginner`` length; the lobby starts at the beginners' one (the host picks either, or types). */
+function windowOption(k, o, L) {
+  const id = `opt-${esc(k)}`, value = L.options[k] ?? String(o.beginner);
+  const pick = (v, text) => `<button type="button" data-action="lobby-window" data-key="${esc(k)}" data-value="${esc(v)}" aria-pressed="${String(v) === String(value)}">${esc(text)}</button>`;
+  return `<label class="field" for="${id}">${esc(t("Answer window (seconds)"))} <span class="muted small">${esc(o.description ? noRules(t(o.description)) : "")}</span></label>
+    <div class="seg window-length" role="group" aria-label="${esc(t("Answer window (seconds)"))}">${pick(o.beginner, t("Beginners · {n} s", { n: o.beginner }))}${pick(o.default, t("Regular · {n} s", { n: o.default }))}</div>
+    <input type="number" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(value)}" min="1" max="3600" aria-label="${esc(t("Answer window (seconds)"))}">`;
+}
+/** The window lengths to send with a new game: what the host chose, else the beginners' length. */
+function windowLengths(mode, chosen) {
+  const out = {};
+  for (const [k, o] of Object.entries((mode && mode.options) || {})) {
+    if (typeof o.beginner !== "number") continue;
+    const v = Number(chosen[k]);
+    out[k] = chosen[k] != null && String(chosen[k]).trim() !== "" && Number.isFinite(v) ? v : o.beginner;
+  }
+  return out;
+}
+
 function newGameBody() {
   const L = S.lobby, g = lobbyGames()[L.game] || {}, mode = (g.modes || []).find((m) => m.mode === L.mode) || {};
   const seats = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
@@ -556,7 +676,7 @@ function newGameBody() {
   }
   // a game that plays around the physical ring (describe() free_seating: false, e.g. Bang! BG-8.2) keeps the seats' order
   const order = g.free_seating === false ? seats : L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
-  const options = {};
+  const options = windowLengths(mode, L.options);
   for (const [k, v] of Object.entries(L.options)) {
     if (String(v).trim() === "") continue;  // left empty: the game's default
     try { options[k] = JSON.parse(v); } catch { options[k] = v; }
@@ -612,6 +732,8 @@ async function act(el) {
     const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast(t("Undone"), true);
   } else if (a === "abort") {
     if (await ask(t("Abort this game for everyone?"), t("Abort"))) await post("/api/host/cmd", { type: "abort" });
+  } else if (a === "absent-wait") {
+    S.absentOk = [...(S.absentOk || []), +el.dataset.seat]; render();
   } else if (a === "release") {
     await post("/api/host/release", { seat: +el.dataset.seat });
   } else if (a === "share") {
@@ -623,6 +745,8 @@ async function act(el) {
     S.lobby[el.dataset.key] = el.dataset.value; S.lobby.error = "";
     if (el.dataset.key === "mode") { S.lobby.options = {}; S.lobby.roles = {}; }
     render();
+  } else if (a === "lobby-window") {
+    S.lobby.options[el.dataset.key] = el.dataset.value; S.lobby.error = ""; render();
   } else if (a === "lobby-bot") {
     const s = +el.dataset.seat; S.lobby.bots[s] = !S.lobby.bots[s]; if (S.lobby.bots[s]) S.lobby.include[s] = true; render();
   } else if (a === "order-up") {
@@ -630,6 +754,7 @@ async function act(el) {
     if (i > 0) { const prev = vis[i - 1], ai = L.order.indexOf(prev), bi = L.order.indexOf(s); [L.order[ai], L.order[bi]] = [L.order[bi], L.order[ai]]; }
     render();
   } else if (a === "start") {
+    if (!(await fillSeats(S.lobby))) return;
     const d = await post("/api/host/cmd", newGameBody());
     S.lobby.error = d.ok ? "" : (d.error || t("refused"));
     if (d.ok) { toast(t("Game started"), true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); } else render();

@@ -20,6 +20,7 @@ from controller.games.players import (
     check_setup,
     name_of,
     setup_per_seat,
+    window_option,
 )
 
 PLAYERS = (4, 6)  # BG-8.1
@@ -49,6 +50,7 @@ _OPTION_TEXT = {
 def describe() -> dict[str, Any]:
     lo, hi = PLAYERS
     options = {k: {"default": v, "description": _OPTION_TEXT[k]} for k, v in OPTION_DEFAULTS.items()}
+    options["timeout_s"] = window_option(DEFAULT_TIMEOUT_S, _OPTION_TEXT["timeout_s"])
     return {
         "game": "bang",
         "title": "Bang!",

@@ -22,7 +22,14 @@ from controller.games.coup.cards import (
     TOTAL_COINS,
     check_card,
 )
-from controller.games.players import check_mode_and_seed, check_players, check_seconds, check_setup, name_of
+from controller.games.players import (
+    check_mode_and_seed,
+    check_players,
+    check_seconds,
+    check_setup,
+    name_of,
+    window_option,
+)
 
 MODES = ["classic"]
 PLAYERS = (2, 6)
@@ -48,11 +55,9 @@ def describe() -> dict[str, Any]:
                 "players": list(range(lo, hi + 1)),
                 "teams": False,
                 "options": {
-                    "timeout_s": {
-                        "default": DEFAULT_TIMEOUT_S,
-                        "description": "seconds a challenge or block window stays open before the table "
-                        "closes it (CP-6)",
-                    },
+                    "timeout_s": window_option(
+                        DEFAULT_TIMEOUT_S,
+                        "seconds a challenge or block window stays open before the table closes it (CP-6)"),
                     "exchange_to_bottom": {
                         "default": OPTION_DEFAULTS["exchange_to_bottom"],
                         "description": "an Ambassador exchange puts the returned cards at the bottom of the "

@@ -14,7 +14,8 @@ from controller.games.sanguosha_map import cards, setup
 from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
 from controller.games.sanguosha_map.view import inputs_for, legal, view
-from controller.games.words import mode_titles, narrate
+from controller.games.words import Speaker, mode_titles, narrate
+from core.said import N_, say
 
 
 def describe() -> dict[str, Any]:
@@ -66,16 +67,40 @@ deadlines = _CLOCK.deadlines
 with_timers = _CLOCK.with_timers
 
 
-def _line(eff: dict[str, Any], speak: Any) -> str | None:
-    if eff.get("kind") in ("new_game",):
+# A cell by what it is (the map's letters, SG-2), so a log line says "the road" and not "[3, 5]".
+PLACES = {"A": N_("castle A"), "B": N_("castle B"), "I": N_("side A's inner zone"), "i": N_("side B's inner zone"),
+          "O": N_("side A's outer zone"), "o": N_("side B's outer zone"), ".": N_("the road"),
+          "X": N_("side A's boss point"), "x": N_("side B's boss point")}
+
+
+def place(rows: list[str], cell: Any) -> str:
+    """``[3, 5]`` on the map -> "the road (row 4, column 6)": counted from 1, as people count."""
+    r, c = int(cell[0]), int(cell[1])
+    letter = rows[r][c] if 0 <= r < len(rows) and 0 <= c < len(rows[r]) else "#"
+    return say("{place} (row {row}, column {column})", place=say(PLACES.get(letter, N_("an impassable cell"))),
+               row=r + 1, column=c + 1)
+
+
+def _line(eff: dict[str, Any], speak: Speaker, rows: list[str]) -> str | None:
+    kind = eff.get("kind")
+    if kind in ("new_game",):
         return None
+    if kind in ("move", "place") and isinstance(eff.get("cell"), list) and rows:
+        where = place(rows, eff["cell"])
+        if kind == "place":
+            return say("{who} starts on {place}", who=speak.who(eff.get("seat")), place=where)
+        return say("{who} moves to {place}, {n} movement", who=speak.who(eff.get("seat")), place=where,
+                   n=eff.get("cost", 0))
     text = eff.get("text")
     return text if isinstance(text, str) else None
 
 
 def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View | None) -> list[str]:
-    """Each effect carries its own public sentence (written by the engine from public facts)."""
-    return narrate(inp, effects, state, _line, _TITLES)
+    """Each effect carries its own public sentence (written by the engine from public facts); a
+    move and a placing are said here, with the cell in words (the view's map names it)."""
+    m = (state or {}).get("map") if isinstance(state, dict) else None
+    rows = [r for r in (m or {}).get("rows", []) if isinstance(r, str)] if isinstance(m, dict) else []
+    return narrate(inp, effects, state, lambda eff, speak: _line(eff, speak, rows), _TITLES)
 
 
 def table_view(state: State) -> TableView:
@@ -95,4 +120,4 @@ def table_view(state: State) -> TableView:
 
 
 __all__ = ["MOVES", "PLAYERS", "GameError", "apply", "apply_in_place", "bots", "deadlines", "describe", "inputs_for", "legal",
-           "new", "public_input", "table_view", "view", "winner", "with_timers", "words"]
+           "new", "place", "public_input", "table_view", "view", "winner", "with_timers", "words"]

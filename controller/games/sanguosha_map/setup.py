@@ -14,6 +14,7 @@ from controller.games.players import (
     check_setup,
     name_of,
     setup_per_seat,
+    window_option,
 )
 from controller.games.sanguosha_map import maps
 from controller.games.sanguosha_map.cards import (
@@ -41,7 +42,7 @@ def describe() -> dict[str, Any]:
                    "the phones, or settled by a seeded quick model (SG-8.13)"},
         "physical_dice": {"default": False, "description": "the roller enters a real die's value (SG-8.10)"},
         "start_gold": {"default": 0, "description": "gold each general starts with (SG-8.7)"},
-        "timeout_s": {"default": 10, "description": "seconds a dodge or duel window stays open"},
+        "timeout_s": window_option(10, "seconds a dodge or duel window stays open"),
         "fight_timeout_s": {"default": 60, "description": "seconds to confirm a fight result (SG-8.11)"},
     }
     return {

@@ -251,6 +251,7 @@ const Bang = {
 };
 
 GameViews.register("bang", {
+  playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
   seatView: (st, pv, seat) => Bang.seatView(st, pv, seat),
   tableView: (st) => Bang.tableView(st),
@@ -258,7 +259,7 @@ GameViews.register("bang", {
   cardLabel: (card) => (/^[a-z_]+-(10|[2-9AJQK])[SHDC]/.test(String(card)) ? Bang.label(card) : null),
   tick: () => Bang.tick(),
   actions: {
-    "bang-card": (el) => { const c = el.dataset.card; S.sel["bang:card"] = S.sel["bang:card"] === c ? null : c; render(); },
+    "bang-card": (el) => { const c = el.dataset.card; S.sel["bang:card"] = S.sel["bang:card"] === c ? null : c; S.focus = "#moves"; render(); },
     "bang-role": () => { S.sel["bang:role"] = !S.sel["bang:role"]; render(); },
   },
 });

@@ -12,6 +12,19 @@
   // Football (CW-7.3): team coins in their team's colour, a white ball, mouths in the short rails
   // (team A defends mouth A at the top rail, y = 0; B the bottom one).
   const TEAM_COLOURS = { A: "#c62828", B: "#1565c0" }, TEAM_COLOUR_NAMES = { A: N_("red"), B: N_("blue") }, MOUTH_W = 100;
+  // ... and by a shape and a pattern as well, never by colour alone (docs/phones.md): A wears
+  // stripes and a triangle, B a ring and a square, on the drawing, the chips and the badges.
+  const TEAM_SHAPES = { A: "▲", B: "■" }, TEAM_PATTERN_NAMES = { A: N_("stripes ▲"), B: N_("ring ■") };
+  /** A team's badge: its colour, pattern and shape (in place of a seat's colour in Football). */
+  /** A seat's badge: its team's in Football, else its own coin colour and shape. */
+  function seatBadge(seat, opts = {}) {
+    const p = playerBySeat(seat);
+    return football() && p && TEAM_COLOURS[p.team] ? teamBadge(p.team, { ...opts, label: seat }) : coinBadge(seat, opts);
+  }
+  function teamBadge(team, { big = false, dead = false, label = team } = {}) {
+    const name = t("team {team}: {colour}, {pattern}", { team, colour: t(TEAM_COLOUR_NAMES[team]), pattern: t(TEAM_PATTERN_NAMES[team]) });
+    return `<span class="coin team-${team} ${big ? "big" : ""} ${dead ? "dead" : ""}" role="img" aria-label="${esc(name)}">${esc(label)}<span class="shape" aria-hidden="true">${TEAM_SHAPES[team]}</span></span>`;
+  }
   const football = () => !!(S.state && S.state.mode === "football");
   // The seat LEDs on the rail in front of each seat (as on the real table), lit as the daemon's LED
   // plan says (gametable/T/leds, core/led_patterns.py): solid, dim, blink, pulse, chase, off.
@@ -30,7 +43,7 @@
   function coinName(coin) {
     if (coin === "ball") return t("the ball");
     const team = teamOfCoin(coin);
-    if (team) return t("team {team}'s coin {n} ({colour})", { team, n: coin.slice(1), colour: t(TEAM_COLOUR_NAMES[team]) });
+    if (team) return t("team {team}'s coin {n} ({colour}, {pattern})", { team, n: coin.slice(1), colour: t(TEAM_COLOUR_NAMES[team]), pattern: t(TEAM_PATTERN_NAMES[team]) });
     const owner = coinOwner(coin);
     if (!owner) return coin;
     const look = { colour: COLOUR_NAMES()[owner - 1], shape: SHAPE_NAMES()[owner - 1], n: owner };
@@ -40,7 +53,8 @@
   function coinOwner(coin) { const p = players().find((p) => p.coin === coin); if (p) return p.seat; const m = /^c(\d)$/.exec(coin || ""); return m ? +m[1] : null; }
   function coinChipLabel(coin) {
     const team = teamOfCoin(coin);
-    if (team || coin === "ball") return `<span class="coin team-${team || "ball"}">${esc(team ? coin.slice(1) : "⚽")}</span><span>${esc(coinName(coin))}</span>`;
+    if (team) return `${teamBadge(team, { label: coin.slice(1) })}<span>${esc(coinName(coin))}</span>`;
+    if (coin === "ball") return `<span class="coin team-ball">⚽</span><span>${esc(coinName(coin))}</span>`;
     const owner = coinOwner(coin);
     return owner ? `${coinBadge(owner)}<span>${esc(nameOf(owner))}</span>` : `${coinBadge(null, { label: coin })}<span>${esc(coin)}</span>`;
   }
@@ -76,15 +90,21 @@
       return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">${esc(t("YOUR TURN"))}${turn.extra ? esc(t(" (extra)")) : ""}</div>
         <div class="sub" id="strikes-left">${strikesText || esc(t("Make your move"))}</div>${pips}${lastLine()}</section>`;
     }
-    return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(turn.seat, { big: true })}<div class="grow">
+    return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${seatBadge(turn.seat, { big: true })}<div class="grow">
       <div class="big" style="font-size:28px">${esc(t("{who}'s turn", { who: nameOf(turn.seat) }))}</div><div class="sub">${strikesText}${turn.extra ? " · " + esc(t("extra turn")) : ""}</div></div></div>${pips}${lastLine()}</section>`;
   }
 
   function myCoin(st, seat) {
     const me = playerBySeat(seat), colour = `${COLOUR_NAMES()[seat - 1]} ${SHAPE_NAMES()[seat - 1]}`;
-    return `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
+    // Football: the badge is the team's (a seat's own colour would contradict the team's coins)
+    const teamPlay = football() && me && TEAM_COLOURS[me.team];
+    const badge = teamPlay ? teamBadge(me.team, { big: true, dead: !me.alive }) : coinBadge(seat, { big: true, dead: me && !me.alive });
+    const about = [t("Seat {n}", { n: seat }), me && typeof me.coin === "string" ? t("your coin is {coin}", { coin: me.coin }) : "",
+      football() ? "" : colour, me && me.team ? t("team {team}", { team: me.team }) : "",
+      teamPlay ? t("your team flicks the {colour} coins {first}–{last} ({pattern})", { colour: t(TEAM_COLOUR_NAMES[me.team]), first: me.team + "1", last: me.team + "3", pattern: t(TEAM_PATTERN_NAMES[me.team]) }) : ""];
+    return `<section class="card row" id="my-coin">${badge}<div class="grow">
       <div style="font-size:22px;font-weight:900">${esc(me ? me.name : t("Seat {n}", { n: seat }))}</div>
-      <div class="muted small">${esc(t("Seat {n}", { n: seat }))} · ${me && typeof me.coin === "string" ? esc(t("your coin is {coin}, ", { coin: me.coin })) : ""}${football() ? "" : esc(colour)}${me && me.team ? ` · ${esc(t("team {team}", { team: me.team }))}` : ""}${me && football() && TEAM_COLOURS[me.team] ? ` · ${esc(t("your team flicks the {colour} coins {first}–{last}", { colour: t(TEAM_COLOUR_NAMES[me.team]), first: me.team + "1", last: me.team + "3" }))}` : ""}</div>
+      <div class="muted small" id="my-coin-about">${esc(about.filter(Boolean).join(" · "))}</div>
       ${me && threeKingdoms(st) && me.alive ? `<div>${hearts(me)}</div>` : ""}
       ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">${esc(t("You are out"))}</div>` : ""}</div></section>`;
   }
@@ -200,7 +220,7 @@
     const left = Math.max(0, (st.strikes_allowed ?? 0) - (turn.strikes || 0));
     const strikes = st.strikes_allowed !== undefined ? " · " + esc(tn("{n} strike left", "{n} strikes left", left)) : "";
     const mine = turn.seat === S.me.seat;
-    return `<section class="banner slim ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite">${coinBadge(turn.seat)}
+    return `<section class="banner slim ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite">${seatBadge(turn.seat)}
       <span class="grow"><b>${esc(mine ? t("YOUR TURN") : t("{who}'s turn", { who: nameOf(turn.seat) }))}</b>${turn.extra ? esc(t(" (extra)")) : ""}${strikes}</span></section>`;
   }
 
@@ -303,6 +323,18 @@
       this.hint.textContent = !S.table ? t("The live drawing appears when the virtual table runs.") : can.length ? t("Your turn: drag back from your coin like a slingshot and let go.") : this.moving ? t("Coins moving…") : "";
       if (again) this.kick();
     },
+    /** Football: team A's coins striped, team B's ringed (docs/phones.md: not by colour alone). */
+    teamPattern(c, team, pos, r) {
+      c.save(); c.beginPath(); c.arc(pos[0], pos[1], r, 0, Math.PI * 2); c.clip();
+      c.strokeStyle = "rgba(255,255,255,.55)";
+      if (team === "A") {
+        c.lineWidth = 4;
+        for (let d = -2 * r; d <= 2 * r; d += 10) { c.beginPath(); c.moveTo(pos[0] + d - r, pos[1] + r); c.lineTo(pos[0] + d + r, pos[1] - r); c.stroke(); }
+      } else {
+        c.lineWidth = 4; c.beginPath(); c.arc(pos[0], pos[1], r * 0.72, 0, Math.PI * 2); c.stroke();
+      }
+      c.restore();
+    },
     draw() {
       const c = this.ctx, k = this.scale; c.setTransform(k, 0, 0, k, 0, 0);
       c.fillStyle = "#2f6b3d"; c.fillRect(0, 0, TABLE_W, TABLE_H);
@@ -330,7 +362,8 @@
         const r = COIN_R * DRAWN;  // drawn a little larger than life: readable at arm's length
         c.beginPath(); c.arc(pos[0] + 1.5, pos[1] + 2, r, 0, Math.PI * 2); c.fillStyle = "rgba(0,0,0,.35)"; c.fill();
         c.beginPath(); c.arc(pos[0], pos[1], r, 0, Math.PI * 2); c.fillStyle = col; c.fill();
-        c.lineWidth = 2.5; c.strokeStyle = "#111"; c.stroke();
+        if (team) this.teamPattern(c, team, pos, r);
+        c.beginPath(); c.arc(pos[0], pos[1], r, 0, Math.PI * 2); c.lineWidth = 2.5; c.strokeStyle = "#111"; c.stroke();
         if (mine.has(coin)) { c.beginPath(); c.arc(pos[0], pos[1], r + 5, 0, Math.PI * 2); c.lineWidth = 3.5; c.strokeStyle = "#ffe45c"; c.stroke(); }
         c.fillStyle = coin === "ball" ? "#111" : "#fff"; c.font = "900 24px system-ui, sans-serif";
         c.fillText(team ? coin.slice(1) : coin === "ball" ? "⚽" : seat ? String(seat) : coin, pos[0], pos[1] + 1);
@@ -354,6 +387,7 @@
     banner,
     seatView,
     tableView,
+    badge: (p, dead) => (football() && TEAM_COLOURS[p.team] ? seatBadge(p.seat, { dead }) : null),
     hostView: (st) => turnBanner(false) + answerCard(st) + questionCard(st, null, true, QUESTION),
     hostControls: (st) => (st.pending_placements || []).map((p) =>
       `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(t("{coin} is back on the table", { coin: p.coin }))}</button>`).join(""),

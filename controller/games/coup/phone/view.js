@@ -226,6 +226,7 @@ const Coup = {
 };
 
 GameViews.register("coup", {
+  playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
   seatView: (st, pv, seat) => (st.phase === "playing" ? Coup.seatView(st, pv, seat) : null),
   // coins, face-up cards, face-down counts, deck size (CP-6); no board

@@ -10,6 +10,10 @@
 (function () {
 const ZONE = { A: "castle-a", B: "castle-b", I: "inner-a", i: "inner-b", O: "outer-a", o: "outer-b",
   ".": "road", "#": "off", X: "boss-a", x: "boss-b" };
+// A cell by what it is (the same words as the log's, controller/games/sanguosha_map/__init__.py).
+const PLACES = { A: N_("castle A"), B: N_("castle B"), I: N_("side A's inner zone"), i: N_("side B's inner zone"),
+  O: N_("side A's outer zone"), o: N_("side B's outer zone"), ".": N_("the road"), X: N_("side A's boss point"),
+  x: N_("side B's boss point"), "#": N_("an impassable cell") };
 const PILE_NAMES = { strategy: N_("Strategy card"), weapon: N_("Weapon"), horse: N_("Horse") };
 const KINGDOMS = { wei: N_("Wei"), shu: N_("Shu"), wu: N_("Wu"), qun: N_("Neutral (Qun)") };
 const KINDS = { weapon: N_("Weapon"), armour: N_("Armour"), horse_plus1: N_("Horse +1"), horse_minus1: N_("Horse −1") };
@@ -62,12 +66,18 @@ const SG = {
     return set;
   },
 
-  /** The map: one square per cell; walls as thick edges; minions, generals and boss points on it. */
+  /** The map (docs/phones.md): the whole map fits the phone's width; fingers pinch to zoom and
+   * drag to pan (the − / ⤢ / + buttons do the same). Each cell is coloured by its kind (the legend
+   * under it names them), walls are thick edges; minions are dots, generals tokens with their
+   * seat and a health bar. A tap on a cell you can reach shows the cheapest path and its cost
+   * before you move (SG-8.3); a tap on any other cell says what stands there. */
   board(st, pv, seat) {
     const rows = (st.map && st.map.rows) || [], walls = this.walls(st);
     const mv = this.legal(pv, "move"), atk = this.legal(pv, "attack");
     const costs = {};
     if (mv) for (const [r, c, cost] of mv.cells) costs[`${r},${c}`] = cost;
+    const pick = this.picked(mv), path = {};
+    if (pick) pick.path.forEach(([r, c], i) => { path[`${r},${c}`] = i + 1; });
     const targets = new Set(((atk && atk.targets) || []).map(String));
     const here = {};
     const put = (r, c, html) => { (here[`${r},${c}`] = here[`${r},${c}`] || []).push(html); };
@@ -76,29 +86,102 @@ const SG = {
         if (!m.alive || !m.cell) continue;
         const hit = targets.has(m.id);
         put(m.cell[0], m.cell[1], `<span class="sg-minion side-${side.toLowerCase()} ${hit ? "target" : ""}" ${hit
-          ? `data-action="sg-attack" data-target="${esc(m.id)}"` : ""} title="${esc(t("minion {id}", { id: m.id }))}">${esc(m.id)}</span>`);
+          ? `data-action="sg-attack" data-target="${esc(m.id)}"` : ""} title="${esc(t("minion {id}", { id: m.id }))}"></span>`);
       }
     }
     for (const p of st.players || []) {
       const hit = targets.has(String(p.seat));
       const turn = st.turn && st.turn.seat === p.seat;
+      const hp = Math.max(0, Math.min(100, Math.round(100 * (p.health || 0) / (p.max_health || 1))));
       put(p.cell[0], p.cell[1], `<span class="sg-general side-${p.team.toLowerCase()} ${p.knocked_out ? "out" : ""} ${turn ? "turn" : ""} ${p.seat === seat ? "me" : ""} ${hit ? "target" : ""}"
-        ${hit ? `data-action="sg-attack" data-target="${p.seat}"` : ""} data-seat="${p.seat}" title="${esc(p.name)}">
-        <b>${esc(p.seat)}</b><i>♥${esc(p.health)}</i><i>${esc(p.gold)}g</i></span>`);
+        ${hit ? `data-action="sg-attack" data-target="${p.seat}"` : ""} data-seat="${p.seat}" title="${esc(p.name)}"><b>${esc(p.seat)}</b><i class="sg-hp" style="width:${hp}%"></i></span>`);
     }
     const cells = [];
     rows.forEach((row, r) => [...row].forEach((ch, c) => {
       const key = `${r},${c}`, cost = costs[key];
       const edge = [[-1, 0, "n"], [1, 0, "s"], [0, -1, "w"], [0, 1, "e"]]
         .filter(([dr, dc]) => walls.has(`${key}|${r + dr},${c + dc}`)).map(([, , d]) => `wall-${d}`).join(" ");
-      const go = cost !== undefined ? `data-action="sg-go" data-cell="${key}"` : "";
       const label = ch === "X" || ch === "x" ? `<span class="sg-boss">${esc(t("Boss"))}</span>` : "";
-      cells.push(`<div class="sg-cell ${ZONE[ch] || "off"} ${edge} ${cost !== undefined ? "reach" : ""}" ${go} data-r="${r}" data-c="${c}">
-        ${label}${(here[key] || []).join("")}${cost !== undefined ? `<span class="sg-cost">${cost}</span>` : ""}</div>`);
+      const step = path[key] ? `<span class="sg-step">${path[key]}</span>` : "";
+      cells.push(`<div class="sg-cell ${ZONE[ch] || "off"} ${edge} ${cost !== undefined ? "reach" : ""} ${path[key] ? "on-path" : ""} ${pick && pick.key === key ? "picked" : ""}"
+        data-action="sg-cell" data-cell="${key}" data-r="${r}" data-c="${c}">${label}${(here[key] || []).join("")}${step}${cost !== undefined && !step ? `<span class="sg-cost">${cost}</span>` : ""}</div>`);
     }));
-    const cols = rows.length ? rows[0].length : 1;
-    return `<section class="card sg-board-card" id="board"><div class="sg-board" style="grid-template-columns:repeat(${cols},1fr)">${cells.join("")}</div>
-      ${mv ? `<p class="muted small">${esc(t("Tap a numbered cell to move there (the number is its cost)."))}</p>` : ""}</section>`;
+    const cols = rows.length ? rows[0].length : 1, z = this.zoom;
+    const zoomBar = `<div class="sg-zoom row"><button class="btn ghost" data-action="sg-zoom" data-z="out" id="sg-zoom-out" aria-label="${esc(t("Zoom out"))}">−</button>
+      <button class="btn ghost grow" data-action="sg-zoom" data-z="fit" id="sg-zoom-fit">${esc(t("⤢ Whole map"))}</button>
+      <button class="btn ghost" data-action="sg-zoom" data-z="in" id="sg-zoom-in" aria-label="${esc(t("Zoom in"))}">+</button></div>`;
+    const hint = mv ? t("Tap a green cell: the path and its cost show, then move.") : t("Pinch or + to zoom; drag to look around; tap a cell to see what is there.");
+    return `<section class="card sg-board-card" id="board">${zoomBar}
+      <div class="sg-viewport ${z.s > 1 ? "zoomed" : ""}" id="sg-viewport" style="aspect-ratio:${cols}/${rows.length || 1};--cols:${cols};--rows:${rows.length || 1}"><div class="sg-board" id="sg-board" data-zoom="${z.s}"
+        style="grid-template-columns:repeat(${cols},1fr);grid-template-rows:repeat(${rows.length || 1},1fr);transform:translate(${z.x}px,${z.y}px) scale(${z.s})">${cells.join("")}</div></div>
+      ${this.pickCard(st, mv, pick)}<p class="muted small" id="sg-hint">${esc(hint)}</p>${this.legend()}</section>`;
+  },
+
+  /** Zoom and pan of the map, kept across redraws (a state update must not reset the view). */
+  zoom: { s: 1, x: 0, y: 0 },
+  MAX_ZOOM: 4,
+  /** The cell tapped last: { key } (what it is, or the path to it when reachable). */
+  sel: null,
+
+  /** The reachable cell the player picked, with the engine's cheapest path to it (SG-8.3). */
+  picked(mv) {
+    if (!mv || !this.sel) return null;
+    const i = mv.cells.findIndex(([r, c]) => `${r},${c}` === this.sel.key);
+    return i >= 0 ? { key: this.sel.key, cell: mv.cells[i], path: mv.paths[i], cost: mv.cells[i][2] } : null;
+  },
+
+  /** What a cell is, in words: its kind and its row and column counted from 1. */
+  place(st, r, c) {
+    const ch = (((st.map || {}).rows || [])[r] || "")[c] || "#";
+    return t("{place} (row {row}, column {column})", { place: t(PLACES[ch] || PLACES["#"]), row: r + 1, column: c + 1 });
+  },
+
+  /** Under the map: the tapped cell. Reachable: its path, its cost, and "Move here"; else who stands there. */
+  pickCard(st, mv, pick) {
+    if (!this.sel) return "";
+    const [r, c] = this.sel.key.split(",").map(Number);
+    const who = (st.players || []).filter((p) => p.cell[0] === r && p.cell[1] === c)
+      .map((p) => `<li>${esc(p.name)} · <span class="sg-gen" ${this.generalInfo(p.general)}>${this.general(p.general)}</span> · ♥${esc(p.health)}/${esc(p.max_health)} · ${esc(t("{n} gold", { n: p.gold }))}${p.knocked_out ? " · " + esc(t("knocked out")) : ""}</li>`);
+    for (const side of ["A", "B"]) {
+      for (const m of ((st.sides || {})[side] || {}).minions || []) {
+        if (m.alive && m.cell && m.cell[0] === r && m.cell[1] === c) who.push(`<li>${esc(t("Side {side}'s minion", { side }))}</li>`);
+      }
+    }
+    const go = pick ? `<p id="sg-path">${esc(t("Path: {n} steps, costs {cost} of your {left} movement", { n: pick.path.length, cost: pick.cost, left: (st.turn || {}).movement_left }))}</p>
+      <div class="row"><button class="btn primary grow" data-action="sg-go" data-cell="${esc(pick.key)}" id="sg-go">${esc(t("Move here ({cost})", { cost: pick.cost }))}</button>
+      <button class="btn ghost" data-action="sg-unpick" id="sg-unpick">${esc(t("Cancel"))}</button></div>` : "";
+    return `<div class="sg-pick" id="sg-pick"><b id="sg-pick-place">${esc(this.place(st, r, c))}</b>${who.length ? `<ul class="sg-here">${who.join("")}</ul>` : ""}${go}</div>`;
+  },
+
+  legend() {
+    const kinds = [["castle-a", N_("Castle A")], ["castle-b", N_("Castle B")], ["inner-a", N_("A's inner zone")], ["inner-b", N_("B's inner zone")],
+      ["outer-a", N_("A's outer zone")], ["outer-b", N_("B's outer zone")], ["road", N_("Road")], ["boss-a", N_("Boss point")], ["off", N_("Impassable")]];
+    const items = kinds.map(([cls, name]) => `<li><span class="sg-swatch ${cls}"></span>${esc(t(name))}</li>`).join("");
+    const marks = `<li><span class="sg-swatch wall"></span>${esc(t("Wall (only a horse jumps it)"))}</li>
+      <li><span class="sg-swatch reach"></span>${esc(t("You can move there (number: cost)"))}</li>
+      <li><span class="sg-minion side-a"></span><span class="sg-minion side-b"></span>${esc(t("Minions"))}</li>
+      <li><span class="sg-general side-a"><b>1</b><i class="sg-hp" style="width:100%"></i></span>${esc(t("A general: seat and health"))}</li>`;
+    return `<details class="sg-legend" id="sg-legend" ${this.legendOpen ? "open" : ""}><summary>${esc(t("Map legend"))}</summary><ul>${items}${marks}</ul></details>`;
+  },
+  legendOpen: true,
+
+  /** Apply a zoom ``s`` about the point (px, py) of the viewport, kept inside the map. */
+  zoomTo(s, px, py) {
+    const vp = document.getElementById("sg-viewport"), z = this.zoom;
+    if (!vp) return;
+    const w = vp.clientWidth, h = vp.clientHeight, ns = Math.max(1, Math.min(this.MAX_ZOOM, s));
+    const cx = px ?? w / 2, cy = py ?? h / 2;
+    z.x = cx - (cx - z.x) * (ns / z.s); z.y = cy - (cy - z.y) * (ns / z.s); z.s = ns;
+    this.panBy(0, 0);
+  },
+  panBy(dx, dy) {
+    const vp = document.getElementById("sg-viewport"), z = this.zoom;
+    if (!vp) return;
+    const w = vp.clientWidth, h = vp.clientHeight;
+    z.x = Math.min(0, Math.max(w - w * z.s, z.x + dx)); z.y = Math.min(0, Math.max(h - h * z.s, z.y + dy));
+    const b = document.getElementById("sg-board");
+    if (b) { b.style.transform = `translate(${z.x}px,${z.y}px) scale(${z.s})`; b.dataset.zoom = String(z.s); }
+    vp.classList.toggle("zoomed", z.s > 1);
   },
 
   castles(st) {
@@ -173,8 +256,12 @@ const SG = {
       if (m.move === "roll") out.push(m.value ? this.dieForm("roll", m.minions ? t("Minions' die") : t("Your die")) : btn("roll", {}, t("Roll the die"), "primary"));
       else if (m.move === "reroll") out.push(m.value ? this.dieForm("reroll", t("Re-roll")) : btn("reroll", {}, t("Re-roll (once)")));
       else if (m.move === "keep") out.push(btn("keep", {}, t("Keep {roll}", { roll: st.turn.roll })));
-      else if (m.move === "attack" && m.targets.includes("castle")) out.push(btn("attack", { target: "castle", cards: m.cards.slice(0, 1) }, t("Attack the castle"), "danger"));
-      else if (m.move === "attack" && m.max_cards > 1) out.push(`<p class="small muted">${esc(t("Crossbow: tap a target to spend all {n} 杀 (Strike).", { n: m.max_cards }))}</p>`);
+      else if (m.move === "attack") {  // SG-4: each target in range (a tap on its token on the map does the same)
+        const cards = m.cards.slice(0, m.max_cards);
+        m.targets.forEach((to) => out.push(to === "castle" ? btn("attack", { target: "castle", cards: m.cards.slice(0, 1) }, t("Attack the castle"), "danger")
+          : btn("attack", { target: to, cards }, typeof to === "number" ? t("杀 Strike {who}", { who: nameOf(to) }) : t("杀 Strike minion {id}", { id: to }), "danger")));
+        if (m.max_cards > 1) out.push(`<p class="small muted">${esc(t("Crossbow: a Strike at a general or minion spends all {n} 杀 (Strike).", { n: m.max_cards }))}</p>`);
+      }
       else if (m.move === "dodge") out.push(btn("dodge", { cards: m.cards.slice(0, m.max_cards) }, t("闪 Dodge ({n})", { n: Math.min(m.cards.length, m.max_cards) }), "primary"));
       else if (m.move === "pass") out.push(btn("pass", {}, t("Pass"), "ghost"));
       else if (m.move === "accept") out.push(btn("accept", {}, t("Accept the duel"), "primary"));
@@ -190,10 +277,41 @@ const SG = {
       else if (m.move === "challenge_boss") out.push(btn("challenge_boss", { point: m.points[0] }, t("Challenge the boss (1 movement)"), "danger"));
       else if (m.move === "end_turn") out.push(btn("end_turn", {}, t("End turn"), "good"));
       else if (m.move === "discard" && hand.length > 6) hand.forEach((c) => out.push(btn("discard", { cards: [c] }, t("Discard {card}", { card: this.card(c) }))));
-      else if (m.move === "pick_general") m.generals.forEach((g) => out.push(btn("pick_general", { general: g }, t("Play {general}", { general: this.generalPlain(g) }))));
+      else if (m.move === "pick_general") out.push(this.generalPicker(m));
     }
     if (!out.length) return "";
     return `<section class="card" id="moves"><h2>${esc(st.window ? t("Your answer") : t("Your move"))}</h2><div class="moves sg-moves">${out.join("")}</div></section>`;
+  },
+
+  /** SG-8.1: before your first turn you pick one of the generals you were offered: each by name
+   * (Chinese and pinyin), kingdom and health, with its card text on a tap. */
+  generalPicker(m) {
+    const one = (g) => { const d = (this.desc().generals || {})[g] || {};
+      return `<div class="sg-offer"><button class="btn sg-move" data-action="move" data-move="pick_general" data-args="${esc(JSON.stringify({ general: g }))}">${esc(t("Play {general}", { general: this.generalPlain(g) }))}</button>
+        <span class="muted small sg-gen" ${this.generalInfo(g)}>${this.general(g)} · ${esc(t(KINGDOMS[d.kingdom] || d.kingdom || "?"))} · ♥${esc(d.health ?? "?")} ⓘ</span></div>`; };
+    return `<div class="sg-offers" id="sg-offers"><p class="small">${esc(t("Choose the general you play this game (tap a name for its card):"))}</p>${m.generals.map(one).join("")}</div>`;
+  },
+
+  /** Your own losses where you look (docs/phones.md): health lost since the last state this phone
+   * saw, with the log line that says why, until you tap it away. */
+  noteLoss(st, seat) {
+    const me = this.me(st, seat);
+    const key = `${st.game}:${seat}:${(st.players || []).map((p) => p.name).join(",")}`;
+    if (!me) { this.seen = null; return; }
+    const before = this.seen && this.seen.key === key ? this.seen.health : null;
+    this.seen = { key, health: me.health };
+    if (before !== null && me.health < before) this.loss = { n: before - me.health, at: Date.now(), before: S.log[0], entry: null };
+    if (me.health > (before ?? me.health) && this.loss) this.loss = null;  // healed: the old note is stale
+  },
+  lossCard(st, seat) {
+    const l = this.loss, me = this.me(st, seat);
+    if (!l || !me) return "";
+    if (!l.entry && S.log[0] && S.log[0] !== l.before && Date.now() - l.at < 3000) l.entry = S.log[0];
+    const entry = l.entry || l.before, lines = entry ? entryLines(entry) : [];
+    const mine = lines.filter((x) => x.includes(me.name)), why = (mine.length ? mine : lines).slice(-2).map(noRules).join(" · ");
+    return `<section class="card sg-loss" id="my-loss" role="alert"><div class="row"><b class="sg-loss-n">−${esc(l.n)} ♥</b><div class="grow">
+      <b>${esc(tn("You lost {n} health", "You lost {n} health", l.n))}</b> · ${esc(t("now {health}/{max}", { health: me.health, max: me.max_health }))}
+      ${why ? `<div class="small muted" id="my-loss-why">${esc(why)}</div>` : ""}</div><button class="btn ghost" data-action="sg-loss-ok" aria-label="${esc(t("OK"))}">✕</button></div></section>`;
   },
 
   dieForm(move, label) {
@@ -202,8 +320,8 @@ const SG = {
   },
 
   card(c) {
-    if (String(c).startsWith("strike-")) return "杀";
-    if (String(c).startsWith("dodge-")) return "闪";
+    if (String(c).startsWith("strike-")) return I18N.lang === "zh" ? "杀" : t("杀 Strike");
+    if (String(c).startsWith("dodge-")) return I18N.lang === "zh" ? "闪" : t("闪 Dodge");
     const k = String(c).replace(/-\d+$/, ""), s = STRATEGY[k];
     return s ? (I18N.lang === "zh" ? s[0] : `${t(s[1])} ${s[0]}`) : k;
   },
@@ -240,9 +358,11 @@ const SG = {
   },
 
   seatView(st, pv, seat) {
+    this.noteLoss(st, seat);
+    if (!this.legal(pv, "move") || (this.sel && this.sel.turn !== turnKey(st))) this.sel = null;  // a pick lasts one turn
     const asked = !!(st.window && (st.window.seats || []).includes(seat));
     const moves = this.movesCard(st, pv);
-    return this.winnerCard(st) + this.windowCard(st, seat, false) + (asked ? moves : "") + this.fightCard(st, pv, seat)
+    return this.lossCard(st, seat) + this.winnerCard(st) + this.windowCard(st, seat, false) + (asked ? moves : "") + this.fightCard(st, pv, seat)
       + this.castles(st) + this.board(st, pv, seat) + (asked ? "" : moves) + this.meCard(st, pv, seat) + this.playersCard(st);
   },
 
@@ -252,6 +372,51 @@ const SG = {
   },
 };
 
+/** Move by the engine's cheapest path (SG-8.3) to the cell ``key`` ("r,c"). */
+SG.go = async function go(key) {
+  const mv = SG.legal(S.priv, "move");
+  const i = mv ? mv.cells.findIndex(([r, c]) => `${r},${c}` === key) : -1;
+  if (i < 0) return null;
+  SG.sel = null;
+  return send("move", { path: mv.paths[i] });
+};
+
+/* Fingers on the map: one drags it (when zoomed), two pinch it; a drag is not a tap. The
+ * handlers sit on the document because every state update redraws the map. */
+const touch = { pts: new Map(), travel: 0, dragged: false };
+const mid = (a, b) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+const apart = (a, b) => Math.hypot(a.x - b.x, a.y - b.y) || 1;
+document.addEventListener("pointerdown", (e) => {
+  if (!(e.target.closest && e.target.closest("#sg-viewport"))) return;
+  if (!touch.pts.size) { touch.travel = 0; touch.dragged = false; }
+  touch.pts.set(e.pointerId, { x: e.clientX, y: e.clientY });
+});
+document.addEventListener("pointermove", (e) => {
+  const was = touch.pts.get(e.pointerId), vp = document.getElementById("sg-viewport");
+  if (!was || !vp) return;
+  const now = { x: e.clientX, y: e.clientY };
+  if (touch.pts.size >= 2) {
+    const [a, b] = [...touch.pts.values()], m0 = mid(a, b), d0 = apart(a, b);
+    touch.pts.set(e.pointerId, now);
+    const [a2, b2] = [...touch.pts.values()], m1 = mid(a2, b2), box = vp.getBoundingClientRect();
+    SG.zoomTo(SG.zoom.s * apart(a2, b2) / d0, m1.x - box.left, m1.y - box.top);
+    SG.panBy(m1.x - m0.x, m1.y - m0.y);
+    touch.dragged = true;
+  } else {
+    touch.pts.set(e.pointerId, now);
+    touch.travel += Math.hypot(now.x - was.x, now.y - was.y);
+    if (SG.zoom.s > 1) SG.panBy(now.x - was.x, now.y - was.y);
+    if (touch.travel > 10) touch.dragged = true;
+  }
+});
+for (const end of ["pointerup", "pointercancel"]) document.addEventListener(end, (e) => { touch.pts.delete(e.pointerId); });
+document.addEventListener("click", (e) => {  // the tap that ends a drag or a pinch does not pick a cell
+  if (touch.dragged && e.target.closest && e.target.closest("#sg-viewport")) { e.stopPropagation(); e.preventDefault(); }
+  touch.dragged = false;
+}, true);
+
+function turnKey(st) { return st.turn ? `${st.round && st.round.n}:${st.turn.seat}` : ""; }
+
 async function send(move, args) {
   const d = await post("/api/cmd", { type: "move", move, args });
   if (d.ok) toast(t("Done"), true);
@@ -259,18 +424,30 @@ async function send(move, args) {
 }
 
 GameViews.register("sanguosha_map", {
+  playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
   seatView: (st, pv, seat) => SG.seatView(st, pv, seat),
   tableView: (st) => SG.tableView(st, false),
   hostView: (st) => SG.tableView(st, true),
   cardLabel: (card) => SG.card(card),
   actions: {
-    /** Tap a reachable cell: move there by the cheapest path. */
-    "sg-go"(el) {
-      const mv = SG.legal(S.priv, "move");
-      if (!mv) return;
-      const i = mv.cells.findIndex(([r, c]) => `${r},${c}` === el.dataset.cell);
-      if (i >= 0) send("move", { path: mv.paths[i] });  // the engine's cheapest path (SG-8.3)
+    /** Tap a cell: reachable, it shows the cheapest path and its cost (SG-8.3) and a second tap
+     * (or "Move here") moves; any other cell says what it is and who stands there. */
+    "sg-cell"(el) {
+      const key = el.dataset.cell, mv = SG.legal(S.priv, "move");
+      const again = SG.sel && SG.sel.key === key && SG.picked(mv);
+      if (again) { SG.go(key); return; }
+      SG.sel = SG.sel && SG.sel.key === key ? null : { key, turn: turnKey(S.state || {}) };
+      S.focus = "#sg-pick";  // the path and "Move here" come into view (web_panel/static/app.js)
+      render();
+    },
+    /** Move by the engine's cheapest path (SG-8.3) to the picked cell. */
+    "sg-go"(el) { return SG.go(el.dataset.cell); },
+    "sg-unpick"() { SG.sel = null; render(); },
+    "sg-loss-ok"() { SG.loss = null; render(); },
+    "sg-zoom"(el) {
+      const z = el.dataset.z;
+      if (z === "fit") { SG.zoom.s = 1; SG.zoom.x = 0; SG.zoom.y = 0; SG.panBy(0, 0); } else SG.zoomTo(SG.zoom.s * (z === "in" ? 1.5 : 1 / 1.5));
     },
     /** Tap a target in range: one 杀 (all of them with the Crossbow). */
     "sg-attack"(el) {
