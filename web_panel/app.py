@@ -302,12 +302,12 @@ class _Panel:
             # no frame falls between it and the live ones) and every later frame to this socket.
             seat, host = g.seat, g.host
             attach(seat, host, lambda: [sse_frame("me", {"seat": seat, "host": host, "taken": seats.taken()})]
-                   + link.snapshot(seat))
+                   + link.snapshot(seat, host))
             return Response(b"", mimetype="text/event-stream", headers=headers)
-        sub = link.hub.add(g.seat)
+        sub = link.hub.add(g.seat, g.host)
         if sub is None:
             return fail(503, "too many open screens on this table; close one and retry")
-        snapshot = [sse_frame("me", self.me() | {"taken": seats.taken()})] + link.snapshot(g.seat)
+        snapshot = [sse_frame("me", self.me() | {"taken": seats.taken()})] + link.snapshot(g.seat, g.host)
         return Response(link.hub.stream(sub, snapshot, self.keepalive_s), mimetype="text/event-stream",
                         headers=headers)
 

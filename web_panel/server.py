@@ -34,11 +34,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from werkzeug.http import parse_cookie
+from werkzeug.wrappers import Request
 
 from core.config import Config
 from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, link_for
-from web_panel.hub import KEEPALIVE_S
+from web_panel.hub import HOST_ONLY, KEEPALIVE_S
 from web_panel.link import TableLink
 from web_panel.security import DEFAULT_PIN, LOCAL_ADDRESSES, resolve_pin
 
@@ -47,6 +47,8 @@ log = logging.getLogger("gametable.panel")
 MAX_STREAMS = 2000  # spectator streams held at once (seated phones and the host come on top)
 STREAM_PATH = "/api/stream"
 REFUSED_STREAM = "too many open screens on this table; close one and retry"
+# Headers a request may carry once: a second Content-Length smuggles a body, a second Host a name.
+SINGLE_HEADERS = ("content-length", "host")
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,9 @@ def _parse_head(head: bytes) -> _Request:
         if not sep or not name or name.strip() != name or b" " in name or b"\t" in name:
             raise _BadRequest(400, "malformed header line")
         headers.append((name.decode("latin-1"), value.strip(b" \t").decode("latin-1")))
+    for single in SINGLE_HEADERS:  # two answers to one question: which one a proxy used is unknowable
+        if sum(1 for k, _ in headers if k.lower() == single) > 1:
+            raise _BadRequest(400, f"more than one {single.title()} header")
     return _Request(parts[0].decode("ascii").upper(), parts[1].decode("latin-1"), version, headers)
 
 
@@ -382,10 +387,9 @@ class _Loop:
                 mine = self.by_seat.get(conn.seat, [])
                 if conn in mine:
                     mine.remove(conn)
-            elif conn.host:
-                if conn in self.hosts:
-                    self.hosts.remove(conn)
-            else:
+            if conn in self.hosts:
+                self.hosts.remove(conn)
+            if conn.seat is None and not conn.host:
                 self.spectators -= 1
                 n = self.spectators_by_addr.get(conn.addr, 1) - 1
                 if n:
@@ -405,7 +409,7 @@ class _Loop:
         raw = req.header("cookie")
         if not raw:
             return None, False
-        cookies = parse_cookie(raw)
+        cookies = Request({"HTTP_COOKIE": raw}).cookies  # parsed as the app will parse them
         ext = self.panel.app.extensions["gametable"]
         return ext["seats"].seat_of(cookies.get(SEAT_COOKIE)), ext["hosts"].valid(cookies.get(HOST_COOKIE))
 
@@ -537,17 +541,20 @@ class _Loop:
             mine.append(conn)
             while len(mine) > self.limits.seat_streams:
                 mine[0].close()
-        elif conn.host:
+        if conn.host:  # (a seated host's phone too: it gets the host-only frames)
             self.hosts.append(conn)
             while len(self.hosts) > self.limits.host_streams:
                 self.hosts[0].close()
-        else:
+        if conn.seat is None and not conn.host:
             self.spectators += 1
             self.spectators_by_addr[conn.addr] = self.spectators_by_addr.get(conn.addr, 0) + 1
 
     def broadcast(self, frame: bytes, seat: int | None) -> None:
-        """The one writer: the same bytes to every stream (or to one seat's streams)."""
-        targets = list(self.streams) if seat is None else list(self.by_seat.get(seat, ()))
+        """The one writer: the same bytes to every stream (or to one seat's, or the host's, streams)."""
+        if seat is None:
+            targets = list(self.streams)
+        else:
+            targets = list(self.hosts if seat == HOST_ONLY else self.by_seat.get(seat, ()))
         limit = self.limits.stream_buffer_bytes
         for conn in targets:
             if conn.closed or conn.transport is None or conn.transport.is_closing():  # (lost, not yet told)
