@@ -1,4 +1,5 @@
-"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``, ``striker-trace``."""
+"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``, ``host``,
+``striker-trace``."""
 
 from __future__ import annotations
 
@@ -33,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
     from gametable.journal_cli import add_parser as add_journal_parser
 
     add_journal_parser(sub)  # gametable journal check|export|repair FILE
+    from gametable.host_cli import add_parser as add_host_parser
+
+    add_host_parser(sub)  # gametable host unlock --config FILE
 
     run = sub.add_parser("run", help="the daemon on a Raspberry Pi: beams, strikers, LEDs, MQTT")
     run.add_argument("--config", help="TOML config file")
@@ -72,6 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         from gametable.journal_cli import run as run_journal
 
         return run_journal(args)
+    if args.command == "host":
+        from gametable.host_cli import run as run_host
+
+        return run_host(args)
     if args.command == "run":
         from gametable.run import run_daemon
 

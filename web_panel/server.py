@@ -37,7 +37,7 @@ from urllib.parse import unquote_to_bytes, urlsplit
 from werkzeug.wrappers import Request
 
 from core.config import Config
-from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, link_for
+from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, host_link, link_for
 from web_panel.hub import HOST_ONLY, KEEPALIVE_S
 from web_panel.link import TableLink
 from web_panel.security import DEFAULT_PIN, LOCAL_ADDRESSES, resolve_pin
@@ -611,6 +611,7 @@ class PanelServer:
         self.host_shown = "127.0.0.1" if shown in ("0.0.0.0", "::") else shown
         self.url = f"http://{self.host_shown if ':' not in self.host_shown else '[' + self.host_shown + ']'}:{self.port}"
         self.app.extensions["gametable"]["allowed_ports"] = {self.port}
+        self.config = config
         self._thread = threading.Thread(target=self._run, name="gametable-panel", daemon=True)
 
     # Hub sink (thread-safe): frames from the MQTT thread go to the loop in one hand-over each.
@@ -625,6 +626,11 @@ class PanelServer:
 
     def __len__(self) -> int:
         return self._core.stream_count
+
+    @property
+    def host_link(self) -> str:
+        """The host link of this run (issue 26 #1): for the console and the table's own screen only."""
+        return host_link(self.config, self.url, self.app.extensions["gametable"]["login"].key)
 
     @property
     def refused(self) -> int:
@@ -736,4 +742,6 @@ def serve(config: Config, link: TableLink | None = None, *, generate_pin: bool =
     """
     if generate_pin and "pin" not in kwargs:
         kwargs["pin"] = resolve_pin(config)
-    return PanelServer(config, link, **kwargs).start()
+    panel = PanelServer(config, link, **kwargs).start()
+    print(f"panel host link (opens the host screen; keep it to yourself): {panel.host_link}", flush=True)
+    return panel

@@ -52,3 +52,26 @@ def seated(stack, seat: int, address: str | None = None) -> Phone:
     phone = Phone(stack.panel.port, address or lan(seat, net=8))
     assert phone.post("/api/seat/claim", {"id": f"claim-seat-{seat}", "seat": seat}) == (200, {"ok": True, "seat": seat})
     return phone
+
+
+def unlock_with_pin(phone: Phone, n: int, pin: str) -> tuple[int, dict]:
+    return phone.post("/api/host/unlock", {"id": f"rotating-guess-{n:06d}", "pin": pin})
+
+
+def rotating_pin_attack(stack, addresses: int, max_requests: int = 3000) -> tuple[int, list[int]]:
+    """Round-robin wrong PINs from ``addresses`` phones, waiting out every pause (fake clock).
+    Returns (PINs actually compared, i.e. answered 403 'wrong PIN'; every status seen)."""
+    phones = [Phone(stack.panel.port, lan(i, net=40)) for i in range(addresses)]
+    compared, seen = 0, []
+    for n in range(max_requests):
+        status, body = unlock_with_pin(phones[n % addresses], n, f"{n % 1_000_000:06d}")
+        seen.append(status)
+        if status == 403:
+            compared += 1
+        elif status == 429:
+            stack.clock.advance(float(body["error"].rsplit("in ", 1)[1].split(" ")[0]) + 0.5)
+        elif status == 423:
+            break
+        else:
+            raise AssertionError((status, body))
+    return compared, seen

@@ -389,16 +389,31 @@ function tableView() {
 }
 
 /* ---------- host ---------- */
+/* Host login (issue 26 #1): a PIN lockout the table's own screen lifts, and the host link's QR
+ * code, shown on the table's own screen only (the panel sends host_link to loopback alone). */
+function hostLoginCards() {
+  const info = S.info || {}, lock = info.host_login;
+  let html = "";
+  if (lock && lock.locked) {
+    html += `<section class="card" id="pin-lockout"><p><b>PIN login is locked</b> after ${lock.wrong_pins} wrong PINs from ${lock.addresses} addresses.</p>
+      <button class="btn danger wide" data-action="lift-lockout" id="lift-lockout">Unlock PIN login</button></section>`;
+  }
+  if (info.host_link && !S.me.host) {
+    html += `<section class="card qr"><img src="/qr.svg?of=host" alt="QR code to host this table" id="host-qr"><div><h2>Scan to host</h2>
+      <p class="muted">Shown on the table's own screen only.</p></div></section>`;
+  }
+  return html;
+}
 function hostView() {
   const qr = `<section class="card qr"><img src="/qr.svg" alt="QR code to join this table" id="qr"><div><h2>Scan to join</h2>
     <p class="url" id="join-url">${esc(S.info ? S.info.join_url : location.origin + "/join")}</p></div></section>`;
   if (!S.me.host) {
-    return qr + `<section class="card"><h2>Host</h2><p class="muted">Enter the table PIN (printed on the table) to start games, undo and answer questions.</p>
+    return qr + hostLoginCards() + `<section class="card"><h2>Host</h2><p class="muted">Enter the table PIN (printed on the table) to start games, undo and answer questions.</p>
       <form data-form="unlock" class="stack"><input class="pin" type="password" inputmode="numeric" autocomplete="off" maxlength="8" id="pin" aria-label="Table PIN" placeholder="PIN">
       <button class="btn primary wide" id="unlock">Unlock</button></form></section>`;
   }
   const st = S.state;
-  let html = qr + `<p class="small"><a href="/bringup" id="bringup-link">Table bring-up: beams, strikers, pairing →</a></p>`;
+  let html = qr + hostLoginCards() + `<p class="small"><a href="/bringup" id="bringup-link">Table bring-up: beams, strikers, pairing →</a></p>`;
   if (S.info && S.info.pin_is_default) {
     html += `<section class="card" id="pin-warning"><p><b>The table PIN is 0000.</b> Anyone on this Wi-Fi can unlock the host screen: set <code>[panel] pin</code> in the table's config.</p></section>`;
   }
@@ -571,6 +586,9 @@ async function act(el) {
   } else if (a === "share") {
     const d = await post("/api/host/share", { seat: +el.dataset.seat });
     if (d.ok) toast(`Seat ${d.seat} may now be taken by a phone that already has a seat`, true);
+  } else if (a === "lift-lockout") {
+    const d = await post("/api/host/lift");
+    if (d.ok) { toast("PIN login unlocked", true); await loadInfo(); render(); }
   } else if (a === "lock") {
     await post("/api/host/lock"); S.me.host = false; connect(); render();
   } else if (a === "lobby-set") {
@@ -641,12 +659,23 @@ setInterval(() => {
   hook("tick", now);
 }, 250);
 
-(async function start() {
+async function loadInfo() {
   // the panel's clock, read halfway through the request (the answer's own trip would otherwise add
   // its latency to every countdown: a 30 s window shown as 31 s on a slow network)
   const sent = Date.now();
   try { S.info = await (await fetch("/api/info", { credentials: "same-origin" })).json(); } catch { S.info = null; }
   if (S.info && typeof S.info.now === "number") S.skew = S.info.now - (sent + Date.now()) / 2000;
+}
+
+(async function start() {
+  await loadInfo();
+  // the host link (/host#key=…): the key is in the fragment, never in a request line; used once, then dropped
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (key) {
+    history.replaceState(null, "", location.pathname);
+    if (!cookie("gt_csrf")) await loadInfo();  // (the first answer set the CSRF cookie)
+    if ((await post("/api/host/unlock", { key })).ok) { toast("Host unlocked", true); await loadInfo(); }
+  }
   if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = tableTitle(S.info.table); }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
   render(); connect();
