@@ -279,9 +279,11 @@ def _seated_under_attack(panel: PanelServer, daemon: Daemon) -> float:
                                                "mode": "ffa", "players": PLAYERS, "order": [1, 2, 3], "seed": 1})
     assert status == 200, body
     phones = {}
+    code = _Phone(port, "127.0.0.1").post("/api/info", None)[1]["join_url"].split("?code=", 1)[1]  # the table's QR
     for seat in (1, 2, 3):
         phones[seat] = _Phone(port, f"127.60.0.{seat + 2}")
-        assert phones[seat].post("/api/seat/claim", {"id": f"bench-claim-{seat}", "seat": seat})[0] == 200
+        claim = {"id": f"bench-claim-{seat}", "seat": seat, "code": code}
+        assert phones[seat].post("/api/seat/claim", claim)[0] == 200
     deadline = time.monotonic() + 10
     while panel.link.private_view(1) is None and time.monotonic() < deadline:
         time.sleep(0.01)

@@ -21,6 +21,7 @@ import http.client
 import json
 import multiprocessing
 import random
+import re
 import socket
 import sys
 import tempfile
@@ -145,6 +146,20 @@ def _wait_panel(port: int, proc: DaemonProcess, timeout: float = 30) -> None:
     raise RuntimeError(f"the panel did not answer; see {proc.log}")
 
 
+def _join_code(port: int) -> str:
+    """The join code, read from the table's own screen (loopback) as a person at the table scans it."""
+    _, info = _Phone(port, "127.0.0.1").request("GET", "/api/info")
+    return str(info["join_url"]).split("?code=", 1)[1]
+
+
+def _host_key(daemon: DaemonProcess) -> str:
+    """The host link's key, from the console (the daemon's log): PIN login may be paused by the guessers."""
+    match = re.search(r"panel host link [^:]*: \S+/host#key=(\S+)", daemon.log_text())
+    if not match:
+        raise RuntimeError(f"no host link on the console; see {daemon.log}")
+    return match.group(1)
+
+
 def run_hostile_lan(seconds: float = 20.0, seed: int = 1, workdir: Path | None = None,
                     out: Any = sys.stdout) -> dict[str, float]:
     """Run the phase; returns the figures it prints."""
@@ -168,8 +183,9 @@ def run_hostile_lan(seconds: float = 20.0, seed: int = 1, workdir: Path | None =
         if status != 200:
             raise RuntimeError(f"new game refused: {body}")
         phones = {seat: _Phone(port, f"127.70.0.{seat + 2}") for seat in (1, 2)}
+        code = _join_code(port)
         for seat, phone in phones.items():
-            status, body = phone.post("/api/seat/claim", {"id": f"lan-claim-{seat}", "seat": seat})
+            status, body = phone.post("/api/seat/claim", {"id": f"lan-claim-{seat}", "seat": seat, "code": code})
             if status != 200:
                 raise RuntimeError(f"seat {seat} refused: {body}")
         time.sleep(0.5)  # the panel has the private views
@@ -191,9 +207,9 @@ def run_hostile_lan(seconds: float = 20.0, seed: int = 1, workdir: Path | None =
                 seat = 3 - seat
             elif status == 409 and "turn" in str(body.get("error")):
                 seat = 3 - seat
-            if i % 20 == 0:  # a host screen opened now must never be locked out by the guessers
+            if i % 20 == 0:  # a host screen opened now (the host link) is never locked out by the guessers
                 status, _ = _Phone(port, f"127.71.{i // 5000}.{i // 20 % 250 + 2}").post(
-                    "/api/host/unlock", {"id": f"lan-host-{i:06d}", "pin": PIN})
+                    "/api/host/unlock", {"id": f"lan-host-{i:06d}", "key": _host_key(daemon)})
                 host_unlocks += 1
                 host_locked_out += status != 200
     finally:

@@ -45,6 +45,7 @@ from web_panel.security import (
     SEATS,
     HostCheck,
     HostSessions,
+    JoinCodes,
     ReplayGuard,
     SeatRegistry,
 )
@@ -132,7 +133,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     login = HostLogin(pin or config.panel.pin, clock, key=host_key, on_lockout=report_lockout)
     panel = _Panel(config, link, clock, login, GameViews(game_views),
                    keepalive_s=keepalive_s, result_timeout_s=result_timeout_s, flick_timeout_s=flick_timeout_s)
-    app.extensions["gametable"] = {"link": link, "seats": panel.seats, "hosts": panel.hosts, "login": panel.pins}
+    app.extensions["gametable"] = {"link": link, "seats": panel.seats, "hosts": panel.hosts, "login": panel.pins,
+                                   "join_codes": panel.join_codes}
     app.before_request(panel.gate)
     app.register_error_handler(413, panel.too_big)
     app.after_request(panel.headers)
@@ -205,6 +207,7 @@ class _Panel:
                  keepalive_s: float, result_timeout_s: float, flick_timeout_s: float) -> None:
         self.config, self.link, self.clock, self.pins, self.views = config, link, clock, pins, views
         self.seats, self.hosts = SeatRegistry(seats_file(config)), HostSessions()
+        self.join_codes = JoinCodes(clock)
         self.replays = ReplayGuard()
         self.host_names = HostCheck.for_config(config)
         self.keepalive_s, self.result_timeout_s, self.flick_timeout_s = keepalive_s, result_timeout_s, flick_timeout_s
@@ -300,7 +303,9 @@ class _Panel:
         return resp
 
     def join_url(self) -> str:
-        return table_base_url(self.config, request.host_url) + "/join"  # (the Host passed the gate: ours)
+        """The join link; with the join code for the table's own screen and the host only (issue 26 #4)."""
+        url = table_base_url(self.config, request.host_url) + "/join"  # (the Host passed the gate: ours)
+        return url + "?code=" + self.join_codes.current() if self.at_table() or g.host else url
 
     @staticmethod
     def at_table() -> bool:
@@ -360,6 +365,9 @@ class _Panel:
             return jsonify({"ok": True, "seat": seat})
         if g.seat is not None:
             return fail(409, f"this phone already holds seat {g.seat}; leave it first")
+        refusal = self._not_at_table(seat)
+        if refusal:
+            return refusal
         address = request.remote_addr or "?"
         mine = seats.held_by(address)
         if mine and address not in LOCAL_ADDRESSES and not seats.is_open_for_shared(seat):
@@ -371,6 +379,19 @@ class _Panel:
             return fail(409, f"seat {seat} is taken by another phone (the host can free it)")
         self.link.hub.publish("taken", seats.taken())
         return cookie(jsonify({"ok": True, "seat": seat}), SEAT_COOKIE, token)
+
+    def _not_at_table(self, seat: int) -> Response | None:
+        """Only someone at the table may sit (issue 26 #4): the join code of the QR code shown on the
+        table's screen, the table's own screen, the host, or a seat the host opened (its approval)."""
+        if self.at_table() or g.host or self.seats.is_open_for_shared(seat):
+            return None
+        code = g.body.get("code")
+        if code is None:
+            return fail(403, "taking a seat needs the QR code shown on the table's screen: scan it "
+                             "(or ask the host to open this seat for you)")
+        if not self.join_codes.valid(code):
+            return fail(403, "this join code is wrong or has expired: scan the QR code on the table's screen again")
+        return None
 
     def leave(self) -> Response:
         if g.seat is None:

@@ -9,6 +9,7 @@ configured) or the host link; how wrong PINs are paused and locked out: :mod:`we
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import ipaddress
@@ -23,6 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from core.clock import Clock
 from core.config import Config
 
 log = logging.getLogger("gametable.panel")
@@ -116,6 +118,39 @@ class SeatRegistry:
     def taken(self) -> list[int]:
         with self._lock:
             return sorted(self._holders)
+
+
+class JoinCodes:
+    """The code a phone needs to take a seat (issue 26 #4): only people at the table have it.
+
+    It rides in the join QR code (``/join?code=…``) shown on the table's own screen and the host's,
+    never to a stranger's ``/api/info`` or ``/qr.svg``. It rotates every ``period_s`` (the one before
+    stays valid, so a code just scanned works); ``console`` is this run's code printed with the
+    console's QR code (the console is at the table too). Unguessable: 96 random bits each.
+    """
+
+    def __init__(self, clock: Clock, period_s: float = 600.0) -> None:
+        self.clock, self.period_s = clock, period_s
+        self._secret = secrets.token_bytes(32)
+        self.console = self._code("console")
+
+    def _code(self, label: str) -> str:
+        digest = hmac.new(self._secret, label.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:12]).decode()
+
+    def _window(self) -> int:
+        return int(self.clock.now() // self.period_s)
+
+    def current(self) -> str:
+        return self._code(f"window-{self._window()}")
+
+    def valid(self, code: object) -> bool:
+        if not isinstance(code, str) or not code:
+            return False
+        sent = code.encode("utf-8", "replace")
+        now = self._window()
+        return any(hmac.compare_digest(sent, self._code(label).encode())
+                   for label in ("console", f"window-{now}", f"window-{now - 1}"))
 
 
 class HostSessions:

@@ -628,6 +628,11 @@ class PanelServer:
         return self._core.stream_count
 
     @property
+    def console_join_code(self) -> str:
+        """The join code for the console's own QR code (``gametable sim``'s banner): valid this run."""
+        return str(self.app.extensions["gametable"]["join_codes"].console)
+
+    @property
     def host_link(self) -> str:
         """The host link of this run (issue 26 #1): for the console and the table's own screen only."""
         return host_link(self.config, self.url, self.app.extensions["gametable"]["login"].key)

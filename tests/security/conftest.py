@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from core.clock import FakeClock
@@ -48,9 +50,17 @@ def start_game(stack, host: Phone) -> None:
     stack.wait(lambda: stack.panel.link.private_view(3), what="private views")
 
 
+def join_code(stack) -> str:
+    """The join code, read as a person at the table reads it: from the table's own screen's QR link."""
+    url = json.loads(Phone(stack.panel.port, "127.0.0.1").get("/api/info")[1])["join_url"]
+    return url.split("?code=", 1)[1]
+
+
 def seated(stack, seat: int, address: str | None = None) -> Phone:
+    """A phone at the table: it scanned the table's QR code (issue 26 #4), then took ``seat``."""
     phone = Phone(stack.panel.port, address or lan(seat, net=8))
-    assert phone.post("/api/seat/claim", {"id": f"claim-seat-{seat}", "seat": seat}) == (200, {"ok": True, "seat": seat})
+    claim = {"id": f"claim-seat-{seat}", "seat": seat, "code": join_code(stack)}
+    assert phone.post("/api/seat/claim", claim) == (200, {"ok": True, "seat": seat})
     return phone
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from core.config import parse
 from tests.helpers.panel import PIN
-from tests.security.conftest import host_of, seated, start_game
+from tests.security.conftest import host_of, join_code, seated, start_game
 from tests.security.lan import Phone, lan
 from web_panel.security import pin_file, resolve_pin
 
@@ -90,7 +90,7 @@ def test_one_seat_per_phone_even_without_its_cookie(stack):
     start_game(stack, host)
     ann = seated(stack, 1, lan(0))
     again = Phone(stack.panel.port, lan(0))  # the same phone, cookies cleared (or a private tab)
-    status, body = again.post("/api/seat/claim", {"id": "grab-seat-2", "seat": 2})
+    status, body = again.post("/api/seat/claim", {"id": "grab-seat-2", "seat": 2, "code": join_code(stack)})
     assert status == 409 and body["error"].startswith("this phone already holds seat 1; one seat per phone")
     assert again.get("/api/info")[0] == 200 and json.loads(again.get("/api/info")[1])["taken"] == [1]
     # It cannot read a free seat's hand either: the stream carries no private view for it.
@@ -115,7 +115,8 @@ def test_the_host_frees_a_seat_and_opens_one_for_a_shared_phone(stack):
     assert host.post("/api/host/release", {"id": "free-seat-2", "seat": 2}) == (200, {"ok": True})
     assert shared.post("/api/cmd", {"id": "shared-freed", "type": "end_turn"})[1]["error"] == \
         "this phone holds no seat; join a seat first"
-    assert stranger.post("/api/seat/claim", {"id": "stranger-claim-2", "seat": 2})[0] == 200
+    assert stranger.post("/api/seat/claim", {"id": "stranger-claim-2", "seat": 2})[0] == 403  # no QR code seen
+    assert stranger.post("/api/seat/claim", {"id": "at-table-claim-2", "seat": 2, "code": join_code(stack)})[0] == 200
 
 
 def test_gametable_run_prints_its_generated_pin_and_the_host_unlocks_with_it(broker, tmp_path):

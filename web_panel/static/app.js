@@ -226,7 +226,9 @@ function joinView() {
     return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${taken && !mine ? "disabled" : ""}>
       ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? p.name : `Seat ${seat}`)}</span><span class="what">${what}</span></span></button>`;
   }).join("");
-  return `<h1>Join the table</h1><p class="muted">Tap your seat. Your phone keeps it, even after a reload.</p>
+  const atTable = S.joinCode || (S.info && (S.info.join_url || "").includes("?code="));
+  const hint = atTable ? "" : `<p class="card" id="join-hint">To take a seat, scan the QR code on the table's screen. Anyone may watch.</p>`;
+  return `<h1>Join the table</h1><p class="muted">Tap your seat. Your phone keeps it, even after a reload.</p>${hint}
     <div class="seats">${cards}</div>
     <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">Just watch</a><a class="btn ghost grow" href="/host">Host</a></div>`;
 }
@@ -385,7 +387,14 @@ function tableView() {
     if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
     html += playersCard(st);
   }
-  return html + logCard();
+  return html + logCard() + joinQrCard();
+}
+/** The join QR code on the table's own screen (its link carries the join code, issue 26 #4). */
+function joinQrCard() {
+  const url = S.info ? S.info.join_url || "" : "";
+  if (!url.includes("?code=")) return "";
+  return `<section class="card qr"><img src="/qr.svg" alt="QR code to join this table" id="qr"><div><h2>Scan to join</h2>
+    <p class="url" id="join-url">${esc(url)}</p></div></section>`;
 }
 
 /* ---------- host ---------- */
@@ -553,7 +562,8 @@ async function act(el) {
   if (a === "claim") {
     const seat = +el.dataset.seat;
     if (S.me.seat === seat) { go("/seat"); return; }
-    const d = await post("/api/seat/claim", { seat });
+    // the join code of the table's QR code (issue 26 #4); the table's own screen and the host need none
+    const d = await post("/api/seat/claim", S.joinCode ? { seat, code: S.joinCode } : { seat });
     if (d.ok) { S.me.seat = seat; connect(); go("/seat"); }
   } else if (a === "leave") {
     if (await ask("Leave your seat? Another phone may take it.", "Leave")) { const d = await post("/api/seat/leave"); if (d.ok) { S.me.seat = null; S.priv = null; connect(); go("/join"); } }
@@ -643,7 +653,7 @@ document.addEventListener("submit", async (e) => {
   e.preventDefault();
   const pin = $("#pin").value; $("#pin").blur();
   const d = await post("/api/host/unlock", { pin });
-  if (d.ok) { S.me.host = true; toast("Host unlocked", true); connect(); render(); } else { $("#pin") && ($("#pin").value = ""); }
+  if (d.ok) { S.me.host = true; toast("Host unlocked", true); await loadInfo(); connect(); render(); } else { $("#pin") && ($("#pin").value = ""); }
 });
 document.addEventListener("change", (e) => { const el = e.target.closest("[data-lobby]"); if (el) lobbyInput(el); });
 document.addEventListener("input", (e) => { const el = e.target.closest("[data-lobby=name],[data-lobby=option]"); if (el) lobbyInput(el); });
@@ -667,8 +677,19 @@ async function loadInfo() {
   if (S.info && typeof S.info.now === "number") S.skew = S.info.now - (sent + Date.now()) / 2000;
 }
 
+// The join code rotates (web_panel/security.py JoinCodes): the QR code shown here follows it.
+setInterval(async () => {
+  const qr = $("#qr");
+  if (!qr) return;
+  await loadInfo();
+  if (S.info) { qr.src = `/qr.svg?t=${Date.now()}`; const u = $("#join-url"); if (u) u.textContent = S.info.join_url; }
+}, 60_000);
+
 (async function start() {
   await loadInfo();
+  const code = new URLSearchParams(location.search).get("code");  // scanned from the table's QR code
+  if (code) { sessionStorage.setItem("gt_join_code", code); history.replaceState(null, "", location.pathname); }
+  S.joinCode = sessionStorage.getItem("gt_join_code") || "";
   // the host link (/host#key=…): the key is in the fragment, never in a request line; used once, then dropped
   const key = new URLSearchParams(location.hash.slice(1)).get("key");
   if (key) {
