@@ -1,6 +1,6 @@
 """``gametable host unlock``: the table's console lifts a PIN lockout of the phone panel.
 
-Why here (issue 26 #1): when the LAN guessed PINs until host login locked, the person at the
+Why here: when the LAN guessed PINs until host login locked, the person at the
 table lifts it, and only from the table: this command talks to the panel over loopback, which the
 panel treats as the table's own screen (``web_panel/host_login.py``). It prints what the lockout
 was (wrong PINs, from how many addresses) and this run's host link.

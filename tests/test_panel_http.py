@@ -247,7 +247,7 @@ def test_qr_code_is_a_local_svg_of_the_join_url(stack):
     assert status == 200 and body.lstrip().startswith(b"<svg")
     status, info = phone.get("/api/info")
     # Opened on the Pi itself (127.0.0.1), the QR code carries the Pi's LAN address for the phones,
-    # and the join code a seat needs (issue 26 #4).
+    # and the join code a seat needs.
     lan = lan_address()
     url, _, code = json.loads(info)["join_url"].partition("?code=")
     assert url == f"http://{lan or '127.0.0.1'}:{stack.panel.port}/join" and len(code) == 16

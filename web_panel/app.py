@@ -95,7 +95,7 @@ def table_base_url(config: Config, host_url: str) -> str:
 
 
 def host_link(config: Config, host_url: str, key: str) -> str:
-    """The host link (issue 26 #1): the key rides in the fragment, so no request line or log has it."""
+    """The host link: the key rides in the fragment, so no request line or log has it."""
     return f"{table_base_url(config, host_url)}/host#key={key}"
 
 
@@ -303,7 +303,7 @@ class _Panel:
         return resp
 
     def join_url(self) -> str:
-        """The join link; with the join code for the table's own screen and the host only (issue 26 #4)."""
+        """The join link; with the join code for the table's own screen and the host only."""
         url = table_base_url(self.config, request.host_url) + "/join"  # (the Host passed the gate: ours)
         return url + "?code=" + self.join_codes.current() if self.at_table() or g.host else url
 
@@ -381,7 +381,7 @@ class _Panel:
         return cookie(jsonify({"ok": True, "seat": seat}), SEAT_COOKIE, token)
 
     def _not_at_table(self, seat: int) -> Response | None:
-        """Only someone at the table may sit (issue 26 #4): the join code of the QR code shown on the
+        """Only someone at the table may sit: the join code of the QR code shown on the
         table's screen, the table's own screen, the host, or a seat the host opened (its approval)."""
         if self.at_table() or g.host or self.seats.is_open_for_shared(seat):
             return None

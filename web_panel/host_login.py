@@ -1,6 +1,6 @@
 """Host login: the PIN under a budget for the whole table, a lockout only the table lifts, a host link.
 
-Why (issue 26 #1): a backoff per client address alone is no defence when addresses are cheap
+Why: a backoff per client address alone is no defence when addresses are cheap
 (a LAN, IPv6): from 651 loopback addresses a 6-digit PIN fell in 7.9 s. So, besides each client's
 own doubling pause (``ClientBackoff``: guessing from one phone never locks out the host's phone):
 

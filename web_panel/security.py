@@ -121,7 +121,7 @@ class SeatRegistry:
 
 
 class JoinCodes:
-    """The code a phone needs to take a seat (issue 26 #4): only people at the table have it.
+    """The code a phone needs to take a seat: only people at the table have it.
 
     It rides in the join QR code (``/join?code=…``) shown on the table's own screen and the host's,
     never to a stranger's ``/api/info`` or ``/qr.svg``. It rotates every ``period_s`` (the one before

@@ -634,7 +634,7 @@ class PanelServer:
 
     @property
     def host_link(self) -> str:
-        """The host link of this run (issue 26 #1): for the console and the table's own screen only."""
+        """The host link of this run: for the console and the table's own screen only."""
         return host_link(self.config, self.url, self.app.extensions["gametable"]["login"].key)
 
     @property

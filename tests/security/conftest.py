@@ -57,7 +57,7 @@ def join_code(stack) -> str:
 
 
 def seated(stack, seat: int, address: str | None = None) -> Phone:
-    """A phone at the table: it scanned the table's QR code (issue 26 #4), then took ``seat``."""
+    """A phone at the table: it scanned the table's QR code, then took ``seat``."""
     phone = Phone(stack.panel.port, address or lan(seat, net=8))
     claim = {"id": f"claim-seat-{seat}", "seat": seat, "code": join_code(stack)}
     assert phone.post("/api/seat/claim", claim) == (200, {"ok": True, "seat": seat})

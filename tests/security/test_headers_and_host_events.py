@@ -1,4 +1,4 @@
-"""Issue 26 #9 (panel part): doubled request headers and the host-only ``journal`` event, against
+"""Doubled request headers and the host-only ``journal`` event, against
 the real served panel, daemon and Mosquitto."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 26 #1: host login cannot be guessed by rotating source addresses.
+"""Host login cannot be guessed by rotating source addresses.
 
 The attack of the red team, on the real served panel (real daemon, real Mosquitto, a FakeClock
 for every pause): wrong PINs from hundreds of loopback addresses (``127.x.y.z``), each waiting out

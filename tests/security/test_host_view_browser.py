@@ -46,7 +46,7 @@ def test_host_screen_warns_about_0000_shares_and_frees_seats(broker, browser, tm
 
 
 def test_the_tables_own_screen_shows_a_pin_lockout_lifts_it_and_the_host_link_opens_the_host_screen(stack, browser):
-    """Issue 26 #1 on the table's own screen (Chromium on loopback): the lockout card, its button,
+    """On the table's own screen (Chromium on loopback): the lockout card, its button,
     the host link's QR code; the link (``/host#key=…``) opens the host screen in one step."""
     rotating_pin_attack(stack, 150)
     screen = browser.new_context(**PHONE).new_page()

@@ -1,4 +1,4 @@
-"""Issue 26 #4 in Chromium: the table's own screen shows the join QR code; a phone on the LAN that
+"""In Chromium: the table's own screen shows the join QR code; a phone on the LAN that
 opens its link sits with one tap, a phone that did not gets told to scan it (and may watch)."""
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ def _unlock(phone: Phone, pin: str, n: int) -> tuple[int, dict]:
 def test_pin_guessing_from_other_phones_pauses_pins_for_all_but_the_host_link_still_opens(stack):
     guessers = [Phone(stack.panel.port, lan(i)) for i in range(6)]
     n = 0
-    for phone in guessers:  # 6 phones x 6 wrong PINs: past the table's budget (issue 26 #1)
+    for phone in guessers:  # 6 phones x 6 wrong PINs: past the table's budget
         for _ in range(6):
             n += 1
             status, _ = _unlock(phone, "1357", n)

@@ -1,4 +1,4 @@
-"""Issue 26 #4: seat squatting. Strangers on the LAN took seats 3-6 with one request each and took a
+"""Seat squatting: Strangers on the LAN took seats 3-6 with one request each and took a
 freed seat back within milliseconds. A seat now needs something only a person at the table has: the
 join code of the QR code shown on the table's screen (it rotates), or the host's approval; watching
 stays open to anyone. Real served panel, daemon and Mosquitto; the panel's FakeClock rotates codes.

@@ -389,7 +389,7 @@ function tableView() {
   }
   return html + logCard() + joinQrCard();
 }
-/** The join QR code on the table's own screen (its link carries the join code, issue 26 #4). */
+/** The join QR code on the table's own screen (its link carries the join code). */
 function joinQrCard() {
   const url = S.info ? S.info.join_url || "" : "";
   if (!url.includes("?code=")) return "";
@@ -398,7 +398,7 @@ function joinQrCard() {
 }
 
 /* ---------- host ---------- */
-/* Host login (issue 26 #1): a PIN lockout the table's own screen lifts, and the host link's QR
+/* Host login: a PIN lockout the table's own screen lifts, and the host link's QR
  * code, shown on the table's own screen only (the panel sends host_link to loopback alone). */
 function hostLoginCards() {
   const info = S.info || {}, lock = info.host_login;
@@ -562,7 +562,7 @@ async function act(el) {
   if (a === "claim") {
     const seat = +el.dataset.seat;
     if (S.me.seat === seat) { go("/seat"); return; }
-    // the join code of the table's QR code (issue 26 #4); the table's own screen and the host need none
+    // the join code of the table's QR code; the table's own screen and the host need none
     const d = await post("/api/seat/claim", S.joinCode ? { seat, code: S.joinCode } : { seat });
     if (d.ok) { S.me.seat = seat; connect(); go("/seat"); }
   } else if (a === "leave") {
