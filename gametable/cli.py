@@ -1,5 +1,5 @@
-"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``, ``host``,
-``striker-trace``."""
+"""The ``gametable`` command: ``run`` (the Pi), ``panel`` (its phone panel), ``sim`` (the virtual table),
+``replay``, ``journal``, ``host``, ``striker-trace``."""
 
 from __future__ import annotations
 
@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--config", help="TOML config file")
     run.add_argument("--no-hardware", action="store_true",
                      help="MQTT inputs only, no GPIO/serial (fault tests, a table driven from elsewhere)")
+    run.add_argument("--no-panel", action="store_true",
+                     help="the referee alone (the panel runs as `gametable panel`, e.g. its own systemd unit)")
+    from gametable.panel_proc import add_parser as add_panel_parser
+
+    add_panel_parser(sub)  # gametable panel --config FILE
 
     sim = sub.add_parser("sim", help="the daemon on the virtual table (pymunk), with the panel")
     sim.add_argument("--config", help="TOML config file")
@@ -80,6 +85,10 @@ def main(argv: list[str] | None = None) -> int:
         from gametable.host_cli import run as run_host
 
         return run_host(args)
+    if args.command == "panel":
+        from gametable.panel_proc import run_panel
+
+        return run_panel(args)
     if args.command == "run":
         from gametable.run import run_daemon
 
