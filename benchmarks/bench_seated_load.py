@@ -14,7 +14,6 @@ The load comes from a separate process (its own interpreter), from its own loopb
 from __future__ import annotations
 
 import asyncio
-import http.client
 import json
 import multiprocessing
 import socket
@@ -25,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from benchmarks.soak_hostile_lan import LanPhone
 from gametable.broker import free_port, start_broker
 from tests.helpers.daemon_proc import DaemonProcess
 
@@ -37,39 +37,10 @@ SPECTATOR_ADDRESSES, SPECTATORS_PER_ADDRESS = 250, 8
 PLAYERS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}]
 
 
-class _Phone:
-    """Cookies and CSRF token, one request at a time, from its own loopback address."""
-
-    def __init__(self, port: int, address: str) -> None:
-        self.port, self.address, self.cookies = port, address, {}
-        self.request("GET", "/api/info")
-
-    def request(self, method: str, path: str, body: Any = None) -> tuple[int, dict]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(self.address, 0))
-        headers = {"Host": f"127.0.0.1:{self.port}", "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        data = None
-        if body is not None:
-            data = json.dumps(body)
-            headers.update({"Content-Type": "application/json", "X-CSRF-Token": self.cookies.get("gt_csrf", "")})
-        try:
-            conn.request(method, path, data, headers=headers)
-            resp = conn.getresponse()
-            payload = resp.read()
-            for h in resp.headers.get_all("Set-Cookie") or []:
-                name, _, rest = h.partition("=")
-                self.cookies[name] = rest.split(";", 1)[0]
-        finally:
-            conn.close()
-        try:
-            return resp.status, json.loads(payload)
-        except ValueError:
-            return resp.status, {}
-
-
 class _OwnStream:
     """A seated phone's own stream: the arrival time of every ``state`` frame, read by a thread."""
 
-    def __init__(self, phone: _Phone) -> None:
+    def __init__(self, phone: LanPhone) -> None:
         self.sock = socket.create_connection(("127.0.0.1", phone.port), timeout=60, source_address=(phone.address, 0))
         cookie = "; ".join(f"{k}={v}" for k, v in phone.cookies.items())
         self.sock.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:{phone.port}\r\nCookie: {cookie}\r\n\r\n".encode())
@@ -111,7 +82,7 @@ class _OwnStream:
         self.sock.close()
 
 
-def _seated_p95(phones: dict[int, _Phone], streams: dict[int, _OwnStream], tag: str, moves: int = MOVES) -> float:
+def _seated_p95(phones: dict[int, LanPhone], streams: dict[int, _OwnStream], tag: str, moves: int = MOVES) -> float:
     with streams[1].cond:
         seat, trips = (streams[1].states[-1][1].get("turn") or {}).get("seat") or 1, []
     for i in range(moves + WARMUP):
@@ -202,7 +173,7 @@ def _load(kind: str, port: int, stop_at: float, ready: Any) -> None:
     asyncio.run(flood())
 
 
-def _under(kind: str, port: int, phones: dict[int, _Phone], streams: dict[int, _OwnStream]) -> float:
+def _under(kind: str, port: int, phones: dict[int, LanPhone], streams: dict[int, _OwnStream]) -> float:
     ctx = multiprocessing.get_context("spawn")
     ready = ctx.Event()
     stop_at = time.time() + 240
@@ -231,7 +202,7 @@ def run() -> dict[str, float]:
         host = None
         while host is None:
             try:
-                host = _Phone(port, "127.90.0.2")
+                host = LanPhone(port, "127.90.0.2")
             except OSError:
                 if time.monotonic() > deadline or not table.alive():
                     raise RuntimeError(f"the panel never answered; see {table.log}") from None
@@ -242,11 +213,11 @@ def run() -> dict[str, float]:
                                                               "order": [1, 2, 3], "seed": 1})
         if status != 200:
             raise RuntimeError(f"new game refused: {body}")
-        join = _Phone(port, "127.0.0.1").request("GET", "/api/info")[1]["join_url"]
+        join = LanPhone(port, "127.0.0.1").request("GET", "/api/info")[1]["join_url"]
         code = join.split("?code=", 1)[1] if "?code=" in join else None
         phones = {}
         for seat in (1, 2, 3):
-            phones[seat] = _Phone(port, f"127.90.0.{seat + 2}")
+            phones[seat] = LanPhone(port, f"127.90.0.{seat + 2}")
             claim = {"id": f"bench-claim-{seat}-{time.time_ns()}", "seat": seat, **({"code": code} if code else {})}
             assert phones[seat].request("POST", "/api/seat/claim", claim)[0] == 200
             streams[seat] = _OwnStream(phones[seat])

@@ -16,6 +16,7 @@ import pytest
 from tests.helpers.daemon_proc import DaemonProcess
 from tests.helpers.panel import NEW_GAME
 from tests.security.lan import Phone
+from tests.security.mqtt_rig import wait_until
 
 pytestmark = pytest.mark.mqtt
 PIN = "2468"
@@ -40,13 +41,10 @@ def _gone(pid: int) -> bool:
 
 
 def _until(predicate, what: str, timeout: float = 40.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
+    """``predicate()``'s first true value, polled on real processes (bounded)."""
+    found: list = []
+    assert wait_until(lambda: bool(found.append(predicate()) or found[-1]), timeout), f"timed out waiting for {what}"
+    return found[-1]
 
 
 def _serving(port: int) -> bool:

@@ -10,6 +10,7 @@ from core.clock import FakeClock
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME, PIN, start_stack
 from tests.security.lan import Phone, lan
+from tests.security.mqtt_rig import start_secured_table
 from web_panel.server import Limits
 
 # Short head deadline so the slowloris tests finish quickly; everything else as shipped.
@@ -23,6 +24,15 @@ def stack(broker, tmp_path):
     s.clock = clock
     yield s
     s.stop()
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A table on a Mosquitto set up exactly as shipped (tests/security/mqtt_rig.py)."""
+    t = start_secured_table(tmp_path / "j.sqlite")
+    yield t
+    t.daemon.stop()
+    t.broker.close()
 
 
 @pytest.fixture

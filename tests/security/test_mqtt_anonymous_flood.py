@@ -13,7 +13,7 @@ import pytest
 
 from controller.command_client import CommandClient
 from tests.helpers.panel import NEW_GAME
-from tests.security.mqtt_rig import TABLE, start_secured_table
+from tests.security.mqtt_rig import TABLE
 
 pytestmark = pytest.mark.mqtt
 NOT_AUTHORIZED = 5  # MQTT 3.1.1 CONNACK return code
@@ -65,14 +65,6 @@ def _flood(host: str, port: int, n: int) -> tuple[bytes, bool]:
         return answer, closed
     finally:
         sock.close()
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = start_secured_table(tmp_path / "j.sqlite")
-    yield t
-    t.daemon.stop()
-    t.broker.close()
 
 
 def test_an_anonymous_flood_is_refused_at_connect_and_never_read(table):

@@ -17,18 +17,10 @@ from controller.command_client import CommandClient
 from controller.topics import Topics, daemon_client_id
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME
-from tests.security.mqtt_rig import TABLE, connect_once, start_secured_table, wait_until
+from tests.security.mqtt_rig import TABLE, connect_once, wait_until
 
 pytestmark = pytest.mark.mqtt
 T = Topics(TABLE)
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = start_secured_table(tmp_path / "j.sqlite")
-    yield t
-    t.daemon.stop()
-    t.broker.close()
 
 
 def _guesses() -> list[tuple[str, dict]]:
