@@ -10,7 +10,7 @@ NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LINTED := core sensors virtual controller web_panel gametable firmware tests benchmarks
 
-.PHONY: demo test bench soak lint run-deps test-deps apt clean stl
+.PHONY: demo test bench soak lint run-deps test-deps apt clean stl mpy i18n
 
 # You against a bot: two bots play slowly on the table view until a phone takes a seat.
 demo: run-deps
@@ -31,6 +31,12 @@ lint: test-deps
 	$(PY) -m ruff check $(LINTED)
 	$(PY) -m mypy  # core sensors virtual controller web_panel gametable: [tool.mypy] in pyproject.toml
 
+# The panel's catalogue (docs/i18n.md): extract every msgid into web_panel/locale/messages.pot and
+# merge it into the Chinese .po (new strings arrive empty: tests/test_i18n_catalogue.py fails until
+# they are translated). The .po is compiled when the panel starts, so there is no build step.
+i18n: test-deps
+	$(PY) -m gametable.i18n_catalogue
+
 # The printed parts (hardware_docs/printable/*.scad) as STL files in build/stl/. Only this target
 # needs Debian's openscad; the hole positions come from the table config (draw_drilling_jig.py).
 SCAD := $(filter-out %/goal_points.scad,$(wildcard hardware_docs/printable/*.scad))
@@ -39,6 +45,12 @@ stl: run-deps
 	$(PY) hardware_docs/draw_drilling_jig.py
 	mkdir -p build/stl
 	for f in $(SCAD); do openscad -o build/stl/$$(basename $$f .scad).stl $$f || exit 1; done
+
+# The firmware as MicroPython bytecode for flashing (firmware/mpy/*.mpy, from the .py sources: a
+# wake from deep sleep then compiles nothing; hardware_docs/firmware.md "Wake time"). The tests fail
+# when a shipped .mpy no longer matches its source.
+mpy: test-deps
+	$(PY) -m firmware.build_mpy
 
 # What the table needs to run: Mosquitto, a Python venv, and fonts for the panel's Chinese mode
 # titles and emoji on the Pi's own Chromium (a light CJK font, ~5 MB, and the colour emoji).
@@ -87,3 +99,13 @@ $(NODE_MODULES): firmware/test_runner/package-lock.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache $(NODE_MODULES)
+
+.PHONY: renders
+# Pictures of the printed parts for the docs (hardware_docs/printable/pictures/, committed). Only
+# this target needs a virtual X display (xvfb) for openscad's OpenGL renderer; `section` cuts a
+# part open where it has that parameter (the goal sensor plug's light paths).
+renders:
+	@$(MAKE) --no-print-directory apt PKGS="openscad xvfb"
+	mkdir -p hardware_docs/printable/pictures
+	for f in $(SCAD); do xvfb-run -a openscad --render -D section=true --imgsize=800,600 --viewall --autocenter \
+	  --colorscheme=Tomorrow -o hardware_docs/printable/pictures/$$(basename $$f .scad).png $$f || exit 1; done

@@ -5,9 +5,12 @@ its beams a little elsewhere. Each trial draws one build:
 
 - drilling error: every hole off by a 2-D normal with ``DRILL_SIGMA_MM`` per axis (the printed
   jig, hardware_docs/drilling_jig.svg; a paper template is about twice as bad: ``paper`` figures);
-- hole slack: the 3 mm receiver anywhere within its 3.2 mm hole (uniform in a 0.1 mm disc);
-- beam width: the receiver trips when a coin covers roughly half of its 1.5 mm aperture, so the
-  radius at which a coin blocks a beam varies by +-0.75 mm per beam (uniform).
+- plug slack and aperture offset: the goal sensor plug's nose anywhere within its 3.2 mm hole, and
+  the aperture drilled through the plug's guide a little off its centre (uniform in discs of
+  ``ReflectiveSpot.plug_slack_mm`` and ``bore_offset_mm``, core/beam_optics.py);
+- aperture: the reflective receiver trips once a coin's foil covers part of its 1.2 mm aperture
+  (with its 17x margin, well before all of it), so the radius at which a coin blocks a point varies
+  by +- half the aperture per point (uniform).
 
 Figures:
 
@@ -27,13 +30,15 @@ import random
 from controller.default_table import default_beams
 from controller.games.coinwar.sensing import classify, dead_possible
 from core import table_geometry as geo
+from core.beam_optics import GOAL_SPOT
 from core.config import BeamConfig
 from virtual.random_shots import random_flick, random_table
 
 DRILL_SIGMA_MM = 0.35  # printed jig: 95 % of holes within 0.7 mm
 PAPER_SIGMA_MM = 0.8  # a paper template taped down and a hand drill
-HOLE_SLACK_MM = 0.1
-HALF_WIDTH_MM = 0.75
+HOLE_SLACK_MM = GOAL_SPOT.plug_slack_mm
+BORE_OFFSET_MM = GOAL_SPOT.bore_offset_mm
+HALF_WIDTH_MM = GOAL_SPOT.aperture_d_mm / 2
 
 
 def _build(rng: random.Random, beams: tuple[BeamConfig, ...], sigma: float) -> list[tuple[str, float, float, float]]:
@@ -42,10 +47,10 @@ def _build(rng: random.Random, beams: tuple[BeamConfig, ...], sigma: float) -> l
     for b in beams:
         if b.kind != "point" or b.at is None:
             continue
-        a = rng.uniform(0, 2 * math.pi)
-        slack = HOLE_SLACK_MM * math.sqrt(rng.random())
-        x = b.at[0] + rng.gauss(0, sigma) + slack * math.cos(a)
-        y = b.at[1] + rng.gauss(0, sigma) + slack * math.sin(a)
+        x, y = b.at[0] + rng.gauss(0, sigma), b.at[1] + rng.gauss(0, sigma)
+        for radius in (HOLE_SLACK_MM, BORE_OFFSET_MM):
+            a, d = rng.uniform(0, 2 * math.pi), radius * math.sqrt(rng.random())
+            x, y = x + d * math.cos(a), y + d * math.sin(a)
         out.append((b.id, x, y, geo.COIN_RADIUS_MM + rng.uniform(-HALF_WIDTH_MM, HALF_WIDTH_MM)))
     return out
 

@@ -27,6 +27,7 @@ from core.config import Config
 from core.json_depth import too_deep
 from core.led_patterns import LedPlanError, led_plan
 from core.platform import SeatLights
+from core.said import says
 
 log = logging.getLogger("gametable.daemon")
 
@@ -210,9 +211,11 @@ class Daemon:
             # An input can carry hidden cards (Coup's exchange_return): publish its public form.
             shown = public_input(self.table.game, result.input)
             state = self.public_state()
+            words = words_for(self.table.game, shown, result.effects, state)
+            # "says": the same lines as messages, for phones of every language (docs/i18n.md)
             self.bridge.publish_event({"seq": result.seq, "source": source, "input": shown,
                                        "effects": result.effects, "ts": self.clock.wall(),
-                                       "words": words_for(self.table.game, shown, result.effects, state)})
+                                       "words": words, "says": says(words)})
         self._sync_deadlines()
         state = self.public_state()
         self._publish_views(state)

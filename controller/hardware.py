@@ -237,7 +237,7 @@ class Hardware:
         if self.link is None or not self._base_ready:
             return None  # sent after the base's next hello (the Pi writes nothing before it)
         try:
-            self.link.send({"t": "peers_set", "peers": self.pairings.peers()})
+            self.link.send(self.pairings.peers_set())  # the allow-list and its ESP-NOW keys
         except LinkDown as exc:
             return {"ok": False, "error": str(exc)}
         return None

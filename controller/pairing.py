@@ -8,6 +8,12 @@ game state; no game input or replay depends on it (a ``strike`` input already na
 and it must outlive every game and an empty journal. It is written atomically (temp file +
 rename), so a power cut leaves the old or the new list, never half a file.
 
+Firmware 1.3.0: the file also holds the table's ESP-NOW secret — 16 bytes from ``secrets``, made
+at the first pairing from the panel — so it is readable by its owner only (0600). ``peers_set``
+hands it to the base station, which derives the PMK and each striker's own LMK from it
+(firmware/lib/keys.py) and gives a striker its keys while the host pairs it
+(hardware_docs/firmware.md, "Encryption"). It is never published.
+
 :class:`PairingDesk` is the pairing window as the Pi sees it: the base's ``pairing``, ``peers``
 and ``pair_seen`` reports (hardware_docs/serial_protocol.md, firmware 1.1.0), checked here because
 :mod:`core.frames` passes unknown types with only their common fields checked. No I/O.
@@ -24,12 +30,15 @@ import json
 import math
 import os
 import re
+import secrets
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 MAC = re.compile(r"^[0-9a-f]{12}$")
 MAX_PEERS = 8  # the base station's allow-list holds at most 8 MACs (firmware/lib/frames.py)
+MAX_ENCRYPTED = 6  # ESP-NOW encrypts at most 6 peers (espnow.MAX_ENCRYPT_PEER_NUM): one per seat
+KEY = re.compile(r"^[0-9a-f]{32}$")  # an ESP-NOW key (16 bytes) as the frames write it
 MAX_SEEN = 16  # strikers listed while a window is open (the base sends one per MAC per 250 ms)
 MAX_WINDOW_S = 600
 SEATS = range(1, 7)
@@ -62,6 +71,17 @@ def check_mac(mac: Any) -> str:
     if not isinstance(mac, str) or not MAC.match(mac):
         raise PairingError(f"'mac' must be 12 lowercase hex digits without separators, got {mac!r}")
     return mac
+
+
+def check_key(key: Any) -> str:
+    if not isinstance(key, str) or not KEY.match(key):
+        raise PairingError("an ESP-NOW key must be 32 lowercase hex digits")
+    return key
+
+
+def new_key() -> str:
+    """A fresh 16-byte ESP-NOW key (PMK or LMK) from the OS's random source."""
+    return secrets.token_hex(16)
 
 
 def check_seat(seat: Any) -> int:
@@ -103,6 +123,7 @@ class Pairings:
         self.configured = dict(configured)
         self.paired: dict[str, dict[str, Any]] = {}  # sid -> {"seat": S, "mac": m or None}
         self.removed: set[str] = set()  # config entries the host unpaired
+        self.key: str | None = None  # the table's ESP-NOW secret, made at the first pairing from the panel
         self.load_error: str | None = None
         self._load()
 
@@ -122,14 +143,18 @@ class Pairings:
                 self.paired[check_sid(sid)] = {"seat": check_seat(entry.get("seat")),
                                                "mac": None if mac is None else check_mac(mac)}
             self.removed = {check_sid(s) for s in data.get("removed") or []}
+            key = data.get("key")
+            self.key = None if key is None else check_key(key)
         except (PairingError, AttributeError, TypeError) as exc:
-            self.paired, self.removed = {}, set()
+            self.paired, self.removed, self.key = {}, set(), None
             self.load_error = f"{self.path.name} has a bad entry ({exc}); using [strikers] from the config"
 
     def save(self) -> None:
-        data = {"version": FILE_VERSION, "strikers": self.paired, "removed": sorted(self.removed)}
+        data = {"version": FILE_VERSION, "strikers": self.paired, "removed": sorted(self.removed), "key": self.key}
         tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # it holds the radio keys
+        os.fchmod(fd, 0o600)  # also when an older, world-readable temp file was left behind
+        with open(fd, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1, sort_keys=True)
             f.flush()
             os.fsync(f.fileno())
@@ -147,15 +172,25 @@ class Pairings:
         return {entry["mac"]: sid for sid, entry in sorted(self.paired.items(), key=lambda kv: kv[1]["mac"] or "")
                 if entry["mac"]}
 
+    def peers_set(self) -> dict[str, Any]:
+        """The ``peers_set`` command for the base: the allow-list and, from 1.3.0, the table's secret."""
+        if self.key is None:
+            return {"t": "peers_set", "peers": self.peers()}
+        return {"t": "peers_set", "peers": self.peers(), "key": self.key}
+
     def pair(self, sid: str, mac: str, seat: int) -> None:
-        """Give striker ``sid`` (radio address ``mac``) to ``seat``; raises :class:`PairingError`."""
+        """Give striker ``sid`` (radio address ``mac``) to ``seat``; raises :class:`PairingError`.
+
+        The first one makes the table's ESP-NOW secret: from then on every striker is encrypted."""
         sid, mac, seat = check_sid(sid), check_mac(mac), check_seat(seat)
         other = next((s for s, e in self.paired.items() if e["mac"] == mac and s != sid), None)
         if other is not None:
             raise PairingError(f"MAC {mac} is already paired as {other}; unpair {other} first")
         peers = self.peers()
-        if mac not in peers and len(peers) >= MAX_PEERS:
-            raise PairingError(f"the base station holds at most {MAX_PEERS} strikers; unpair one first")
+        if mac not in peers and len(peers) >= MAX_ENCRYPTED:
+            raise PairingError(f"the radio encrypts at most {MAX_ENCRYPTED} strikers (one per seat); unpair one first")
+        if self.key is None:
+            self.key = new_key()
         self.paired[sid] = {"seat": seat, "mac": mac}
         self.removed.discard(sid)
         self.save()
@@ -188,7 +223,8 @@ class Pairings:
     def listing(self) -> list[dict[str, Any]]:
         """Every paired striker for the panel: id, seat, MAC (None: from the config, not yet seen)."""
         return [{"striker": sid, "seat": seat, "mac": (self.paired.get(sid) or {}).get("mac"),
-                 "from": "panel" if sid in self.paired else "config"}
+                 "from": "panel" if sid in self.paired else "config",
+                 "encrypted": self.key is not None and bool((self.paired.get(sid) or {}).get("mac"))}
                 for sid, seat in sorted(self.seats().items(), key=lambda kv: (kv[1], kv[0]))]
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from controller.games import Game, GameError, get_game
 from controller.journal import Journal, JournalError
 from core.clock import Clock, SystemClock
+from core.said import Said
 
 log = logging.getLogger("gametable.table")
 
@@ -59,6 +60,8 @@ def _is_unicode(text: str) -> bool:
 def short_error(message: str) -> str:
     """One readable line: engines echo the bad value (``got 'xxxx…'``), which may be huge."""
     line = " ".join(message.split())
+    if isinstance(message, Said) and line == message and len(line) <= MAX_ERROR_CHARS:
+        return message  # keeps its message for phones of every language (docs/i18n.md)
     return line if len(line) <= MAX_ERROR_CHARS else line[: MAX_ERROR_CHARS - 1] + "…"
 
 
@@ -78,6 +81,8 @@ class Result:
         out: dict[str, Any] = {"id": self.id, "ok": self.ok}
         if self.error is not None:
             out["error"] = self.error
+            if isinstance(self.error, Said):
+                out["error_msg"] = self.error.msg  # an addition: "error" stays as it was
         if self.duplicate:
             out["duplicate"] = True
         return out
@@ -168,7 +173,7 @@ class Table:
             inp = self._normalise(cmd)
             state, game = self._preview(inp)
         except GameError as exc:
-            return self._remember(key, Result(cid, False, short_error(str(exc))))
+            return self._remember(key, Result(cid, False, short_error(exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc))))
         except Exception as exc:  # a bug must not take the table down; report it precisely
             log.exception("engine failure on %s", short_error(repr(cmd)))
             return self._remember(key, Result(cid, False, short_error(f"internal error: {type(exc).__name__}: {exc}")))

@@ -32,7 +32,7 @@ class StrikerConfig:
     port: str | None = None
     baud: int = 115200
     silence_s: float = 3.0
-    low_battery_v: float = 3.5
+    low_battery_v: float = 3.8  # the diode power path browns out at 3.6-3.7 V (hardware_docs/firmware.md)
 
 
 @dataclass(frozen=True)
@@ -181,6 +181,18 @@ def _point(section: dict[str, Any], key: str, prefix: str) -> tuple[float, float
 
 
 GPIO_PINS = range(0, 28)
+# GPIO0/1 are ID_SD/ID_SC, the HAT ID EEPROM's I2C bus: the firmware reads them at boot, so a beam
+# or LED there misbehaves (hardware_docs/wiring.md; draw_wiring.py refuses them too).
+HAT_EEPROM_PINS = {0: "ID_SD", 1: "ID_SC"}
+
+
+def _gpio(section: dict[str, Any], key: str, prefix: str) -> int:
+    """A GPIO a beam or LED may use: 2-27 (BCM), never the HAT EEPROM pins."""
+    pin = _int(section, key, prefix, 0, 0, 27)
+    if pin in HAT_EEPROM_PINS:
+        raise ConfigError(f"config error: {prefix}{key}: GPIO{pin} is {HAT_EEPROM_PINS[pin]}, the HAT ID EEPROM "
+                          "pin: use a GPIO from 2 to 27 (hardware_docs/wiring.md)")
+    return pin
 BEAM_KINDS = ("segment", "point")
 PART_KEYS = {"part", "range_mm", "span_mm"}
 
@@ -240,7 +252,7 @@ def _beams(raw: Any, parts: dict[str, dict[str, Any]] | None = None, real_table:
             raise ConfigError(f"config error: {prefix}id: duplicate beam id {beam_id!r}")
         if "pin" not in item:
             raise ConfigError(f"config error: {prefix}pin: missing (the GPIO number the beam is wired to)")
-        pin = _int(item, "pin", prefix, 0, 0, 27)
+        pin = _gpio(item, "pin", prefix)
         if pin in seen_pins:
             raise ConfigError(f"config error: {prefix}pin: GPIO{pin} is used by another beam")
         kind = _str(item, "kind", prefix, "segment")
@@ -286,7 +298,7 @@ def _leds(section: dict[str, Any]) -> LedConfig:
     for key in seats_raw:
         if not key.isdigit() or not 1 <= int(key) <= 6:
             raise _fail(f"leds.seats.{key}", "a seat number from 1 to 6 as the key", key)
-        seats[int(key)] = _int(seats_raw, key, "leds.seats.", 0, 0, 27)
+        seats[int(key)] = _gpio(seats_raw, key, "leds.seats.")
     status = section.get("status")
     if status is not None:
         if (
@@ -295,7 +307,7 @@ def _leds(section: dict[str, Any]) -> LedConfig:
             or any(isinstance(p, bool) or not isinstance(p, int) or p not in GPIO_PINS for p in status)
         ):
             raise _fail("leds.status", "three GPIO pins [red, green, blue]", status)
-        status = tuple(status)
+        status = tuple(_gpio({"status": p}, "status", "leds.") for p in status)
     return LedConfig(seats, status)
 
 
@@ -329,7 +341,7 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
         port=_str(s, "port", "striker.", None),
         baud=_int(s, "baud", "striker.", 115200, 1200, 4_000_000),
         silence_s=_float(s, "silence_s", "striker.", 3.0, 0.1, 3600.0),
-        low_battery_v=_float(s, "low_battery_v", "striker.", 3.5, 0.0, 5.0),
+        low_battery_v=_float(s, "low_battery_v", "striker.", 3.8, 0.0, 5.0),
     )
 
     st = _table(data, "strikers")

@@ -68,3 +68,9 @@ def _touches_rect(c: Point, r: float) -> bool:
 def mouth_span(width: float = MOUTH_W_MM) -> tuple[float, float]:
     """x-range of a goal mouth (CW-7.3), centred in a short rail."""
     return (CENTRE[0] - width / 2, CENTRE[0] + width / 2)
+
+
+# The built table (hardware_docs/table_drawing.svg): what CW-1 leaves to the builder.
+COIN_THICKNESS_MM = 2.0  # CW-1.1
+RAIL_HEIGHT_MM = 20.0  # rail top above the playing surface (CW-1.3 "raised rails")
+RAIL_WIDTH_MM = 30.0  # rail top width; the rail beams run along its middle

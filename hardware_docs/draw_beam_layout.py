@@ -36,6 +36,23 @@ def default_config_path() -> Path:
     raise FileNotFoundError("no table config found (looked for " + ", ".join(map(str, DEFAULT_CONFIGS)) + ")")
 
 
+def load_layout(path: Path | str | None, prog: str) -> Config | None:
+    """The table config a drawing is made from (default: the one pin map), or None after printing
+    the one-line error every drawing script gives (exit status 2). A drawing needs no strikers."""
+    try:
+        return load(path or default_config_path(), layout_only=True)
+    except (ConfigError, FileNotFoundError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return None
+
+
+def write_drawing(out: Path | str, svg: str, config: Config) -> int:
+    """Write a drawing and say so (exit status 0)."""
+    Path(out).write_text(svg, encoding="utf-8")
+    print(f"wrote {out} from {config.source}")
+    return 0
+
+
 def source_name(config: Config) -> str:
     """The config's path relative to the repository (what the drawings say they were drawn from)."""
     path = Path(config.source)
@@ -166,10 +183,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--length", type=float, default=625.0, help="surface length in mm")
     ap.add_argument("--goal", type=float, nargs=2, default=(60.0, 160.0), metavar=("W", "L"))
     args = ap.parse_args(argv)
-    try:
-        config = load(args.config or default_config_path(), layout_only=True)  # a drawing needs no strikers
-    except (ConfigError, FileNotFoundError) as exc:
-        print(f"draw_beam_layout: {exc}", file=sys.stderr)
+    config = load_layout(args.config, "draw_beam_layout")
+    if config is None:
         return 2
     if not config.beams:
         print(f"draw_beam_layout: {config.source} has no [[beams]]", file=sys.stderr)

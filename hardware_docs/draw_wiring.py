@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.config import BeamConfig, Config, ConfigError, load  # noqa: E402
-from hardware_docs.draw_beam_layout import default_config_path, source_name  # noqa: E402
+from core.config import BeamConfig, Config  # noqa: E402
+from hardware_docs.draw_beam_layout import load_layout, source_name, write_drawing  # noqa: E402
 
 # Physical header pin → BCM GPIO number, or a power/ground name (40-pin header, all Pi models since B+).
 HEADER: dict[int, int | str] = {
@@ -251,10 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path(__file__).with_name("wiring.svg"))
     ap.add_argument("--table", action="store_true", help="print the markdown pin map instead")
     args = ap.parse_args(argv)
-    try:
-        config = load(args.config or default_config_path(), layout_only=True)  # a drawing needs no strikers
-    except (ConfigError, FileNotFoundError) as exc:
-        print(f"draw_wiring: {exc}", file=sys.stderr)
+    config = load_layout(args.config, "draw_wiring")
+    if config is None:
         return 2
     problems = check_pins(config)
     for p in problems:
@@ -264,9 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         sys.stdout.write(pin_table(config))
         return 0
-    args.out.write_text(render(config), encoding="utf-8")
-    print(f"wrote {args.out} from {config.source}")
-    return 0
+    return write_drawing(args.out, render(config), config)
 
 
 if __name__ == "__main__":

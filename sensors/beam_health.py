@@ -2,9 +2,13 @@
 
 Two checks, both fed the debounced :class:`~sensors.beams.BeamEdge` s:
 
-- :class:`BeamWalk` -- the walk test before play: someone passes a coin (or a finger) through
-  every beam; each must show both levels, blocked and clear. ``status()`` says which have not, and is
-  published on ``gametable/<T>/sensors/walk`` (retained) so the host's panel can list them.
+- :class:`BeamWalk` -- the walk test before play: someone lays a real coin on every beam and lifts
+  it; each must show both levels, blocked and clear. With ``hold_s`` (``python -m sensors.hwcheck``)
+  the coin must hold the beam blocked *steadily* for that long: a digital receiver has no analogue
+  level to read, and a coin that lets 940 nm through (or a misaligned beam) shows as a blocked level
+  that flickers or never settles (hardware_docs/beam_layout.md, "The coin"). ``status()`` says which
+  beams have not passed, and is published on ``gametable/<T>/sensors/walk`` (retained) so the host's
+  panel can list them.
 - :class:`DeadBeamWatch` -- while playing: a beam that never blocks while most other beams of its
   group (goal points, rail beams ...) keep seeing coins is flagged once per episode. A rail beam
   is rarely crossed, so each group has its own threshold; blocks piling up on the few beams where
@@ -39,24 +43,53 @@ MIN_EACH = {"point": 5, "segment": 3}
 
 
 class BeamWalk:
-    """Which beams have toggled (blocked, then clear) since the walk began."""
+    """Which beams have toggled (blocked, then clear) since the walk began.
 
-    def __init__(self, beams: Iterable[BeamConfig], initially_blocked: Iterable[str] = ()) -> None:
+    ``hold_s`` > 0: a beam passes only once a coin held it blocked for at least ``hold_s`` seconds
+    without a single clear edge (edges then need their time ``t``); shorter blocks are counted as
+    flickers and named in the status, so a translucent coin fails loudly instead of passing.
+    """
+
+    def __init__(self, beams: Iterable[BeamConfig], initially_blocked: Iterable[str] = (),
+                 hold_s: float = 0.0) -> None:
+        if not (math.isfinite(hold_s) and hold_s >= 0):
+            raise ValueError(f"walk test: hold_s must be a number of seconds >= 0, got {hold_s!r}")
         self.beams = tuple(beams)
+        self.hold_s = hold_s
         start = set(initially_blocked)
         # the levels each beam has shown; done once it has shown both (its level at the start counts)
         self._levels: dict[str, set[bool]] = {b.id: {b.id in start} for b in self.beams}
         self._done: set[str] = set()
+        self._blocked_at: dict[str, float] = {}  # hold_s: when the current block began
+        self._flickers: dict[str, int] = {}  # hold_s: blocks shorter than hold_s
 
-    def on_edge(self, beam_id: str, blocked: bool) -> dict[str, Any] | None:
-        """Feed one edge; returns the new status when it changed (to publish), else None."""
+    def on_edge(self, beam_id: str, blocked: bool, t: float | None = None) -> dict[str, Any] | None:
+        """Feed one edge (with its time ``t`` when ``hold_s`` is set); returns the new status when
+        it changed (to publish), else None."""
         levels = self._levels.get(beam_id)
         if levels is None or beam_id in self._done:
             return None
+        if self.hold_s > 0:
+            return self._on_timed_edge(beam_id, blocked, t)
         levels.add(blocked)
         if len(levels) < 2:
             return None
         self._done.add(beam_id)
+        return self.status()
+
+    def _on_timed_edge(self, beam_id: str, blocked: bool, t: float | None) -> dict[str, Any] | None:
+        if t is None or not math.isfinite(t):
+            raise ValueError(f"walk test: beam {beam_id!r}: an edge needs its time t when hold_s is set, got {t!r}")
+        if blocked:
+            self._blocked_at[beam_id] = t
+            return None
+        since = self._blocked_at.pop(beam_id, None)
+        if since is None:  # blocked before the walk began: the coin must be laid on it again
+            return None
+        if t - since >= self.hold_s:
+            self._done.add(beam_id)
+        else:
+            self._flickers[beam_id] = self._flickers.get(beam_id, 0) + 1
         return self.status()
 
     @property
@@ -72,8 +105,15 @@ class BeamWalk:
             "done": [b.id for b in self.beams if b.id in self._done],
             "missing": [b.id for b in missing],
             "message": "every beam toggled" if not missing else
-            "not seen yet: " + ", ".join(f"{b.id} (GPIO{b.pin})" for b in missing),
+            "not seen yet: " + ", ".join(self._describe(b) for b in missing),
         }
+
+    def _describe(self, beam: BeamConfig) -> str:
+        flickers = self._flickers.get(beam.id, 0)
+        if not flickers:
+            return f"{beam.id} (GPIO{beam.pin})"
+        return (f"{beam.id} (GPIO{beam.pin}) blocked {flickers} time(s) but never held {self.hold_s:g} s: "
+                "a coin lying on it must hold it blocked (IR-translucent coin, no foil, or beam misaligned?)")
 
 
 class DeadBeamWatch:

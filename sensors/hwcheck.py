@@ -2,7 +2,10 @@
 
 Why: after wiring, each beam and LED must be checked by hand before a game. This prints every
 debounced beam edge as it happens and walks the LEDs through their patterns, naming each step so
-the person at the table knows what they should see. Exit status 1 if any beam ends stuck blocked.
+the person at the table knows what they should see. The walk test is done with a real coin (not a
+finger: a finger blocks 940 nm, a translucent coin may not): lay it on each beam for ``COIN_HOLD_S``
+and lift it (hardware_docs/beams_and_leds.md). Exit status 1 if any beam ends stuck blocked or the
+walk test is incomplete: a beam a coin does not hold blocked would let a dead coin go unseen.
 """
 
 from __future__ import annotations
@@ -23,6 +26,9 @@ from sensors.gpio import PinFactoryError, make_pin_factory
 from sensors.leds import GpioSeatLights
 
 STEP_S = 1.5
+# How long a coin lying on a beam must hold it blocked without a flicker (beam_health.BeamWalk):
+# long against a 2-200 ms flick or a finger's swipe, short against the 5 s stuck-beam check.
+COIN_HOLD_S = 1.0
 
 
 def led_steps(seats: list[int]) -> list[tuple[str, dict[str, Any]]]:
@@ -50,11 +56,11 @@ def check(
         out.write(f"{clock.now() - start:8.3f} s  {text}\n")
         out.flush()
 
-    walk = BeamWalk(cfg.beams)
+    walk = BeamWalk(cfg.beams, hold_s=COIN_HOLD_S)
 
     def on_edge(edge: BeamEdge) -> None:
         say(f"beam {edge.beam_id} {'blocked' if edge.blocked else 'clear'} (edge at +{edge.t - start:.4f} s)")
-        status = walk.on_edge(edge.beam_id, edge.blocked)
+        status = walk.on_edge(edge.beam_id, edge.blocked, edge.t)
         if status is not None:
             say(f"walk test: {status['message']}")
 
@@ -64,6 +70,8 @@ def check(
     try:
         if not cfg.beams:
             say("no beams configured ([[beams]] in the config)")
+        else:
+            say(f"walk test: lay a real coin on each beam for {COIN_HOLD_S:g} s, then lift it")
         for bid in bank.beam_ids:
             pin = next(b.pin for b in cfg.beams if b.id == bid)
             say(f"beam {bid} on GPIO{pin}: {'blocked' if bank.blocked(bid) else 'clear'}")
@@ -82,13 +90,7 @@ def check(
 
             next_step()
         clock.sleep(seconds)
-        stuck = bank.diagnostics()
-        for line in stuck:
-            say(line)
-        if cfg.beams:
-            say(f"walk test: {walk.status()['message']}")  # an unplugged receiver never toggles (#5)
-        say(f"done: {len(bank.beam_ids)} beam(s), {len(stuck)} stuck")
-        return 1 if stuck else 0
+        return _verdict(bank, walk, say)
     finally:
         for c in cancel:
             c()
@@ -97,10 +99,24 @@ def check(
         bank.close()
 
 
+def _verdict(bank: BeamBank, walk: BeamWalk, say: Callable[[str], None]) -> int:
+    """The closing lines and the exit status: 1 for a stuck beam or an incomplete walk test."""
+    stuck = bank.diagnostics()
+    for line in stuck:
+        say(line)
+    if walk.beams:
+        # an unplugged receiver never toggles, a translucent coin only flickers (beams_and_leds.md)
+        say(f"walk test: {walk.status()['message']}")
+        if not walk.complete:
+            say("FAILED: walk test incomplete — every beam must be held blocked by a real coin")
+    say(f"done: {len(bank.beam_ids)} beam(s), {len(stuck)} stuck")
+    return 1 if stuck or not walk.complete else 0
+
+
 def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     parser = argparse.ArgumentParser(prog="python -m sensors.hwcheck", description=__doc__.splitlines()[0])
     parser.add_argument("--config", help="TOML config file (beams, [leds], [gpio] pin_factory)")
-    parser.add_argument("--seconds", type=float, default=30.0, help="how long to watch (default 30)")
+    parser.add_argument("--seconds", type=float, default=90.0, help="how long to watch (default 90: about 5 s a beam)")
     parser.add_argument("--no-leds", action="store_true", help="only watch the beams")
     args = parser.parse_args(argv)
     if not args.seconds >= 0:

@@ -140,7 +140,7 @@ class StrikerLink:
         on_event: Callable[[dict[str, Any]], None],
         *,
         silence_s: float = 3.0,
-        low_battery_v: float = 3.5,
+        low_battery_v: float = 3.8,
         read_timeout: float = 0.05,
         backoff_s: tuple[float, float] = (0.05, 1.0),
         max_error_events_per_s: int = 20,
@@ -385,7 +385,9 @@ class StrikerLink:
                 self._battery(sid, st, float(bat))
             if not st.asleep:
                 st.asleep = True
-                self._emit("asleep", f"{sid} went to sleep (idle); a strike wakes it", id=sid)
+                why = p.get("why") if p.get("why") in ("idle", "low_battery") else "idle"
+                # firmware 1.3.0 sleeps between turns: asleep is the striker's usual state in a game
+                self._emit("asleep", f"{sid} went to sleep ({why}); picking it up wakes it", id=sid, why=why)
             return
         if t == "hb":
             self._battery(sid, st, float(p["bat"]))
@@ -413,7 +415,7 @@ class StrikerLink:
             frame = {"t": payload["t"], "id": PI_ID, "seq": self._tx_seq,
                      **{k: v for k, v in payload.items() if k not in ("t", "id", "seq")}}
             try:
-                ser.write(encode(frame))
+                ser.write(b"\x00" + encode(frame))  # 0x00 first: ends any noise before it (the base skips empty frames)
                 ser.flush()
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 raise LinkDown(f"writing to the striker base station failed: {_oneline(exc)}") from exc

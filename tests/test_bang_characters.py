@@ -196,3 +196,33 @@ def test_sid_ketchum_heals_inside_a_bang_window_and_still_answers_bg8_13():
     assert p(s, 1)["life"] == 4 and s["window"]["kind"] == "shot"
     s = move(s, 1, "respond", cards=["missed-2S"])
     assert p(s, 1)["life"] == 4 and s["window"] is None
+
+
+def _sid_dying_with_two_left(hand: list[str]) -> dict:
+    """Sid Ketchum (seat 1) at 1 life is shot by Bo with only the two of them left."""
+    s = table(hands={2: ["bang-AS"], 1: hand}, life={1: 1}, first=2)
+    p(s, 3)["alive"] = False
+    p(s, 4)["alive"] = False
+    s = move(s, 2, "play", card="bang-AS", target=1)
+    return move(s, 1, "pass")
+
+
+def test_sid_ketchum_gets_the_dying_window_with_two_left_and_his_ability_saves_bg8_7():
+    s = _sid_dying_with_two_left(["beer-6H", "missed-2S"])
+    assert s["window"]["kind"] == "dying" and s["window"]["seats"] == [1]
+    assert [m["move"] for m in bang.legal(s, 1)["moves"]] == ["pass", "ability"]  # no Beer to offer
+    with pytest.raises(GameError, match="Beer has no effect with 2 players left"):
+        move(s, 1, "respond", cards=["beer-6H"])
+    saved = move(s, 1, "ability", cards=["beer-6H", "missed-2S"])
+    assert p(saved, 1)["alive"] and p(saved, 1)["life"] == 1 and saved["window"] is None
+    assert saved["phase"] == "playing"
+
+
+def test_sid_ketchum_with_two_left_dies_on_a_timeout_even_holding_beer_bg8_7():
+    s = timeout(_sid_dying_with_two_left(["beer-6H", "beer-7H"]))
+    assert not p(s, 1)["alive"] and s["phase"] == "over"
+
+
+def test_sid_ketchum_with_two_left_and_one_card_gets_no_dying_window_bg8_7():
+    s = _sid_dying_with_two_left(["beer-6H"])
+    assert not p(s, 1)["alive"] and s["phase"] == "over"

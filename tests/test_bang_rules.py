@@ -166,3 +166,10 @@ def test_illegal_inputs_are_refused_with_one_line_and_change_nothing():
         move(s, 3, "pass")
     with pytest.raises(GameError, match="stale timeout"):
         bang.apply(s, {"type": "timeout", "window": 999})
+
+
+def test_bg8_11_setup_never_puts_jail_in_front_of_the_sheriff():
+    with pytest.raises(GameError, match="seat 1 is the Sheriff; Jail never goes on the Sheriff"):
+        bang.new({"setup": {"roles": {1: "sheriff"}, "in_play": {1: ["jail-JS"]}}}, 1, players=players(4))
+    s = bang.new({"setup": {"roles": {1: "sheriff"}, "in_play": {2: ["jail-JS"]}}}, 1, players=players(4))
+    assert s["turn"]["seat"] == 1 and p(s, 2)["in_play"] == ["jail-JS"]

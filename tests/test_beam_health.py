@@ -143,3 +143,20 @@ def test_believable_play_flags_no_healthy_beam():
 
 def test_an_unplugged_goal_point_is_flagged_during_believable_play():
     assert set(_watch_random_shots(400, seed=101, unplugged=frozenset({"goal5"}))) == {"goal5"}
+
+
+def test_timed_walk_passes_a_beam_only_after_a_steady_coin_hold():
+    walk = BeamWalk(BEAMS[:1], hold_s=1.0)
+    bid = BEAMS[0].id
+    assert walk.on_edge(bid, True, 10.0) is None
+    short = walk.on_edge(bid, False, 10.4)  # a flicker: counted, not passed
+    assert short is not None and not short["complete"] and "blocked 1 time(s) but never held 1 s" in short["message"]
+    walk.on_edge(bid, True, 11.0)
+    assert walk.on_edge(bid, False, 12.0)["complete"]
+
+
+def test_timed_walk_refuses_an_edge_without_its_time_and_a_bad_hold():
+    with pytest.raises(ValueError, match="needs its time t"):
+        BeamWalk(BEAMS, hold_s=1.0).on_edge(BEAMS[0].id, True)
+    with pytest.raises(ValueError, match="hold_s must be"):
+        BeamWalk(BEAMS, hold_s=float("nan"))

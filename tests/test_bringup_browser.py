@@ -64,7 +64,7 @@ def test_the_host_pairs_a_striker_to_seat_3_from_the_bringup_page(real_table, br
     page.locator("#lock").wait_for()  # host only
     page.fill("#pin", PIN)
     page.click("#unlock")
-    page.locator("#base").filter(has_text="firmware 1.2.0").wait_for()
+    page.locator("#base").filter(has_text="firmware 1.3.0").wait_for()
     page.locator("#walk").filter(has_text="not toggled yet: goal_n (GPIO17), goal_s (GPIO18)").wait_for()
 
     pin = factory.pin(17)

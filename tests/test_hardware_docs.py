@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from core.config import load, parse
-from hardware_docs import draw_beam_layout, draw_wiring
+from hardware_docs import draw_beam_layout, draw_table, draw_wiring
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "hardware_docs"
@@ -38,12 +38,38 @@ def test_committed_drawings_match_the_config_they_were_drawn_from(tmp_path):
     after changing that config)."""
     import re
 
-    for module, name in ((draw_beam_layout, "beam_layout.svg"), (draw_wiring, "wiring.svg")):
+    for module, name in ((draw_beam_layout, "beam_layout.svg"), (draw_wiring, "wiring.svg"),
+                         (draw_table, "table_drawing.svg")):
         committed = (DOCS / name).read_text()
         source = re.search(r"source: ([^ <]+\.toml)", committed).group(1)
         out = tmp_path / name
         assert module.main(["--config", str(ROOT / source), "--out", str(out)]) == 0
         assert out.read_text() == committed, f"hardware_docs/{name} is stale: rerun its script for {source}"
+
+
+def test_the_table_drawing_is_dimensioned_from_the_config(tmp_path):
+    """Item 5: rails, goal, every beam, every seat LED, the Pi and the cable runs, from the config."""
+    from core import table_geometry as geo
+
+    out = tmp_path / "table.svg"
+    assert draw_table.main(["--config", str(EXAMPLE), "--out", str(out)]) == 0
+    root = ET.parse(out).getroot()
+    config = load(EXAMPLE, layout_only=True)
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    text = " ".join(t.text or "" for t in root.iter(f"{SVG}text"))
+    assert {f"beam-{b.id}" for b in config.beams} <= ids
+    assert {f"seat-{s}" for s in config.leds.seats} <= ids
+    assert {"rails", "surface", "goal", "pi", "base-station", "cables", "section", "status-led"} <= ids
+    for label in ("surface 425", "surface 625", f"overall {425 + 2 * geo.RAIL_WIDTH_MM:g}",
+                  f"overall {625 + 2 * geo.RAIL_WIDTH_MM:g}", "goal 60 x 160", "182.5", "232.5",
+                  f"rail {geo.RAIL_HEIGHT_MM:g} high", "beam band 0.5–1.5"):
+        assert label in text, label
+    for b in config.beams:
+        assert f"{b.id} GPIO{b.pin}" in text or f"{b.id} ({b.at[0]:g}, {b.at[1]:g})" in text
+    goal = next(el for el in root.iter(f"{SVG}rect") if el.get("id") == "goal")
+    surface = next(el for el in root.iter(f"{SVG}rect") if el.get("id") == "surface")
+    assert float(goal.get("x")) - float(surface.get("x")) == geo.GOAL.x0  # 1 unit = 1 mm
+    assert float(goal.get("width")) == geo.GOAL_W_MM and float(surface.get("height")) == geo.LENGTH_MM
 
 
 def test_layout_script_reports_a_broken_config_in_one_line(tmp_path, capsys):
@@ -75,12 +101,20 @@ def test_seventeen_beams_six_leds_and_rgb_fill_all_26_gpios_exactly():
 @pytest.mark.parametrize(
     "data, problem",
     [
-        ({"beams": [{"id": "a", "pin": 0, "kind": "point", "at": [1, 1]}]}, "GPIO0 is ID_SD (HAT EEPROM)"),
+        ({"beams": [{"id": "a", "pin": 0, "kind": "point", "at": [1, 1]}]},
+         "beams[0].pin: GPIO0 is ID_SD, the HAT ID EEPROM pin"),
+        ({"leds": {"seats": {"2": 1}}}, "leds.seats.2: GPIO1 is ID_SC, the HAT ID EEPROM pin"),
+        ({"leds": {"status": [16, 0, 27]}}, "leds.status: GPIO0 is ID_SD"),
     ],
 )
-def test_pin_conflicts_are_named(data, problem):
-    problems = draw_wiring.check_pins(parse(data))
-    assert any(problem in p for p in problems), problems
+def test_the_config_refuses_the_hat_eeprom_pins_like_the_wiring_drawing(data, problem):
+    """draw_wiring.py refused GPIO0/1 while `gametable run` accepted them."""
+    from core.config import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        parse(data)
+    assert problem in str(err.value)
+    assert set(draw_wiring.RESERVED) == {0, 1}  # the drawing's reserved pins are the config's
 
 
 @pytest.mark.parametrize(
@@ -192,7 +226,7 @@ def test_every_printable_part_has_a_make_stl_rule():
     makefile = (ROOT / "Makefile").read_text()
     assert "stl:" in makefile and "openscad" in makefile
     parts = sorted(p.stem for p in (DOCS / "printable").glob("*.scad") if p.stem != "goal_points")
-    assert parts == ["drilling_jig", "goal_emitter_bridge", "rail_beam_post", "striker_body"]
+    assert parts == ["camera_mount", "drilling_jig", "goal_sensor_plug", "rail_corner_post", "striker_body"]
 
 
 # --- review #3: a TOML example in the docs is a piece of the real table ----------------------------

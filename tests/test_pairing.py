@@ -5,6 +5,7 @@ daemon, Hardware and StrikerLink, and a real Mosquitto."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 
 import pytest
@@ -17,7 +18,7 @@ from controller.hardware import Hardware
 from controller.pairing import PairingDesk, PairingError, Pairings, base_report, pairings_file
 from core.clock import SystemClock
 from core.config import parse
-from tests.helpers.firmware_base import FirmwareBase
+from tests.helpers.firmware_base import FirmwareBase, fw
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.pty_pair import wait_for
 
@@ -49,9 +50,9 @@ def test_a_pairing_names_what_is_wrong_and_changes_nothing(tmp_path):
                           (("st-other", MAC, 1), f"MAC {MAC} is already paired as {SID}")):
         with pytest.raises(PairingError, match=message):
             p.pair(*args)
-    for i in range(7):
+    for i in range(5):
         p.pair(f"st-{i}", f"00000000000{i}", 1)
-    with pytest.raises(PairingError, match="at most 8 strikers"):
+    with pytest.raises(PairingError, match="encrypts at most 6 strikers"):  # ESP-NOW's encrypted peers
         p.pair("st-9", "000000000009", 1)
     with pytest.raises(PairingError, match="st-x is not paired"):
         p.unpair("st-x")
@@ -63,6 +64,25 @@ def test_an_unreadable_pairing_file_falls_back_to_the_config_and_says_so(tmp_pat
     path.write_text("{not json")
     p = Pairings(path, {"s1": 1})
     assert p.seats() == {"s1": 1} and "unreadable" in p.load_error
+
+
+def test_the_first_pairing_makes_the_tables_esp_now_secret_peers_set_carries_it_nothing_shows_it(tmp_path):
+    """Issue 24 #8: one 16-byte secret per table (secrets), made at the first pairing from the panel,
+    kept across restarts; peers_set carries it; nothing the panel shows does; the file is 0600."""
+    path = tmp_path / "p.json"
+    p = Pairings(path, {"s1": 1})
+    assert p.adopt({"aabbccddeeff": "s1"}) and p.key is None
+    assert p.peers_set() == {"t": "peers_set", "peers": {"aabbccddeeff": "s1"}}  # nothing paired here: no key
+    assert p.listing()[0]["encrypted"] is False
+    p.pair(SID, MAC, 3)
+    assert re.fullmatch(r"[0-9a-f]{32}", p.key)
+    assert p.peers_set() == {"t": "peers_set", "peers": p.peers(), "key": p.key}
+    assert all(entry["encrypted"] for entry in p.listing()) and p.key not in json.dumps(p.listing())
+    assert path.stat().st_mode & 0o777 == 0o600
+    again = Pairings(path, {"s1": 1})
+    again.unpair(SID)
+    again.pair(SID, MAC, 5)
+    assert again.key == p.key  # the table's secret stays; the striker's LMK follows from it and its MAC
 
 
 def test_the_base_list_gives_a_configured_striker_its_mac(tmp_path):
@@ -188,7 +208,7 @@ def test_the_pi_sends_its_list_after_every_hello_and_a_waved_striker_paired_to_s
     assert table.daemon.journal.last_seq == journalled  # the table's wiring, not a game input
     wait_for(lambda: base.core.peers == {MAC: SID}, what="the base's allow-list")
     status = _pairing(phone, lambda p: p["in_sync"] and p["base_peers"])
-    assert {"striker": SID, "seat": 3, "mac": MAC, "from": "panel"} in status["paired"]
+    assert {"striker": SID, "seat": 3, "mac": MAC, "from": "panel", "encrypted": True} in status["paired"]
 
     # the striker's strike now reaches the Pi and counts for seat 3 (Cy's turn)
     mark = len(phone.messages)
@@ -196,8 +216,18 @@ def test_the_pi_sends_its_list_after_every_hello_and_a_waved_striker_paired_to_s
     state = phone.wait_for("gametable/pair/state", lambda m: (m.json().get("turn") or {}).get("strikes") == 1,
                            start=mark).json()
     assert state["turn"]["seat"] == 3
-    assert json.loads(pairings_file(table.config.journal.path).read_text())["strikers"][SID] == \
-        {"mac": MAC, "seat": 3}
+    # issue 24 #8: the first pairing made the table's ESP-NOW secret; the base derives the keys from
+    # it, the file is its owner's only, and no MQTT message ever carries a key
+    path = pairings_file(table.config.journal.path)
+    stored = json.loads(path.read_text())
+    secret = stored["key"]
+    assert stored["strikers"][SID] == {"mac": MAC, "seat": 3} and re.fullmatch(r"[0-9a-f]{32}", secret)
+    keys = fw("keys")
+    assert base.core.secret == secret and base.core.pmk == keys.table_pmk(secret)
+    assert base.core.keys == {MAC: keys.striker_lmk(secret, MAC)}
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert not [m for m in phone.messages for k in (secret, base.core.pmk, base.core.keys[MAC])
+                if k in m.payload.decode(errors="replace")]
 
 
 def test_a_pairing_survives_a_restart_and_is_sent_to_a_rebooted_base(rig):
@@ -296,7 +326,7 @@ def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fak
 
         data = b""
         deadline = time.monotonic() + 5
-        while data.count(b"\x00") < 2 and time.monotonic() < deadline:
+        while data.count(b"\x00") < 4 and time.monotonic() < deadline:  # each frame: 0x00 first and last
             data += os.read(pty.master, 4096)
         assert FrameDecoder().feed(data) == [{"t": "pair_open", "id": "pi", "seq": 0, "s": 60},
                                              {"t": "peers_set", "id": "pi", "seq": 1, "peers": {MAC: SID}}]

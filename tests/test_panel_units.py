@@ -146,7 +146,9 @@ def test_the_panel_log_lists_each_events_words_in_order():
     link.handle("gametable/t1/state", json.dumps(PUBLIC).encode())
     link.handle("gametable/t1/events", json.dumps({"seq": 7, "ts": 1.5, "effects": [{"kind": "x"}],
                                                    "words": ["Ann strikes", "Bo's turn"]}).encode())
-    assert list(link.log) == [{"seq": 7, "ts": 1.5, "lines": ["Ann strikes", "Bo's turn"]}]
+    # a daemon without "says": each line is its own plain message (shown as it is in every language)
+    assert list(link.log) == [{"seq": 7, "ts": 1.5, "lines": ["Ann strikes", "Bo's turn"],
+                               "says": [{"text": "Ann strikes"}, {"text": "Bo's turn"}]}]
     games = {"games": [{"game": "coinwar", "title": "Coin War", "modes": []}, {"game": "coup", "modes": []}]}
     link.handle("gametable/t1/games", json.dumps(games).encode())
     assert list(link.described_games()) == ["coinwar", "coup"]

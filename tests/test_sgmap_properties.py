@@ -1,5 +1,7 @@
 """Property tests of the battlefield, random bots (docs/rules/sanguosha-map.md): exact replay, gold and card
-conservation, generals always on walkable cells, and legal() never offering what apply() refuses."""
+conservation, generals always on walkable cells, legal() never offering what apply() refuses, and
+SG-8.14's invariants (the 6-card limit right after the draw, knocked-out generals out of reach, a
+castle losing at most 1 per attack)."""
 
 from __future__ import annotations
 
@@ -42,11 +44,36 @@ def play(state: dict[str, Any], bots: dict[int, Any], limit: int, check: bool = 
             inp = bots[seat].choose(sg.view(state, seat), legal)
         else:
             inp = sg.deadlines(state)[0][2]
-        state = sg.apply(state, inp)
+        before, state = state, sg.apply(state, inp)
         inputs.append(inp)
         if check:
             invariants(state)
+            steps(before, inp, state)
     return inputs
+
+
+def _seat(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    return next(p for p in state["players"] if p["seat"] == seat)
+
+
+def steps(before: dict[str, Any], inp: dict[str, Any], after: dict[str, Any]) -> None:
+    """SG-8.14's invariants of one accepted input."""
+    turn = before["turn"]
+    if turn is not None and turn["stage"] == "act" and len(_seat(before, turn["seat"])["action"]) > 6:
+        # over 6 action cards after the draw: nothing but the turn's general discarding
+        assert inp.get("move") == "discard" and inp["seat"] == turn["seat"], inp
+    if inp.get("move") not in (None, "discard", "keep", "reroll") and turn is not None and inp["seat"] == turn["seat"]:
+        assert len(_seat(after, inp["seat"])["action"]) <= 6, inp
+    out = {p["seat"] for p in before["players"] if p["knocked_out"]}
+    for eff in after["last"]:  # a knocked-out general is never a target, never hurt
+        assert not (eff["kind"] in ("attack", "duel_request") and eff["target"] in out), eff
+        assert not (eff["kind"] == "damage" and eff["seat"] in out), eff
+    now = after["turn"]
+    if now is not None and now["stage"] != "minion_roll":
+        assert not _seat(after, now["seat"])["knocked_out"]  # the skipped turn is nobody's
+    if inp.get("move") == "attack":  # a castle loses at most 1 per attack, Crossbow or not
+        for side in "AB":
+            assert before["sides"][side]["castle"] - after["sides"][side]["castle"] <= 1
 
 
 def invariants(state: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ import pytest
 
 from controller.games import GameError, get_game
 from controller.games import sanguosha_map as sg
+from controller.games.sanguosha_map import maps
 from tests.sgmap_helpers import minion, move, p, start, timeout, tiny_map, total_gold
 
 
@@ -74,6 +75,19 @@ def test_SG_8_2_default_map_honours_the_constraints():
     minion_rows = {r for side in "AB" for r, _ in m["minions"][side]["cells"]}
     assert 4 in wall_rows and 4 not in minion_rows  # the walled row is skipped
     assert len(m["doors"]) == 2
+
+
+def test_SG_8_2_the_default_maps_wall_row_is_open_at_its_ends():
+    """docs/sanguosha-map.md: walls above and below [4, 5]…[4, 7]; walking in from an end costs 1
+    without a horse, crossing a wall edge needs a horse and costs 2, and no attack crosses it (SG-2)."""
+    g = maps.geometry(maps.load("default"))
+    for end, inside in (((4, 4), (4, 5)), ((4, 8), (4, 7))):
+        assert g.step_cost(end, inside, horse=False) == 1
+    for col in (5, 6, 7):
+        for outside in ((3, col), (5, col)):
+            assert g.step_cost(outside, (4, col), horse=False) is None
+            assert g.step_cost(outside, (4, col), horse=True) == 2
+    assert g.distance((3, 6), (4, 6)) > 1  # attacks go round, not across
 
 
 @pytest.mark.parametrize("change, message", [
@@ -239,9 +253,30 @@ def test_SG_4_knock_out_back_to_castle_kill_gold_weapon_dropped_skip_and_wake():
     assert s["decks"]["weapon"][-1] == "ice_sword"
     assert p(s, 2)["gold"] == 2 and total_gold(s) == 0  # SG-7 kill a general +2, from the bank
     s = move(s, 2, "end_turn")
-    # seat 1's next turn is skipped; it wakes with min(3, max) = 2 health ([interpretation])
-    assert s["turn"]["seat"] == 2 and not p(s, 1)["knocked_out"]
+    # SG-8.14: seat 1's next turn is skipped and it stays knocked out through it
+    assert s["turn"]["seat"] == 2 and p(s, 1)["knocked_out"]
+    s = move(s, 2, "roll")
+    s = move(s, 2, "end_turn")
+    # at the start of the turn after the skipped one it wakes with min(3, max) = 2 health ([interpretation])
+    assert s["turn"]["seat"] == 1 and not p(s, 1)["knocked_out"]
     assert p(s, 1)["health"] == min(3, p(s, 1)["max_health"])
+
+
+def test_SG_8_14_a_knocked_out_general_is_no_target_during_its_skipped_turn():
+    s = start(dice=[1, 3, 3, 6], hands={2: ["strike-1", "strike-2", "strike-3"]},
+              positions={1: [2, 3], 2: [2, 4]}, first=2)
+    s = move(s, 2, "roll")
+    for strike in ("strike-1", "strike-2"):
+        s = move(s, 2, "attack", target=1, cards=[strike])
+        s = move(s, 1, "pass")
+    assert p(s, 1)["knocked_out"] and p(s, 1)["cell"] == [0, 0]
+    s = move(s, 2, "end_turn")  # round 2: seat 1's turn is skipped
+    assert s["turn"]["seat"] == 2 and p(s, 1)["knocked_out"] and s["last"][-2]["kind"] == "skip"
+    s = move(s, 2, "roll")
+    s = move(s, 2, "move", path=[[1, 4], [0, 4], [0, 3], [0, 2], [0, 1]])  # next to seat 1 on [0, 0]
+    with pytest.raises(GameError, match="is knocked out"):
+        move(s, 2, "attack", target=1, cards=["strike-3"])
+    assert 1 not in next(m for m in sg.legal(s, 2)["moves"] if m["move"] == "attack")["targets"]
 
 
 def test_SG_4_a_general_knocked_out_on_their_own_turn_ends_it():
@@ -531,7 +566,7 @@ def test_SG_6_a_challenger_dying_in_a_won_boss_fight_pays_2_and_gets_no_reward()
 
 def test_SG_8_11_a_result_naming_a_fled_joiner_charges_1_and_spares_them():
     s = start(4, dice=[1, 1], positions={1: [7, 4], 2: [2, 3], 3: [7, 4], 4: [3, 4]}, first=2,
-              gold={2: 0, 4: 2})
+              gold={2: 0, 4: 3})
     s = move(s, 2, "roll")
     s = move(s, 2, "challenge_boss")
     s = move(s, 4, "join_boss")
@@ -545,10 +580,13 @@ def test_SG_8_10_physical_dice_a_knocked_out_first_roller_skips_and_wakes():
     s = sg.new({"map": tiny_map(), "physical_dice": True,
                 "setup": {"positions": {1: [2, 3], 2: [2, 5]}}}, 1,
                players=[{"seat": 1, "name": "a", "team": "A"}, {"seat": 2, "name": "b", "team": "B"}])
-    s["players"][0]["knocked_out"] = True
-    s["players"][0]["health"] = 0
+    s["players"][0].update(knocked_out=True, health=0, skips=1)
     s = move(s, 1, "roll", value=1)  # anyone rolls the minions' die; then seat 1's turn is skipped
-    assert s["turn"]["seat"] == 2 and not p(s, 1)["knocked_out"]
+    assert s["turn"]["seat"] == 2 and p(s, 1)["knocked_out"]  # SG-8.14: out through the skipped turn
+    s = move(s, 2, "roll", value=1)
+    s = move(s, 2, "end_turn")
+    s = move(s, 1, "roll", value=1)  # round 2's minion roll; seat 1 wakes and plays this turn
+    assert s["turn"]["seat"] == 1 and s["turn"]["stage"] == "roll" and not p(s, 1)["knocked_out"]
     assert p(s, 1)["health"] == min(3, p(s, 1)["max_health"])
 
 
@@ -591,3 +629,109 @@ def test_SG_9_public_input_hides_strategy_cards_only():
     assert sg.public_input(discard)["args"] == {"cards": ["strike-3"], "count": 2}
     attack = {"type": "move", "seat": 1, "move": "attack", "args": {"target": 2, "cards": ["strike-1"]}}
     assert sg.public_input(attack) is attack
+
+
+# ---------------------------------------------------------------- SG-8.14 decisions of 2026-12
+
+
+def test_SG_8_14_over_6_action_cards_after_the_draw_a_discard_comes_before_any_other_move():
+    hand = [f"strike-{i}" for i in range(1, 6)]
+    s = start(dice=[1, 3], hands={1: hand}, positions={1: [2, 3], 2: [2, 4]},
+              decks={"action": ["dodge-1", "dodge-2"]})
+    s = move(s, 1, "roll")
+    rolled = s
+    # the first other move would draw to 7: refused, and nothing is drawn
+    with pytest.raises(GameError, match="you hold 7 action cards; discard down to 6 before any other move"):
+        move(rolled, 1, "move", path=[[2, 2]])
+    assert len(p(rolled, 1)["action"]) == 5 and rolled["turn"]["stage"] == "rolled"
+    assert {m["move"] for m in sg.legal(rolled, 1)["moves"]} == {"reroll", "keep", "discard"}
+    s = move(s, 1, "keep")
+    assert len(p(s, 1)["action"]) == 7
+    assert [m["move"] for m in sg.legal(s, 1)["moves"]] == ["discard"]
+    for name, args in (("attack", {"target": 2, "cards": ["strike-1"]}), ("request_duel", {"target": 2}),
+                       ("move", {"path": [[2, 2]]}), ("end_turn", {})):
+        with pytest.raises(GameError, match="discard down to 6"):
+            move(s, 1, name, **args)
+    s = move(s, 1, "discard", cards=["dodge-2"])
+    s = move(s, 1, "attack", target=2, cards=["strike-1"])
+    assert s["window"]["kind"] == "dodge"
+    # a discard straight from the roll draws first, then discards
+    d = move(rolled, 1, "discard", cards=["strike-5"])
+    assert len(p(d, 1)["action"]) == 6 and d["turn"]["stage"] == "act"
+
+
+def test_SG_8_14_a_crossbow_attack_costs_a_castle_1_durability_however_many_strikes():
+    s = start(dice=[1, 3], positions={1: [1, 6], 2: [7, 4]}, hands={1: ["strike-1", "strike-2", "strike-3"]},
+              equipment={1: {"weapon": "crossbow"}})
+    s = move(s, 1, "roll")
+    s = move(s, 1, "attack", target="castle", cards=["strike-1", "strike-2", "strike-3"])
+    assert s["sides"]["B"]["castle"] == 19 and len(p(s, 1)["action"]) == 2 and s["turn"]["movement_left"] == 2
+    assert s["last"][-1] | {"text": ""} == {"kind": "castle", "side": "B", "amount": 1, "castle": 19, "text": ""}
+
+
+def test_SG_8_14_request_duel_ends_the_requesters_movement():
+    s = start(dice=[1, 5], positions={1: [2, 3], 2: [2, 3]}, gold={2: 1}, hands={1: ["strike-1"]})
+    s = move(s, 1, "roll")
+    s = move(s, 1, "request_duel", target=2)
+    assert s["turn"]["movement_left"] == 0
+    s = move(s, 2, "refuse")
+    assert s["fight"] is None and p(s, 1)["gold"] == 1
+    with pytest.raises(GameError, match="0 movement left"):
+        move(s, 1, "move", path=[[2, 4]])
+    with pytest.raises(GameError, match="no movement left"):
+        move(s, 1, "attack", target=2, cards=["strike-1"])
+    assert {m["move"] for m in sg.legal(s, 1)["moves"]} == {"discard", "end_turn"}
+
+
+def _boss_with_joiner(gold):
+    """Seat 2 (B) challenges A's boss from [2, 3]; seat 4 (B) on the door [3, 4] joins for 2."""
+    s = start(4, dice=[1, 4], positions={1: [7, 4], 2: [2, 3], 3: [7, 4], 4: [3, 4]}, first=2, gold=gold)
+    s = move(s, 2, "roll")
+    s = move(s, 2, "challenge_boss")
+    return move(s, 4, "join_boss")
+
+
+def test_SG_8_14_when_the_entrant_flees_the_joiner_fights_on_and_may_flee_too():
+    s = _boss_with_joiner({2: 1, 4: 3})
+    with pytest.raises(GameError, match="P4 fights on; the boss's health is entered when the fight ends"):
+        move(s, 2, "flee", boss_health=3)
+    s = move(s, 2, "flee")
+    assert p(s, 2)["gold"] == 0 and s["turn"]["movement_left"] == 3  # SG-8.12: the entrant keeps movement
+    assert s["fight"] is not None and s["fight"]["entrant"] == 4 and s["fight"]["joiners"] == []
+    assert sg.table_view(s)["answer"] == [4]  # the challenger left enters the result
+    with pytest.raises(GameError, match="only a boss fight's challenger"):
+        move(s, 2, "flee")
+    with pytest.raises(GameError, match="being played"):
+        move(s, 2, "move", path=[[2, 4]])
+    out = move(s, 4, "flee", boss_health=4)
+    assert out["fight"] is None and p(out, 4)["gold"] == 0 and out["sides"]["A"]["boss"]["health"] == 4
+    # or the joiner loses on alone: knocked out and pays 2; the fled entrant is spared
+    lost = move(move(s, 4, "fight_result", winner="A", boss_health=2), 1, "confirm")
+    assert p(lost, 4)["knocked_out"] and p(lost, 4)["gold"] == 0 and not p(lost, 2)["knocked_out"]
+    assert lost["sides"]["A"]["boss"]["health"] == 2 and lost["turn"]["seat"] == 2
+
+
+def test_SG_8_14_a_boss_healed_in_the_fight_is_entered_up_to_its_full_health():
+    s = _boss_with_joiner({2: 2, 4: 3})
+    boss = s["sides"]["A"]["boss"]
+    s["sides"]["A"]["boss"]["health"] = 2  # hurt in an earlier fight
+    full = boss["max_health"]
+    with pytest.raises(GameError, match=f"boss_health must be 0-{full}, got {full + 1}"):
+        move(s, 2, "fight_result", winner="A", boss_health=full + 1)
+    with pytest.raises(GameError, match="a boss at 0 health is beaten"):
+        move(s, 2, "fight_result", winner="A", boss_health=0)
+    healed = move(move(s, 2, "fight_result", winner="A", boss_health=full), 1, "confirm")
+    assert healed["sides"]["A"]["boss"]["health"] == full
+    s = move(s, 4, "flee")
+    s = move(s, 2, "flee", boss_health=full - 1)  # Peach: above the 2 it had before the fight
+    assert s["fight"] is None and s["sides"]["A"]["boss"]["health"] == full - 1
+
+
+def test_SG_8_14_a_challenger_with_0_gold_cannot_leave_by_either_path():
+    s = _boss_with_joiner({2: 0, 4: 2})
+    assert p(s, 4)["gold"] == 0
+    with pytest.raises(GameError, match="fleeing costs 1 gold; you have 0"):
+        move(s, 4, "flee")
+    with pytest.raises(GameError, match="seat 4 cannot have fled: leaving costs 1 gold and they have 0"):
+        move(s, 2, "fight_result", winner="A", fled=[4])
+    assert "flee" not in {m["move"] for m in sg.legal(s, 4)["moves"]}

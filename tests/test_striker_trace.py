@@ -57,7 +57,7 @@ def suggested(out: str) -> float:
 
 def _check_parsed_output(stdout: str) -> None:
     trace = trace_file.parse(stdout, "record_trace output")
-    assert trace.header["rate_hz"] == 1000 and trace.header["fw"] == "1.2.0" and trace.header["thr"] == 3.25
+    assert trace.header["rate_hz"] == 1000 and trace.header["fw"] == "1.3.0" and trace.header["thr"] == 3.25
     assert len(trace.samples) == len(REPLAYED["samples"])
     for got, want in zip(trace.samples, REPLAYED["samples"], strict=True):
         assert all(abs(g - w) <= 0.00076 for g, w in zip(got, want, strict=True)), (got, want)

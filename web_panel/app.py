@@ -25,6 +25,7 @@ from flask import Flask, Response, abort, g, jsonify, request, send_file, send_f
 from core.clock import Clock, SystemClock
 from core.config import Config
 from core.json_depth import too_deep
+from core.said import Said, say
 from web_panel.bringup import bringup_command
 from web_panel.commands import (
     CommandError,
@@ -38,6 +39,8 @@ from web_panel.commands import (
 from web_panel.game_views import GameViews
 from web_panel.host_login import HostLogin
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
+from web_panel.i18n import COOKIE as LANG_COOKIE
+from web_panel.i18n import ENGLISH, LANGUAGES, TableLanguage, catalogue, choose, render
 from web_panel.link import TableLink
 from web_panel.security import (
     DEFAULT_PIN,
@@ -107,6 +110,12 @@ def report_lockout(report: dict[str, Any]) -> None:
     print(message, flush=True)
 
 
+def lang_file(config: Config) -> Path:
+    """Where the table's default language (set by the host) lives: next to the journal."""
+    journal = Path(config.journal.path)
+    return journal.with_name(journal.name + ".panel-lang")
+
+
 def seats_file(config: Config) -> Path:
     """Where the seat-token hashes live: next to the journal, so they share its lifetime."""
     journal = Path(config.journal.path)
@@ -139,7 +148,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     app.register_error_handler(413, panel.too_big)
     app.after_request(panel.headers)
     page = panel.page
-    for rule in ("/", "/join", "/seat", "/table", "/host"):
+    for rule in ("/", "/join", "/seat", "/table", "/host", "/rules", "/rules/<path:topic>"):
         app.add_url_rule(rule, "page", page, methods=["GET"])
     for rule, view in _GETS:
         app.add_url_rule(rule, view, getattr(panel, view), methods=["GET"])
@@ -151,17 +160,21 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
 # The routes besides the phone's pages: (rule, name of the _Panel method that answers it).
 _GETS = [
     ("/bringup", "bringup_page"), ("/api/bringup", "bringup_state"), ("/games/<game>/<name>", "game_view"),
-    ("/qr.svg", "qr"), ("/api/info", "info"), ("/api/stream", "stream"),
+    ("/qr.svg", "qr"), ("/api/info", "info"), ("/api/stream", "stream"), ("/i18n/<lang>.json", "i18n_catalogue"),
 ]
 _POSTS = [
     ("/api/host/bringup", "bringup_cmd"),
     ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
     ("/api/host/lock", "lock"), ("/api/host/lift", "lift"), ("/api/host/share", "share"), ("/api/host/release", "release"),
     ("/api/cmd", "cmd"), ("/api/host/cmd", "host_cmd"), ("/api/flick", "do_flick"),
+    ("/api/host/lang", "set_table_lang"),
 ]
 
 
 def fail(status: int, message: str, **extra: Any) -> Response:
+    """A refusal; a message made with ``say`` is said in the asking phone's language (docs/i18n.md)."""
+    if isinstance(message, Said):
+        message = render(message.msg, g.get("lang", ENGLISH))
     resp = jsonify({"ok": False, "error": message, **extra})
     resp.status_code = status
     return resp
@@ -209,6 +222,7 @@ class _Panel:
         self.seats, self.hosts = SeatRegistry(seats_file(config)), HostSessions()
         self.join_codes = JoinCodes(clock)
         self.replays = ReplayGuard()
+        self.table_lang = TableLanguage(lang_file(config))
         self.host_names = HostCheck.for_config(config)
         self.keepalive_s, self.result_timeout_s, self.flick_timeout_s = keepalive_s, result_timeout_s, flick_timeout_s
 
@@ -219,6 +233,7 @@ class _Panel:
             return fail(421, f"unknown host name {request.headers.get('Host')!r}: open the panel by the table's address")
         g.seat = self.seats.seat_of(request.cookies.get(SEAT_COOKIE))
         g.host = self.hosts.valid(request.cookies.get(HOST_COOKIE))
+        g.lang = choose(request.cookies.get(LANG_COOKIE), self.table_lang.lang, request.headers.get("Accept-Language"))
         if request.method != "POST":
             return None
         return _post_refusal() or self._read_body()
@@ -237,7 +252,7 @@ class _Panel:
         try:
             rid = request_id(body)
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         if not self.replays.first_use(rid):
             return fail(409, f"request {rid} was already sent once (a replayed request is never applied twice)")
         g.body = body
@@ -262,13 +277,14 @@ class _Panel:
     def publish(self, cmd: dict[str, Any]) -> Response:
         result = self.link.command(cmd, timeout=self.result_timeout_s)
         if result is None:
-            return fail(504, f"the table did not answer within {self.result_timeout_s:g} s (is the daemon running?)")
+            return fail(504, say("the table did not answer within {s} s (is the daemon running?)", s=f"{self.result_timeout_s:g}"))
         if not result.get("ok"):
-            return fail(409, str(result.get("error")))
+            said = result.get("error_msg")  # the daemon's error as a message (docs/i18n.md)
+            return fail(409, render(said, g.lang) if isinstance(said, dict) else str(result.get("error")))
         return jsonify({"ok": True})
 
     # --- pages -------------------------------------------------------------------------------
-    def page(self) -> Response:
+    def page(self, topic: str = "") -> Response:
         resp = send_from_directory(STATIC, "index.html")
         resp.headers["Cache-Control"] = "no-cache"
         return resp
@@ -290,7 +306,7 @@ class _Panel:
         try:
             command = bringup_command(g.body)
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         return self.publish(command)
 
     def game_view(self, game: str, name: str) -> Response:
@@ -315,7 +331,7 @@ class _Panel:
     def qr(self) -> Response:
         if request.args.get("of") == "host":  # the host link: the table's own screen only
             if not self.at_table():
-                return fail(403, "the host link's QR code is shown on the table's own screen only")
+                return fail(403, say("the host link's QR code is shown on the table's own screen only"))
             text, title = host_link(self.config, request.host_url, self.pins.key), "Scan to host this table"
         else:
             text, title = self.join_url(), "Scan to join the table"
@@ -329,7 +345,7 @@ class _Panel:
         link = self.link
         info = {"table": self.config.table_id, "games": link.described_games(), "me": self.me(),
                 "taken": self.seats.taken(), "join_url": self.join_url(), "status": link.status,
-                "pin_is_default": self.pins.pin == DEFAULT_PIN,
+                "pin_is_default": self.pins.pin == DEFAULT_PIN, "lang": self.table_lang.lang,
                 "now": self.clock.wall()}  # phones correct their clock for window countdowns (CP-6)
         if self.at_table() or g.host:  # the table's screen (and the host) see a PIN lockout to lift
             info["host_login"] = self.pins.report()
@@ -355,16 +371,35 @@ class _Panel:
         return Response(link.hub.stream(sub, snapshot, self.keepalive_s), mimetype="text/event-stream",
                         headers=headers)
 
+    def i18n_catalogue(self, lang: str) -> Response:
+        """A language's catalogue for the phones' JavaScript (web_panel/i18n.py, docs/i18n.md)."""
+        if lang not in LANGUAGES:
+            abort(404)
+        resp = jsonify({"lang": lang, "messages": catalogue(lang)})
+        resp.headers["Cache-Control"] = "no-cache"
+        return resp
+
+    def set_table_lang(self) -> Response:
+        """The host sets the table's default language: phones without a choice of their own follow."""
+        if not g.host:
+            return fail(403, say("setting the table's language needs the host PIN"))
+        try:
+            lang = self.table_lang.set(g.body.get("lang"))
+        except ValueError as exc:
+            return fail(400, exc.args[0])
+        self.link.hub.publish("lang", {"lang": lang})
+        return jsonify({"ok": True, "lang": lang})
+
     # --- seats and host ----------------------------------------------------------------------
     def claim(self) -> Response:
         seats = self.seats
         seat = g.body.get("seat")
         if not _valid_seat(seat):
-            return fail(400, f"'seat' must be a seat number from 1 to 6, got {seat!r}")
+            return fail(400, say("'seat' must be a seat number from 1 to 6, got {got}", got=repr(seat)))
         if g.seat == seat:
             return jsonify({"ok": True, "seat": seat})
         if g.seat is not None:
-            return fail(409, f"this phone already holds seat {g.seat}; leave it first")
+            return fail(409, say("this phone already holds seat {seat}; leave it first", seat=g.seat))
         refusal = self._not_at_table(seat)
         if refusal:
             return refusal
@@ -372,11 +407,11 @@ class _Panel:
         mine = seats.held_by(address)
         if mine and address not in LOCAL_ADDRESSES and not seats.is_open_for_shared(seat):
             # One seat per phone (issue 17 #9): a cleared cookie does not buy a second seat.
-            return fail(409, f"this phone already holds seat {mine[0]}; one seat per phone "
-                             f"(the host can free it, or open seat {seat} for a shared phone)")
+            return fail(409, say("this phone already holds seat {mine}; one seat per phone "
+                                 "(the host can free it, or open seat {seat} for a shared phone)", mine=mine[0], seat=seat))
         token = seats.claim(seat, address)
         if token is None:
-            return fail(409, f"seat {seat} is taken by another phone (the host can free it)")
+            return fail(409, say("seat {seat} is taken by another phone (the host can free it)", seat=seat))
         self.link.hub.publish("taken", seats.taken())
         return cookie(jsonify({"ok": True, "seat": seat}), SEAT_COOKIE, token)
 
@@ -387,15 +422,15 @@ class _Panel:
             return None
         code = g.body.get("code")
         if code is None:
-            return fail(403, "taking a seat needs the QR code shown on the table's screen: scan it "
-                             "(or ask the host to open this seat for you)")
+            return fail(403, say("taking a seat needs the QR code shown on the table's screen: scan it "
+                                 "(or ask the host to open this seat for you)"))
         if not self.join_codes.valid(code):
-            return fail(403, "this join code is wrong or has expired: scan the QR code on the table's screen again")
+            return fail(403, say("this join code is wrong or has expired: scan the QR code on the table's screen again"))
         return None
 
     def leave(self) -> Response:
         if g.seat is None:
-            return fail(403, "this phone holds no seat")
+            return fail(403, say("this phone holds no seat"))
         self.seats.release(g.seat)
         self.link.hub.close_seat(g.seat)
         self.link.hub.publish("taken", self.seats.taken())
@@ -409,7 +444,7 @@ class _Panel:
         else:
             verdict = self.pins.check_pin(request.remote_addr or "?", body.get("pin"), local=self.at_table())
         if not verdict.ok:
-            resp = fail(verdict.status, verdict.error or "wrong PIN")
+            resp = fail(verdict.status, verdict.error or say("wrong PIN"))
             if verdict.retry_s:
                 resp.headers["Retry-After"] = str(int(verdict.retry_s + 0.999))
             return resp
@@ -418,7 +453,7 @@ class _Panel:
     def lift(self) -> Response:
         """The table's own screen (or console, or the host) lifts a PIN lockout; what it was."""
         if not (self.at_table() or g.host):
-            return fail(403, "a PIN lockout is lifted on the table's own screen or its console only")
+            return fail(403, say("a PIN lockout is lifted on the table's own screen or its console only"))
         was = self.pins.lift()
         log.warning("panel: host login lockout lifted (%d wrong PINs from %d addresses)",
                     was["wrong_pins"], was["addresses"])
@@ -454,25 +489,25 @@ class _Panel:
     def cmd(self) -> Response:
         link = self.link
         if g.seat is None:
-            return fail(403, "this phone holds no seat; join a seat first")
+            return fail(403, say("this phone holds no seat; join a seat first"))
         try:
             public = link.public_state()
             described = link.described_games().get(str((public or {}).get("game")))
             command = seat_command(g.body, g.seat, public, link.private_view(g.seat),
                                    seats_moves(link.private_views()), phone_inputs(described))
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         return self.publish(command)
 
     def host_cmd(self) -> Response:
         link = self.link
         if not g.host:
-            return fail(403, "this needs the host PIN (unlock the host screen first)")
+            return fail(403, say("this needs the host PIN (unlock the host screen first)"))
         try:
             games = link.described_games(wait_s=GAMES_WAIT_S if g.body.get("type") == "new_game" else 0.0)
             command = host_command(g.body, link.public_state(), games, seats_moves(link.private_views()))
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         return self.publish(command)
 
     def do_flick(self) -> Response:
@@ -484,7 +519,7 @@ class _Panel:
         try:
             payload = flick(g.body, g.seat, link.public_state(), link.private_view(g.seat))
         except CommandError as exc:
-            return fail(exc.status, str(exc))
+            return fail(exc.status, exc.message)
         result = link.flick(payload, timeout=self.flick_timeout_s)
         if result is None:
             return fail(504, f"the virtual table did not answer within {self.flick_timeout_s:g} s "

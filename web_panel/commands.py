@@ -17,6 +17,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from core.said import listing, say
+
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 PHONE_TYPES = ("answer", "end_turn", "move", "placed")
 HOST_TYPES = ("abort", "answer", "new_game", "pause", "placed", "resume", "undo")
@@ -31,6 +33,7 @@ class CommandError(ValueError):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
+        self.message = message  # a core.said.Said when phones can say it in their language
 
 
 def _bad(message: str) -> CommandError:
@@ -48,14 +51,14 @@ def request_id(body: Any) -> str:
 
 def _check_seat_field(body: dict[str, Any], seat: int) -> None:
     if "seat" in body and body["seat"] != seat:
-        raise CommandError(403, f"this phone holds seat {seat}; it cannot act for seat {body['seat']!r}")
+        raise CommandError(403, say("this phone holds seat {seat}; it cannot act for seat {other}", seat=seat, other=repr(body["seat"])))
 
 
 def _playing(public: dict[str, Any] | None) -> dict[str, Any]:
     if not public:
-        raise CommandError(409, "no game in progress")
+        raise CommandError(409, say("no game in progress"))
     if public.get("phase") != "playing":
-        raise CommandError(409, f"the game is {public.get('phase')}; start a new game")
+        raise CommandError(409, say("the game is {phase}; start a new game", phase=public.get("phase")))
     return public
 
 
@@ -106,8 +109,8 @@ def _open_question(body: dict[str, Any], moves: SeatMoves) -> dict[str, Any]:
     if qid in open_:
         return open_[qid]
     if open_:
-        raise CommandError(409, f"question {qid} is not open; the open question is {next(iter(open_))}")
-    raise CommandError(409, f"question {qid} is not open; there is no open question")
+        raise CommandError(409, say("question {q} is not open; the open question is {open}", q=qid, open=next(iter(open_))))
+    raise CommandError(409, say("question {q} is not open; there is no open question", q=qid))
 
 
 def phone_inputs(described: Any) -> tuple[str, ...]:
@@ -127,9 +130,9 @@ def _game_input(body: dict[str, Any], seat: int, kind: str, legal: list[dict[str
     if fields in listed:
         return {"type": kind, "id": cid, "seat": seat, **fields}
     if not listed:
-        raise CommandError(409, f"you cannot {kind} now")
+        raise CommandError(409, say("you cannot {kind} now", kind=kind))
     shown = "; ".join(", ".join(f"{k} {v}" for k, v in m.items()) or kind for m in listed)
-    raise CommandError(409, f"that {kind} is not one of your moves now (you may: {shown})")
+    raise CommandError(409, say("that {kind} is not one of your moves now (you may: {moves})", kind=kind, moves=shown))
 
 
 def seat_command(body: Any, seat: int, public: dict[str, Any] | None,
@@ -159,8 +162,8 @@ def _answer(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], l
             moves: SeatMoves) -> dict[str, Any]:
     q = _open_question(body, moves)
     if seat not in (q.get("seats") or []):
-        raise CommandError(403, f"question {q.get('id')} is for seat(s) "
-                                f"{', '.join(map(str, q.get('seats') or []))}, not seat {seat}")
+        raise CommandError(403, say("question {q} is for seat(s) {seats}, not seat {seat}", q=q.get("id"),
+                                    seats=listing(map(str, q.get("seats") or [])), seat=seat))
     return {"type": "answer", "id": cid, "seat": seat, "question": q["id"], "value": _answer_value(body, q)}
 
 
@@ -170,8 +173,8 @@ def _end_turn(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any],
     if move is None:
         turn = public.get("turn") or {}
         if turn.get("seat") != seat:
-            raise CommandError(409, f"it is seat {turn.get('seat')}'s turn, not seat {seat}'s")
-        raise CommandError(409, "you cannot end the turn now (a question or a placement is pending)")
+            raise CommandError(409, say("it is seat {turn}'s turn, not seat {seat}'s", turn=turn.get("seat"), seat=seat))
+        raise CommandError(409, say("you cannot end the turn now (a question or a placement is pending)"))
     if move.get("confirm") and body.get("confirm") is not True:
         raise _bad("ending the turn without a strike needs confirmation (send \"confirm\": true)")
     return {"type": "end_turn", "id": cid, "seat": seat}
@@ -186,8 +189,8 @@ def _placed(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], l
     if coin not in mine:
         placer = [s for s, m in _moves_of("placed", moves) if m.get("coin") == coin]
         if placer:
-            raise CommandError(403, f"coin {coin} is placed by seat {placer[0]}, not seat {seat}")
-        raise CommandError(409, f"coin {coin} is not waiting to be placed")
+            raise CommandError(403, say("coin {coin} is placed by seat {placer}, not seat {seat}", coin=coin, placer=placer[0], seat=seat))
+        raise CommandError(409, say("coin {coin} is not waiting to be placed", coin=coin))
     return {"type": "placed", "id": cid, "coin": coin}
 
 
@@ -202,8 +205,9 @@ def _move(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], leg
         raise _bad(f"'args' must be an object, got {args!r}")
     names = [str(m["move"]) for m in legal if isinstance(m.get("move"), str)]
     if name not in names:
-        raise CommandError(409, f"{name!r} is not one of your moves now"
-                                + (f" (you may: {', '.join(names)})" if names else ""))
+        if names:
+            raise CommandError(409, say("{move} is not one of your moves now (you may: {moves})", move=repr(name), moves=listing(names)))
+        raise CommandError(409, say("{move} is not one of your moves now", move=repr(name)))
     return {"type": "move", "id": cid, "seat": seat, "move": name, "args": args}
 
 
@@ -233,7 +237,7 @@ def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, A
         return _new_game(body, cid, games)
     if kind in ("undo", "abort"):
         if public is None and kind == "abort":
-            raise CommandError(409, "no game in progress; nothing to abort")
+            raise CommandError(409, say("no game in progress; nothing to abort"))
         return {"type": kind, "id": cid}
     public = _playing(public)
     if kind in ("pause", "resume"):
@@ -257,13 +261,13 @@ def flick(body: Any, seat: int, public: dict[str, Any] | None, private: dict[str
     public = _playing(public)
     turn = public.get("turn") or {}
     if turn.get("seat") != seat:
-        raise CommandError(409, f"it is seat {turn.get('seat')}'s turn, not seat {seat}'s")
+        raise CommandError(409, say("it is seat {turn}'s turn, not seat {seat}'s", turn=turn.get("seat"), seat=seat))
     coin = body.get("coin")
     coins = [c for m in _legal(private) if m.get("type") == "shot" for c in m.get("coins") or []]
     if not coins:
-        raise CommandError(409, "you cannot strike now (a question or a placement is pending, or no strikes left)")
+        raise CommandError(409, say("you cannot strike now (a question or a placement is pending, or no strikes left)"))
     if coin not in coins:
-        raise CommandError(403, f"coin {coin!r} is not yours to flick (you may flick: {', '.join(coins)})")
+        raise CommandError(403, say("coin {coin} is not yours to flick (you may flick: {coins})", coin=repr(coin), coins=listing(coins)))
     v = []
     for key in ("vx", "vy"):
         value = body.get(key)
@@ -274,7 +278,7 @@ def flick(body: Any, seat: int, public: dict[str, Any] | None, private: dict[str
     if speed > MAX_SPEED_MM_S:
         raise _bad(f"a flick of {speed:.0f} mm/s is faster than the {MAX_SPEED_MM_S:.0f} mm/s limit")
     if speed < 1:
-        raise _bad("a flick needs some speed; drag back further")
+        raise _bad(say("a flick needs some speed; drag back further"))
     return {"seat": seat, "coin": coin, "vx": round(v[0], 1), "vy": round(v[1], 1), "id": f"flick-{rid}"}
 
 
@@ -282,7 +286,7 @@ def _new_game(body: dict[str, Any], cid: str, games: Mapping[str, Any]) -> dict[
     """A ``new_game`` for one of the games the table published (its lobby entries)."""
     game = body.get("game")
     if not games:
-        raise CommandError(409, "the table has not listed its games yet (is the daemon running?)")
+        raise CommandError(409, say("the table has not listed its games yet (is the daemon running?)"))
     if game not in games:
         raise _bad(f"unknown game {game!r}; known games: {', '.join(sorted(games))}")
     cmd: dict[str, Any] = {"type": "new_game", "id": cid, "game": game, "players": _players(body.get("players"))}

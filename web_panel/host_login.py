@@ -29,8 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.clock import Clock
-
-LIFT_HINT = "unlock it on the table's own screen or with `gametable host unlock` on its console"
+from core.said import say, say_n
 
 
 @dataclass(frozen=True)
@@ -39,7 +38,7 @@ class Verdict:
 
     ok: bool
     status: int = 200  # 403 wrong, 429 paused (``retry_s``), 423 locked until lifted
-    error: str | None = None
+    error: str | None = None  # a ``say`` message: said in the asking phone's language (docs/i18n.md)
     retry_s: float = 0.0
 
 
@@ -136,16 +135,17 @@ class HostLogin:
             self._prune(now)
             if not local and self._locked_at is not None:
                 self._refused += 1
-                return Verdict(False, 423, f"host login by PIN is locked after {len(self._wrong)} wrong PINs: "
-                                           f"{LIFT_HINT}")
+                return Verdict(False, 423, say("host login by PIN is locked after {n} wrong PINs: unlock it on the "
+                                               "table's own screen or with `gametable host unlock` on its console",
+                                               n=len(self._wrong)))
             wait = self.client.wait(client, now)
             if wait > 0:
-                return Verdict(False, 429, f"too many wrong PINs; try again in {int(wait + 0.999)} s", wait)
+                return Verdict(False, 429, say("too many wrong PINs; try again in {s} s", s=int(wait + 0.999)), wait)
             wait = 0.0 if local else self._table_wait(now)
             if wait > 0:
                 self._refused += 1
-                return Verdict(False, 429, f"too many wrong PINs on this table; PIN login pauses for everyone, "
-                                           f"try again in {int(wait + 0.999)} s", wait)
+                return Verdict(False, 429, say("too many wrong PINs on this table; PIN login pauses for everyone, "
+                                               "try again in {s} s", s=int(wait + 0.999)), wait)
             if isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode()):
                 self.client.forget(client)
                 return Verdict(True)
@@ -157,11 +157,12 @@ class HostLogin:
                     locked_now = self._report()
         if locked_now is not None and self.on_lockout is not None:
             self.on_lockout(locked_now)
-        return Verdict(False, 403, f"wrong PIN ({left} tr{'y' if left == 1 else 'ies'} left before a pause)")
+        return Verdict(False, 403, say_n("wrong PIN ({n} try left before a pause)",
+                                         "wrong PIN ({n} tries left before a pause)", left))
 
     def check_key(self, key: object) -> Verdict:
         """The host link's key: unguessable, so it opens the host screen even while PINs are locked."""
         if isinstance(key, str) and hmac.compare_digest(key.encode(), self.key.encode()):
             return Verdict(True)
-        return Verdict(False, 403, "this host link is not (or no longer) valid: the table makes a new one at "
-                                   "each start; read it on the table's screen or console")
+        return Verdict(False, 403, say("this host link is not (or no longer) valid: the table makes a new one at "
+                                       "each start; read it on the table's screen or console"))

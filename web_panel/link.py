@@ -21,7 +21,7 @@ from controller.command_client import command_mqtt_client, expiry_for, forget_un
 from controller.topics import Topics, client_id
 from web_panel.bringup import BringupCache
 from web_panel.hub import HOST_ONLY, Hub, sse_frame
-from web_panel.loglines import log_lines
+from web_panel.loglines import log_entries
 
 log = logging.getLogger("gametable.panel.mqtt")
 
@@ -167,10 +167,11 @@ class TableLink:
             return None
         with self._lock:
             players = list((self.state or {}).get("players") or [])
-        lines = log_lines(event, players)
-        if not lines:
+        entries = log_entries(event, players)
+        if not entries:
             return None
-        return {"seq": event.get("seq"), "ts": event.get("ts"), "lines": lines}
+        return {"seq": event.get("seq"), "ts": event.get("ts"), "lines": [line for line, _ in entries],
+                "says": [msg for _, msg in entries]}  # the lines as messages, for each phone's language
 
     def _resolve(self, result: Any) -> None:
         if not isinstance(result, dict):

@@ -16,11 +16,22 @@ MAX_CHARS = 300
 
 def log_lines(event: Any, players: list[dict[str, Any]]) -> list[str]:
     """The lines to show for ``event``: its ``words``, else a generic line per effect."""
+    return [line for line, _ in log_entries(event, players)]
+
+
+def log_entries(event: Any, players: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """Each line to show with its message (``events``' ``says``, docs/i18n.md), which a phone
+    says in its own language; a line without one is shown as it is (``{"text": line}``)."""
     if not isinstance(event, dict):
         return []
-    words = event.get("words")
-    lines = [w for w in words if isinstance(w, str)] if isinstance(words, list) else fallback_lines(event, players)
-    return [_one_line(line) for line in lines if line.strip()][:MAX_LINES]
+    words, said = event.get("words"), event.get("says")
+    if isinstance(words, list):
+        msgs = said if isinstance(said, list) and len(said) == len(words) else [None] * len(words)
+        pairs = [(w, m) for w, m in zip(words, msgs, strict=True) if isinstance(w, str)]
+    else:
+        pairs = [(line, None) for line in fallback_lines(event, players)]
+    return [(_one_line(line), m if isinstance(m, dict) else {"text": _one_line(line)})
+            for line, m in pairs if line.strip()][:MAX_LINES]
 
 
 def _one_line(text: str) -> str:

@@ -3,7 +3,9 @@
 A game is a module (or any object) with pure functions over plain JSON-able state
 (boardgame.io style). The daemon, table, LEDs, bot runner, simulator and panel know a game only
 through :class:`Game` and the small common :class:`TableView` it provides; mypy checks every
-registered game against it (``controller/games/__init__.py``).
+registered game against it (``controller/games/__init__.py``). The members most games write
+alike come ready-made in :mod:`controller.games.kit` (a seat's record, the seat rotation, a
+reaction window's timer glue, the default ``winner`` and ``public_input``).
 
 No I/O, no wall clock, no global random: the only randomness is :mod:`controller.games.rng`,
 whose state lives inside the game state, so a replay is exact. Time enters only as inputs: the

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from core.said import listing, say, term
+
 Who = Callable[[Any], str]
 # One game's sentence for one effect: a line, "" for no line, or None when the effect is not the
 # game's own (then the shared words say it).
@@ -31,7 +33,7 @@ class Speaker:
         for source in (given, listed):
             for p in source or []:
                 if isinstance(p, dict) and isinstance(p.get("seat"), int):
-                    self.names.setdefault(p["seat"], str(p.get("name") or f"Seat {p['seat']}"))
+                    self.names.setdefault(p["seat"], str(p.get("name") or say("Seat {n}", n=p["seat"])))
         for p in listed:
             if isinstance(p, dict) and p.get("coin"):
                 self.coin_owner[p["coin"]] = p["seat"]
@@ -39,12 +41,12 @@ class Speaker:
 
     def who(self, seat: Any) -> str:
         if isinstance(seat, int) and not isinstance(seat, bool):
-            return self.names.get(seat, f"Seat {seat}")
+            return self.names.get(seat) or say("Seat {n}", n=seat)
         return str(seat)
 
     def coin(self, coin: Any) -> str:
         owner = self.coin_owner.get(coin)
-        return f"{self.who(owner)}'s coin" if owner is not None else f"coin {coin}"
+        return say("{who}'s coin", who=self.who(owner)) if owner is not None else say("coin {coin}", coin=coin)
 
 
 def narrate(inp: dict[str, Any] | None, effects: Any, state: dict[str, Any] | None,
@@ -65,7 +67,7 @@ def narrate(inp: dict[str, Any] | None, effects: Any, state: dict[str, Any] | No
         if line:
             lines.append(line)
     if not lines and inp.get("type") == "undo":
-        lines.append("Undo: the last input was taken back")
+        lines.append(say("Undo: the last input was taken back"))
     return lines
 
 
@@ -74,24 +76,27 @@ def shared_line(eff: dict[str, Any], speak: Speaker, inp: dict[str, Any], titles
     kind, seat, who = eff["kind"], eff.get("seat"), speak.who
     if kind == "new_game":
         mode = eff.get("mode") or inp.get("game") or ""
-        return f"New game: {titles.get(mode, mode)}".strip()
+        title = titles.get(mode, mode)
+        return say("New game: {mode}", mode=term(title)) if title else say("New game:")
     if kind == "turn":
-        return f"{who(seat)}'s {'extra ' if eff.get('extra') else ''}turn"
+        return say("{who}'s extra turn", who=who(seat)) if eff.get("extra") else say("{who}'s turn", who=who(seat))
     if kind == "out" and eff.get("cause") is None:
-        return f"{who(seat)} is out of the game"
+        return say("{who} is out of the game", who=who(seat))
     if kind == "game_over":
         return winner_line(eff.get("winner"), who)
     if kind == "aborted":
-        return "The game was aborted"
+        return say("The game was aborted")
     return generic(eff, who)
 
 
 def winner_line(winner: Any, who: Who) -> str:
     if isinstance(winner, dict) and "draw" in winner:
-        return "Game over: a draw between " + ", ".join(who(s) for s in winner["draw"])
+        return say("Game over: a draw between {who}", who=listing(who(s) for s in winner["draw"]))
+    if isinstance(winner, list) and len(winner) > 1:
+        return say("Game over: {who} win", who=listing((who(s) for s in winner), " and "))
     if isinstance(winner, list) and winner:
-        return "Game over: " + " and ".join(who(s) for s in winner) + (" win" if len(winner) > 1 else " wins")
-    return "Game over"
+        return say("Game over: {who} wins", who=who(winner[0]))
+    return say("Game over")
 
 
 def generic(eff: dict[str, Any], who: Who) -> str:

@@ -24,7 +24,7 @@ import machine
 import micropython
 import network
 from base_core import BaseCore
-from frames import MAX_PEERS, Unframer, mac_bytes, mac_hex
+from frames import MAX_PEERS, Unframer, is_key, key_bytes, mac_bytes, mac_hex
 
 CHANNEL = 1  # must match the strikers' config.CHANNEL
 PEERS_FILE = "peers.json"
@@ -36,24 +36,29 @@ RSSI_FRESH_MS = 5000  # an RSSI older than this (striker asleep or gone) is not 
 
 
 def load_peers():
+    """(allow-list, table secret) from ``peers.json``; the file of firmware 1.1/1.2 is the bare list."""
     try:
         with open(PEERS_FILE) as f:
-            peers = json.loads(f.read())
+            data = json.loads(f.read())
     except (OSError, ValueError):
-        return {}
+        return {}, None
+    if isinstance(data, dict) and "peers" in data:
+        peers, secret = data.get("peers"), data.get("key")
+    else:
+        peers, secret = data, None
     if not isinstance(peers, dict) or len(peers) > MAX_PEERS:
-        return {}
+        return {}, None
     for key in peers:
         try:
             mac_bytes(key)
         except ValueError:
-            return {}
-    return peers
+            return {}, None
+    return peers, secret if is_key(secret) else None  # a bad secret: the Pi sends it again after the hello
 
 
-def save_peers(peers):
+def save_peers(peers, secret=None):
     with open(PEERS_FILE, "w") as f:
-        f.write(json.dumps(peers))
+        f.write(json.dumps({"peers": peers, "key": secret}))
 
 
 class Uptime:
@@ -82,41 +87,70 @@ def read_available(poller, inp, limit=256):
     return data
 
 
+def _add_peer(e, mac, lmk_hex):
+    """An allowed striker's peer entry: encrypted with its LMK when it has one (firmware 1.3.0)."""
+    if lmk_hex is None:
+        e.add_peer(mac)
+    else:
+        e.add_peer(mac, lmk=key_bytes(lmk_hex), encrypt=True)
+
+
 def sync_peers(e, core, known):
-    """ESP-NOW needs a peer entry to send unicast; keep the entries equal to the allow-list."""
-    for key in list(known):
-        if key not in core.peers:
+    """ESP-NOW needs a peer entry to send unicast; keep the entries equal to the allow-list and its keys.
+
+    ``known`` is ``{mac hex: lmk hex or None}`` as registered; a new PMK re-registers every peer
+    (ESP-NOW encrypts the LMKs with it).
+    """
+    if core.pmk != known.get("_pmk"):
+        if core.pmk is not None:
+            e.set_pmk(key_bytes(core.pmk))
+        for key in [k for k in known if k != "_pmk"]:
             try:
                 e.del_peer(mac_bytes(key))
             except OSError:
                 pass
-            known.remove(key)
+        known.clear()
+        known["_pmk"] = core.pmk
+    for key in [k for k in known if k != "_pmk"]:
+        if key not in core.peers or known[key] != core.keys.get(key):
+            try:
+                e.del_peer(mac_bytes(key))
+            except OSError:
+                pass
+            del known[key]
     for key in core.peers:
         if key not in known:
+            lmk = core.keys.get(key) if core.pmk is not None else None
             try:
-                e.add_peer(mac_bytes(key))
+                _add_peer(e, mac_bytes(key), lmk)
             except OSError:
                 pass  # already a peer
-            known.append(key)
+            known[key] = lmk
 
 
 def send_replies(e, core, known):
-    """paired/unpaired answers; a MAC not on the allow-list is a peer only while we answer it."""
+    """paired/unpaired answers: over the striker's peer entry (encrypted once it has keys); a MAC
+    not on it is a peer only while we answer it; ``clear`` (the keys) goes unencrypted, once."""
     while core.replies:
-        mac, payload = core.replies.pop(0)
+        mac, payload, clear = core.replies.pop(0)
         key = mac_hex(mac)
         temp = key not in known
+        lmk = known.get(key)
         try:
             if temp:
                 e.add_peer(mac)
+            elif clear and lmk is not None:
+                e.mod_peer(mac, encrypt=False)
             e.send(mac, payload, True)
         except OSError:
             pass  # a striker that does not hear it asks again
-        if temp:
-            try:
+        try:
+            if temp:
                 e.del_peer(mac)
-            except OSError:
-                pass
+            elif clear and lmk is not None:
+                e.mod_peer(mac, lmk=key_bytes(lmk), encrypt=True)
+        except OSError:
+            pass
 
 
 def send_tunes(e, core, now):
@@ -148,12 +182,13 @@ def rssi_table(e):
 
 
 def run(wdt, e, poller, inp, out):
-    core = BaseCore(peers=load_peers())
-    known = []
+    peers, secret = load_peers()
+    core = BaseCore(peers=peers, secret=secret)
+    known = {}
     sync_peers(e, core, known)
     reader = Unframer()
     clock = Uptime()
-    out.write(b"\x00" + core.boot() + core.peers_frame())  # leading 0x00 ends any banner text
+    out.write(core.boot() + core.peers_frame())  # every frame starts with 0x00: it ends any banner text
     bad = 0
     while True:
         try:
@@ -167,11 +202,11 @@ def run(wdt, e, poller, inp, out):
                 f = core.command(payload, now)
                 if f:
                     out.write(f)
+            send_replies(e, core, known)  # first: a removed striker is told over its (encrypted) entry
             if core.dirty:
                 core.dirty = False
-                save_peers(core.peers)
+                save_peers(core.peers, core.secret)
                 sync_peers(e, core, known)
-            send_replies(e, core, known)
             send_tunes(e, core, now)
             if core.radio_due(now):
                 out.write(core.radio_frame(now, rssi_table(e)))

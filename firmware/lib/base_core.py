@@ -27,7 +27,6 @@ from frames import (
     SEQ_MOD,
     FrameError,
     check_payload,
-    frame,
     hb_payload,
     hello_payload,
     is_thr,
@@ -40,7 +39,9 @@ from frames import (
     radio_payload,
     tune_payload,
     unpaired_payload,
+    wire,
 )
+from keys import striker_lmk, table_pmk
 
 MAX_PAYLOAD = 250  # an ESP-NOW message is at most 250 bytes
 USB_SUPPLY_V = 5.0  # the base station is USB powered; its heartbeat reports the nominal supply
@@ -54,7 +55,7 @@ RADIO_EVERY_MS = 1000  # the RSSI report to the Pi
 
 
 class BaseCore:
-    def __init__(self, fw=FW_VERSION, hb_interval_ms=1000, proto=PROTO, peers=None):
+    def __init__(self, fw=FW_VERSION, hb_interval_ms=1000, proto=PROTO, peers=None, secret=None):
         if hb_interval_ms > 1000:
             raise ValueError("hb_interval_ms must be at most 1000 (the protocol wants >= 1 Hz)")
         self.fw = fw
@@ -65,7 +66,16 @@ class BaseCore:
         self._next_hb = None
         self.peers = dict(peers or {})  # mac hex → striker id
         self.pair_until = None  # device ms when the pairing window closes
-        self.replies = []  # (mac bytes, payload) for the radio: paired / unpaired
+        # ESP-NOW encryption (firmware 1.3.0, firmware.md "Encryption"): the table's secret from the
+        # Pi, and what it gives (keys.py): the PMK and each paired striker's own LMK (hex). No secret
+        # (a 1.2.0 Pi, or nothing paired from the panel yet): every striker is heard in the clear
+        self.secret = None
+        self.pmk = None
+        self.keys = {}  # mac hex → lmk hex
+        self._keyed(secret)
+        # (mac bytes, payload, in the clear) for the radio: paired / unpaired. "In the clear": the
+        # paired frame that hands a striker its keys; everything else goes over the peer entry as is
+        self.replies = []
         self.dirty = False  # the allow-list changed: the caller stores it
         self._seen = {}  # mac hex → ms of the last pair_seen
         self._replied = {}  # mac hex → ms of the last paired/unpaired answer
@@ -78,6 +88,13 @@ class BaseCore:
         self._retuned = {}  # mac hex → ms of the last re-send prompted by a heartbeat
         self._next_radio = None
 
+    def _keyed(self, secret, peers=None):
+        """Set the secret and derive from it the keys of every peer on the list (``peers``: the new one)."""
+        self.secret = secret
+        self.pmk = table_pmk(secret) if secret is not None else None
+        macs = self.peers if peers is None else peers
+        self.keys = {mac: striker_lmk(secret, mac) for mac in macs} if secret is not None else {}
+
     def _next_seq(self):
         seq = self.seq
         self.seq = (seq + 1) % SEQ_MOD
@@ -86,21 +103,21 @@ class BaseCore:
     def boot(self):
         """The frame to write first: hello with firmware and protocol version (seq 0)."""
         self.seq = 0
-        return frame(hello_payload(self._next_seq(), self.fw, proto=self.proto))
+        return wire(hello_payload(self._next_seq(), self.fw, proto=self.proto))
 
     def peers_frame(self):
         """The allow-list as stored here (after boot, and after every change)."""
-        return frame(peers_payload(self._next_seq(), self.peers))
+        return wire(peers_payload(self._next_seq(), self.peers))
 
     def tick(self, now_ms):
         """The base station's heartbeat frame when due (plus "pairing closed" when it ends), else None."""
         out = b""
         if self.pair_until is not None and now_ms >= self.pair_until:
             self.pair_until = None
-            out += frame(pairing_payload(self._next_seq(), 0))
+            out += wire(pairing_payload(self._next_seq(), 0))
         if self._next_hb is None or now_ms >= self._next_hb:
             self._next_hb = now_ms + self.hb_interval_ms
-            out += frame(hb_payload("base", self._next_seq(), USB_SUPPLY_V))
+            out += wire(hb_payload("base", self._next_seq(), USB_SUPPLY_V))
         return out or None
 
     def _reject(self, kind):
@@ -122,10 +139,23 @@ class BaseCore:
         table[key] = now_ms
         return False
 
-    def _reply(self, mac, payload_fn, now_ms):
+    def _reply(self, mac, payload_fn, now_ms, clear=False):
         if not self._limited(self._replied, mac_hex(mac), now_ms, REPLY_EVERY_MS):
             self.radio_seq = (self.radio_seq + 1) % SEQ_MOD
-            self.replies.append((bytes(mac), payload_fn(self.radio_seq)))
+            self.replies.append((bytes(mac), payload_fn(self.radio_seq), clear))
+
+    def _pairing_open(self, now_ms):
+        return self.pair_until is not None and now_ms < self.pair_until
+
+    def _tell_paired(self, mac, sid, now_ms, with_keys):
+        """``paired``; with the keys (in the clear) only when asked to and the Pi gave this striker one."""
+        key = mac_hex(mac)
+        lmk = self.keys.get(key)
+        if with_keys and lmk is not None and self.pmk is not None:
+            pmk = self.pmk
+            self._reply(mac, lambda seq: paired_payload(seq, sid, pmk=pmk, lmk=lmk), now_ms, True)
+        else:
+            self._reply(mac, lambda seq: paired_payload(seq, sid), now_ms)
 
     def radio(self, msg, mac, now_ms=0):
         """An ESP-NOW message from ``mac`` → the frame to write to the Pi, or None."""
@@ -142,13 +172,15 @@ class BaseCore:
         t = payload["t"]
         if t == "pair_req":
             if self.peers.get(key) == sid:
-                self._reply(mac, lambda seq: paired_payload(seq, sid), now_ms)  # it forgot us: remind it
+                # it forgot us: remind it; its keys only while the host pairs (anyone can send this
+                # pair_req with a paired striker's MAC and id, and the keys go in the clear)
+                self._tell_paired(mac, sid, now_ms, self._pairing_open(now_ms))
                 return None
-            if self.pair_until is None or now_ms >= self.pair_until:
+            if not self._pairing_open(now_ms):
                 return None  # not pairing now: ignore quietly
             if self._limited(self._seen, key, now_ms, SEEN_EVERY_MS):
                 return None
-            return frame(pair_seen_payload(self._next_seq(), sid, key, payload["g"]))
+            return wire(pair_seen_payload(self._next_seq(), sid, key, payload["g"]))
         paired_as = self.peers.get(key)
         if paired_as is None:
             self.unknown += 1
@@ -161,7 +193,7 @@ class BaseCore:
         if t == "hb" and key in self.wanted:
             self._reconcile(key, sid, payload.get("thr"), now_ms)
         self.forwarded += 1
-        return frame(bytes(msg))
+        return wire(bytes(msg))
 
     # --- tuning (firmware 1.2.0) ---------------------------------------------------------------
 
@@ -219,7 +251,7 @@ class BaseCore:
             r = rssi[key]
             if sid is not None and isinstance(r, int):
                 named[sid] = max(-127, min(0, r))
-        return frame(radio_payload(self._next_seq(), named))
+        return wire(radio_payload(self._next_seq(), named))
 
     def command(self, payload, now_ms=0):
         """A checked payload from the Pi → the frames to write back (b"" if none)."""
@@ -229,26 +261,30 @@ class BaseCore:
         if t == "pair_open":
             s = payload["s"]
             self.pair_until = now_ms + s * 1000 if s else None
-            return frame(pairing_payload(self._next_seq(), s))
+            return wire(pairing_payload(self._next_seq(), s))
         if t == "peers_set":
-            return self._peers_set(payload["peers"], now_ms)
+            return self._peers_set(payload["peers"], now_ms, payload.get("key"))
         if t == "tune":
             self._tune(payload["sid"], payload["thr"], now_ms)
             return b""  # nothing to say: the striker's heartbeat reports what it uses
         return b""  # unknown commands are ignored (forward compatible)
 
-    def _peers_set(self, new, now_ms):
-        """The Pi's whole allow-list: store it, tell added and removed strikers, answer with peers."""
+    def _peers_set(self, new, now_ms, secret=None):
+        """The Pi's whole allow-list (and, from 1.3.0, the table's secret): store it, tell added and
+        removed strikers (a new one, or every one when the secret is new, gets its keys), answer with peers."""
         if len(new) > MAX_PEERS:
             return b""
         for key in self.peers:
             if key not in new:
                 self._reply(mac_bytes(key), unpaired_payload, now_ms)
+        rekeyed = secret != self.secret
+        self._keyed(secret, new)
         for key in new:
-            if self.peers.get(key) != new[key]:
+            if self.peers.get(key) != new[key] or rekeyed:
                 self._replied.pop(key, None)
-                sid = new[key]
-                self._reply(mac_bytes(key), lambda seq, sid=sid: paired_payload(seq, sid), now_ms)
+                self._tell_paired(mac_bytes(key), new[key], now_ms, True)
+        if rekeyed:
+            self.dirty = True
         for key in list(self.wanted):
             if new.get(key) != self.peers.get(key):
                 del self.wanted[key]  # unpaired or another striker now: its tuning is void

@@ -12,7 +12,7 @@ import cobs
 from crc16 import crc16
 
 PROTO = 1
-FW_VERSION = "1.2.0"
+FW_VERSION = "1.3.0"
 MAX_FRAME = 512
 SEQ_MOD = 4294967296  # 2**32
 MAX_PEERS = 8  # strikers one base station accepts (a peers frame stays far below MAX_FRAME)
@@ -129,18 +129,49 @@ def mac_bytes(text):
     return bytes(int(text[i:i + 2], 16) for i in range(0, 12, 2))
 
 
-def pair_req_payload(sender, seq, g):
+def pair_req_payload(sender, seq, g, fw=FW_VERSION):
     """Unpaired striker → any base (ESP-NOW broadcast) when waved: "pair me"."""
     if not 0 <= g <= 1000:
         raise ValueError("g must be from 0 to 1000")
     return ('{"t":"pair_req","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"g":' + num(g)
-            + ',"fw":' + _name(FW_VERSION, "fw") + "}").encode()
+            + ',"fw":' + _name(fw, "fw") + "}").encode()
 
 
-def paired_payload(seq, sid, sender="base"):
-    """Base → striker (ESP-NOW unicast): "you are on my allow-list as ``sid``; send to me"."""
+def paired_payload(seq, sid, sender="base", pmk=None, lmk=None):
+    """Base → striker (ESP-NOW unicast): "you are on my allow-list as ``sid``; send to me".
+
+    Firmware 1.3.0: while the host pairs it, with the table's ESP-NOW keys (``pmk``, ``lmk``: 32 hex
+    digits each) — the only frame that carries them, sent in the clear once (firmware.md "Encryption").
+    """
+    extra = ""
+    if pmk is not None or lmk is not None:
+        if not (is_key(pmk) and is_key(lmk)):
+            raise ValueError("pmk and lmk must be 32 lowercase hex digits each")
+        extra = ',"pmk":"' + pmk + '","lmk":"' + lmk + '"'
     return ('{"t":"paired","id":' + _name(sender, "id") + ',"seq":' + _seq(seq) + ',"sid":'
-            + _name(sid, "sid") + "}").encode()
+            + _name(sid, "sid") + extra + "}").encode()
+
+
+def _is_hex(v, n):
+    """``n`` lowercase hex digits (a MAC: 12, a key: 32)."""
+    if not isinstance(v, str) or len(v) != n:
+        return False
+    for ch in v:
+        if ch not in "0123456789abcdef":
+            return False
+    return True
+
+
+def is_key(v):
+    """An ESP-NOW key (PMK or LMK, 16 bytes) as the frames write it: 32 lowercase hex digits."""
+    return _is_hex(v, 32)
+
+
+def key_bytes(text):
+    """32 hex digits → the 16 key bytes ``espnow`` takes; raises ValueError for anything else."""
+    if not is_key(text):
+        raise ValueError("a key is 32 lowercase hex digits")
+    return bytes(int(text[i:i + 2], 16) for i in range(0, 32, 2))
 
 
 def unpaired_payload(seq, sender="base"):
@@ -174,6 +205,16 @@ def frame(payload):
     """Wrap payload bytes: COBS(payload + CRC16 big-endian) + 0x00."""
     crc = crc16(payload)
     return cobs.encode(bytes(payload) + bytes([crc >> 8, crc & 0xFF])) + b"\x00"
+
+
+def wire(payload):
+    """A frame as the serial line carries it: 0x00 first, then ``frame(payload)``.
+
+    The leading delimiter ends whatever line noise (or boot banner) came before, so the first frame
+    after noise is not glued to it and lost; the reader skips the empty frame between two 0x00
+    (hardware_docs/serial_protocol.md, "Frame"). The frame itself is unchanged.
+    """
+    return b"\x00" + frame(payload)
 
 
 # --- decoding (tests, and the base station's sanity check of what a striker sent) -------------
@@ -223,6 +264,9 @@ _FIELDS = {
 # fields a type may carry; checked when present (a bad one drops the whole frame)
 _OPTIONAL = {
     "hb": (("thr", lambda v: is_thr(v)),),
+    # firmware 1.3.0: ESP-NOW encryption keys, set at pairing (firmware.md "Encryption")
+    "peers_set": (("key", lambda v: is_key(v)),),
+    "paired": (("pmk", lambda v: is_key(v)), ("lmk", lambda v: is_key(v))),
 }
 
 
@@ -236,12 +280,7 @@ def _is_sid(v):
 
 
 def _is_mac(v):
-    if not isinstance(v, str) or len(v) != 12:
-        return False
-    for ch in v:
-        if ch not in "0123456789abcdef":
-            return False
-    return True
+    return _is_hex(v, 12)
 
 
 def _is_peers(v):

@@ -19,7 +19,7 @@ BROADCAST = b"\xff\xff\xff\xff\xff\xff"
 class StrikerRadio:
     """Queue of reliable frames plus the pairing state (``base`` is None while unpaired)."""
 
-    def __init__(self, my_id, base_mac=None, tries=5, retry_ms=4, max_queue=8, lost_after=3):
+    def __init__(self, my_id, base_mac=None, tries=5, retry_ms=4, max_queue=8, lost_after=3, key=None):
         self.my_id = my_id
         self.base = base_mac
         self.tries = tries
@@ -35,6 +35,8 @@ class StrikerRadio:
         self.dropped = 0
         self.errors = 0
         self.tune_thr = None  # the threshold of the last accepted ``tune`` (the caller applies it)
+        # (pmk hex, lmk hex) for ESP-NOW encryption with the base (firmware 1.3.0), or None: in the clear
+        self.key = key
 
     @property
     def paired(self):
@@ -123,6 +125,10 @@ class StrikerRadio:
         t = p["t"]
         if t == "paired" and p.get("sid") == self.my_id and len(mac) == 6 and mac != BROADCAST:
             if self.base is None or self.lost or bytes(mac) == self.base:
+                if "lmk" in p:
+                    self.key = (p["pmk"], p["lmk"])  # check_payload: both present, 32 hex digits each
+                elif bytes(mac) != self.base:
+                    self.key = None  # a base without keys (firmware 1.2.0 on the Pi side)
                 self.base = bytes(mac)
                 self.unacked = 0
                 return "paired"
@@ -131,6 +137,7 @@ class StrikerRadio:
             return "tune"
         elif t == "unpaired" and self.base is not None and bytes(mac) == self.base:
             self.base = None
+            self.key = None
             self._queue = []
             return "unpaired"
         return None

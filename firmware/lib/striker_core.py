@@ -20,13 +20,20 @@ class StrikerCore:
     ``seq`` survives deep sleep if the caller saves ``seq`` (RTC memory) and passes it back in.
     """
 
-    def __init__(self, sender_id, detector, hb_interval_ms=500, idle_sleep_ms=300000, seq=0, min_g=0.0):
+    def __init__(self, sender_id, detector, hb_interval_ms=500, idle_sleep_ms=300000, seq=0, min_g=0.0,
+                 awake_min_ms=0, motion_g=None):
         if hb_interval_ms > 1000:
             raise ValueError("hb_interval_ms must be at most 1000 (the protocol wants >= 1 Hz)")
         self.sender_id = sender_id
         self.detector = detector
         self.hb_interval_ms = hb_interval_ms
         self.idle_sleep_ms = idle_sleep_ms
+        # sleeping between turns (hardware_docs/firmware.md "Power"): awake at least awake_min_ms after
+        # a boot (time to aim after the pick-up that woke it), then asleep idle_sleep_ms after the last
+        # hit or the last sample whose high-passed |a| reached motion_g (still in the hand)
+        self.awake_min_ms = awake_min_ms
+        self.motion_g = motion_g
+        self._booted = None
         self.seq = seq % SEQ_MOD
         self.min_g = min_g
         self._next_hb = None
@@ -43,6 +50,8 @@ class StrikerCore:
         if self._last_activity is None:
             self._last_activity = now_ms
         hit = self.detector.feed(ax, ay, az, now_ms)
+        if self.motion_g is not None and self.detector.last_magnitude >= self.motion_g:
+            self._last_activity = now_ms  # moving in the hand: a strike may come
         if hit is None:
             return None
         peak, start_ms = hit
@@ -60,6 +69,8 @@ class StrikerCore:
         """
         if self._last_activity is None:
             self._last_activity = now_ms
+        if self._booted is None:
+            self._booted = now_ms
         if self._next_hb is not None and now_ms < self._next_hb:
             return None
         self._next_hb = now_ms + self.hb_interval_ms
@@ -82,8 +93,11 @@ class StrikerCore:
         return True
 
     def should_sleep(self, now_ms):
-        """True when no hit for ``idle_sleep_ms`` and none is being measured: deep-sleep to save the battery."""
+        """True when no hit or hand motion for ``idle_sleep_ms``, ``awake_min_ms`` since the boot, and no
+        hit being measured: deep-sleep to save the battery (moving the striker wakes it)."""
         if self._last_activity is None or self.detector.busy(now_ms):
+            return False
+        if self._booted is not None and now_ms - self._booted < self.awake_min_ms:
             return False
         return now_ms - self._last_activity >= self.idle_sleep_ms
 

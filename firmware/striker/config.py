@@ -19,7 +19,12 @@ THRESHOLD_G = 2.5  # the default; the host tunes it from the bring-up page (stor
 REFRACTORY_MS = 120
 PEAK_WINDOW_MS = 8
 HB_INTERVAL_MS = 500
-IDLE_SLEEP_MS = 300000  # 5 minutes without a hit → deep sleep until the striker moves
+# Sleep between turns (hardware_docs/firmware.md "Power": >= 8 h of play on a 250 mAh cell): deep sleep
+# IDLE_SLEEP_MS after the last hit or hand motion, but never sooner than AWAKE_MIN_MS after a wake
+IDLE_SLEEP_MS = 3000
+AWAKE_MIN_MS = 6000  # a pick-up wakes it: this long to aim, even holding it perfectly still
+MOTION_G = 0.05  # high-passed |a| that means "in a hand" (a striker on the table reads ~0.01 g)
+LOW_BATTERY_V = 3.8  # below this its sleep frames say why="low_battery" (the Pi's [striker] low_battery_v)
 WAKE_MOTION_MG = 160  # MPU-6050 motion threshold for wake-up (2 mg/LSB → register value 80)
 WAKE_POLL_MS = 2000  # only if this MicroPython has no GPIO deep-sleep wake (< 1.27 on the C3): timed polls
 WDT_MS = 5000  # hardware watchdog: fed only while samples arrive; a hung or broken loop resets the board

@@ -25,7 +25,7 @@ import esp32
 import espnow
 import machine
 import network
-from frames import is_thr, mac_bytes, mac_hex
+from frames import is_key, is_thr, key_bytes, mac_bytes, mac_hex
 from machine import ADC, I2C, Pin
 from mpu6050 import MPU6050
 from radio import BROADCAST, StrikerRadio
@@ -33,6 +33,7 @@ from strike_detector import StrikeDetector
 from striker_core import StrikerCore, battery_volts
 
 BASE_FILE = "base_mac.txt"  # the paired base station's MAC (12 hex digits), written on pairing
+KEY_FILE = "base_key.txt"  # "<pmk hex> <lmk hex>": ESP-NOW encryption with that base (firmware 1.3.0)
 SETTINGS_FILE = "settings.json"  # {"thr": 3.0}: what the host tuned (firmware 1.2.0)
 SETTINGS_TMP = "settings.tmp"
 RECOVER_EVERY = 20  # failed sensor reads in a row before the I2C bus and the MPU are set up again
@@ -72,6 +73,29 @@ def save_base(mac):
         return
     with open(BASE_FILE, "w") as f:
         f.write(mac_hex(mac))
+
+
+def load_key():
+    """(pmk hex, lmk hex) from KEY_FILE, or None (none stored, or not two 32-hex-digit keys)."""
+    try:
+        with open(KEY_FILE) as f:
+            parts = f.read().split()
+    except OSError:
+        return None
+    if len(parts) != 2 or not (is_key(parts[0]) and is_key(parts[1])):
+        return None
+    return parts[0], parts[1]
+
+
+def save_key(key):
+    if key is None:
+        try:
+            os.remove(KEY_FILE)
+        except OSError:
+            pass
+        return
+    with open(KEY_FILE, "w") as f:
+        f.write(key[0] + " " + key[1])
 
 
 def load_threshold():
@@ -115,17 +139,15 @@ class Uptime:
 # --- sleep and wake ---------------------------------------------------------------------------
 
 def wake_on_int():
-    """Make a rising MPU INT end deep sleep; returns "gpio", "ext1" or None (no API: timed polls).
+    """Make a rising MPU INT end deep sleep; returns "ext1", "gpio" or None (no API: timed polls).
 
-    ESP32-C3: ``esp32.wake_on_gpio`` (MicroPython >= 1.27), GPIO0-5 only. ESP32/S2/S3 boards:
-    EXT1 on an RTC GPIO. ``Pin.irq(wake=DEEPSLEEP)`` is not used: on the C3 it is accepted but
-    never wakes.
+    ESP32/S2/S3 boards: EXT1 on an RTC GPIO (``esp32.wake_on_ext1`` exists only on those chips).
+    ESP32-C3: ``esp32.wake_on_gpio`` (MicroPython >= 1.27), GPIO0-5 only. EXT1 is tried first:
+    from 1.27 on ``wake_on_gpio`` exists on every chip, but only a C3 can leave deep sleep with it
+    (the others refuse at ``machine.deepsleep()``). ``Pin.irq(wake=DEEPSLEEP)`` is not used: on the
+    C3 it is accepted but never wakes.
     """
     pin = Pin(config.MPU_INT, Pin.IN)  # the MPU drives INT push-pull; the chip adds a pull-down
-    gpio = getattr(esp32, "wake_on_gpio", None)
-    if gpio is not None:
-        gpio((pin,), esp32.WAKEUP_ANY_HIGH)
-        return "gpio"
     ext1 = getattr(esp32, "wake_on_ext1", None)
     if ext1 is not None:
         try:
@@ -133,6 +155,10 @@ def wake_on_int():
             return "ext1"
         except ValueError:
             pass  # not an RTC pin on this chip
+    gpio = getattr(esp32, "wake_on_gpio", None)
+    if gpio is not None:
+        gpio((pin,), esp32.WAKEUP_ANY_HIGH)
+        return "gpio"
     return None
 
 
@@ -188,11 +214,21 @@ def new_i2c():
     return I2C(0, sda=Pin(config.I2C_SDA), scl=Pin(config.I2C_SCL), freq=400000)
 
 
-def add_peer(e, mac):
+def add_peer(e, mac, key=None):
+    """A peer entry for ``mac``; with ``key`` (pmk hex, lmk hex) everything to and from it is
+    encrypted, and the radio drops what that base did not encrypt with the same keys."""
     try:
-        e.add_peer(mac)
+        e.del_peer(mac)  # a new key replaces the old entry
     except OSError:
-        pass  # already a peer
+        pass
+    try:
+        if key is None:
+            e.add_peer(mac)
+        else:
+            e.set_pmk(key_bytes(key[0]))
+            e.add_peer(mac, lmk=key_bytes(key[1]), encrypt=True)
+    except OSError:
+        pass  # ESP-NOW full or busy: the next boot tries again
 
 
 def radio_up():
@@ -213,15 +249,18 @@ def striker_id(sta):
 
 def run(mpu, wdt):
     sta, e = radio_up()
-    link = StrikerRadio(striker_id(sta), load_base())
+    link = StrikerRadio(striker_id(sta), load_base(), key=load_key())
     if link.base is not None:
-        add_peer(e, link.base)
+        add_peer(e, link.base, link.key)
     detector = StrikeDetector(config.RATE_HZ, load_threshold(), config.REFRACTORY_MS, config.PEAK_WINDOW_MS,
                               vertical_max=config.VERTICAL_MAX)
     seq = load_seq()
     if seq and machine.reset_cause() != machine.DEEPSLEEP_RESET:
         seq += SEQ_SKIP  # never reuse a seq the Pi may have seen: its duplicate check would drop the frame
-    core = StrikerCore(link.my_id, detector, config.HB_INTERVAL_MS, config.IDLE_SLEEP_MS, seq=seq)
+    # getattr: a config.py kept from firmware 1.2.0 lacks the sleep-between-turns settings
+    core = StrikerCore(link.my_id, detector, config.HB_INTERVAL_MS, config.IDLE_SLEEP_MS, seq=seq,
+                       awake_min_ms=getattr(config, "AWAKE_MIN_MS", 0), motion_g=getattr(config, "MOTION_G", None))
+    low_v = getattr(config, "LOW_BATTERY_V", 0.0)
     adc = ADC(Pin(config.BAT_ADC))
     adc.atten(ADC.ATTN_11DB)
     bat = battery_volts(adc.read_uv(), config.BAT_DIVIDER)
@@ -266,15 +305,21 @@ def run(mpu, wdt):
                         break
                     change = link.receive(mac, msg)
                     if change == "paired":
-                        add_peer(e, link.base)
+                        add_peer(e, link.base, link.key)
                         save_base(link.base)
+                        save_key(link.key)
                     elif change == "unpaired":
+                        try:
+                            e.del_peer(mac)
+                        except OSError:
+                            pass
                         save_base(None)
+                        save_key(None)
                     elif change == "tune" and core.set_threshold(link.tune_thr):
                         save_threshold(link.tune_thr)  # only when it changed: flash wears
             if core.should_sleep(now):
                 if link.paired:
-                    link.reliable(core.going_to_sleep(bat), now)
+                    link.reliable(core.going_to_sleep(bat, "low_battery" if bat < low_v else "idle"), now)
                     link.flush(send, now)
                 save_seq(core.seq)
                 wdt.feed()

@@ -100,7 +100,7 @@ def scenario_boot_forward_and_pair():
     sim.boot(app, 2)
     got = [p for p in from_base(sim) if p["t"] == "peers"]
     check(got and got[-1]["peers"] == {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}, f"new allow-list reported: {got!r}")
-    check(app.load_peers() == {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}, "and stored on the board")
+    check(app.load_peers()[0] == {"348518000001": "s1", "3485181a2b3c": "st-1a2b3c"}, "and stored on the board")
     told = [a for a in sim.air if a[1] == NEW]
     check(told and told[-1][2] == {"t": "paired", "id": "base", "seq": told[-1][2]["seq"], "sid": "st-1a2b3c"}
           and told[-1][3], f"the new striker is told, waiting for its acknowledgement: {told!r}")
@@ -170,8 +170,54 @@ def scenario_tune_relayed_to_its_striker_and_rssi_reported():
     check(radios and radios[-1] == {"st-1a2b3c": -52}, f"an RSSI older than 5 s is not reported: {radios!r}")
 
 
+SECRET = "000102030405060708090a0b0c0d0e0f"
+
+
+def scenario_keys_handed_over_at_pairing_and_only_rightly_keyed_frames_forwarded():
+    """Firmware 1.3.0 (firmware.md "Encryption"): the Pi's peers_set brings the table's secret; the base
+    derives the PMK and the striker's LMK; the new striker gets them once, in the clear; from then on the
+    base hears that MAC only when it encrypts with them: a neighbour spoofing the MAC, in the clear or
+    with another key, is ignored."""
+    import keys
+
+    PMK, LMK = keys.table_pmk(SECRET), keys.striker_lmk(SECRET, "3485181a2b3c")
+    sim = fakehw.Sim()
+    app = fresh(sim, None)
+    pi_sends(sim, {"t": "pair_open", "id": "pi", "seq": 0, "s": 30})
+    pi_sends(sim, {"t": "peers_set", "id": "pi", "seq": 1, "peers": {"3485181a2b3c": "st-1a2b3c"}, "key": SECRET})
+    sim.run_for(3300)
+    check(sim.boot(app) == "stop", "keys: base runs")
+    told = [a for a in sim.air if a[1] == NEW]
+    check(len(told) == 1 and told[0][2]["t"] == "paired" and told[0][2].get("pmk") == PMK and told[0][2].get("lmk") == LMK
+          and told[0][5] is None and told[0][3], f"the new striker gets its keys once, in the clear, acknowledged: {told!r}")
+    check(app.load_peers() == ({"3485181a2b3c": "st-1a2b3c"}, SECRET), f"stored: {app.load_peers()!r}")
+    key = (frames.key_bytes(PMK), frames.key_bytes(LMK))
+    wrong = (frames.key_bytes(PMK), frames.key_bytes("11" * 16))
+    from_base(sim)
+    sim.inbox.append((NEW, frames.strike_payload("st-1a2b3c", 1, 6.5, 10)))  # the striker's MAC, in the clear
+    sim.inbox.append((NEW, frames.strike_payload("st-1a2b3c", 2, 6.5, 20), wrong))  # its MAC, another key
+    sim.inbox.append((STRANGER, frames.strike_payload("st-1a2b3c", 3, 6.5, 30), key))  # the keys, another MAC
+    sim.inbox.append((NEW, frames.strike_payload("st-1a2b3c", 4, 6.5, 40), key))  # the striker itself
+    sim.run_for(3500)
+    check(sim.boot(app, 2) == "stop", "rebooted: the stored keys are used")
+    strikes = [p for p in from_base(sim) if p["t"] == "strike"]
+    check([p["seq"] for p in strikes] == [4] and sim.radio_dropped == 3,
+          f"only the rightly keyed strike from the paired MAC is forwarded: {strikes!r}, dropped {sim.radio_dropped}")
+    mark = len(sim.air)
+    pi_sends(sim, {"t": "tune", "id": "pi", "seq": 2, "sid": "st-1a2b3c", "thr": 3.0})
+    sim.run_for(3500)
+    sim.boot(app, 2)
+    pi_sends(sim, {"t": "peers_set", "id": "pi", "seq": 3, "peers": {}})
+    sim.run_for(3500)
+    sim.boot(app, 2)
+    sent = [(a[2]["t"], a[5]) for a in sim.air[mark:] if a[1] == NEW]
+    check(("tune", key) in sent and ("unpaired", key) in sent and all(k == key for _, k in sent),
+          f"tune and unpaired go to the striker encrypted: {sent!r}")
+
+
 def main():
-    for fn in (scenario_boot_forward_and_pair, scenario_errors, scenario_tune_relayed_to_its_striker_and_rssi_reported):
+    for fn in (scenario_boot_forward_and_pair, scenario_errors, scenario_tune_relayed_to_its_striker_and_rssi_reported,
+               scenario_keys_handed_over_at_pairing_and_only_rightly_keyed_frames_forwarded):
         try:
             fn()
         except Exception as exc:  # noqa: BLE001 - report and go on with the next scenario

@@ -34,11 +34,13 @@ def fresh(sim, paired=True, **cfg):
     import config
 
     config.IDLE_SLEEP_MS = 1000
+    config.AWAKE_MIN_MS = 0  # the scenarios below time their own sleeps; the game-night one sets both
     for k in cfg:
         setattr(config, k, cfg[k])
     import striker_app
 
     striker_app.save_base(BASE if paired else None)
+    striker_app.save_key(None)
     try:
         import os
 
@@ -137,6 +139,40 @@ def scenario_int_on_a_pin_that_cannot_wake():
     check(sim.boot(app) == "sleep", "INT on GPIO6: still sleeps")
     s = sim.sleeps[-1]
     check(s["timer_ms"] == 2000 and s["gpio"] == (), f"GPIO6 cannot wake a C3: falls back to timed polls: {s!r}")
+
+
+EXT1_WAKE = 3  # machine.EXT1_WAKE on the ESP32/S2/S3
+
+
+def scenario_esp32_s2_s3_boards_sleep_on_ext1_not_on_timed_polls():
+    """ESP32/S2/S3 with MicroPython 1.27: wake_on_gpio exists there too but cannot end a deep sleep;
+    the striker must use EXT1 on an RTC GPIO (firmware.md "Which pin may carry INT")."""
+    for chip, pin in (("esp32s3", 3), ("esp32s2", 3), ("esp32", 4)):
+        sim = fakehw.Sim(chip=chip)
+        app = fresh(sim, MPU_INT=pin)
+        check(sim.boot(app) == "sleep", f"{chip}: sleeps")
+        s = sim.sleeps[-1]
+        check(s["ext1"] == (pin,) and s["level"] is True and s["timer_ms"] is None and s["gpio"] == (),
+              f"{chip}: deep sleep ends on EXT1 (GPIO{pin} high), no timed polls: {s!r}")
+        sim.mpu.move()
+        sim.run_for(200)
+        check(sim.boot(app, DEEPSLEEP_RESET, EXT1_WAKE) == "stop" and sim.mpu.reg(0x6B) == 0x01,
+              f"{chip}: picked up, the EXT1 wake runs the striker")
+    sim = fakehw.Sim(chip="esp32")
+    app = fresh(sim, MPU_INT=3)  # GPIO3 is no RTC GPIO on the classic ESP32
+    check(sim.boot(app) == "sleep" and sim.sleeps[-1]["timer_ms"] == 2000 and sim.sleeps[-1]["ext1"] == (),
+          f"esp32, INT on GPIO3 (no RTC pin): timed polls, as documented: {sim.sleeps[-1]!r}")
+
+
+def scenario_a_low_battery_says_so_in_its_sleep_frame():
+    """Below config.LOW_BATTERY_V (3.8 V: the Schottky power path browns out at a 3.6-3.7 V cell)."""
+    for uv, why in ((1950000, "idle"), (1850000, "low_battery")):
+        sim = fakehw.Sim()
+        sim.adc_uv = uv
+        app = fresh(sim)
+        sim.boot(app)
+        got = [a[2]["why"] for a in sim.sent("sleep")]
+        check(got == [why], f"battery {uv * 2 / 1e6:.2f} V: sleep frame why={got!r}, expected {why!r}")
 
 
 def scenario_model_catches_the_old_order():
@@ -279,6 +315,47 @@ def scenario_set_down_is_not_a_strike():
     check(sim.sent("strike") == [], "a set-down spike along gravity is not a strike")
 
 
+PMK = "00112233445566778899aabbccddeeff"
+LMK = "ffeeddccbbaa99887766554433221100"
+
+
+def scenario_encrypted_after_pairing_and_a_spoofed_base_is_ignored():
+    """Firmware 1.3.0 (firmware.md "Encryption"): the keys come with "paired" while the host pairs it;
+    from then on the striker sends encrypted, and the radio hands it only what its base encrypted with
+    the same keys: a neighbour using the base's MAC cannot tune it, re-key it or unpair it."""
+    sim = fakehw.Sim()
+    app = fresh(sim, paired=False, IDLE_SLEEP_MS=60000)
+    app.save_key(None)
+    sim.mpu.accel = hits([300])
+    sim.run_for(500)
+    sim.boot(app)
+    check(len(sim.sent("pair_req")) == 1 and sim.sent("pair_req")[0][5] is None, "unpaired: pair_req in the clear")
+    sim.inbox.append((BASE, frames.paired_payload(2, "st-1a2b3c", pmk=PMK, lmk=LMK)))
+    sim.run_for(600)
+    t0 = sim.now_us // 1000
+    sim.boot(app)
+    key = (frames.key_bytes(PMK), frames.key_bytes(LMK))
+    check(app.load_key() == (PMK, LMK) and app.load_base() == BASE, f"keys stored with the base: {app.load_key()!r}")
+    hbs = [a for a in sim.sent("hb") if a[0] >= t0]
+    check(hbs and all(a[5] == key for a in hbs), f"after pairing everything to the base is encrypted: {hbs[:2]!r}")
+    other = (frames.key_bytes("22" * 16), frames.key_bytes("33" * 16))
+    sim.inbox.append((BASE, frames.tune_payload(3, "st-1a2b3c", 9.0)))  # the base's MAC, in the clear
+    sim.inbox.append((BASE, frames.tune_payload(4, "st-1a2b3c", 9.5), other))  # another table's keys
+    sim.inbox.append((BASE, frames.paired_payload(5, "st-1a2b3c", pmk="22" * 16, lmk="33" * 16)))  # re-key it
+    sim.inbox.append((BASE, frames.unpaired_payload(6)))  # unpair it
+    sim.run_for(600)
+    t0 = sim.now_us // 1000
+    sim.boot(app)
+    check(set(_thr_of_hbs(sim, t0)) == {2.5} and app.load_key() == (PMK, LMK) and app.load_base() == BASE,
+          f"a spoofed base changes nothing: thr {_thr_of_hbs(sim, t0)!r}, key {app.load_key()!r}")
+    check(sim.radio_dropped == 4, f"the radio dropped all four: {sim.radio_dropped}")
+    sim.inbox.append((BASE, frames.tune_payload(7, "st-1a2b3c", 9.0), key))
+    sim.run_for(300)
+    t0 = sim.now_us // 1000
+    sim.boot(app)
+    check(9.0 in _thr_of_hbs(sim, t0), f"its own base, rightly keyed, tunes it: {_thr_of_hbs(sim, t0)!r}")
+
+
 def _thr_of_hbs(sim, since_ms=0):
     return [a[2].get("thr") for a in sim.sent("hb") if a[0] >= since_ms]
 
@@ -336,7 +413,9 @@ def scenario_tuning_applies_persists_and_survives_deep_sleep():
 
 def main():
     for fn in (scenario_tuning_applies_persists_and_survives_deep_sleep, scenario_wake_cycles_c3_127, scenario_old_micropython_timer_polls,
-               scenario_int_on_a_pin_that_cannot_wake, scenario_model_catches_the_old_order,
+               scenario_int_on_a_pin_that_cannot_wake, scenario_esp32_s2_s3_boards_sleep_on_ext1_not_on_timed_polls,
+               scenario_a_low_battery_says_so_in_its_sleep_frame, scenario_model_catches_the_old_order,
+               scenario_encrypted_after_pairing_and_a_spoofed_base_is_ignored,
                scenario_i2c_errors_and_watchdog, scenario_radio_errors_are_survived,
                scenario_unicast_retries_and_pairing, scenario_set_down_is_not_a_strike):
         try:

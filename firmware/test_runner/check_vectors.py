@@ -62,11 +62,11 @@ def _check_good(doc):
         b = g["build"]
         if b is None:
             continue
-        built = frames.frame(_build_payload(b))
+        built = frames.frame(_build_payload(b, g["payload"]))
         check(built == wire, "build {} gave {}, expected {}".format(g["name"], built.hex(), g["hex"]))
 
 
-def _build_payload(b):
+def _build_payload(b, payload):
     """The payload a vector's ``build`` entry describes, made by the firmware's own builders."""
     kind = b["kind"]
     if kind == "hello":
@@ -76,7 +76,7 @@ def _build_payload(b):
     if kind == "sleep":
         return frames.sleep_payload(b["id"], b["seq"], b["bat"], b["why"])
     if kind == "pair_req":
-        return frames.pair_req_payload(b["id"], b["seq"], b["g"])
+        return frames.pair_req_payload(b["id"], b["seq"], b["g"], fw=payload["fw"])  # the vector's firmware
     if kind == "pair_seen":
         return frames.pair_seen_payload(b["seq"], b["sid"], b["mac"], b["g"])
     if kind == "pairing":
@@ -173,13 +173,13 @@ def check_cores(fdoc, sdoc):
     hello = [g for g in fdoc["good"] if g["name"] == "hello_base"][0]
     s3_mac = b"\x34\x85\x18\x00\x00\x03"
     base = BaseCore(fw="1.0.0", peers={"348518000003": "s3"})
-    check(base.boot().hex() == hello["hex"], "base boot frame is not the hello_base vector")
+    check(base.boot().hex() == "00" + hello["hex"], "base boot frame is not 0x00 + the hello_base vector")
     hb0 = base.tick(0)
-    check(hb0 is not None and frames.decode(hb0[:-1])["t"] == "hb", "base heartbeat at boot")
+    check(hb0 is not None and frames.decode(hb0[1:-1])["t"] == "hb", "base heartbeat at boot")
     check(base.tick(999) is None and base.tick(1000) is not None, "base heartbeat every 1000 ms")
     strike = [g for g in fdoc["good"] if g["name"] == "strike_s3"][0]
     payload = frames.strike_payload("s3", 17, 6.5, 123456)
-    check(base.radio(payload, s3_mac).hex() == strike["hex"], "base forwards a paired striker's payload byte-exact")
+    check(base.radio(payload, s3_mac).hex() == "00" + strike["hex"], "base forwards a paired striker's payload byte-exact, 0x00 first")
     check(base.radio(b'{"t":"hb","id":"s3","seq":1}', s3_mac) is None and base.last_error == "field", "base rejects bad payload")
     check(base.radio(b"\xff" * 300, s3_mac) is None and base.last_error == "oversize", "base rejects oversize")
     check(base.radio(payload, b"\x01\x02\x03\x04\x05\x06") is None and base.unknown == 1, "base drops an unpaired MAC")
@@ -215,9 +215,9 @@ def check_pairing(BaseCore):
     req = frames.pair_req_payload("st-1a2b3c", 0, 6.2)
     check(base.radio(req, mac, 0) is None, "pair_req outside the pairing window is ignored")
     opened = base.command({"t": "pair_open", "id": "pi", "seq": 0, "s": 30}, 1000)
-    check(frames.decode(opened[:-1]) == {"t": "pairing", "id": "base", "seq": 1, "s": 30}, "pair_open answered with pairing")
+    check(frames.decode(opened[1:-1]) == {"t": "pairing", "id": "base", "seq": 1, "s": 30}, "pair_open answered with pairing")
     seen = base.radio(req, mac, 2000)
-    check(seen is not None and frames.decode(seen[:-1]) == {"t": "pair_seen", "id": "base", "seq": 2, "sid": "st-1a2b3c",
+    check(seen is not None and frames.decode(seen[1:-1]) == {"t": "pair_seen", "id": "base", "seq": 2, "sid": "st-1a2b3c",
                                                            "mac": "3485181a2b3c", "g": 6.2}, f"pair_seen frame {seen!r}")
     check(base.radio(req, mac, 2100) is None, "pair_seen at most every 250 ms per striker")
     check(base.radio(req, mac, 2300) is not None, "and again after 250 ms")
@@ -225,17 +225,33 @@ def check_pairing(BaseCore):
         base.radio(frames.pair_req_payload(f"x{i}", 0, 3.0), bytes([2, 0, 0, 0, 0, i]), 2400)
     check(len(base._seen) <= 16, f"rate-limit table bounded: {len(base._seen)}")
     out = base.command({"t": "peers_set", "id": "pi", "seq": 1, "peers": {"3485181a2b3c": "st-1a2b3c"}}, 3000)
-    check(frames.decode(out[:-1])["peers"] == {"3485181a2b3c": "st-1a2b3c"} and base.dirty, "peers_set stored and reported")
-    check([(m, frames.check_payload(p)["t"]) for m, p in base.replies] == [(mac, "paired")], f"paired sent: {base.replies!r}")
+    check(frames.decode(out[1:-1])["peers"] == {"3485181a2b3c": "st-1a2b3c"} and base.dirty, "peers_set stored and reported")
+    check([(m, frames.check_payload(p)["t"]) for m, p, _ in base.replies] == [(mac, "paired")], f"paired sent: {base.replies!r}")
     check(frames.check_payload(base.replies[0][1])["sid"] == "st-1a2b3c", "paired names the striker id")
     base.replies = []
     hb = frames.hb_payload("st-1a2b3c", 1, 3.9)
-    check(base.radio(hb, mac, 3100) == frames.frame(hb), "a newly paired striker is forwarded")
+    check(base.radio(hb, mac, 3100) == frames.wire(hb), "a newly paired striker is forwarded")
     base.command({"t": "peers_set", "id": "pi", "seq": 2, "peers": {}}, 4000)
-    check([frames.check_payload(p)["t"] for m, p in base.replies] == ["unpaired"], "a removed striker is told")
+    check([frames.check_payload(p)["t"] for m, p, _ in base.replies] == ["unpaired"], "a removed striker is told")
     check(base.radio(hb, mac, 4100) is None, "and no longer forwarded")
     check(base.tick(31000 + 1000) is not None and base.pair_until is None, "pairing window closes by itself")
     check(base.command({"t": "pair_open", "id": "base", "seq": 3, "s": 5}, 0) == b"", "commands only from the Pi")
+
+
+# HMAC-SHA256 key derivation (lib/keys.py) for the secret 000102…0f: what CPython's hmac module gives
+# (tests/test_firmware.py checks these constants against it), so both interpreters agree with it
+KEYS_SECRET = "000102030405060708090a0b0c0d0e0f"
+KEYS_PMK = "662000df9243147b1012a6ee40ef0d40"
+KEYS_LMK_3485181A2B3C = "7e6d35d99e1dbaecabbcb6064ae9aa52"
+
+
+def check_keys():
+    import keys
+
+    check(keys.table_pmk(KEYS_SECRET) == KEYS_PMK, f"table PMK {keys.table_pmk(KEYS_SECRET)}")
+    check(keys.striker_lmk(KEYS_SECRET, "3485181a2b3c") == KEYS_LMK_3485181A2B3C,
+          f"striker LMK {keys.striker_lmk(KEYS_SECRET, '3485181a2b3c')}")
+    check(keys.striker_lmk(KEYS_SECRET, "348518000001") != KEYS_LMK_3485181A2B3C, "each striker its own LMK")
 
 
 def main(dirname):
@@ -245,6 +261,7 @@ def main(dirname):
     check_strikes(sdoc)
     recorded = check_recorded(dirname + "/recorded")
     check_cores(fdoc, sdoc)
+    check_keys()
     impl = sys.implementation.name
     if _results["fail"]:
         print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl}); {recorded} recorded traces")

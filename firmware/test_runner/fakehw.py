@@ -9,8 +9,11 @@ the real ``striker_app.main()`` again and again: ``machine.deepsleep`` raises :c
 :class:`StopSim` when the scenario's time is up. Time only moves when the code sleeps or talks
 to a peripheral, so runs are deterministic and never wait.
 
-Models a chip (``"esp32c3"``: deep-sleep GPIO wake on GPIO0-5 only, no EXT0/EXT1) and a MicroPython
-version (``wake_on_gpio`` exists from 1.27 on).
+Models a chip and a MicroPython version as MicroPython's ``ports/esp32`` (modesp32.c, modmachine.c)
+has them: ``esp32.wake_on_gpio`` exists from 1.27 on **every** chip, but only the ESP32-C3 can end a
+deep sleep with it (GPIO0-5; on the ESP32/S2/S3 ``machine.deepsleep()`` then raises "DEEPSLEEP with
+gpio pins not supported on this chip"); ``esp32.wake_on_ext1`` exists only on the ESP32/S2/S3 and
+takes RTC GPIOs only (RTC_PINS), raising ValueError("invalid pin") for any other.
 """
 
 import sys
@@ -32,6 +35,13 @@ class WdtReset(BaseException):
 
 class StopSim(BaseException):
     pass
+
+
+RTC_PINS = {  # GPIOs an EXT1 wake accepts, per chip (the datasheets' RTC GPIO tables)
+    "esp32": (0, 2, 4, 12, 13, 14, 15, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39),
+    "esp32s2": tuple(range(22)),
+    "esp32s3": tuple(range(22)),
+}
 
 
 class _Mod:
@@ -138,8 +148,8 @@ class Sim:
         self.wake_level = None
         self.ext1_pins = ()
         self.sleeps = []  # dicts: how each deep sleep was entered
-        self.air = []  # (t_ms, mac, payload dict or None, sync, acked)
-        self.inbox = []  # (mac, msg) for the striker's ESP-NOW receive
+        self.air = []  # (t_ms, mac, payload dict or None, sync, acked, (pmk, lmk) or None: in the clear)
+        self.inbox = []  # (mac, msg) or (mac, msg, (pmk, lmk) it was encrypted with) for ESP-NOW receive
         self.rssi = {}  # mac → dBm of what arrives from it (ESPNow.peers_table)
         self.later = []  # (t_ms, mac, msg): moved to the inbox once the clock reaches t_ms
         self.acks = acks  # bool or function(mac, payload) -> bool: does the peer acknowledge
@@ -149,6 +159,7 @@ class Sim:
         self.adc_uv = 1950000
         self.boots = 0
         self.recv_error = None  # an exception the next ESPNow.recv raises
+        self.radio_dropped = 0  # frames the stand-in radio dropped for their encryption
         self.kbd_intr = []  # (t_ms, char) calls of micropython.kbd_intr
         self.usb_in = bytearray()  # bytes the Pi wrote to the base station
         self.usb_out = bytearray()  # bytes the base station wrote to the Pi
@@ -220,7 +231,9 @@ class Sim:
         m.wake_reason = lambda: sim.wake_reason
 
         def deepsleep(ms=None):
-            if sim.wake_pins and sim.chip == "esp32c3":
+            if sim.wake_pins and sim.chip != "esp32c3":
+                raise ValueError("DEEPSLEEP with gpio pins not supported on this chip")
+            if sim.wake_pins:
                 for p in sim.wake_pins:
                     if p > 5:
                         raise ValueError("wake-up pin not supported")
@@ -304,6 +317,9 @@ class Sim:
         if sim.chip != "esp32c3":
             def wake_on_ext1(pins=None, level=False):
                 if pins is not None:
+                    for p in pins:
+                        if p.n not in RTC_PINS[sim.chip]:
+                            raise ValueError("invalid pin")
                     sim.ext1_pins = tuple(p.n for p in pins)
                 sim.wake_level = level
 
@@ -331,17 +347,62 @@ class Sim:
         en = _Mod()
 
         class ESPNow:
+            """MicroPython's ``espnow.ESPNow`` with ESP-NOW's encryption as ESP-IDF does it: a peer
+            added with a 16-byte ``lmk`` (``encrypt`` defaults to True then) is sent to and heard from
+            encrypted with the PMK and that LMK (``set_pmk``; both ends must hold both). What the
+            radio hands to ``recv`` (firmware.md "Encryption"): an encrypted frame only from a peer
+            registered with the same keys; a frame in the clear only from a MAC that is not an
+            encrypted peer. Everything else is dropped before the application sees it (counted in
+            ``sim.radio_dropped``). At most 6 encrypted peers (``espnow.MAX_ENCRYPT_PEER_NUM``)."""
+
             def __init__(self):
-                self.peers = []
+                self.peers = {}  # mac → lmk bytes (encrypted) or None
+                self.pmk = None
                 self.peers_table = {}  # {mac: [rssi, time_ms]}, as MicroPython's espnow keeps it
 
             def active(self, on=None):
                 return True
 
-            def add_peer(self, mac):
+            def set_pmk(self, pmk):
+                if len(pmk) != 16:
+                    raise ValueError("pmk must be 16 bytes")
+                self.pmk = bytes(pmk)
+
+            def _lmk(self, lmk, encrypt):
+                if lmk is not None and not isinstance(lmk, bool) and len(lmk) != 16:
+                    raise ValueError("lmk must be 16 bytes")
+                on = bool(lmk) if encrypt is None else encrypt
+                if on and not lmk:
+                    raise ValueError("encrypt needs an lmk")
+                return bytes(lmk) if on else None
+
+            def _count_encrypted(self, mac, lmk):
+                n = sum(1 for m in self.peers if m != mac and self.peers[m] is not None)
+                if lmk is not None and n >= 6:
+                    raise OSError(-12394, "ESP_ERR_ESPNOW_FULL")
+
+            def add_peer(self, mac, lmk=None, channel=None, ifidx=None, encrypt=None):
+                mac = bytes(mac)
                 if mac in self.peers:
                     raise OSError(-12395, "ESP_ERR_ESPNOW_EXIST")
-                self.peers.append(mac)
+                lmk = self._lmk(lmk, encrypt)
+                self._count_encrypted(mac, lmk)
+                self.peers[mac] = lmk
+
+            def mod_peer(self, mac, lmk=None, channel=None, ifidx=None, encrypt=None):
+                mac = bytes(mac)
+                if mac not in self.peers:
+                    raise OSError(-12393, "ESP_ERR_ESPNOW_NOT_FOUND")
+                if lmk is None and encrypt is None:
+                    return
+                lmk = self._lmk(lmk if lmk is not None else self.peers[mac], encrypt)
+                self._count_encrypted(mac, lmk)
+                self.peers[mac] = lmk
+
+            def key_for(self, mac):
+                """(pmk, lmk) a frame to or from ``mac`` is encrypted with, or None (in the clear)."""
+                lmk = self.peers.get(bytes(mac))
+                return None if lmk is None else (self.pmk, lmk)
 
             def send(self, mac, msg, sync=True):
                 sim.advance(2000 if sync else 300)  # an acknowledged unicast takes ~2 ms
@@ -349,21 +410,21 @@ class Sim:
                     payload = frames.check_payload(msg)
                 except frames.FrameError:
                     payload = None
-                if mac != b"\xff" * 6 and mac not in self.peers:
+                if mac != b"\xff" * 6 and bytes(mac) not in self.peers:
                     raise OSError(-12393, "ESP_ERR_ESPNOW_NOT_FOUND")
                 ack = sim.acks(mac, payload) if callable(sim.acks) else sim.acks
                 if mac == b"\xff" * 6:
                     ack = True  # broadcast is never acknowledged; send() says True
-                sim.air.append((sim.now_us // 1000, bytes(mac), payload, sync, ack))
+                sim.air.append((sim.now_us // 1000, bytes(mac), payload, sync, ack, self.key_for(mac)))
                 return ack if sync else True
 
             def any(self):
                 return bool(sim.inbox)
 
             def del_peer(self, mac):
-                if mac not in self.peers:
+                if bytes(mac) not in self.peers:
                     raise OSError(-12393, "ESP_ERR_ESPNOW_NOT_FOUND")
-                self.peers.remove(mac)
+                del self.peers[bytes(mac)]
 
             def recv(self, timeout_ms=None):
                 now_ms = sim.now_us // 1000
@@ -372,12 +433,17 @@ class Sim:
                 if sim.recv_error is not None:
                     exc, sim.recv_error = sim.recv_error, None
                     raise exc
-                if not sim.inbox:
-                    sim.advance((timeout_ms or 0) * 1000)
-                    return None, None
-                mac, msg = sim.inbox.pop(0)
-                self.peers_table[bytes(mac)] = [sim.rssi.get(bytes(mac), -60), (sim.now_us // 1000) & 0x3FFFFFFF]
-                return mac, msg
+                while sim.inbox:
+                    item = sim.inbox.pop(0)
+                    mac, msg = item[0], item[1]
+                    sent_with = item[2] if len(item) > 2 else None  # (pmk, lmk) the sender encrypted with
+                    if sent_with != self.key_for(mac):
+                        sim.radio_dropped += 1  # wrong key, no key, or in the clear from an encrypted peer
+                        continue
+                    self.peers_table[bytes(mac)] = [sim.rssi.get(bytes(mac), -60), (sim.now_us // 1000) & 0x3FFFFFFF]
+                    return mac, msg
+                sim.advance((timeout_ms or 0) * 1000)
+                return None, None
 
         en.ESPNow = ESPNow
 

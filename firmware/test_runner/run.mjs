@@ -1,7 +1,7 @@
 // Run a Python script under real MicroPython (WebAssembly port) with firmware/lib importable.
 // Usage: node run.mjs <lib_dir> <vectors_dir> <script.py> [extra_dir ...]
-// Copies lib/*.py (and each extra_dir's *.py, e.g. firmware/striker and this folder's stand-in
-// hardware) to /lib and vectors/*.json to /vectors in MicroPython's in-memory filesystem,
+// Copies lib/*.py and *.mpy (and each extra_dir's, e.g. firmware/striker and this folder's stand-in
+// hardware; lib_dir may be firmware/mpy, the precompiled modules) to /lib and vectors/*.json to /vectors in MicroPython's in-memory filesystem,
 // sets VECTORS_DIR = "/vectors", runs the script as __main__; exit code 0 only if the script
 // printed a line starting with "OK" and raised nothing.
 import fs from "node:fs";
@@ -19,14 +19,14 @@ const mp = await loadMicroPython({
   stdout: (line) => { out += line + "\n"; process.stdout.write(line + "\n"); },
   stderr: (line) => process.stderr.write(line + "\n"),
 });
-function copyDir(src, dst, ext) {
+function copyDir(src, dst, ...exts) {
   try { mp.FS.mkdir(dst); } catch (e) { /* exists */ }
   for (const name of fs.readdirSync(src)) {
-    if (name.endsWith(ext)) mp.FS.writeFile(dst + "/" + name, fs.readFileSync(path.join(src, name)));
+    if (exts.some((ext) => name.endsWith(ext))) mp.FS.writeFile(dst + "/" + name, fs.readFileSync(path.join(src, name)));
   }
 }
-copyDir(libDir, "/lib", ".py");
-for (const dir of extraDirs) copyDir(dir, "/lib", ".py");
+copyDir(libDir, "/lib", ".py", ".mpy");
+for (const dir of extraDirs) copyDir(dir, "/lib", ".py", ".mpy");
 copyDir(vectorsDir, "/vectors", ".json");
 // sub-folders too (tests/vectors/recorded: traces recorded on real strikers) as /vectors/<name>
 for (const ent of fs.readdirSync(vectorsDir, { withFileTypes: true })) {

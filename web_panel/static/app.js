@@ -4,9 +4,9 @@
 "use strict";
 
 const SHAPES = ["●", "■", "▲", "◆", "★", "⬢"];
-const SHAPE_NAMES = ["circle", "square", "triangle", "diamond", "star", "hexagon"];
+const SHAPE_NAMES = () => [t("circle"), t("square"), t("triangle"), t("diamond"), t("star"), t("hexagon")];
 const COLOURS = ["#d32f2f", "#1565c0", "#b26a00", "#2e7d32", "#7b1fa2", "#00838f"];
-const COLOUR_NAMES = ["red", "blue", "amber", "green", "purple", "teal"];
+const COLOUR_NAMES = () => [t("red"), t("blue"), t("amber"), t("green"), t("purple"), t("teal")];
 
 const S = {
   me: { seat: null, host: false }, taken: [], state: null, priv: null, table: null, log: [], status: "unknown",
@@ -25,15 +25,15 @@ const route = () => (location.pathname.replace(/^\/+/, "").split("/")[0] || "joi
 
 function players() { return (S.state && S.state.players) || []; }
 function playerBySeat(seat) { return players().find((p) => p.seat === seat); }
-function nameOf(seat) { const p = playerBySeat(seat); return p ? p.name : `Seat ${seat}`; }
+function nameOf(seat) { const p = playerBySeat(seat); return p ? p.name : t("Seat {n}", { n: seat }); }
 function coinBadge(seat, { big = false, dead = false, label = null } = {}) {
   const i = (seat || 0) - 1, known = i >= 0 && i < 6;
-  const title = known ? `Seat ${seat}, ${COLOUR_NAMES[i]} ${SHAPE_NAMES[i]}` : String(label || "coin");
+  const title = known ? t("Seat {n}, {colour} {shape}", { n: seat, colour: COLOUR_NAMES()[i], shape: SHAPE_NAMES()[i] }) : String(label || t("coin"));
   return `<span class="coin ${known ? "s" + seat : ""} ${big ? "big" : ""} ${dead ? "dead" : ""}" role="img" aria-label="${esc(title)}">${esc(label ?? (known ? seat : "?"))}${known ? `<span class="shape" aria-hidden="true">${SHAPES[i]}</span>` : ""}</span>`;
 }
 function toast(msg, ok = false) {
-  const t = $("#toast"); t.textContent = msg; t.className = "toast" + (ok ? " ok" : ""); t.hidden = false;
-  clearTimeout(toast.timer); toast.timer = setTimeout(() => { t.hidden = true; }, ok ? 1800 : 4500);
+  const el = $("#toast"); el.textContent = msg; el.className = "toast" + (ok ? " ok" : ""); el.hidden = false;
+  clearTimeout(toast.timer); toast.timer = setTimeout(() => { el.hidden = true; }, ok ? 1800 : 4500);
 }
 
 async function post(path, body = {}) {
@@ -43,12 +43,22 @@ async function post(path, body = {}) {
     res = await fetch(path, { method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": cookie("gt_csrf") }, body: JSON.stringify(payload) });
     data = await res.json();
-  } catch (err) { data = { ok: false, error: res ? `the panel answered HTTP ${res.status}` : "no connection to the table" }; }
-  if (!data.ok) toast(data.error || "refused");
+  } catch (err) { data = { ok: false, error: res ? t("the panel answered HTTP {status}", { status: res.status }) : t("no connection to the table") }; }
+  if (!data.ok) toast(data.error || t("refused"));  // the panel says its refusals in this phone's language
   return data;
 }
 
-function ask(text, yes = "Yes") {
+/** A card's text on a tap (docs/i18n.md): its name in the phone's language (and English under
+ * it in Chinese), what it does, and an optional line (a general's kingdom and health). */
+function cardInfo(title, text, sub) {
+  const dlg = $("#card-info");
+  $("#card-info-title").innerHTML = dualName(title || "");
+  $("#card-info-sub").textContent = sub || "";
+  $("#card-info-text").textContent = text ? noRules(t(text)) : t("No text: it does what its name says.");
+  dlg.showModal();
+}
+
+function ask(text, yes = t("Yes")) {
   const dlg = $("#confirm"); $("#confirm-text").textContent = text; $("#confirm-yes").textContent = yes;
   return new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue === "yes"); dlg.showModal(); });
 }
@@ -71,6 +81,7 @@ function connect() {
   on("private", (d) => { S.priv = d; render(); attention(); });
   on("history", (d) => { S.log = d.slice().reverse(); render(); });
   on("log", (d) => { S.log.unshift(d); S.log = S.log.slice(0, 60); render(); });
+  on("lang", (d) => { I18N.tableDefault = d && d.lang; if (S.info) S.info.lang = I18N.tableDefault; if (!I18N.chosen()) I18N.load().then(render); else render(); });
   on("leds", (d) => { S.leds = d; hook("onLeds", d); });
   on("games", (d) => { S.games = d || {}; for (const name of Object.keys(S.games)) GameViews.load(name); render(); });
   on("table", (d) => { const fresh = !S.table; S.table = d; hook("onTable", d); if (fresh) render(); });
@@ -100,11 +111,11 @@ function attention() {
 }
 function conn() {
   const c = $("#conn");
-  if (!S.online) { c.textContent = "reconnecting…"; c.className = "conn bad"; return; }
-  if (S.status === "offline") { c.textContent = "table offline"; c.className = "conn bad"; return; }
-  c.textContent = S.me.host ? "host · live" : S.me.seat ? `seat ${S.me.seat} · live` : "live"; c.className = "conn ok";
+  if (!S.online) { c.textContent = t("reconnecting…"); c.className = "conn bad"; return; }
+  if (S.status === "offline") { c.textContent = t("table offline"); c.className = "conn bad"; return; }
+  c.textContent = S.me.host ? t("host · live") : S.me.seat ? t("seat {n} · live", { n: S.me.seat }) : t("live"); c.className = "conn ok";
   const j = S.me.host && S.journal;  // the table dropped a torn journal record at its last start
-  if (j) { c.textContent += ` · ⚠ ${(j.dropped || []).length ? `input #${j.dropped.join(", #")} lost in a power cut: check the state` : j.warning}`; c.className = "conn bad"; }
+  if (j) { c.textContent += ` · ⚠ ${(j.dropped || []).length ? t("input #{inputs} lost in a power cut: check the state", { inputs: j.dropped.join(", #") }) : j.warning}`; c.className = "conn bad"; }
 }
 
 /* ---------- game views: each game's phone screens come from its own package ---------- */
@@ -148,7 +159,7 @@ function hook(name, ...args) {
   const view = gameView();
   return view && view !== LOADING && typeof view[name] === "function" ? view[name](...args) : undefined;
 }
-function loadingCard() { return `<section class="card empty" id="loading-view"><p class="muted">Loading the game's screen…</p></section>`; }
+function loadingCard() { return `<section class="card empty" id="loading-view"><p class="muted">${esc(t("Loading the game's screen…"))}</p></section>`; }
 
 /* ---------- rendering ---------- */
 function render() {
@@ -158,15 +169,17 @@ function render() {
   const r = route();
   document.body.dataset.route = r;  // (CSS: the table view's toast sits over the banner, not the board)
   for (const a of document.querySelectorAll(".tabs a")) a.classList.toggle("on", a.dataset.route === r || (r === "join" && a.dataset.route === "seat"));
-  $("#tab-seat").textContent = S.me.seat ? `Seat ${S.me.seat}` : "Join";
+  $("#tab-seat").textContent = S.me.seat ? t("Seat {n}", { n: S.me.seat }) : t("Join");
+  I18N.apply(); langToggle();
+  if (S.info) $("#table-name").textContent = tableTitle(S.info.table);
   let html;
   try {
-    html = r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
+    html = r === "rules" ? rulesView() : r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
   } catch (err) {  // a drawing bug must not blank the phone: say so, and keep the stream alive
     console.error(err);
-    html = `<section class="card question" id="render-error"><h2>This screen could not be drawn</h2><p class="small">${esc(err && err.message)}</p></section>`;
+    html = `<section class="card question" id="render-error"><h2>${esc(t("This screen could not be drawn"))}</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
-  if (r !== "join" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
+  if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + html;
   view.innerHTML = html;
   hook("afterRender", r);
   conn();
@@ -174,25 +187,32 @@ function render() {
 
 function turnBanner(mine) {
   const st = S.state;
-  const next = S.me.host && route() === "host" ? "Set up the next game below." : "Waiting for the host to start a new game.";
-  if (!st) return `<section class="banner" id="turn-banner"><div class="big">No game yet</div><div class="sub">${S.me.host && route() === "host" ? "Set up a game below." : "The host starts one from the Host tab."}</div></section>`;
-  if (st.phase === "over") return `<section class="banner over" id="turn-banner"><div class="big">Game over</div><div class="sub">${esc(winnerText(st.winner))}</div></section>`;
-  if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">Game aborted</div><div class="sub">${next}</div></section>`;
-  const t = st.turn;
-  if (!t) return `<section class="banner" id="turn-banner"><div class="big">Waiting…</div></section>`;
+  const next = S.me.host && route() === "host" ? t("Set up the next game below.") : t("Waiting for the host to start a new game.");
+  if (!st) return `<section class="banner" id="turn-banner"><div class="big">${esc(t("No game yet"))}</div><div class="sub">${esc(S.me.host && route() === "host" ? t("Set up a game below.") : t("The host starts one from the Host tab."))}</div></section>`;
+  if (st.phase === "over") return `<section class="banner over" id="turn-banner"><div class="big">${esc(t("Game over"))}</div><div class="sub">${esc(winnerText(st.winner))}</div></section>`;
+  if (st.phase === "aborted") return `<section class="banner" id="turn-banner"><div class="big">${esc(t("Game aborted"))}</div><div class="sub">${esc(next)}</div></section>`;
+  const turn = st.turn;
+  if (!turn) return `<section class="banner" id="turn-banner"><div class="big">${esc(t("Waiting…"))}</div></section>`;
   const own = hook("banner", st, mine);
   if (own) return own;
-  if (mine && t.seat === S.me.seat) {
-    return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">YOUR TURN${t.extra ? " (extra)" : ""}</div>
-      <div class="sub">Make your move</div>${lastLine()}</section>`;
+  if (mine && turn.seat === S.me.seat) {
+    return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">${esc(t("YOUR TURN"))}${turn.extra ? esc(t(" (extra)")) : ""}</div>
+      <div class="sub">${esc(t("Make your move"))}</div>${lastLine()}</section>`;
   }
-  return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(t.seat, { big: true })}<div class="grow">
-    <div class="big" style="font-size:28px">${esc(nameOf(t.seat))}'s turn</div><div class="sub">${t.extra ? "extra turn" : ""}</div></div></div>${lastLine()}</section>`;
+  return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(turn.seat, { big: true })}<div class="grow">
+    <div class="big" style="font-size:28px">${esc(t("{who}'s turn", { who: nameOf(turn.seat) }))}</div><div class="sub">${turn.extra ? esc(t("extra turn")) : ""}</div></div></div>${lastLine()}</section>`;
 }
 
+/** The lines of one log entry in this phone's language: each line's message (``says``), or the line. */
+function entryLines(e) { return e.lines.map((l, i) => (e.says && e.says[i] ? say(e.says[i]) : l)); }
+/** "Ann's turn" (its message id), so the banner's last line can skip it in any language. */
+const TURN_IDS = ["{who}'s turn", "{who}'s extra turn"];
 function lastLine() {
   const e = S.log[0];
-  return e && e.lines.length ? `<div class="last" id="last-event">${esc(e.lines.filter((l) => !/'s (extra )?turn$/.test(l)).slice(-1)[0] || e.lines[e.lines.length - 1])}</div>` : "";
+  if (!e || !e.lines.length) return "";
+  const shown = entryLines(e), turnLine = (i) => (e.says && e.says[i] ? TURN_IDS.includes(e.says[i].id) : /'s (extra )?turn$/.test(e.lines[i]));
+  const keep = shown.filter((_, i) => !turnLine(i));
+  return `<div class="last" id="last-event">${esc(keep.slice(-1)[0] || shown[shown.length - 1])}</div>`;
 }
 
 function answerCard(st) {
@@ -200,8 +220,8 @@ function answerCard(st) {
   if (!w || typeof w !== "object") return "";
   const left = w.deadline ? Math.max(0, Math.ceil(w.deadline - Date.now() / 1000 - (S.skew || 0))) : null;
   const who = w.claimant !== undefined && w.claimant !== null ? nameOf(w.claimant) : "";
-  return `<section class="card question" id="window"><h2>${esc(String(w.kind || "reaction").replace(/_/g, " "))}${w.claim ? ` — ${esc(who)} claims ${esc(w.claim)}` : ""}</h2>
-    <p>${(w.seats || []).length ? `Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}` : ""}${left !== null ? ` · <b data-deadline="${esc(w.deadline)}">${left}</b> s left` : ""}</p></section>`;
+  return `<section class="card question" id="window"><h2>${esc(t(String(w.kind || "reaction").replace(/_/g, " ")))}${w.claim ? ` — ${esc(t("{who} claims {claim}", { who, claim: t(w.claim) }))}` : ""}</h2>
+    <p>${(w.seats || []).length ? esc(t("Waiting for {who}", { who: (w.seats || []).map(nameOf) })) : ""}${left !== null ? ` · ${t("{left} s left", { left: `<b data-deadline="${esc(w.deadline)}">${left}</b>` })}` : ""}</p></section>`;
 }
 
 function legalMoves(pv) {
@@ -210,9 +230,9 @@ function legalMoves(pv) {
 }
 
 function winnerText(w) {
-  if (!w) return "No winner";
-  if (w.draw) return "Draw: " + w.draw.map(nameOf).join(", ");
-  if (Array.isArray(w)) return w.map(nameOf).join(" & ") + (w.length > 1 ? " win!" : " wins!");
+  if (!w) return t("No winner");
+  if (w.draw) return t("Draw: {who}", { who: w.draw.map(nameOf) });
+  if (Array.isArray(w)) return w.length > 1 ? t("{who} win!", { who: w.map(nameOf).join(" & ") }) : t("{who} wins!", { who: w.map(nameOf).join(" & ") });
   return String(w);
 }
 
@@ -221,40 +241,40 @@ function joinView() {
     const p = playerBySeat(seat), taken = S.taken.includes(seat), mine = S.me.seat === seat;
     // any seat no other phone holds may be claimed, before a game too: the host's lobby ticks it
     const playing = S.state && S.state.phase === "playing";
-    const what = mine ? "Your seat" : taken ? "Taken by another phone · the host can free it"
-      : p && playing ? "Tap to join" : playing ? "Free · you play from the next game" : "Free · tap to sit here";
+    const what = esc(mine ? t("Your seat") : taken ? t("Taken by another phone · the host can free it")
+      : p && playing ? t("Tap to join") : playing ? t("Free · you play from the next game") : t("Free · tap to sit here"));
     return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${taken && !mine ? "disabled" : ""}>
-      ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? p.name : `Seat ${seat}`)}</span><span class="what">${what}</span></span></button>`;
+      ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? p.name : t("Seat {n}", { n: seat }))}</span><span class="what">${what}</span></span></button>`;
   }).join("");
   const atTable = S.joinCode || (S.info && (S.info.join_url || "").includes("?code="));
-  const hint = atTable ? "" : `<p class="card" id="join-hint">To take a seat, scan the QR code on the table's screen. Anyone may watch.</p>`;
-  return `<h1>Join the table</h1><p class="muted">Tap your seat. Your phone keeps it, even after a reload.</p>${hint}
+  const hint = atTable ? "" : `<p class="card" id="join-hint">${esc(t("To take a seat, scan the QR code on the table's screen. Anyone may watch."))}</p>`;
+  return `<h1>${esc(t("Join the table"))}</h1><p class="muted">${esc(t("Tap your seat. Your phone keeps it, even after a reload."))}</p>${hint}
     <div class="seats">${cards}</div>
-    <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">Just watch</a><a class="btn ghost grow" href="/host">Host</a></div>`;
+    <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">${esc(t("Just watch"))}</a><a class="btn ghost grow" href="/rules" id="join-rules">${esc(t("How to play"))}</a><a class="btn ghost grow" href="/host">${esc(t("Host"))}</a></div>`;
 }
 
-const LEAVE_ROW = `<div class="row"><a class="btn ghost grow" href="/table">See the table</a><button class="btn ghost" data-action="leave">Leave seat</button></div>`;
+const LEAVE_ROW = () => `<div class="row"><a class="btn ghost grow" href="/table">${esc(t("See the table"))}</a>${rulesLink(S.state)}<button class="btn ghost" data-action="leave">${esc(t("Leave seat"))}</button></div>`;
 
 function seatView() {
   const st = S.state, pv = S.priv, seat = S.me.seat;
   const view = gameView();
-  if (view === LOADING) return loadingCard() + LEAVE_ROW;
+  if (view === LOADING) return loadingCard() + LEAVE_ROW();
   const own = st && view && view.seatView ? view.seatView(st, pv, seat) : null;
-  return (own ?? genericSeat(st, pv, seat)) + LEAVE_ROW;
+  return (own ?? genericSeat(st, pv, seat)) + LEAVE_ROW();
 }
 
 function heldSeatCard(seat) {
-  return `<section class="card empty"><div class="big">You hold seat ${seat}</div><p class="muted">The game appears here as soon as the host starts it.</p></section>`;
+  return `<section class="card empty"><div class="big">${esc(t("You hold seat {n}", { n: seat }))}</div><p class="muted">${esc(t("The game appears here as soon as the host starts it."))}</p></section>`;
 }
 
 /** A game without a phone view of its own: who you are, the open answer, your private view, your moves. */
 function genericSeat(st, pv, seat) {
-  const me = playerBySeat(seat), colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
+  const me = playerBySeat(seat), colour = `${COLOUR_NAMES()[seat - 1]} ${SHAPE_NAMES()[seat - 1]}`;
   let html = turnBanner(true);
   html += `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
-    <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
-    <div class="muted small">Seat ${seat} · ${colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && typeof me.coins === "number" ? ` · ${me.coins} coins` : ""}${me && typeof me.influence === "number" ? ` · ${me.influence} influence` : ""}</div>
-    ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
+    <div style="font-size:22px;font-weight:900">${esc(me ? me.name : t("Seat {n}", { n: seat }))}</div>
+    <div class="muted small">${esc(t("Seat {n}", { n: seat }))} · ${esc(colour)}${me && me.team ? ` · ${esc(t("team {team}", { team: me.team }))}` : ""}${me && typeof me.coins === "number" ? ` · ${esc(tn("{n} coin", "{n} coins", me.coins))}` : ""}${me && typeof me.influence === "number" ? ` · ${esc(tn("{n} influence", "{n} influence", me.influence))}` : ""}</div>
+    ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">${esc(t("You are out"))}</div>` : ""}</div></section>`;
   if (st && st.phase === "playing") {
     html += answerCard(st) + questionCard(st, seat, false) + privateCard(pv, st) + movesCard(pv);
   } else if (!st || !me) {
@@ -271,15 +291,15 @@ function questionCard(st, seat, host, how = {}) {
   if (!q) return "";
   const mine = host || (q.seats || []).includes(seat);
   if (!mine) {
-    return `<section class="card"><h2>Waiting for an answer</h2><p>${esc((q.seats || []).map(nameOf).join(", "))} must answer: <b>${how.text ? how.text(q.text) : esc(q.text)}</b></p>${how.extra || ""}</section>`;
+    return `<section class="card"><h2>${esc(t("Waiting for an answer"))}</h2><p>${esc(t("{who} must answer:", { who: (q.seats || []).map(nameOf) }))} <b>${how.text ? how.text(q.text) : esc(q.text)}</b></p>${how.extra || ""}</section>`;
   }
   const sel = S.sel[q.id] || [];
   const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${how.label ? how.label(c) : `<span>${esc(c)}</span>`}</button>`).join("");
   return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${how.text ? how.text(q.text) : esc(q.text)}</h2>
-    <p class="muted small">${esc(how.hint || "Tap every answer that applies")}${q.multi === false ? " (one)" : ""}, then send. ${host ? "Answering as the host." : "The table cannot see this by itself."}</p>
-    ${q.kind === "flown" ? `<button class="btn good wide" data-action="answer" data-none="1" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="answer-none">Nobody flew</button>` : ""}${how.extra || ""}
+    <p class="muted small">${esc(t("{hint}, then send.", { hint: (how.hint || t("Tap every answer that applies")) + (q.multi === false ? t(" (one)") : "") }))} ${esc(host ? t("Answering as the host.") : t("The table cannot see this by itself."))}</p>
+    ${q.kind === "flown" ? `<button class="btn good wide" data-action="answer" data-none="1" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="answer-none">${esc(t("Nobody flew"))}</button>` : ""}${how.extra || ""}
     <div class="chips">${chips}</div>
-    <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${sel.length ? `Send answer (${sel.length})` : "None of them — send"}</button></section>`;
+    <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${esc(sel.length ? t("Send answer ({n})", { n: sel.length }) : t("None of them — send"))}</button></section>`;
 }
 
 /** Buttons for the seat's legal moves: those that name a ``move`` (card games: architecture.md
@@ -287,26 +307,26 @@ function questionCard(st, seat, host, how = {}) {
  * ``phone_inputs``), each sent exactly as listed. */
 function movesCard(pv) {
   const own = (GameViews.describe(S.state && S.state.game) || {}).phone_inputs || [];
-  const label = (m) => Object.entries(m).map(([k, v]) => (k === "type" ? String(v).replace(/_/g, " ") : `${k.replace(/_/g, " ")} ${v}`)).join(" · ");
+  const label = (m) => Object.entries(m).map(([k, v]) => (k === "type" ? t(String(v).replace(/_/g, " ")) : `${t(k.replace(/_/g, " "))} ${v}`)).join(" · ");
   const parts = legalMoves(pv).flatMap((m) => (m.move ? cardMoveButtons(m) : own.includes(m.type)
     ? [`<button class="btn wide" data-action="game-input" data-body="${esc(JSON.stringify(m))}">${esc(label(m))}</button>`] : []));
-  return parts.length ? `<section class="card" id="moves"><h2>Your moves</h2><div class="moves">${parts.join("")}</div></section>` : "";
+  return parts.length ? `<section class="card" id="moves"><h2>${esc(t("Your moves"))}</h2><div class="moves">${parts.join("")}</div></section>` : "";
 }
 
 function cardMoveButtons(m) {
-  const label = (s) => { const t = String(s).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); };
+  const label = (s) => { const w = String(s).replace(/_/g, " "); return t(w.charAt(0).toUpperCase() + w.slice(1)); };
   const btn = (text, args) => `<button class="btn wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}">${esc(text)}</button>`;
   if (typeof m.count === "number" && Array.isArray(m.cards)) {
     // choose exactly `count` of the cards (e.g. Coup's exchange_return); a pool may hold duplicates.
     const key = "move:" + m.move, sel = S.sel[key] || [];
     const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(hook("cardLabel", c) || label(c))}</button>`).join("");
     const args = { cards: sel.map((i) => m.cards[i]) };
-    return [`<div><p class="muted small">${esc(label(m.move))}: pick the ${m.count} card${m.count === 1 ? "" : "s"} to give back</p><div class="chips">${chips}</div>
+    return [`<div><p class="muted small">${esc(label(m.move))}: ${esc(tn("pick the {n} card to give back", "pick the {n} cards to give back", m.count))}</p><div class="chips">${chips}</div>
       <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${esc(label(m.move))} (${sel.length}/${m.count})</button></div>`];
   }
-  if (Array.isArray(m.targets) && m.targets.length) return m.targets.map((t) => btn(`${label(m.move)} → ${nameOf(t)}`, { target: t }));
+  if (Array.isArray(m.targets) && m.targets.length) return m.targets.map((to) => btn(`${label(m.move)} → ${nameOf(to)}`, { target: to }));
   if (Array.isArray(m.cards) && m.cards.length) return m.cards.map((c) => btn(`${label(m.move)}: ${label(c)}`, { card: c }));
-  if (Array.isArray(m.claims) && m.claims.length) return m.claims.map((c) => btn(`${label(m.move)} as ${label(c)}`, { claim: c }));
+  if (Array.isArray(m.claims) && m.claims.length) return m.claims.map((c) => btn(t("{move} as {claim}", { move: label(m.move), claim: label(c) }), { claim: c }));
   return [btn(label(m.move), {})];
 }
 
@@ -318,19 +338,19 @@ function privateCard(pv, st) {
   const rows = extra.map((k) => {
     const v = pv[k];
     if (Array.isArray(v) && v.every((x) => typeof x === "string")) {
-      return `<h2>${esc(k === "hand" ? "Your hand" : k.replace(/_/g, " "))}</h2><div class="hand">${v.map((c) => `<div class="card-face">${esc(c.replace(/_/g, " "))}</div>`).join("") || "<p class='muted'>none</p>"}</div>`;
+      return `<h2>${esc(k === "hand" ? t("Your hand") : t(k.replace(/_/g, " ")))}</h2><div class="hand">${v.map((c) => `<div class="card-face">${esc(t(c.replace(/_/g, " ")))}</div>`).join("") || `<p class='muted'>${esc(t("none"))}</p>`}</div>`;
     }
-    return `<p><b>${esc(k.replace(/_/g, " "))}:</b> ${esc(typeof v === "object" ? JSON.stringify(v) : v)}</p>`;
+    return `<p><b>${esc(t(k.replace(/_/g, " ")))}:</b> ${esc(typeof v === "object" ? JSON.stringify(v) : v)}</p>`;
   }).join("");
-  return `<section class="card" id="private"><p class="muted small">Only your phone sees this.</p>${rows}</section>`;
+  return `<section class="card" id="private"><p class="muted small">${esc(t("Only your phone sees this."))}</p>${rows}</section>`;
 }
 
 function playersCard(st) {
-  const scores = st.scores ? `<div class="scores">${Object.entries(st.scores).map(([k, v]) => `<div class="score">Team ${esc(k)}<b>${esc(v)}</b></div>`).join("")}</div>` : "";
+  const scores = scoresRow(st);
   const items = players().map((p) => {
     const turn = st.turn && st.turn.seat === p.seat;
-    const tags = [turn ? `<span class="tag turn">turn</span>` : "", !p.alive ? `<span class="tag out">out</span>` : "",
-      p.team ? `<span class="tag">team ${esc(p.team)}</span>` : "", (p.influence !== undefined) ? `<span class="tag">${esc(p.influence)} ♥</span>` : "",
+    const tags = [turn ? `<span class="tag turn">${esc(t("turn"))}</span>` : "", !p.alive ? `<span class="tag out">${esc(t("out"))}</span>` : "",
+      p.team ? `<span class="tag">${esc(t("team {team}", { team: p.team }))}</span>` : "", (p.influence !== undefined) ? `<span class="tag">${esc(p.influence)} ♥</span>` : "",
       (p.coins !== undefined && typeof p.coins === "number") ? `<span class="tag">${esc(p.coins)} ¢</span>` : ""].join("");
     return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(p.name)}</span>${tags}</li>`;
   }).join("");
@@ -340,28 +360,37 @@ function playersCard(st) {
 /** "table1" -> "Table 1", "kitchen" -> "Table kitchen": never "Table table1". */
 function tableTitle(id) {
   const rest = String(id || "").replace(/^table[-_ ]?/i, "");
-  return rest ? `Table ${rest}` : "Game table";
+  return rest ? t("Table {name}", { name: rest }) : t("Game table");
+}
+
+/** Each team's score: "Team A 3". */
+function scoresRow(st) {
+  return st.scores ? `<div class="scores">${Object.entries(st.scores).map(([k, v]) => `<div class="score">${esc(t("Team {team}", { team: k }))}<b>${esc(v)}</b></div>`).join("")}</div>` : "";
 }
 
 /** Rule numbers ("(CW-6.4)") are for the curious: the players' log hides them unless asked. */
-const RULE_REF = /\s*\((?:CW|CP)-[0-9.]+[a-z]?(?:,\s*(?:CW|CP)-[0-9.]+[a-z]?)*\)/g;
+const RULE_REF = /\s*\((?:CW|CP|BG|SG)-[0-9.]+[a-z]?(?:,\s*(?:CW|CP|BG|SG)-[0-9.]+[a-z]?)*\)/g;
+/** A text of the games (a mode's summary, an option) without its rule numbers: those stay out of
+ * the players' view. */
+const DOC_REF = /\s*\((?:[a-z_-]+\.md|CW|CP|BG|SG)\)/g;  // a summary's pointer to its rules file, "(SG)": the referee's references
+function noRules(text) { return String(text || "").replace(RULE_REF, "").replace(DOC_REF, ""); }
 function logCard() {
-  const lines = S.log.flatMap((e) => e.lines.slice().reverse()), rules = !!S.showRules;
-  const shown = lines.slice(0, 40).map((l) => `<li>${esc(rules ? l : l.replace(RULE_REF, ""))}</li>`).join("");
-  return `<section class="card"><h2>What happened</h2><ul class="log" id="log">${shown || "<li class='muted'>Nothing yet.</li>"}</ul>
-    <label class="toggle small muted" style="margin-top:8px"><input type="checkbox" data-action="show-rules" id="show-rules" ${rules ? "checked" : ""}> Details: show rule numbers</label></section>`;
+  const lines = S.log.flatMap((e) => entryLines(e).reverse()), rules = !!S.showRules;
+  const shown = lines.slice(0, 40).map((l) => `<li>${esc(rules ? l : noRules(l))}</li>`).join("");
+  return `<section class="card"><h2>${esc(t("What happened"))}</h2><ul class="log" id="log">${shown || `<li class='muted'>${esc(t("Nothing yet."))}</li>`}</ul>
+    <label class="toggle small muted" style="margin-top:8px"><input type="checkbox" data-action="show-rules" id="show-rules" ${rules ? "checked" : ""}> ${esc(t("Details: show rule numbers"))}</label></section>`;
 }
 
 /** The end of a game: who won, how everyone ended, and (for the host) the same game again. */
 function gameOverCard(st) {
   if (!st || st.phase !== "over") return "";
   const win = new Set(Array.isArray(st.winner) ? st.winner : []);
-  const scores = st.scores ? `<div class="scores">${Object.entries(st.scores).map(([k, v]) => `<div class="score">Team ${esc(k)}<b>${esc(v)}</b></div>`).join("")}</div>` : "";
+  const scores = scoresRow(st);
   const rows = players().map((p) => `<li>${coinBadge(p.seat, { dead: !p.alive && !win.has(p.seat) })}<span class="name">${esc(p.name)}</span>
-      ${win.has(p.seat) ? `<span class="tag turn">winner</span>` : p.alive === false ? `<span class="tag out">out</span>` : ""}${p.team ? `<span class="tag">team ${esc(p.team)}</span>` : ""}${p.identity ? `<span class="tag">${esc(label(p.identity))}</span>` : ""}</li>`).join("");
+      ${win.has(p.seat) ? `<span class="tag turn">${esc(t("winner"))}</span>` : p.alive === false ? `<span class="tag out">${esc(t("out"))}</span>` : ""}${p.team ? `<span class="tag">${esc(t("team {team}", { team: p.team }))}</span>` : ""}${p.identity ? `<span class="tag">${esc(label(p.identity))}</span>` : ""}</li>`).join("");
   const rematch = S.me.host
-    ? `<button class="btn primary wide" data-action="rematch" id="rematch">↻ Rematch: same players, same game</button>`
-    : `<p class="muted small">The host can start a rematch.</p>`;
+    ? `<button class="btn primary wide" data-action="rematch" id="rematch">${esc(t("↻ Rematch: same players, same game"))}</button>`
+    : `<p class="muted small">${esc(t("The host can start a rematch."))}</p>`;
   return `<section class="card game-over" id="game-over"><h2>🏁 ${esc(winnerText(st.winner))}</h2>${scores}<ul class="players">${rows}</ul>${rematch}</section>`;
 }
 
@@ -384,7 +413,7 @@ function tableView() {
   if (st) {
     const q = (st.questions || [])[0];
     html += answerCard(st);
-    if (q) html += `<section class="card"><p>❓ ${esc((q.seats || []).map(nameOf).join(", "))}: <b>${esc(q.text)}</b></p></section>`;
+    if (q) html += `<section class="card"><p>❓ ${esc(I18N.show((q.seats || []).map(nameOf)))}: <b>${esc(q.text)}</b></p></section>`;
     html += playersCard(st);
   }
   return html + logCard() + joinQrCard();
@@ -393,7 +422,7 @@ function tableView() {
 function joinQrCard() {
   const url = S.info ? S.info.join_url || "" : "";
   if (!url.includes("?code=")) return "";
-  return `<section class="card qr"><img src="/qr.svg" alt="QR code to join this table" id="qr"><div><h2>Scan to join</h2>
+  return `<section class="card qr"><img src="/qr.svg" alt="${esc(t("QR code to join this table"))}" id="qr"><div><h2>${esc(t("Scan to join"))}</h2>
     <p class="url" id="join-url">${esc(url)}</p></div></section>`;
 }
 
@@ -404,51 +433,68 @@ function hostLoginCards() {
   const info = S.info || {}, lock = info.host_login;
   let html = "";
   if (lock && lock.locked) {
-    html += `<section class="card" id="pin-lockout"><p><b>PIN login is locked</b> after ${lock.wrong_pins} wrong PINs from ${lock.addresses} addresses.</p>
-      <button class="btn danger wide" data-action="lift-lockout" id="lift-lockout">Unlock PIN login</button></section>`;
+    html += `<section class="card" id="pin-lockout"><p><b>${esc(t("PIN login is locked after {n} wrong PINs from {m} addresses.", { n: lock.wrong_pins, m: lock.addresses }))}</b></p>
+      <button class="btn danger wide" data-action="lift-lockout" id="lift-lockout">${esc(t("Unlock PIN login"))}</button></section>`;
   }
   if (info.host_link && !S.me.host) {
-    html += `<section class="card qr"><img src="/qr.svg?of=host" alt="QR code to host this table" id="host-qr"><div><h2>Scan to host</h2>
-      <p class="muted">Shown on the table's own screen only.</p></div></section>`;
+    html += `<section class="card qr"><img src="/qr.svg?of=host" alt="${esc(t("QR code to host this table"))}" id="host-qr"><div><h2>${esc(t("Scan to host"))}</h2>
+      <p class="muted">${esc(t("Shown on the table's own screen only."))}</p></div></section>`;
   }
   return html;
 }
 function hostView() {
-  const qr = `<section class="card qr"><img src="/qr.svg" alt="QR code to join this table" id="qr"><div><h2>Scan to join</h2>
+  const qr = `<section class="card qr"><img src="/qr.svg" alt="${esc(t("QR code to join this table"))}" id="qr"><div><h2>${esc(t("Scan to join"))}</h2>
     <p class="url" id="join-url">${esc(S.info ? S.info.join_url : location.origin + "/join")}</p></div></section>`;
   if (!S.me.host) {
-    return qr + hostLoginCards() + `<section class="card"><h2>Host</h2><p class="muted">Enter the table PIN (printed on the table) to start games, undo and answer questions.</p>
-      <form data-form="unlock" class="stack"><input class="pin" type="password" inputmode="numeric" autocomplete="off" maxlength="8" id="pin" aria-label="Table PIN" placeholder="PIN">
-      <button class="btn primary wide" id="unlock">Unlock</button></form></section>`;
+    return qr + hostLoginCards() + `<section class="card"><h2>${esc(t("Host"))}</h2><p class="muted">${esc(t("Enter the table PIN (printed on the table) to start games, undo and answer questions."))}</p>
+      <form data-form="unlock" class="stack"><input class="pin" type="password" inputmode="numeric" autocomplete="off" maxlength="8" id="pin" aria-label="${esc(t("Table PIN"))}" placeholder="${esc(t("PIN"))}">
+      <button class="btn primary wide" id="unlock">${esc(t("Unlock"))}</button></form></section>`;
   }
   const st = S.state;
-  let html = qr + hostLoginCards() + `<p class="small"><a href="/bringup" id="bringup-link">Table bring-up: beams, strikers, pairing →</a></p>`;
+  let html = qr + hostLoginCards() + `<p class="small"><a href="/bringup" id="bringup-link">${esc(t("Table bring-up: beams, strikers, pairing →"))}</a></p>`;
   if (S.info && S.info.pin_is_default) {
-    html += `<section class="card" id="pin-warning"><p><b>The table PIN is 0000.</b> Anyone on this Wi-Fi can unlock the host screen: set <code>[panel] pin</code> in the table's config.</p></section>`;
+    html += `<section class="card" id="pin-warning"><p><b>${esc(t("The table PIN is 0000."))}</b> ${esc(t("Anyone on this Wi-Fi can unlock the host screen: set {key} in the table's config.", { key: "[panel] pin" }))}</p></section>`;
   }
+  html += tableLangCard();
   if (st && st.phase === "playing") {
     const view = gameView();
     const own = view === LOADING ? loadingCard() : view && view.hostView ? view.hostView(st) : null;
     html += own ?? (turnBanner(false) + answerCard(st) + questionCard(st, null, true));
-    html += `<section class="card" id="controls"><h2>Game</h2><div class="moves">
+    html += `<section class="card" id="controls"><h2>${esc(t("Game"))}</h2><div class="moves">
       ${hook("hostControls", st) || ""}
-      <button class="btn" data-action="undo" id="undo">↶ Undo last input</button>
-      <button class="btn danger" data-action="abort" id="abort">Abort game</button></div></section>`;
+      <button class="btn" data-action="undo" id="undo">${esc(t("↶ Undo last input"))}</button>
+      <button class="btn danger" data-action="abort" id="abort">${esc(t("Abort game"))}</button></div></section>`;
   } else if (st) {
-    html += turnBanner(false) + `<section class="card"><button class="btn" data-action="undo" id="undo">↶ Undo last input</button></section>`;
+    html += turnBanner(false) + `<section class="card"><button class="btn" data-action="undo" id="undo">${esc(t("↶ Undo last input"))}</button></section>`;
   }
   html += (st && st.phase === "playing" && !S.lobbyOpen)
-    ? `<section class="card"><button class="btn wide" data-action="lobby-open" id="lobby-open">Set up a new game…</button></section>`
+    ? `<section class="card"><button class="btn wide" data-action="lobby-open" id="lobby-open">${esc(t("Set up a new game…"))}</button></section>`
     : lobbyCard();
-  html += `<section class="card"><h2>Phones</h2>${S.taken.length ? S.taken.map((s) => `<div class="row" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span><button class="btn ghost" data-action="release" data-seat="${s}">Free seat</button></div>`).join("") : "<p class='muted'>No phone holds a seat yet.</p>"}
-    <p class="muted" style="margin:10px 0 4px">One seat per phone. To let a phone that already has a seat take another (a shared phone):</p>
-    <div class="row" id="share-seats">${[1, 2, 3, 4, 5, 6].filter((s) => !S.taken.includes(s)).map((s) => `<button class="btn ghost" data-action="share" data-seat="${s}">Seat ${s}</button>`).join("")}</div>
-    <button class="btn ghost wide" data-action="lock" style="margin-top:10px">Lock host screen</button></section>`;
+  html += `<section class="card"><h2>${esc(t("Phones"))}</h2>${S.taken.length ? S.taken.map((s) => `<div class="row" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span><button class="btn ghost" data-action="release" data-seat="${s}">${esc(t("Free seat"))}</button></div>`).join("") : `<p class='muted'>${esc(t("No phone holds a seat yet."))}</p>`}
+    <p class="muted" style="margin:10px 0 4px">${esc(t("One seat per phone. To let a phone that already has a seat take another (a shared phone):"))}</p>
+    <div class="row" id="share-seats">${[1, 2, 3, 4, 5, 6].filter((s) => !S.taken.includes(s)).map((s) => `<button class="btn ghost" data-action="share" data-seat="${s}">${esc(t("Seat {n}", { n: s }))}</button>`).join("")}</div>
+    <button class="btn ghost wide" data-action="lock" style="margin-top:10px">${esc(t("Lock host screen"))}</button></section>`;
   return html;
 }
 
+/** The language toggle in the bar: the other language, one tap (remembered on this phone). */
+function langToggle() {
+  const b = $("#lang-toggle"); if (!b) return;
+  const other = I18N.lang === "zh" ? "en" : "zh";
+  b.dataset.lang = other; b.textContent = I18N.langs[other];
+  b.setAttribute("aria-label", t("Language: {lang}", { lang: I18N.langs[other] }));
+}
+
+/** The host's table default: what phones read before choosing on the toggle. */
+function tableLangCard() {
+  const cur = (S.info && S.info.lang) || "";
+  const opt = (lang, text) => `<button type="button" data-action="table-lang" data-lang="${lang}" aria-pressed="${cur === lang}" id="table-lang-${lang || "auto"}">${esc(text)}</button>`;
+  return `<section class="card" id="table-lang"><h2>${esc(t("Table language"))}</h2><div class="seg">${opt("zh", "中文")}${opt("en", "English")}${opt("", t("Each phone's own"))}</div>
+    <p class="muted small">${esc(t("Phones read this language until they choose another with the button at the top."))}</p></section>`;
+}
+
 /** "three_kingdoms" -> "Three kingdoms": a game's own word, readable. */
-function label(word) { const t = String(word).replace(/_/g, " "); return t.charAt(0).toUpperCase() + t.slice(1); }
+function label(word) { const w = String(word).replace(/_/g, " "); return t(w.charAt(0).toUpperCase() + w.slice(1)); }
 
 /** The games the table offers: the daemon's retained ``games`` topic, as the panel last saw it. */
 function lobbyGames() { return Object.keys(S.games).length ? S.games : ((S.info && S.info.games) || {}); }
@@ -470,7 +516,7 @@ function lobbyState() {
 
 function lobbyCard() {
   const L = lobbyState();
-  if (!L) return `<section class="card"><p>Waiting for the table to list its games…</p></section>`;
+  if (!L) return `<section class="card"><p>${esc(t("Waiting for the table to list its games…"))}</p></section>`;
   const games = lobbyGames(), g = games[L.game] || { modes: [] };
   const modes = g.modes || [];
   const mode = modes.find((m) => m.mode === L.mode) || modes[0] || { options: {}, players: [], teams: false };
@@ -479,48 +525,48 @@ function lobbyCard() {
   const roles = mode.seat_roles || null, pickTeams = mode.teams && !(roles && roles.teams_from_roles);
   const seatExtra = (s) => {
     if (roles && L.rolesMode === "manual") {
-      return `<select data-lobby="role" data-seat="${s}" aria-label="Role of seat ${s}">${roles.values.map((r) => `<option value="${esc(r)}" ${(L.roles[s] || roles.values[0]) === r ? "selected" : ""}>${esc(label(r))}</option>`).join("")}</select>`;
+      return `<select data-lobby="role" data-seat="${s}" aria-label="${esc(t("Role of seat {n}", { n: s }))}">${roles.values.map((r) => `<option value="${esc(r)}" ${(L.roles[s] || roles.values[0]) === r ? "selected" : ""}>${esc(label(r))}</option>`).join("")}</select>`;
     }
     if (pickTeams && L.teamMode === "manual") {
-      return `<select data-lobby="team" data-seat="${s}" aria-label="Team for seat ${s}">${["A", "B"].map((t) => `<option ${L.teams[s] === t ? "selected" : ""}>${t}</option>`).join("")}</select>`;
+      return `<select data-lobby="team" data-seat="${s}" aria-label="${esc(t("Team for seat {n}", { n: s }))}">${["A", "B"].map((team) => `<option ${L.teams[s] === team ? "selected" : ""}>${team}</option>`).join("")}</select>`;
     }
     return "<span></span>";
   };
   const seatRows = [1, 2, 3, 4, 5, 6].map((s) => `<div class="lobby-seat">
-      <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="Seat ${s} plays">${S.taken.includes(s) ? `<span class="joined" title="a phone holds this seat" id="joined-${s}">📱</span>` : ""}</label>
-      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${L.bots[s] ? `Bot ${s}` : `Seat ${s} name`}" maxlength="40" aria-label="Name for seat ${s}" id="name-${s}">
+      <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="${esc(t("Seat {n} plays", { n: s }))}">${S.taken.includes(s) ? `<span class="joined" title="${esc(t("a phone holds this seat"))}" id="joined-${s}">📱</span>` : ""}</label>
+      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${esc(L.bots[s] ? t("Bot {n}", { n: s }) : t("Seat {n} name", { n: s }))}" maxlength="40" aria-label="${esc(t("Name for seat {n}", { n: s }))}" id="name-${s}">
       ${seatExtra(s)}
-      <button type="button" class="bot-toggle" data-action="lobby-bot" data-seat="${s}" id="bot-${s}" aria-pressed="${!!L.bots[s]}" title="A bot plays this seat (virtual table)" aria-label="Bot plays seat ${s}">🤖</button>
+      <button type="button" class="bot-toggle" data-action="lobby-bot" data-seat="${s}" id="bot-${s}" aria-pressed="${!!L.bots[s]}" title="${esc(t("A bot plays this seat (virtual table)"))}" aria-label="${esc(t("Bot plays seat {n}", { n: s }))}">🤖</button>
     </div>`).join("");
   const order = L.order.filter((s) => L.include[s]);
-  const orderUi = L.orderMode === "manual" ? `<div class="order">${order.map((s, i) => `<button type="button" class="chip" data-action="order-up" data-seat="${s}" aria-label="Move seat ${s} earlier">${i + 1}. ${coinBadge(s)}${i ? " ↑" : ""}</button>`).join("")}</div>` : "";
+  const orderUi = L.orderMode === "manual" ? `<div class="order">${order.map((s, i) => `<button type="button" class="chip" data-action="order-up" data-seat="${s}" aria-label="${esc(t("Move seat {n} earlier", { n: s }))}">${i + 1}. ${coinBadge(s)}${i ? " ↑" : ""}</button>`).join("")}</div>` : "";
   const opts = Object.entries(mode.options || {}).filter(([k]) => !roles || k !== roles.option).map(([k, o]) => {
-    const id = `opt-${esc(k)}`, value = L.options[k] ?? JSON.stringify(o.default), title = esc(k.replace(/_/g, " "));
-    const desc = `<span class="muted small">${esc(o.description || "")}</span>`;
+    const id = `opt-${esc(k)}`, value = L.options[k] ?? JSON.stringify(o.default), title = esc(t(k.replace(/_/g, " ")));
+    const desc = `<span class="muted small">${esc(o.description ? noRules(t(o.description)) : "")}</span>`;
     if (typeof o.default === "boolean") {
       return `<label class="toggle field" for="${id}"><input type="checkbox" id="${id}" data-lobby="option-bool" data-key="${esc(k)}" ${value === "true" ? "checked" : ""}> ${title}</label>${desc}`;
     }
     const type = typeof o.default === "number" ? "number" : "text";
     // an option without a default (null) stays empty, and unsent, until the host types a value
     const shown = L.options[k] ?? (o.default === null ? "" : typeof o.default === "string" ? o.default : JSON.stringify(o.default));
-    return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" && o.default !== null ? value : shown)}" ${o.default === null ? `placeholder="none"` : ""}>`;
+    return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" && o.default !== null ? value : shown)}" ${o.default === null ? `placeholder="${esc(t("none"))}"` : ""}>`;
   }).join("");
-  const optsBlock = opts ? `<label class="field">Options</label>${opts}` : "";
+  const optsBlock = opts ? `<label class="field">${esc(t("Options"))}</label>${opts}` : "";
   const counts = (mode.players || []).join(", ");
   const okCount = !mode.players || !mode.players.length || mode.players.includes(included.length);
-  return `<section class="card" id="lobby"><h2>New game</h2>
-    <label class="field" for="game">Game</label><select id="game" data-lobby="game">${Object.entries(games).map(([k, v]) => `<option value="${esc(k)}" ${k === L.game ? "selected" : ""}>${esc(v.title || k)}</option>`).join("")}</select>
-    ${modes.length ? `<label class="field">Mode</label><div class="seg modes" role="group" aria-label="Mode">${modes.map((m) => seg("mode", m.mode, esc(m.title || m.mode))).join("")}</div>
-      <p class="muted small">${esc(mode.summary || "")}${counts ? ` · ${counts} players` : ""}</p>` : ""}
-    <label class="field">Players <span class="muted small">(🤖: a bot plays the seat)</span></label>${seatRows}
-    ${pickTeams ? `<label class="field">Teams</label><div class="seg">${seg("teamMode", "random", "Random")}${seg("teamMode", "manual", "Manual")}</div>` : ""}
-    ${roles ? `<label class="field">${esc(label(roles.option))}</label><div class="seg">${seg("rolesMode", "random", "Drawn at random")}${seg("rolesMode", "manual", "Chosen per seat")}</div>` : ""}
-    ${factions(L) && included.length === 5 && !(roles && L.rolesMode === "manual") ? `<label class="field">Roles (CW-7.2)</label><div class="seg">${seg("mothers", "2", "2 mothers · 3 humans")}${seg("mothers", "1", "1 mother · 4 humans")}</div>` : ""}
-    <label class="field">Turn order</label><div class="seg">${seg("orderMode", "random", "Random")}${seg("orderMode", "manual", "Manual")}</div>${orderUi}
+  return `<section class="card" id="lobby"><h2>${esc(t("New game"))}</h2>
+    <label class="field" for="game">${esc(t("Game"))}</label><select id="game" data-lobby="game">${Object.entries(games).map(([k, v]) => `<option value="${esc(k)}" ${k === L.game ? "selected" : ""}>${esc(t(v.title || k))}</option>`).join("")}</select>
+    ${modes.length ? `<label class="field">${esc(t("Mode"))}</label><div class="seg modes" role="group" aria-label="${esc(t("Mode"))}">${modes.map((m) => seg("mode", m.mode, esc(t(m.title || m.mode)))).join("")}</div>
+      <p class="muted small">${esc(mode.summary ? noRules(t(mode.summary)) : "")}${counts ? ` · ${esc(t("{counts} players", { counts }))}` : ""} · <a href="/rules/${esc(L.game)}/${esc(mode.mode || "")}" id="lobby-rules">${esc(t("How to play"))}</a></p>` : ""}
+    <label class="field">${esc(t("Players"))} <span class="muted small">${esc(t("(🤖: a bot plays the seat)"))}</span></label>${seatRows}
+    ${pickTeams ? `<label class="field">${esc(t("Teams"))}</label><div class="seg">${seg("teamMode", "random", esc(t("Random")))}${seg("teamMode", "manual", esc(t("Manual")))}</div>` : ""}
+    ${roles ? `<label class="field">${esc(label(roles.option))}</label><div class="seg">${seg("rolesMode", "random", esc(t("Drawn at random")))}${seg("rolesMode", "manual", esc(t("Chosen per seat")))}</div>` : ""}
+    ${factions(L) && included.length === 5 && !(roles && L.rolesMode === "manual") ? `<label class="field">${esc(t("Roles"))}</label><div class="seg">${seg("mothers", "2", esc(t("2 mothers · 3 humans")))}${seg("mothers", "1", esc(t("1 mother · 4 humans")))}</div>` : ""}
+    <label class="field">${esc(t("Turn order"))}</label><div class="seg">${seg("orderMode", "random", esc(t("Random")))}${seg("orderMode", "manual", esc(t("Manual")))}</div>${orderUi}
     ${optsBlock}
-    <button class="btn primary wide" data-action="start" id="start" style="margin-top:14px" ${okCount ? "" : "disabled"}>Start ${esc(g.title || L.game)} · ${included.length} players</button>
-    ${okCount ? "" : `<p class="small" style="color:var(--bad);font-weight:800">This mode is for ${counts} players.</p>`}
-    ${L.error ? `<p class="small lobby-error" id="lobby-error" role="alert">The table did not start this game: ${esc(L.error)}</p>` : ""}</section>`;
+    <button class="btn primary wide" data-action="start" id="start" style="margin-top:14px" ${okCount ? "" : "disabled"}>${esc(tn("Start {game} · {n} player", "Start {game} · {n} players", included.length, { game: t(g.title || L.game) }))}</button>
+    ${okCount ? "" : `<p class="small" style="color:var(--bad);font-weight:800">${esc(t("This mode is for {counts} players.", { counts }))}</p>`}
+    ${L.error ? `<p class="small lobby-error" id="lobby-error" role="alert">${esc(t("The table did not start this game: {error}", { error: L.error }))}</p>` : ""}</section>`;
 }
 
 function newGameBody() {
@@ -548,7 +594,7 @@ function newGameBody() {
   const view = GameViews.of(L.game);
   if (view && view !== LOADING && typeof view.newGame === "function") view.newGame({ order, options }, { manualOrder: L.orderMode === "manual" });
   return { type: "new_game", game: L.game, mode: L.mode, order, options,
-    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (L.bots[s] ? `Bot ${s}` : `Seat ${s}`) },
+    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (L.bots[s] ? t("Bot {n}", { n: s }) : t("Seat {n}", { n: s })) },
       pickTeams ? { team: teams[s] } : {}, L.bots[s] ? { bot: true } : {})) };
 }
 
@@ -566,7 +612,7 @@ async function act(el) {
     const d = await post("/api/seat/claim", S.joinCode ? { seat, code: S.joinCode } : { seat });
     if (d.ok) { S.me.seat = seat; connect(); go("/seat"); }
   } else if (a === "leave") {
-    if (await ask("Leave your seat? Another phone may take it.", "Leave")) { const d = await post("/api/seat/leave"); if (d.ok) { S.me.seat = null; S.priv = null; connect(); go("/join"); } }
+    if (await ask(t("Leave your seat? Another phone may take it."), t("Leave"))) { const d = await post("/api/seat/leave"); if (d.ok) { S.me.seat = null; S.priv = null; connect(); go("/join"); } }
   } else if (a === "pick") {
     const q = el.dataset.q, c = el.dataset.coin, sel = new Set(S.sel[q] || []);
     const question = ((S.state && S.state.questions) || []).find((x) => x.id === q);
@@ -579,26 +625,26 @@ async function act(el) {
   } else if (a === "answer") {
     const q = el.dataset.q, host = el.dataset.host === "1";
     const d = await post(host ? "/api/host/cmd" : "/api/cmd", { type: "answer", question: q, value: el.dataset.none ? [] : S.sel[q] || [] });
-    if (d.ok) { toast("Answer sent", true); delete S.sel[q]; }
+    if (d.ok) { toast(t("Answer sent"), true); delete S.sel[q]; }
   } else if (a === "move") {
     const d = await post("/api/cmd", { type: "move", move: el.dataset.move, args: JSON.parse(el.dataset.args || "{}") });
-    if (d.ok) { toast("Done", true); delete S.sel["move:" + el.dataset.move]; }
+    if (d.ok) { toast(t("Done"), true); delete S.sel["move:" + el.dataset.move]; }
   } else if (a === "game-input") {
-    const d = await post("/api/cmd", JSON.parse(el.dataset.body || "{}")); if (d.ok) toast("Done", true);
+    const d = await post("/api/cmd", JSON.parse(el.dataset.body || "{}")); if (d.ok) toast(t("Done"), true);
   } else if (a === "host-window") {
-    const d = await post("/api/host/cmd", { type: el.dataset.type }); if (d.ok) toast(el.dataset.type === "pause" ? "Countdown paused" : "Countdown resumed", true);
+    const d = await post("/api/host/cmd", { type: el.dataset.type }); if (d.ok) toast(el.dataset.type === "pause" ? t("Countdown paused") : t("Countdown resumed"), true);
   } else if (a === "undo") {
-    const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast("Undone", true);
+    const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast(t("Undone"), true);
   } else if (a === "abort") {
-    if (await ask("Abort this game for everyone?", "Abort")) await post("/api/host/cmd", { type: "abort" });
+    if (await ask(t("Abort this game for everyone?"), t("Abort"))) await post("/api/host/cmd", { type: "abort" });
   } else if (a === "release") {
     await post("/api/host/release", { seat: +el.dataset.seat });
   } else if (a === "share") {
     const d = await post("/api/host/share", { seat: +el.dataset.seat });
-    if (d.ok) toast(`Seat ${d.seat} may now be taken by a phone that already has a seat`, true);
+    if (d.ok) toast(t("Seat {n} may now be taken by a phone that already has a seat", { n: d.seat }), true);
   } else if (a === "lift-lockout") {
     const d = await post("/api/host/lift");
-    if (d.ok) { toast("PIN login unlocked", true); await loadInfo(); render(); }
+    if (d.ok) { toast(t("PIN login unlocked"), true); await loadInfo(); render(); }
   } else if (a === "lock") {
     await post("/api/host/lock"); S.me.host = false; connect(); render();
   } else if (a === "lobby-set") {
@@ -613,12 +659,23 @@ async function act(el) {
     render();
   } else if (a === "start") {
     const d = await post("/api/host/cmd", newGameBody());
-    S.lobby.error = d.ok ? "" : (d.error || "refused");
-    if (d.ok) { toast("Game started", true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); } else render();
+    S.lobby.error = d.ok ? "" : (d.error || t("refused"));
+    if (d.ok) { toast(t("Game started"), true); S.sel = {}; S.lobbyOpen = false; render(); window.scrollTo(0, 0); } else render();
   } else if (a === "rematch") {
-    const d = await post("/api/host/cmd", rematchBody(S.state)); if (d.ok) { toast("Rematch started", true); S.sel = {}; }
+    const d = await post("/api/host/cmd", rematchBody(S.state)); if (d.ok) { toast(t("Rematch started"), true); S.sel = {}; }
   } else if (a === "show-rules") {
     S.showRules = !S.showRules; el.blur(); render();
+  } else if (a === "card-info") {
+    cardInfo(el.dataset.cardTitle, el.dataset.cardText, el.dataset.cardSub);
+  } else if (a === "lang") {
+    await I18N.choose(el.dataset.lang); render();
+  } else if (a === "table-lang") {
+    const d = await post("/api/host/lang", { lang: el.dataset.lang });
+    if (d.ok) {
+      I18N.tableDefault = d.lang; if (S.info) S.info.lang = d.lang;
+      if (!I18N.chosen()) await I18N.load();  // this phone follows the table too, unless it chose
+      toast(t("Table language set"), true); render();
+    }
   } else if (a === "lobby-open") {
     S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
   } else {
@@ -653,7 +710,7 @@ document.addEventListener("submit", async (e) => {
   e.preventDefault();
   const pin = $("#pin").value; $("#pin").blur();
   const d = await post("/api/host/unlock", { pin });
-  if (d.ok) { S.me.host = true; toast("Host unlocked", true); await loadInfo(); connect(); render(); } else { $("#pin") && ($("#pin").value = ""); }
+  if (d.ok) { S.me.host = true; toast(t("Host unlocked"), true); await loadInfo(); connect(); render(); } else { $("#pin") && ($("#pin").value = ""); }
 });
 document.addEventListener("change", (e) => { const el = e.target.closest("[data-lobby]"); if (el) lobbyInput(el); });
 document.addEventListener("input", (e) => { const el = e.target.closest("[data-lobby=name],[data-lobby=option]"); if (el) lobbyInput(el); });
@@ -687,6 +744,8 @@ setInterval(async () => {
 
 (async function start() {
   await loadInfo();
+  I18N.tableDefault = S.info && S.info.lang;
+  await I18N.load();
   const code = new URLSearchParams(location.search).get("code");  // scanned from the table's QR code
   if (code) { sessionStorage.setItem("gt_join_code", code); history.replaceState(null, "", location.pathname); }
   S.joinCode = sessionStorage.getItem("gt_join_code") || "";
@@ -695,7 +754,7 @@ setInterval(async () => {
   if (key) {
     history.replaceState(null, "", location.pathname);
     if (!cookie("gt_csrf")) await loadInfo();  // (the first answer set the CSRF cookie)
-    if ((await post("/api/host/unlock", { key })).ok) { toast("Host unlocked", true); await loadInfo(); }
+    if ((await post("/api/host/unlock", { key })).ok) { toast(t("Host unlocked"), true); await loadInfo(); }
   }
   if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = tableTitle(S.info.table); }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");

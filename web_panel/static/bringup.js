@@ -19,12 +19,12 @@ function requestId() {
 }
 
 function toast(text, ok = false) {
-  const t = $("#toast");
-  t.textContent = text;
-  t.classList.toggle("ok", ok);
-  t.hidden = false;
+  const box = $("#toast");
+  box.textContent = text;
+  box.classList.toggle("ok", ok);
+  box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, 4000);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
 async function post(path, body) {
@@ -57,12 +57,12 @@ function fill(list, items) {
 // --- drawing -------------------------------------------------------------------------------------
 
 function drawBase(s) {
-  const fw = s.base.fw ? `firmware ${s.base.fw}` : "no hello yet";
+  const fw = s.base.fw ? t("firmware {fw}", { fw: s.base.fw }) : t("no hello yet");
   const ready = Boolean(s.pairing && s.pairing.base_ready);
   const port = s.base.port !== "unknown" ? s.base.port : ready ? "open" : "unknown";
-  $("#base").textContent = `USB port ${port}; ${fw}; ${ready ? "ready" : "not ready"}`;
+  $("#base").textContent = t("USB port {port}; {fw}; {ready}", { port, fw, ready: ready ? t("ready") : t("not ready") });
   $("#waiting").hidden = !s.waiting;
-  $("#waiting").textContent = s.waiting ? `Game waits: ${s.waiting}` : "";
+  $("#waiting").textContent = s.waiting ? t("Game waits: {why}", { why: s.waiting }) : "";
 }
 
 let windowSeen = { key: null, at: 0 };  // the countdown runs here between two pairing reports
@@ -72,18 +72,18 @@ function drawPairing(p) {
   const key = `${p.open}/${p.seconds_left}`;
   if (key !== windowSeen.key) windowSeen = { key, at: Date.now() };
   const left = Math.max(0, Math.round(p.seconds_left - (Date.now() - windowSeen.at) / 1000));
-  $("#pair-window").textContent = p.open && left > 0 ? `Pairing open: ${left} s left — wave a striker`
-    : "Pairing closed";
+  $("#pair-window").textContent = p.open && left > 0 ? t("Pairing open: {left} s left — wave a striker", { left })
+    : t("Pairing closed");
   const biggest = Math.max(0, ...p.seen.map((s) => s.g));
   fill($("#seen"), p.seen.map((s) => {
     const li = el("li");
     li.dataset.striker = s.striker;
-    const head = el("div", `${s.striker}  ·  ${s.g.toFixed(1)} g${s.g === biggest ? "  ← in your hand?" : ""}`,
+    const head = el("div", `${s.striker}  ·  ${s.g.toFixed(1)} g${s.g === biggest ? "  " + t("← in your hand?") : ""}`,
       s.g === biggest ? "big" : "");
-    const mac = el("div", `MAC ${s.mac}${s.paired ? " (paired)" : ""}`, "muted small");
+    const mac = el("div", `MAC ${s.mac}${s.paired ? t(" (paired)") : ""}`, "muted small");
     const seats = el("div", null, "seats");
     for (let seat = 1; seat <= 6; seat++) {
-      seats.append(button(`Seat ${seat}`, { action: "pair", striker: s.striker, mac: s.mac, seat }));
+      seats.append(button(t("Seat {n}", { n: seat }), { action: "pair", striker: s.striker, mac: s.mac, seat }));
     }
     li.append(head, mac, seats);
     return li;
@@ -91,9 +91,9 @@ function drawPairing(p) {
   fill($("#paired"), p.paired.map((s) => {
     const li = el("li");
     li.dataset.striker = s.striker;
-    li.append(el("span", `${s.striker} → seat ${s.seat}`, "big"), el("span",
-      s.mac ? `  MAC ${s.mac}` : "  from the config (not yet seen by the base)", "muted small"), el("span", " "),
-      button("Unpair", { action: "unpair", striker: s.striker }, "btn ghost"));
+    li.append(el("span", t("{striker} → seat {seat}", { striker: s.striker, seat: s.seat }), "big"), el("span",
+      s.mac ? `  MAC ${s.mac}` : "  " + t("from the config (not yet seen by the base)"), "muted small"), el("span", " "),
+      button(t("Unpair"), { action: "unpair", striker: s.striker }, "btn ghost"));
     return li;
   }));
   const warn = p.warning || (p.base_peers && !p.in_sync ? "the base station's list differs from the Pi's (it is sent again at its next hello)" : "");
@@ -103,16 +103,16 @@ function drawPairing(p) {
 
 function tuneText(st) {
   const f = (v) => `${Number(v).toFixed(2)} g`;
-  if (st.tune === "applied") return `${f(st.threshold_g)} applied`;
+  if (st.tune === "applied") return t("{g} applied", { g: f(st.threshold_g) });
   if (st.tune === "pending") {
-    return `${f(st.wanted_g)} pending (uses ${st.threshold_g == null ? "?" : f(st.threshold_g)}; a sleeping striker takes it when it wakes)`;
+    return t("{wanted} pending (uses {g}; a sleeping striker takes it when it wakes)", { wanted: f(st.wanted_g), g: st.threshold_g == null ? "?" : f(st.threshold_g) });
   }
-  return st.threshold_g == null ? "not reported yet (firmware 1.2.0 says it in every heartbeat)" : `${f(st.threshold_g)} in use`;
+  return st.threshold_g == null ? t("not reported yet (firmware 1.2.0 says it in every heartbeat)") : t("{g} in use", { g: f(st.threshold_g) });
 }
 
 // One <tbody> per striker (its data row and its threshold row), kept rather than rebuilt so a
 // threshold being typed survives the twice-a-second refresh.
-function strikerRows(sid, t) {
+function strikerRows(sid, limits) {
   const table = $("#strikers");
   let body = [...table.tBodies].find((b) => b.dataset.striker === sid);
   if (body) return body;
@@ -121,13 +121,13 @@ function strikerRows(sid, t) {
   const data = el("tr");
   for (const name of ["sid", "seat", "bat", "rssi", "g", "state"]) data.append(el("td", "", name));
   const input = el("input", null, "threshold");
-  Object.assign(input, { type: "number", min: t.min_g, max: t.max_g, step: "0.05", inputMode: "decimal" });
-  input.setAttribute("aria-label", `strike threshold of ${sid} in g`);
+  Object.assign(input, { type: "number", min: limits.min_g, max: limits.max_g, step: "0.05", inputMode: "decimal" });
+  input.setAttribute("aria-label", t("strike threshold of {striker} in g", { striker: sid }));
   input.dataset.striker = sid;
   input.addEventListener("input", () => { input.dataset.edited = "1"; });
   const cell = el("td", null, "thr");
   cell.colSpan = 6;
-  cell.append(el("span", "Threshold "), input, el("span", " g "), button("Set", { action: "tune", striker: sid }, "btn small"),
+  cell.append(el("span", t("Threshold") + " "), input, el("span", " g "), button(t("Set"), { action: "tune", striker: sid }, "btn small"),
     el("span", "", "tune-state small"));
   const tune = el("tr", null, "tune-row");
   tune.append(cell);
@@ -139,11 +139,11 @@ function strikerRows(sid, t) {
 function drawStrikers(s) {
   const seats = {};
   for (const p of (s.pairing && s.pairing.paired) || []) seats[p.striker] = p.seat;
-  const t = s.threshold;
+  const limits = s.threshold;
   const ids = Object.keys(s.strikers);
   for (const body of [...$("#strikers").tBodies]) if (!ids.includes(body.dataset.striker)) body.remove();
   for (const [sid, st] of Object.entries(s.strikers)) {
-    const body = strikerRows(sid, t);
+    const body = strikerRows(sid, limits);
     const set = (cls, text) => { body.querySelector(`td.${cls}`).textContent = text; };
     set("sid", sid);
     set("seat", seats[sid] ?? "—");
@@ -153,26 +153,25 @@ function drawStrikers(s) {
     set("state", st.state);
     const input = body.querySelector("input.threshold");
     if (!input.dataset.edited && document.activeElement !== input) {
-      input.value = String(st.wanted_g ?? st.threshold_g ?? t.default_g);
+      input.value = String(st.wanted_g ?? st.threshold_g ?? limits.default_g);
     }
     const state = body.querySelector(".tune-state");
     state.textContent = tuneText(st);
     state.dataset.tune = st.tune;
   }
-  $("#threshold").textContent = "A strike is a spike above the striker's threshold. Flick it and set it down " +
-    `while you watch "Last g", then set the threshold between the two (${t.min_g}–${t.max_g} g; ` +
-    `the firmware's default is ${t.default_g} g). The striker keeps it through sleep and power-off.`;
+  $("#threshold").textContent = t("A strike is a spike above the striker's threshold. Flick it and set it down while you watch \"Last g\", then set the threshold between the two ({min}–{max} g; the firmware's default is {default} g). The striker keeps it through sleep and power-off.",
+    { min: limits.min_g, max: limits.max_g, default: limits.default_g });
 }
 
 function drawBeams(s) {
   const walk = s.walk;
   const missing = new Set((walk && walk.missing) || []);
-  $("#walk").textContent = !walk ? "Walk test: waiting for the table"
-    : walk.complete ? "Walk test: every beam toggled" : `Walk test: not toggled yet: ${walk.message.replace(/^not seen yet: /, "")}`;
+  $("#walk").textContent = !walk ? t("Walk test: waiting for the table")
+    : walk.complete ? t("Walk test: every beam toggled") : t("Walk test: not toggled yet: {beams}", { beams: walk.message.replace(/^not seen yet: /, "") });
   const ids = [...new Set([...((walk && walk.done) || []), ...missing, ...Object.keys(s.beams)])];
   fill($("#beams"), ids.map((id) => {
     const b = s.beams[id] || { blocked: false, edges: 0 };
-    const li = el("li", `${id}: ${b.blocked ? "BLOCKED" : "clear"} (${b.edges} edges)`);
+    const li = el("li", `${id}: ${b.blocked ? t("BLOCKED") : t("clear")} (${tn("{n} edge", "{n} edges", b.edges)})`);
     li.dataset.beam = id;
     li.classList.toggle("blocked", b.blocked);
     li.classList.toggle("missing", missing.has(id));
@@ -200,7 +199,7 @@ async function poll() {
     drawStrikers(s);
     drawBeams(s);
   } catch (e) {
-    $("#base").textContent = "the panel does not answer; retrying";
+    $("#base").textContent = t("the panel does not answer; retrying");
   }
   pollTimer = setTimeout(poll, POLL_MS);
 }
@@ -221,21 +220,26 @@ document.addEventListener("click", (ev) => {
   if (b.id === "unlock") {
     post("/api/host/unlock", { pin: $("#pin").value }).then(() => poll(), (e) => toast(e.message));
   } else if (b.id === "pair-open") {
-    act({ type: "pair_open", seconds: 60 }, "Pairing open: wave a striker");
+    act({ type: "pair_open", seconds: 60 }, t("Pairing open: wave a striker"));
   } else if (b.id === "pair-close") {
     act({ type: "pair_open", seconds: 0 });
   } else if (b.dataset.action === "pair") {
     act({ type: "pair_striker", striker: b.dataset.striker, mac: b.dataset.mac, seat: Number(b.dataset.seat) },
-      `${b.dataset.striker} plays for seat ${b.dataset.seat}`);
+      t("{striker} plays for seat {seat}", { striker: b.dataset.striker, seat: b.dataset.seat }));
   } else if (b.dataset.action === "tune") {
     const input = b.closest("tbody").querySelector("input.threshold");
     const value = Number(input.value);
     delete input.dataset.edited;
     act({ type: "tune_striker", striker: b.dataset.striker, threshold_g: value },
-      `${b.dataset.striker}: ${value} g sent`);
+      t("{striker}: {g} g sent", { striker: b.dataset.striker, g: value }));
   } else if (b.dataset.action === "unpair") {
-    act({ type: "unpair_striker", striker: b.dataset.striker }, `${b.dataset.striker} unpaired`);
+    act({ type: "unpair_striker", striker: b.dataset.striker }, t("{striker} unpaired", { striker: b.dataset.striker }));
   }
 });
 
-poll();
+// the page in the phone's language (static/i18n.js): its own choice, the table's, the browser's
+(async function start() {
+  try { I18N.tableDefault = (await (await fetch("/api/info", { credentials: "same-origin" })).json()).lang; } catch { /* offline: the phone's own */ }
+  await I18N.load();
+  poll();
+})();

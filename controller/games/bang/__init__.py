@@ -15,17 +15,8 @@ from controller.games.bang.engine import MOVES
 from controller.games.bang.legal import inputs_for, legal
 from controller.games.bang.setup import PLAYERS
 from controller.games.bang.view import view
-from controller.games.base import (
-    Bot,
-    Deadline,
-    GameError,
-    Input,
-    State,
-    TableView,
-    Timer,
-    View,
-    window_with_timers,
-)
+from controller.games.base import Bot, GameError, Input, State, TableView, View
+from controller.games.kit import WindowClock, winner
 from controller.games.words import mode_titles, narrate
 
 LOG_KEPT = 40
@@ -74,28 +65,17 @@ def public_input(inp: dict[str, Any]) -> dict[str, Any]:
     return inp
 
 
-def winner(state: State) -> list[int] | None:
-    w: Any = state.get("winner")
-    return None if w is None else list(w)
-
-
 def bots() -> dict[str, Callable[[int], Bot]]:
     from controller.games.bang.bot import HeuristicBot, RandomBot
 
     return {"heuristic": HeuristicBot, "random": RandomBot}
 
 
-def _deadline_id(window: dict[str, Any]) -> str:
-    return f"bang-window-{window['id']}"
-
-
-def deadlines(state: State) -> list[Deadline]:
-    """BG-7 / BG-8.7: an open window closes by a ``timeout`` input after ``timeout_s``."""
-    window = state["window"]
-    if window is None or state["phase"] != "playing":
-        return []
-    return [(_deadline_id(window), float(state["options"]["timeout_s"]),
-             {"type": "timeout", "window": window["id"]})]
+# BG-7 / BG-8.7: an open window closes by a ``timeout`` input after ``options.timeout_s``; the
+# phones count it down from ``window.deadline``.
+_CLOCK = WindowClock("bang-window", lambda state, window: state["options"]["timeout_s"])
+deadlines = _CLOCK.deadlines
+with_timers = _CLOCK.with_timers
 
 
 def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View | None) -> list[str]:
@@ -103,20 +83,15 @@ def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View
 
 
 def table_view(state: State) -> TableView:
-    window, turn = state["window"], state["turn"]
+    turn = state["turn"]
     return {
         "phase": state["phase"],
         "players": [{"seat": p["seat"], "alive": p["alive"]} for p in state["players"]],
         "turn": None if turn is None or state["phase"] != "playing" else {"seat": turn["seat"]},
-        "answer": list(window["seats"]) if window else [],
-        "until": _deadline_id(window) if window else None,
+        "answer": _CLOCK.answer(state),
+        "until": _CLOCK.until(state),
         "winner": winner(state),
     }
-
-
-def with_timers(view: View, timers: dict[str, Timer]) -> View:
-    """The phones count a window down from ``window.deadline`` (or show it paused)."""
-    return window_with_timers(view, timers, _deadline_id)
 
 
 __all__ = [

@@ -15,6 +15,7 @@ from controller.games.bang import cards as C
 from controller.games.bang.flow import (
     alive_seats,
     answers,
+    beer_is_void,
     close_window,
     discard,
     distance,
@@ -82,7 +83,7 @@ def check_play(state: State, seat: int, args: dict[str, Any]) -> dict[str, Any]:
         require(d <= r, f"play: seat {target} is out of range (distance {d}, range {r}) (BG-3)")
     elif eff == "beer":
         require(me["life"] < me["max_life"], "play: Beer at full life is not allowed (BG-8.10)")
-        require(len(alive_seats(state)) > 2, "play: Beer has no effect with 2 players left (BG-4)")
+        require(not beer_is_void(state), "play: Beer has no effect with 2 players left (BG-4)")
     elif eff in ("cat_balou", "panic"):
         victim = player(state, target)
         require(bool(victim["hand"] or victim["in_play"]), f"play: seat {target} has no cards")
@@ -236,6 +237,8 @@ def _cards_arg(args: dict[str, Any], move: str, hand: list[str]) -> list[str]:
 
 
 def _window_answer_pool(state: State, p: dict[str, Any], kind: str) -> list[str]:
+    if kind == "dying" and beer_is_void(state):
+        return []  # BG-8.7: Sid Ketchum's dying window with 2 left: only his ability saves
     pool = answers(p, kind)
     if kind == "dying" and state["options"]["saloon_as_beer"]:
         pool += [c for c in p["hand"] if C.name(c) == "saloon"]
@@ -248,6 +251,8 @@ def _check_respond(state: State, seat: int, args: dict[str, Any]) -> list[str]:
     require(kind in ("shot", "indians", "duel", "dying"), f"respond: a {kind} window takes no respond")
     p = player(state, seat)
     cards = _cards_arg(args, "respond", p["hand"])
+    require(kind != "dying" or not beer_is_void(state),
+            "respond: Beer has no effect with 2 players left (BG-8.7); use your ability or pass")
     pool = _window_answer_pool(state, p, kind)
     bad = [c for c in cards if c not in pool]
     what = {"shot": "Missed!", "indians": "BANG!", "duel": "BANG!", "dying": "Beer"}[kind]
@@ -369,8 +374,6 @@ def _parse(state: State, inp: Input) -> tuple[int, str, dict[str, Any]]:
     if kind != "move":
         raise GameError(f"bang takes 'move' and 'timeout' inputs, not {kind!r}")
     seat = seat_of(inp)
-    if seat not in state["ring"]:
-        raise GameError(f"seat {seat} is not in this game")
     me = player(state, seat)
     if not me["alive"]:
         raise GameError(f"seat {seat} is out of the game")

@@ -15,6 +15,7 @@ from typing import Any
 from controller.games import rng
 from controller.games.bang import cards as C
 from controller.games.base import State
+from controller.games.kit import player, rotation
 
 Step = dict[str, Any]
 
@@ -26,21 +27,19 @@ def emit(state: State, eff: dict[str, Any]) -> None:
     state["last"].append(eff)
 
 
-def player(state: State, seat: int) -> dict[str, Any]:
-    """The player at ``seat`` (players are kept in ring order, BG-8.2)."""
-    p: dict[str, Any] = state["players"][state["ring"].index(seat)]
-    return p
-
-
 def alive_seats(state: State) -> list[int]:
     return [p["seat"] for p in state["players"] if p["alive"]]
 
 
+def beer_is_void(state: State) -> bool:
+    """BG-4 / BG-8.7: with 2 players left Beer has no effect (nor Saloon played as Beer)."""
+    return len(alive_seats(state)) <= 2
+
+
 def others_from(state: State, seat: int) -> list[int]:
     """The other living seats clockwise from ``seat`` (BG-8.2: the ring ascends)."""
-    ps = state["players"]
-    i = state["ring"].index(seat)
-    return [p["seat"] for p in ps[i + 1:] + ps[:i] if p["alive"]]
+    living = {p["seat"] for p in state["players"] if p["alive"]}
+    return [s for s in rotation(state["ring"], seat)[:-1] if s in living]
 
 
 def next_alive(state: State, seat: int) -> int:
@@ -429,12 +428,14 @@ def _after_hit(state: State, step: Step) -> None:
 
 
 def _dying(state: State, step: Step) -> None:
-    """BG-6 / BG-8.7: at 0 life a Beer may save; with 2 players left there is no window."""
+    """BG-6 / BG-8.7: at 0 life a Beer may save; with 2 players left Beer does nothing, so only
+    Sid Ketchum holding 2 cards (his ability is no Beer) gets the window."""
     p = player(state, step["seat"])
     if not p["alive"] or p["life"] >= 1:
         return
     needed = 1 - p["life"]
-    if len(alive_seats(state)) <= 2 or _skip_window(state, p, "dying", needed):
+    sid = p["character"] == "sid_ketchum" and len(p["hand"]) >= 2
+    if (beer_is_void(state) and not sid) or _skip_window(state, p, "dying", needed):
         state["stack"].append({"kind": "die", "seat": step["seat"], "source": step["source"]})
         return
     open_window(state, step, "dying", step["seat"], source=step["source"], needed=needed)

@@ -163,6 +163,8 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
             raise GameError(f"setup.in_play: seat {seat} has two identical blue cards or two weapons (BG-8.11)")
         if any(n not in C.BLUE for n in names):
             raise GameError(f"setup.in_play: seat {seat}: only blue cards lie in play")
+        if "jail" in names and roles[seat] == "sheriff":
+            raise GameError(f"setup.in_play: seat {seat} is the Sheriff; Jail never goes on the Sheriff (BG-8.11)")
     life_given = setup_per_seat(setup, "life", seats)
     table = []
     for p in people:

@@ -11,6 +11,7 @@ from controller.games.bang.setup import describe
 from controller.games.bang.words import line
 from controller.games.base import State
 from controller.games.words import mode_titles, narrate
+from core.said import says
 
 LOG_SHOWN = 12
 
@@ -44,6 +45,7 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
             q["role"] = p["role"]
         players.append(q)
     turn = state["turn"]
+    log = _log(state)
     out: dict[str, Any] = {
         "game": "bang",
         "mode": state["mode"],
@@ -55,7 +57,8 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
         "turn": None if turn is None else {"seat": turn["seat"], "step": turn["step"], "bangs": turn["bangs"]},
         "window": _window(state["window"], state["options"]["timeout_s"]),
         "winner": None if state["winner"] is None else list(state["winner"]),
-        "log": _log(state),
+        "log": log,
+        "log_says": says(log),  # the same lines as messages, for each phone's language (docs/i18n.md)
         "last": [dict(e) for e in state["last"]],
     }
     if seat is not None:

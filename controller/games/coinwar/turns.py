@@ -13,14 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.games.kit import player, rotation
+
 State = dict[str, Any]
-
-
-def player(state: State, seat: int) -> dict[str, Any]:
-    for p in state["players"]:
-        if p["seat"] == seat:
-            return p
-    raise KeyError(seat)
 
 
 def alive(state: State, seat: int) -> bool:
@@ -38,9 +33,7 @@ def _next_member(state: State, group: dict[str, Any]) -> int | None:
     """CW-3.2: the member after the one who played this group's last turn, skipping the dead."""
     members = group["members"]
     last = state["last_played"].get(group["key"])
-    start = members.index(last) + 1 if last in members else 0
-    for k in range(len(members)):
-        seat = members[(start + k) % len(members)]
+    for seat in rotation(members, last) if last in members else members:
         if alive(state, seat):
             return seat
     return None

@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View, window_with_timers
+from controller.games.base import Bot, GameError, State, TableView, View
 from controller.games.coup import setup
 from controller.games.coup import words as coup_words
 from controller.games.coup.engine import MOVES, apply, apply_in_place
 from controller.games.coup.legal import inputs_for, legal
 from controller.games.coup.setup import MODES, PLAYERS, new
 from controller.games.coup.view import view
+from controller.games.kit import WindowClock, winner
 from controller.games.words import mode_titles, narrate
 
 
@@ -39,12 +40,6 @@ def public_input(inp: dict[str, Any]) -> dict[str, Any]:
     return {**inp, "args": {"count": count}}
 
 
-def winner(state: State) -> list[int] | None:
-    """``[seat]`` once one player is left with influence (CP-5.4), else None."""
-    w: Any = state.get("winner")
-    return None if w is None else list(w)
-
-
 def bots() -> dict[str, Callable[[int], Bot]]:
     """Coup's bots: a heuristic player (default) and a random one."""
     from controller.games.coup.bot import HeuristicBot, RandomBot
@@ -52,17 +47,12 @@ def bots() -> dict[str, Callable[[int], Bot]]:
     return {"heuristic": HeuristicBot, "random": RandomBot}
 
 
-def _window_deadline(window: dict[str, Any]) -> str:
-    return f"window-{window['id']}"
-
-
-def deadlines(state: State) -> list[Deadline]:
-    """CP-6: an open reaction window closes by a ``timeout`` input after ``timeout_s`` seconds."""
-    window = state["window"]
-    if window is None or state["phase"] != "playing":  # an aborted game keeps its last window
-        return []
-    return [(_window_deadline(window), float(window.get("timeout_s") or 8),
-             {"type": "timeout", "window": window["id"]})]
+# CP-6: an open reaction window closes by a ``timeout`` input after its ``timeout_s`` seconds; the
+# phones count it down from ``window.deadline``. ``winner`` is the kit's: ``[seat]`` once one
+# player is left with influence (CP-5.4), else None.
+_CLOCK = WindowClock("window", lambda state, window: window.get("timeout_s") or 8)
+deadlines = _CLOCK.deadlines
+with_timers = _CLOCK.with_timers
 
 
 def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View | None) -> list[str]:
@@ -72,20 +62,14 @@ def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View
 
 def table_view(state: State) -> TableView:
     """Whose turn; who may answer the open window, until its deadline (CP-6); the winner."""
-    window = state["window"] if state["phase"] == "playing" else None
     return {
         "phase": state["phase"],
         "players": [{"seat": p["seat"], "alive": bool(p["hand"])} for p in state["players"]],
         "turn": None if state["turn"] is None else {"seat": state["turn"]},
-        "answer": list(window["seats"]) if window else [],
-        "until": _window_deadline(window) if window else None,
+        "answer": _CLOCK.answer(state),
+        "until": _CLOCK.until(state),
         "winner": winner(state),
     }
-
-
-def with_timers(view: View, timers: dict[str, Timer]) -> View:
-    """The phones count the window down from ``window.deadline`` (or show it paused)."""
-    return window_with_timers(view, timers, _window_deadline)
 
 
 __all__ = [

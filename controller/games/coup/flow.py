@@ -15,20 +15,14 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import rng
-from controller.games.base import GameError, State
+from controller.games.base import State
 from controller.games.coup.cards import BLOCK_CLAIMS
+from controller.games.kit import player, rotation
 
 LOG_KEEP = 8  # the log is for people (the last few lines); short keeps cloning cheap
 
 
 # ---------------------------------------------------------------- small helpers
-
-
-def player(state: State, seat: int) -> dict[str, Any]:
-    for p in state["players"]:
-        if p["seat"] == seat:
-            return p
-    raise GameError(f"seat {seat} is not playing this game")
 
 
 def alive_seats(state: State) -> list[int]:
@@ -192,11 +186,8 @@ def _end_turn(state: State) -> None:
     """CP-7: next seat in the rotation, skipping the out."""
     current = state["action"]["seat"]
     state["action"] = None
-    order = state["order"]
     living = set(alive_seats(state))
-    i = order.index(current)
-    for k in range(1, len(order) + 1):
-        seat = order[(i + k) % len(order)]
+    for seat in rotation(state["order"], current):
         if seat in living:
             state["turn"] = seat
             emit(state, {"kind": "turn", "seat": seat})

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.games.base import Bot, Deadline, GameError, State, TableView, Timer, View, window_with_timers
-from controller.games.sanguosha_map import setup
+from controller.games.base import Bot, GameError, State, TableView, View
+from controller.games.kit import WindowClock, winner
+from controller.games.sanguosha_map import cards, setup
 from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
 from controller.games.sanguosha_map.view import inputs_for, legal, view
@@ -23,7 +24,12 @@ def describe() -> dict[str, Any]:
              free_seating=True,
              # bots (gametable sim): two equal sides (SG-8.1), fights settled by the seeded quick
              # model, as no one holds the physical deck (SG-8.13)
-             bot_game={"options": {"fights": "quick"}, "teams": "alternate"})
+             bot_game={"options": {"fights": "quick"}, "teams": "alternate"},
+             # the phones name generals and equipment by their Chinese names (docs/i18n.md)
+             generals={g: {"name": v["name"], "kingdom": v["kingdom"], "health": v["card_health"]}
+                       for g, v in cards.GENERALS.items()},
+             equipment={e: {"name": v["name"], "kind": v["kind"], "range": v.get("range")}
+                        for e, v in cards.EQUIPMENT.items()})
     return d
 
 
@@ -46,13 +52,6 @@ def public_input(inp: dict[str, Any]) -> dict[str, Any]:
     return {**inp, "args": {**args, "cards": shown, "count": len(cards)}}
 
 
-def winner(state: State) -> Any:
-    w = state.get("winner")
-    if w is None:
-        return None
-    return dict(w) if isinstance(w, dict) else list(w)
-
-
 def bots() -> dict[str, Callable[[int], Bot]]:
     """A path-search player (default) and a random one."""
     from controller.games.sanguosha_map.robots import PathBot, RandomBot
@@ -60,16 +59,11 @@ def bots() -> dict[str, Callable[[int], Bot]]:
     return {"path": PathBot, "random": RandomBot}
 
 
-def _deadline_id(window: dict[str, Any]) -> str:
-    return f"window-{window['id']}"
-
-
-def deadlines(state: State) -> list[Deadline]:
-    """The 闪, duel-offer, boss-join and result-confirm windows close by ``timeout``."""
-    w = state["window"]
-    if w is None:
-        return []
-    return [(_deadline_id(w), float(w["timeout_s"]), {"type": "timeout", "window": w["id"]})]
+# The 闪, duel-offer, boss-join and result-confirm windows close by ``timeout`` after their own
+# ``timeout_s`` (SG-9.1); the phones count them down from ``window.deadline``.
+_CLOCK = WindowClock("window", lambda state, window: window["timeout_s"])
+deadlines = _CLOCK.deadlines
+with_timers = _CLOCK.with_timers
 
 
 def _line(eff: dict[str, Any], speak: Any) -> str | None:
@@ -85,25 +79,19 @@ def words(inp: dict[str, Any] | None, effects: list[dict[str, Any]], state: View
 
 
 def table_view(state: State) -> TableView:
-    w = state["window"]
     f = state["fight"]
     turn = state["turn"]
-    answer: list[int] = list(w["seats"]) if w else []
-    if not w and f is not None and f["stage"] == "result":
+    answer = _CLOCK.answer(state)
+    if state["window"] is None and f is not None and f["stage"] == "result":
         answer = [f["requester"] if f["kind"] == "duel" else f["entrant"]]
     return {
         "phase": state["phase"],
         "players": [{"seat": p["seat"], "alive": not p["knocked_out"]} for p in state["players"]],
         "turn": None if turn is None else {"seat": turn["seat"]},
         "answer": answer,
-        "until": _deadline_id(w) if w else None,
+        "until": _CLOCK.until(state),
         "winner": winner(state),
     }
-
-
-def with_timers(view: View, timers: dict[str, Timer]) -> View:
-    """The phones count a window down from ``window.deadline`` (or show it paused)."""
-    return window_with_timers(view, timers, _deadline_id)
 
 
 __all__ = ["MOVES", "PLAYERS", "GameError", "apply", "apply_in_place", "bots", "deadlines", "describe", "inputs_for", "legal",

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import rng
-from controller.games.base import GameError, State
+from controller.games.base import State
+from controller.games.kit import player
 from controller.games.sanguosha_map import maps
 from controller.games.sanguosha_map.cards import CLASS, EQUIPMENT, WAKE_HEALTH, range_of
 
@@ -24,13 +25,6 @@ def emit(state: State, text: str, effect: dict[str, Any]) -> None:
     log.append(text)
     if len(log) > LOG_KEEP:
         del log[0]
-
-
-def player(state: State, seat: int) -> dict[str, Any]:
-    for p in state["players"]:
-        if p["seat"] == seat:
-            return p
-    raise GameError(f"seat {seat} is not playing this game")
 
 
 def name(state: State, seat: int) -> str:
@@ -231,6 +225,7 @@ def knock_out(state: State, p: dict[str, Any]) -> None:
     """SG-4: back to the own castle, the weapon back to its deck, the next turn skipped."""
     p["health"] = 0
     p["knocked_out"] = True
+    p["skips"] = 1
     p["cell"] = list(castle_cells(state, p["team"])[0])
     if p["weapon"]:
         state["decks"]["weapon"].append(p["weapon"])
@@ -238,11 +233,18 @@ def knock_out(state: State, p: dict[str, Any]) -> None:
     emit(state, f"{p['name']} is knocked out", {"kind": "knocked_out", "seat": p["seat"]})
 
 
-def wake(state: State, p: dict[str, Any]) -> None:
+def skip_or_wake(state: State, p: dict[str, Any]) -> bool:
+    """SG-4 / SG-8.14: a knocked-out general's next turn is skipped (still knocked out, not a
+    target); at the start of the turn after it they wake and play it. True when the turn is skipped."""
+    if p["skips"] > 0:
+        p["skips"] -= 1
+        emit(state, f"{p['name']} is knocked out and skips this turn", {"kind": "skip", "seat": p["seat"]})
+        return True
     p["knocked_out"] = False
     p["health"] = min(WAKE_HEALTH, p["max_health"])
-    emit(state, f"{p['name']} skips this turn and wakes with {p['health']} health",
+    emit(state, f"{p['name']} wakes with {p['health']} health",
          {"kind": "wake", "seat": p["seat"], "health": p["health"]})
+    return False
 
 
 def castle_damage(state: State, side: str, n: int, why: str, settle: bool = True) -> None:

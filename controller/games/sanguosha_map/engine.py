@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import GameError, Input, State, copy_with_layout, seat_of
+from controller.games.kit import player
 from controller.games.sanguosha_map import board, fights, maps
-from controller.games.sanguosha_map.board import emit, name, player
+from controller.games.sanguosha_map.board import emit, name
 from controller.games.sanguosha_map.cards import CARRY, CLASS, EQUIPMENT, GENERALS, PRICE, is_dodge, is_strike
 
 TURN_MOVES = ("roll", "reroll", "keep", "move", "attack", "shop", "upgrade", "discard", "request_duel",
@@ -124,12 +125,12 @@ def minion_roll(state: State, roll: int) -> None:
 
 
 def begin_turn(state: State, index: int) -> None:
-    """The turn of ``order[index]``; a knocked-out general skips it and wakes (SG-4)."""
+    """The turn of ``order[index]``; a knocked-out general skips it, or wakes and plays it (SG-4,
+    SG-8.14)."""
     order = state["order"]
     while index < len(order):
         p = player(state, order[index])
-        if p["knocked_out"]:
-            board.wake(state, p)
+        if p["knocked_out"] and board.skip_or_wake(state, p):
             index += 1
             continue
         state["turn"] = {"seat": p["seat"], "index": index, "stage": "roll", "roll": None, "rerolled": False,
@@ -191,7 +192,7 @@ def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None
             raise GameError(f"{move}: first roll the minions' die (physical dice)")
         minion_roll(state, _die_value(state, args, "roll"))
         if state["phase"] == "playing":
-            begin_turn(state, turn["index"])  # a knocked-out roller skips and wakes (SG-4)
+            begin_turn(state, turn["index"])  # a knocked-out roller skips or wakes (SG-8.14)
         return
     if move == "roll":
         if stage != "roll":
@@ -217,7 +218,15 @@ def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None
         _final(state, p)
         return
     _final(state, p)
+    if move != "discard" and over_the_limit(p):
+        raise GameError(f"{move}: you hold {len(p['action'])} action cards; discard down to {CARRY['action']} "
+                        f"before any other move (SG-8.14)")
     HANDLERS[move](state, p, args)
+
+
+def over_the_limit(p: dict[str, Any]) -> bool:
+    """SG-8.8 / SG-8.14: more than 6 action cards right after the draw: only ``discard`` is taken."""
+    return len(p["action"]) > CARRY["action"]
 
 
 def _before_start(state: State, p: dict[str, Any], move: str, args: dict[str, Any]) -> None:
@@ -317,7 +326,8 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
         if d > reach:
             raise GameError(f"attack: castle {enemy} is {d} away; your range is {reach}")
         _spend(state, p, cards)
-        board.castle_damage(state, enemy, len(cards), f"{p['name']}'s attack")
+        # SG-8.14: 1 durability per attack, however many 杀 a Crossbow plays in it
+        board.castle_damage(state, enemy, 1, f"{p['name']}'s attack")
         return
     if isinstance(target, str):
         side, idx = (target[:1], int(target[1:]) - 1) if target[1:].isdigit() else ("", -1)
@@ -470,9 +480,8 @@ ZONE = {("castle", True): 2, ("castle", False): -1, ("inner", True): 1, ("inner"
 
 
 def _end_turn(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
-    """SG-3 / SG-8.6 / SG-8.8: discard to 6 first; the zone's heal or damage on the final cell."""
-    if len(p["action"]) > CARRY["action"]:
-        raise GameError(f"end_turn: discard down to {CARRY['action']} action cards first")
+    """SG-3 / SG-8.6: the zone's heal or damage on the final cell (the 6-card limit was met right
+    after the draw, SG-8.14)."""
     kind = board.zone_side(state["map"]["rows"][p["cell"][0]][p["cell"][1]])
     if kind is not None:
         delta = ZONE.get((kind[0], kind[1] == p["team"]), 0)

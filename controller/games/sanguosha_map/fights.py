@@ -11,8 +11,9 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.games.base import GameError, State
+from controller.games.kit import player
 from controller.games.sanguosha_map import board, maps
-from controller.games.sanguosha_map.board import emit, player
+from controller.games.sanguosha_map.board import emit
 from controller.games.sanguosha_map.cards import is_strike
 
 FIGHT_MOVES = ("join", "accept", "refuse", "fight_result", "confirm", "dispute", "join_boss", "flee")
@@ -51,6 +52,7 @@ def request_duel(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
     if state["turn"].get("dueled"):
         raise GameError("request_duel: one duel request per turn")
     state["turn"]["dueled"] = True
+    state["turn"]["movement_left"] = 0  # SG-8.14: a duel comes at the end of movement
     state["fight"] = {"kind": "duel", "stage": "offer", "requester": p["seat"], "joiners": [],
                       "defenders": [t["seat"]], "answers": {}, "refused": [], "result": None}
     emit(state, f"{p['name']} challenges {t['name']} to a duel",
@@ -254,6 +256,20 @@ def _seat_list(value: object, allowed: list[int], what: str) -> list[int]:
     return list(value)
 
 
+def _boss_health(state: State, value: object, winner: object) -> int | None:
+    """SG-8.14: the boss's health after the fight, 0 up to its full health (Peach and Peach Garden
+    heal it in the fight); a boss at 0 has lost."""
+    f = state["fight"]
+    if f["kind"] != "boss" or value is None:
+        return None
+    mx = state["sides"][f["side"]]["boss"]["max_health"]
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= mx:
+        raise GameError(f"fight_result: boss_health must be 0-{mx}, got {value!r}")
+    if value == 0 and winner == f["side"]:
+        raise GameError(f"fight_result: a boss at 0 health is beaten; side {f['side']} cannot be the winner")
+    return value
+
+
 def _enter_result(state: State, seat: int, args: dict[str, Any]) -> None:
     """SG-8.11: the requester (boss: the entrant) enters the result; the other side confirms."""
     f = state["fight"]
@@ -281,12 +297,12 @@ def _enter_result(state: State, seat: int, args: dict[str, Any]) -> None:
     used = args.get("strategy_used") or []
     if not isinstance(used, list) or any(not any(c in player(state, s)["strategy"] for s in seats) for c in used):
         raise GameError(f"fight_result: strategy_used must list strategy cards the fighters hold, got {used!r}")
-    boss_health = args.get("boss_health")
-    if f["kind"] == "boss" and boss_health is not None:
-        mx = state["sides"][f["side"]]["boss"]["health"]
-        if isinstance(boss_health, bool) or not isinstance(boss_health, int) or not 1 <= boss_health <= mx:
-            raise GameError(f"fight_result: boss_health must be 1-{mx}, got {boss_health!r}")
+    boss_health = _boss_health(state, args.get("boss_health"), winner)
     fled = _seat_list(args.get("fled"), seats, "fled")
+    for s in fled:  # SG-8.14: leaving always costs 1 gold, by flee or listed here
+        if player(state, s)["gold"] < 1:
+            raise GameError(f"fight_result: seat {s} cannot have fled: leaving costs 1 gold and they have 0 "
+                            "(SG-8.14)")
     f["result"] = {"winner": winner, "knocked_out": out, "health": hp, "strategy_used": list(used),
                    "boss_health": boss_health, "fled": fled}
     f["stage"] = "confirm"
@@ -298,21 +314,29 @@ def _enter_result(state: State, seat: int, args: dict[str, Any]) -> None:
 
 
 def _flee(state: State, seat: int, args: dict[str, Any]) -> None:
-    """SG-6 / SG-8.12: a challenger leaves for 1 gold; the entrant keeps unused movement."""
+    """SG-6 / SG-8.12 / SG-8.14: a challenger leaves for 1 gold (the entrant keeps unused movement);
+    the fight ends only when no challenger is left, so a joiner fights on without the entrant."""
     f = state["fight"]
     if f["kind"] != "boss" or seat not in participants(f):
         raise GameError("flee: only a boss fight's challenger may flee")
     q = player(state, seat)
     if q["gold"] < 1:
-        raise GameError("flee: fleeing costs 1 gold")
+        raise GameError("flee: fleeing costs 1 gold; you have 0 (SG-8.14)")
+    rest = [s for s in participants(f) if s != seat]
     bh = args.get("boss_health")
     boss = state["sides"][f["side"]]["boss"]
-    if bh is not None and (isinstance(bh, bool) or not isinstance(bh, int) or not 1 <= bh <= boss["health"]):
-        raise GameError(f"flee: boss_health must be 1-{boss['health']}, got {bh!r}")
+    if bh is not None and rest:
+        raise GameError(f"flee: {player(state, rest[0])['name']} fights on; the boss's health is entered when "
+                        "the fight ends")
+    if bh is not None and (isinstance(bh, bool) or not isinstance(bh, int) or not 1 <= bh <= boss["max_health"]):
+        raise GameError(f"flee: boss_health must be 1-{boss['max_health']} (a boss at 0 is beaten: enter "
+                        f"fight_result), got {bh!r}")
     board.to_bank(state, q, 1)
     emit(state, f"{q['name']} flees the boss fight for 1 gold", {"kind": "flee", "seat": seat})
-    if seat in f["joiners"]:
-        f["joiners"].remove(seat)
+    if rest:
+        # the challenger left enters the result (SG-8.11)
+        f["entrant"], f["joiners"] = rest[0], rest[1:]
+        emit(state, f"{player(state, rest[0])['name']} fights the boss on", {"kind": "fights_on", "seat": rest[0]})
         return
     if bh is not None:
         boss["health"] = bh

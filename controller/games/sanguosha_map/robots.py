@@ -109,6 +109,11 @@ class PathBot(_Base):
             return _move(seat, "reroll", **self.args_for(view, moves["reroll"]))
         if "keep" in moves:
             return _move(seat, "keep")
+        hand = view["action"]
+        if len(hand) > 6:  # SG-8.14: down to 6 right after the draw, before any other move
+            dodges = [c for c in hand if is_dodge(c)]
+            drop = (dodges[2:] + [c for c in hand if is_strike(c)] + dodges[:2])[:len(hand) - 6]
+            return _move(seat, "discard", cards=drop)
         if "shop" in moves:
             piles = moves["shop"]["piles"]
             if me["weapon"] is None and "weapon" in piles:
@@ -125,11 +130,6 @@ class PathBot(_Base):
             step = self._step(view, me, moves["move"]["cells"])
             if step is not None:
                 return _move(seat, "move", path=step)
-        hand = view["action"]
-        if len(hand) > 6:
-            dodges = [c for c in hand if is_dodge(c)]
-            drop = (dodges[2:] + [c for c in hand if is_strike(c)] + dodges[:2])[:len(hand) - 6]
-            return _move(seat, "discard", cards=drop)
         if "end_turn" in moves:
             return _move(seat, "end_turn")
         m = self.rng.choice(list(moves.values()))

@@ -202,6 +202,7 @@ def new(options: dict[str, Any] | None, seed: int, *, players: Any, mode: str | 
             "max_health": CLASS[cls]["health"], "gold": gold.get(s, opts["start_gold"]),
             "cell": list(cell), "knocked_out": False, "weapon": eq.get("weapon"), "horse": eq.get("horse"),
             "armour": eq.get("armour"), "action": list(hands.get(s, [])), "strategy": [], "started": False,
+            "skips": 0,  # turns still to skip while knocked out (SG-4, SG-8.14)
         })
     sides = {}
     for side in ("A", "B"):

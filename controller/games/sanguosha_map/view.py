@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import State
+from controller.games.kit import player
 from controller.games.sanguosha_map import board, fights, maps
 from controller.games.sanguosha_map.cards import CARRY, CLASS, PRICE, is_dodge, is_strike
 
@@ -104,6 +105,13 @@ def _turn_moves(state: State, p: dict[str, Any]) -> list[dict[str, Any]]:  # noq
         if not turn["rerolled"]:
             moves.append({"move": "reroll", "value": physical})
         moves.append({"move": "keep"})
+    drawn = 0
+    if stage == "rolled":
+        drawn = min(2, len(state["decks"]["action"]) + len(state["discard"]))
+    if len(p["action"]) + drawn > CARRY["action"]:
+        # SG-8.14: over 6 action cards right after the draw, a discard comes before any other move
+        moves.append({"move": "discard", "cards": p["action"] + p["strategy"]})
+        return moves
     left = turn["movement_left"]
     g = board.geo(state)
     if left > 0:
@@ -137,11 +145,7 @@ def _turn_moves(state: State, p: dict[str, Any]) -> list[dict[str, Any]]:  # noq
         points = [k for k in fights.boss_points(state, enemy) if p["cell"] in state["map"]["doors"][k]]
         if points:
             moves.append({"move": "challenge_boss", "points": [[int(x) for x in k.split(",")] for k in points]})
-    drawn = 0
-    if stage == "rolled":
-        drawn = min(2, len(state["decks"]["action"]) + len(state["discard"]))
-    if len(p["action"]) + drawn <= CARRY["action"]:
-        moves.append({"move": "end_turn"})
+    moves.append({"move": "end_turn"})
     return moves
 
 
@@ -172,7 +176,7 @@ def _answers(state: State, p: dict[str, Any]) -> list[dict[str, Any]]:
     who = f["requester"] if f["kind"] == "duel" else f["entrant"]
     if seat == who:
         seats = fights.participants(f)
-        sides = sorted({board.player(state, s)["team"] for s in seats} | (
+        sides = sorted({player(state, s)["team"] for s in seats} | (
             {f["side"]} if f["kind"] == "boss" else set()))
         out.append({"move": "fight_result", "sides": sides, "seats": seats})
     if f["kind"] == "boss" and seat in fights.participants(f) and p["gold"] >= 1:

@@ -15,11 +15,36 @@ const CHAR_NAMES = {
   paul_regret: "Paul Regret", pedro_ramirez: "Pedro Ramirez", rose_doolan: "Rose Doolan", sid_ketchum: "Sid Ketchum",
   slab_the_killer: "Slab the Killer", suzy_lafayette: "Suzy Lafayette", vulture_sam: "Vulture Sam", willy_the_kid: "Willy the Kid",
 };
-const ROLE_NAMES = { sheriff: "Sheriff", deputy: "Deputy", outlaw: "Outlaw", renegade: "Renegade" };
-const ROLE_GOALS = {
-  sheriff: "Kill every Outlaw and the Renegade.", deputy: "Protect the Sheriff: kill the Outlaws and the Renegade.",
-  outlaw: "Kill the Sheriff.", renegade: "Be the last one standing: the Sheriff dies last.",
-};
+const ROLE_NAMES = { sheriff: N_("Sheriff"), deputy: N_("Deputy"), outlaw: N_("Outlaw"), renegade: N_("Renegade") };
+const ROLE_GOALS = () => ({
+  sheriff: t("Kill every Outlaw and the Renegade."), deputy: t("Protect the Sheriff: kill the Outlaws and the Renegade."),
+  outlaw: t("Kill the Sheriff."), renegade: t("Be the last one standing: the Sheriff dies last."),
+});
+// What each card does, shown on a tap; the seed's own words where it has them.
+const CARD_TEXT = () => ({
+  bang: t("Shoot a player within your weapon's range: they lose 1 life unless they play a Missed!. One BANG! per turn."),
+  missed: t("Cancels a BANG! aimed at you (play it when you are shot)."),
+  beer: t("Regain 1 life (not above your maximum). Also saves you when you would die. No effect with only 2 players left."),
+  cat_balou: t("Make any player discard a card: from their hand (at random) or in front of them."),
+  panic: t("Take a card from a player at distance 1: from their hand (at random) or in front of them."),
+  duel: t("Challenge any player: you take turns discarding a BANG!; the first who cannot loses 1 life."),
+  jail: t("Put it in front of another player (not the Sheriff): at their turn they draw! — a heart frees them, otherwise they skip the turn."),
+  general_store: t("Turn up one card per living player; each picks one, starting with you."),
+  indians: t("Every other player discards a BANG! or loses 1 life."),
+  stagecoach: t("Draw 2 cards."),
+  wells_fargo: t("Draw 3 cards."),
+  saloon: t("Every living player regains 1 life."),
+  gatling: t("A BANG! at every other player (it does not count as your BANG! this turn)."),
+  dynamite: t("Put it in front of you. At your turn draw!: 2–9 of spades explodes for 3 lives; otherwise it passes to the next player."),
+  barrel: t("When shot, draw!: a heart counts as a Missed!."),
+  mustang: t("The others see you at distance +1."),
+  scope: t("You see the others at distance −1."),
+  volcanic: t("Weapon, range 1: any number of BANG! per turn."),
+  schofield: t("Weapon, range 2."),
+  remington: t("Weapon, range 3."),
+  rev_carabine: t("Weapon, range 4."),
+  winchester: t("Weapon, range 5."),
+});
 
 const Bang = {
   desc() { return GameViews.describe("bang") || {}; },
@@ -31,24 +56,27 @@ const Bang = {
   },
   title(card) {
     const c = this.parse(card);
-    return ((this.desc().cards || {})[c.name] || {}).title || c.name.replace(/_/g, " ");
+    return t(this.english(card));
   },
+  english(card) { const c = this.parse(card); return ((this.desc().cards || {})[c.name] || {}).title || c.name.replace(/_/g, " "); },
+  text(card) { return CARD_TEXT()[this.parse(card).name] || ""; },
   label(card) { const c = this.parse(card); return `${this.title(card)} ${c.rank}${SUITS[c.suit][0]}`; },
   blue(card) { return !!((this.desc().cards || {})[this.parse(card).name] || {}).blue; },
   face(card, { small = false, selected = false, action = "" } = {}) {
     const c = this.parse(card), [sym, colour] = SUITS[c.suit];
     const tag = action ? "button" : "div";
     return `<${tag} class="bg-card ${colour} ${this.blue(card) ? "blue" : "brown"} ${small ? "small" : ""} ${selected ? "selected" : ""}"
-      ${action ? `data-action="${action}" data-card="${esc(card)}" aria-pressed="${selected}"` : `role="img"`} aria-label="${esc(this.label(card))}">
-      <span class="corner">${esc(c.rank)}${sym}</span><span class="name">${esc(this.title(card))}</span></${tag}>`;
+      ${action ? `data-action="${action}" data-card="${esc(card)}" aria-pressed="${selected}"` : `role="img" data-action="card-info" data-card-title="${esc(this.english(card))}" data-card-text="${esc(this.text(card))}"`} aria-label="${esc(this.label(card))}">
+      <span class="corner">${esc(c.rank)}${sym}</span><span class="name">${small ? esc(this.title(card)) : dualName(this.english(card))}</span></${tag}>`;
   },
   bullets(p) {
     const full = Math.max(0, p.life || 0), max = p.max_life || 0;
-    return `<span class="bg-life" aria-label="${full} of ${max} life">${"●".repeat(Math.min(full, max))}<span class="lost">${"○".repeat(Math.max(0, max - full))}</span></span>`;
+    return `<span class="bg-life" aria-label="${esc(t("{life} of {max} life", { life: full, max }))}">${"●".repeat(Math.min(full, max))}<span class="lost">${"○".repeat(Math.max(0, max - full))}</span></span>`;
   },
   charName(id) { return CHAR_NAMES[id] || String(id || "").replace(/_/g, " "); },
-  ability(id) { return ((this.desc().characters || {})[id] || {}).ability || ""; },
-  star(p) { return p.role === "sheriff" ? `<span class="bg-star" title="Sheriff" aria-label="Sheriff">★</span>` : ""; },
+  ability(id) { const a = ((this.desc().characters || {})[id] || {}).ability || ""; return a ? t(a) : ""; },
+  role(role) { return ROLE_NAMES[role] ? t(ROLE_NAMES[role]) : String(role || ""); },
+  star(p) { return p.role === "sheriff" ? `<span class="bg-star" title="${esc(t("Sheriff"))}" aria-label="${esc(t("Sheriff"))}">★</span>` : ""; },
 
   secondsLeft(w) {
     if (w.paused) return Math.max(0, Math.ceil(w.remaining_s || 0));
@@ -57,14 +85,14 @@ const Bang = {
 
   /** The window in words: "Bo: BANG! at you" / "Ann: Indians! — a BANG! or take it". */
   sentence(w, seat) {
-    const who = (w.seats || [])[0], you = who === seat, name = you ? "you" : nameOf(who);
+    const who = (w.seats || [])[0], you = who === seat, name = you ? t("you") : nameOf(who);
     const src = w.source != null ? nameOf(w.source) : "", card = w.card ? this.title(w.card) : "";
-    if (w.kind === "shot") return `${src}: ${card} at ${name}${w.needed > 1 ? ` (${w.needed} Missed! needed)` : ""}`;
-    if (w.kind === "indians") return `${src}: Indians! — ${name}: a BANG! or take it`;
-    if (w.kind === "duel") return `Duel with ${src} — ${name}: a BANG! or lose 1 life`;
-    if (w.kind === "dying") return `${you ? "You are" : `${name} is`} dying — ${w.needed} Beer${w.needed > 1 ? "s" : ""} to live`;
-    if (w.kind === "store") return `General Store — ${you ? "your" : `${name}'s`} pick`;
-    if (w.kind === "draw_choice") return `${you ? "You choose" : `${name} chooses`} how to draw`;
+    if (w.kind === "shot") return t("{src}: {card} at {who}", { src, card, who: name }) + (w.needed > 1 ? t(" ({n} Missed! needed)", { n: w.needed }) : "");
+    if (w.kind === "indians") return t("{src}: Indians! — {who}: a BANG! or take it", { src, who: name });
+    if (w.kind === "duel") return t("Duel with {src} — {who}: a BANG! or lose 1 life", { src, who: name });
+    if (w.kind === "dying") return you ? tn("You are dying — {n} Beer to live", "You are dying — {n} Beers to live", w.needed) : tn("{who} is dying — {n} Beer to live", "{who} is dying — {n} Beers to live", w.needed, { who: name });
+    if (w.kind === "store") return you ? t("General Store — your pick") : t("General Store — {who}'s pick", { who: name });
+    if (w.kind === "draw_choice") return you ? t("You choose how to draw") : t("{who} chooses how to draw", { who: name });
     return `${name}: ${w.kind}`;
   },
 
@@ -75,13 +103,13 @@ const Bang = {
     const mine = seat != null && (w.seats || []).includes(seat);
     const left = this.secondsLeft(w), total = +w.deadline_s || 15;
     const pct = left === null ? 100 : Math.max(0, Math.min(100, (100 * left) / total));
-    const count = w.paused ? `<div class="bg-count paused"><b>Paused</b> ${left} s left</div>`
-      : left !== null ? `<div class="bg-count"><b data-deadline="${esc(w.deadline)}" id="seconds-left">${left}</b> s
+    const count = w.paused ? `<div class="bg-count paused"><b>${esc(t("Paused"))}</b> ${esc(t("{left} s left", { left }))}</div>`
+      : left !== null ? `<div class="bg-count"><b data-deadline="${esc(w.deadline)}" id="seconds-left">${left}</b> ${esc(t("s"))}
          <div class="bg-bar"><span data-bar-deadline="${esc(w.deadline)}" data-total="${esc(total)}" style="width:${pct}%"></span></div></div>` : "";
     const store = w.kind === "store" && w.cards ? `<div class="bg-hand">${w.cards.map((c) => this.face(c, { small: true })).join("")}</div>` : "";
     const buttons = mine ? this.answerButtons(st, pv, w) : host ? `<div class="row" style="margin-top:10px">${w.paused
-      ? `<button class="btn good grow" data-action="host-window" data-type="resume" id="resume">▶ Resume countdown</button>`
-      : `<button class="btn grow" data-action="host-window" data-type="pause" id="pause">❚❚ Pause countdown</button>`}</div>` : "";
+      ? `<button class="btn good grow" data-action="host-window" data-type="resume" id="resume">${esc(t("▶ Resume countdown"))}</button>`
+      : `<button class="btn grow" data-action="host-window" data-type="pause" id="pause">${esc(t("❚❚ Pause countdown"))}</button>`}</div>` : "";
     return `<section class="card bg-window ${mine ? "mine" : ""}" id="window" data-kind="${esc(w.kind)}" aria-live="assertive">
       <h2 id="window-text">${esc(this.sentence(w, seat))}</h2>${count}${store}${buttons}</section>`;
   },
@@ -90,10 +118,10 @@ const Bang = {
   chooseCards(m) {
     const key = "move:" + m.move, sel = S.sel[key] || [];
     const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(this.label(c))}</button>`).join("");
-    const what = m.move === "discard" ? `Discard ${m.count} card${m.count === 1 ? "" : "s"} (down to your life)` : "Sid Ketchum: discard 2 cards to regain 1 life";
+    const what = m.move === "discard" ? tn("Discard {n} card (down to your life)", "Discard {n} cards (down to your life)", m.count) : t("Sid Ketchum: discard 2 cards to regain 1 life");
     const args = { cards: sel.map((i) => m.cards[i]) };
     return `<div class="bg-choose" id="choose-${esc(m.move)}"><p class="small">${esc(what)}</p><div class="chips">${chips}</div>
-      <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${m.move === "discard" ? "Discard" : "Regain 1 life"} (${sel.length}/${m.count})</button></div>`;
+      <button class="btn primary wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}" ${sel.length === m.count ? "" : "disabled"}>${esc(m.move === "discard" ? t("Discard") : t("Regain 1 life"))} (${sel.length}/${m.count})</button></div>`;
   },
 
   btn(move, args, text, cls = "") {
@@ -105,16 +133,16 @@ const Bang = {
     for (const m of legalMoves(pv)) {
       if (m.move === "respond") {
         const cards = m.cards.slice(0, m.count);
-        const what = w.kind === "dying" ? "Beer" : w.kind === "shot" ? "Missed!" : "BANG!";
+        const what = t(w.kind === "dying" ? "Beer" : w.kind === "shot" ? "Missed!" : "BANG!");
         out.push(this.btn("respond", { cards }, m.count > 1 ? `${m.count} × ${what}` : what, "primary"));
       } else if (m.move === "pass") {
-        out.push(this.btn("pass", {}, w.kind === "dying" ? "Give up" : "Take it", "ghost"));
+        out.push(this.btn("pass", {}, w.kind === "dying" ? t("Give up") : t("Take it"), "ghost"));
       } else if (m.move === "pick") {
-        m.cards.forEach((c) => out.push(this.btn("pick", { card: c }, `Take ${this.label(c)}`)));
+        m.cards.forEach((c) => out.push(this.btn("pick", { card: c }, t("Take {card}", { card: this.label(c) }))));
       } else if (m.move === "draw_choice") {
-        if (m.return) m.return.forEach((c) => out.push(this.btn("draw_choice", { return: c }, `Put back ${this.label(c)}`)));
+        if (m.return) m.return.forEach((c) => out.push(this.btn("draw_choice", { return: c }, t("Put back {card}", { card: this.label(c) }))));
         else (m.from || []).forEach((f) => out.push(this.btn("draw_choice", { from: f },
-          f === "deck" ? "Draw from the deck" : f === "discard" ? "Take the discard top" : `First card from ${nameOf(f)}`)));
+          f === "deck" ? t("Draw from the deck") : f === "discard" ? t("Take the discard top") : t("First card from {who}", { who: nameOf(f) }))));
       } else if (m.move === "ability") {
         out.push(this.chooseCards(m));
       }
@@ -127,18 +155,19 @@ const Bang = {
     const me = playerBySeat(seat) || {}, role = pv && pv.role;
     const shown = S.sel["bang:role"] || me.role === "sheriff";
     const roleHtml = role ? `<button class="bg-role ${shown ? "shown " + esc(role) : ""}" data-action="bang-role" id="my-role">
-      ${shown ? `${role === "sheriff" ? "★ " : ""}${esc(ROLE_NAMES[role] || role)}<span class="goal">${esc(ROLE_GOALS[role] || "")}</span>` : "Tap to see your role"}</button>` : "";
+      ${shown ? `${role === "sheriff" ? "★ " : ""}${ROLE_NAMES[role] ? dualName(ROLE_NAMES[role], "en-sub inline") : esc(role)}<span class="goal">${esc(ROLE_GOALS()[role] || "")}</span>` : esc(t("Tap to see your role"))}</button>` : "";
     const inPlay = (me.in_play || []).map((c) => this.face(c, { small: true })).join("");
     const hand = (pv && pv.hand) || [], sel = S.sel["bang:card"];
-    const looking = pv && pv.looking ? `<p class="small">Top of the deck (only you see these):</p><div class="bg-hand">${pv.looking.map((c) => this.face(c, { small: true })).join("")}</div>` : "";
+    const looking = pv && pv.looking ? `<p class="small">${esc(t("Top of the deck (only you see these):"))}</p><div class="bg-hand">${pv.looking.map((c) => this.face(c, { small: true })).join("")}</div>` : "";
     return `<section class="card bg-me" id="my-coin"><div class="row">${coinBadge(seat, { dead: me.alive === false })}
-      <div class="grow"><div class="bg-name">${esc(me.name || `Seat ${seat}`)} ${this.star(me)}</div>
-      <div class="bg-char" id="my-character"><b>${esc(this.charName(me.character))}</b> — ${esc(this.ability(me.character))}</div></div>
+      <div class="grow"><div class="bg-name">${esc(me.name || t("Seat {n}", { n: seat }))} ${this.star(me)}</div>
+      <div class="bg-char" id="my-character"><b>${esc(this.charName(me.character))}</b> — ${esc(noRules(this.ability(me.character)))}</div></div>
       <div id="my-life">${this.bullets(me)}</div></div>${roleHtml}
-      ${me.alive === false ? `<div class="bg-out">You are out</div>` : ""}
-      ${inPlay ? `<div class="bg-inplay" id="my-in-play"><span class="muted small">In play:</span>${inPlay}</div>` : ""}${looking}
+      ${me.alive === false ? `<div class="bg-out">${esc(t("You are out"))}</div>` : ""}
+      ${inPlay ? `<div class="bg-inplay" id="my-in-play"><span class="muted small">${esc(t("In play:"))}</span>${inPlay}</div>` : ""}${looking}
       <div id="private"><div class="bg-hand big" id="my-cards">${hand.map((c) => this.face(c, { selected: c === sel, action: "bang-card" })).join("")}</div>
-      <p class="muted small">Only your phone sees your hand and role. Tap a card to see where it can go.</p></div></section>`;
+      ${sel && hand.includes(sel) && this.text(sel) ? `<p class="small bg-text" id="card-text"><b>${esc(this.title(sel))}</b>: ${esc(this.text(sel))}</p>` : ""}
+      <p class="muted small">${esc(t("Only your phone sees your hand and role. Tap a card to see where it can go."))}</p></div></section>`;
   },
 
   /** The plays of the tapped card (targets with distance), end turn, discard, Sid's ability. */
@@ -150,18 +179,18 @@ const Bang = {
     for (const m of plays) {
       const args = { card: m.card };
       for (const k of ["target", "target_card", "as"]) if (m[k] !== undefined) args[k] = m[k];
-      let text = m.as ? `Play as ${m.as === "bang" ? "BANG!" : "Beer"}` : "Play";
-      if (m.target !== undefined) text += ` → ${nameOf(m.target)} (distance ${m.distance})`;
-      if (m.target_card) text += m.target_card === "hand" ? " · a hand card" : ` · ${this.label(m.target_card)}`;
+      let text = m.as ? t("Play as {card}", { card: t(m.as === "bang" ? "BANG!" : "Beer") }) : t("Play");
+      if (m.target !== undefined) text += " → " + t("{who} (distance {d})", { who: nameOf(m.target), d: m.distance });
+      if (m.target_card) text += m.target_card === "hand" ? t(" · a hand card") : ` · ${this.label(m.target_card)}`;
       out.push(this.btn("play", args, text, "primary"));
     }
     if (sel && !plays.length && (pv.hand || []).includes(sel) && legal.some((m) => m.move === "play" || m.move === "end_turn"))
-      out.push(`<p class="muted small" id="no-play">${esc(this.title(sel))} cannot be played now.</p>`);
+      out.push(`<p class="muted small" id="no-play">${esc(t("{card} cannot be played now.", { card: this.title(sel) }))}</p>`);
     for (const m of legal) {
       if (m.move === "discard" || m.move === "ability") out.push(this.chooseCards(m));
-      if (m.move === "end_turn") out.push(this.btn("end_turn", {}, "End turn", "ghost"));
+      if (m.move === "end_turn") out.push(this.btn("end_turn", {}, t("End turn"), "ghost"));
     }
-    return out.length ? `<section class="card" id="moves"><h2>${sel ? esc(this.label(sel)) : "Your move"}</h2><div class="moves bg-moves">${out.join("")}</div></section>` : "";
+    return out.length ? `<section class="card" id="moves"><h2>${sel ? esc(this.label(sel)) : esc(t("Your move"))}</h2><div class="moves bg-moves">${out.join("")}</div></section>` : "";
   },
 
   /** The seats in ring order, as a circle: life, hand count, cards in play; the tapped card's
@@ -179,29 +208,29 @@ const Bang = {
       const lit = targets[seat] !== undefined;
       return `<div class="bg-seat ${turn ? "turn" : ""} ${p.alive === false ? "out" : ""} ${lit ? "target" : ""} ${answering.includes(seat) ? "answering" : ""}"
         style="left:${x}%;top:${y}%" data-seat="${seat}" id="ring-${seat}">
-        <div class="who">${this.star(p)}${esc(p.name || nameOf(seat))}${seat === meSeat ? " (you)" : ""}</div>
-        <div class="small">${esc(this.charName(p.character))}</div>${this.bullets(p)}
-        <div class="small">🂠 ${esc(p.hand_count ?? 0)}${p.role && p.role !== "sheriff" ? ` · ${esc(ROLE_NAMES[p.role] || p.role)}` : ""}</div>
+        <div class="who">${this.star(p)}${esc(p.name || nameOf(seat))}${seat === meSeat ? esc(t(" (you)")) : ""}</div>
+        <div class="small" data-action="card-info" data-card-title="${esc(this.charName(p.character))}" data-card-text="${esc(((this.desc().characters || {})[p.character] || {}).ability || "")}">${esc(this.charName(p.character))}</div>${this.bullets(p)}
+        <div class="small">🂠 ${esc(p.hand_count ?? 0)}${p.role && p.role !== "sheriff" ? ` · ${esc(this.role(p.role))}` : ""}</div>
         <div class="bg-inplay">${(p.in_play || []).map((c) => this.face(c, { small: true })).join("")}</div>
-        ${lit ? `<div class="bg-dist">distance ${esc(targets[seat])}</div>` : ""}</div>`;
+        ${lit ? `<div class="bg-dist">${esc(t("distance {d}", { d: targets[seat] }))}</div>` : ""}</div>`;
     }).join("");
-    const top = st.discard_top ? this.face(st.discard_top, { small: true }) : `<span class="muted small">empty</span>`;
+    const top = st.discard_top ? this.face(st.discard_top, { small: true }) : `<span class="muted small">${esc(t("empty"))}</span>`;
     return `<section class="card bg-table" id="players"><div class="bg-ring">${seats}
-      <div class="bg-centre" id="deck"><div>Deck <b id="deck-size">${esc(st.deck_count)}</b></div><div class="small">Discard</div>${top}</div></div></section>`;
+      <div class="bg-centre" id="deck"><div>${esc(t("Deck"))} <b id="deck-size">${esc(st.deck_count)}</b></div><div class="small">${esc(t("Discard"))}</div>${top}</div></div></section>`;
   },
 
   logCard(st) {
-    const lines = (st.log || []).slice(-8);
-    return lines.length ? `<section class="card" id="bang-log"><h2>Log</h2><ol class="bg-log">${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ol></section>` : "";
+    const all = (st.log || []).map((l, i) => (st.log_says && st.log_says[i] ? say(st.log_says[i]) : l)), lines = all.slice(-8);
+    return lines.length ? `<section class="card" id="bang-log"><h2>${esc(t("Log"))}</h2><ol class="bg-log">${lines.map((l) => `<li>${esc(noRules(l))}</li>`).join("")}</ol></section>` : "";
   },
 
   banner(st, seat) {
-    const t = st.turn;
-    if (!t || st.phase !== "playing") return turnBanner(true);
-    const mine = t.seat === seat;
-    const step = t.step === "discard" ? " — discard down to your life" : "";
-    return `<section class="banner bg-banner ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(t.seat)}
-      <div class="grow"><div class="big">${mine ? "YOUR TURN" : `${esc(nameOf(t.seat))}'s turn`}${esc(mine ? step : "")}</div></div></div>${st.window ? "" : lastLine()}</section>`;
+    const turn = st.turn;
+    if (!turn || st.phase !== "playing") return turnBanner(true);
+    const mine = turn.seat === seat;
+    const step = turn.step === "discard" ? t(" — discard down to your life") : "";
+    return `<section class="banner bg-banner ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(turn.seat)}
+      <div class="grow"><div class="big">${esc(mine ? t("YOUR TURN") : t("{who}'s turn", { who: nameOf(turn.seat) }))}${esc(mine ? step : "")}</div></div></div>${st.window ? "" : lastLine()}</section>`;
   },
 
   seatView(st, pv, seat) {

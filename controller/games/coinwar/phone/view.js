@@ -11,7 +11,7 @@
   const MM_PER_S_PER_MM = 8, MAX_FLICK = 3000, DRAWN = 1.3;
   // Football (CW-7.3): team coins in their team's colour, a white ball, mouths in the short rails
   // (team A defends mouth A at the top rail, y = 0; B the bottom one).
-  const TEAM_COLOURS = { A: "#c62828", B: "#1565c0" }, TEAM_COLOUR_NAMES = { A: "red", B: "blue" }, MOUTH_W = 100;
+  const TEAM_COLOURS = { A: "#c62828", B: "#1565c0" }, TEAM_COLOUR_NAMES = { A: N_("red"), B: N_("blue") }, MOUTH_W = 100;
   const football = () => !!(S.state && S.state.mode === "football");
   // The seat LEDs on the rail in front of each seat (as on the real table), lit as the daemon's LED
   // plan says (gametable/T/leds, core/led_patterns.py): solid, dim, blink, pulse, chase, off.
@@ -28,11 +28,13 @@
   function teamOfCoin(coin) { const m = /^([AB])\d$/.exec(coin || ""); return m ? m[1] : null; }
   /** A coin as players see it: "Ann's coin (red ●, 1)", "team A coin 2 (red)", "the ball". */
   function coinName(coin) {
-    if (coin === "ball") return "the ball";
+    if (coin === "ball") return t("the ball");
     const team = teamOfCoin(coin);
-    if (team) return `team ${team}'s coin ${coin.slice(1)} (${TEAM_COLOUR_NAMES[team]})`;
+    if (team) return t("team {team}'s coin {n} ({colour})", { team, n: coin.slice(1), colour: t(TEAM_COLOUR_NAMES[team]) });
     const owner = coinOwner(coin);
-    return owner ? `${coin === "c" + S.me.seat ? "your" : nameOf(owner) + "'s"} coin (${COLOUR_NAMES[owner - 1]} ${SHAPE_NAMES[owner - 1]} ${owner})` : coin;
+    if (!owner) return coin;
+    const look = { colour: COLOUR_NAMES()[owner - 1], shape: SHAPE_NAMES()[owner - 1], n: owner };
+    return coin === "c" + S.me.seat ? t("your coin ({colour} {shape} {n})", look) : t("{who}'s coin ({colour} {shape} {n})", { who: nameOf(owner), ...look });
   }
 
   function coinOwner(coin) { const p = players().find((p) => p.coin === coin); if (p) return p.seat; const m = /^c(\d)$/.exec(coin || ""); return m ? +m[1] : null; }
@@ -45,32 +47,46 @@
   /** A question's text with each coin named as players see it ("Which coins did your coin (red
    * circle 1) touch?"), escaped. */
   function questionText(text) {
-    return esc(String(text || "")).replace(/\b(c[1-6]|[AB][1-3]|ball)\b/g, (coin) => esc(coinName(coin)));
+    return esc(translateQuestion(String(text || ""))).replace(/\b(c[1-6]|[AB][1-3]|ball)\b/g, (coin) => esc(coinName(coin)));
   }
-  const QUESTION = { label: coinChipLabel, hint: "Tap every coin that applies", text: questionText };
-  const WITHDRAW_BUTTON = `<button class="btn wide" data-action="withdraw" id="withdraw-strike">Withdraw strike (the table saw nothing)</button>`;  // CW-5.6
+  /** The referee's questions (controller/games/coinwar/referee.py QUESTION_TEXT, the modes' contact
+   * questions) in the phone's language: each is a known sentence around one coin id. */
+  const QUESTIONS = [
+    [/^Which coins are lying entirely inside the goal\?$/, () => t("Which coins are lying entirely inside the goal?")],
+    [/^Which coins flew \(off the table, or tilted on a coin or a rail\)\?$/, () => t("Which coins flew (off the table, or tilted on a coin or a rail)?")],
+    [/^Which coins did (\S+) touch\?$/, (coin) => t("Which coins did {coin} touch?", { coin })],
+    [/^Did (\S+) touch the ball\? \(pick it if so\)$/, (coin) => t("Did {coin} touch the ball? (pick it if so)", { coin })],
+    [/^Did (\S+) touch a biohazard coin \(black or blue\) during this strike\? Pick the ones it touched \(none: leave empty\)\.$/,
+      (coin) => t("Did {coin} touch a biohazard coin (black or blue) during this strike? Pick the ones it touched (none: leave empty).", { coin })],
+  ];
+  function translateQuestion(text) {
+    for (const [re, say] of QUESTIONS) { const m = re.exec(text); if (m) return say(m[1]); }
+    return text;
+  }
+  const QUESTION = { label: coinChipLabel, get hint() { return t("Tap every coin that applies"); }, text: questionText };
+  const WITHDRAW_BUTTON = () => `<button class="btn wide" data-action="withdraw" id="withdraw-strike">${esc(t("Withdraw strike (the table saw nothing)"))}</button>`;  // CW-5.6
 
   /** The turn with its strikes left as pips (CW-3.1); other phases are the panel's own banner. */
   function banner(st, mine) {
-    const t = st.turn;
-    const allowed = st.strikes_allowed ?? 0, left = Math.max(0, allowed - (t.strikes || 0)), hasStrikes = st.strikes_allowed !== undefined;
-    const strikesText = hasStrikes ? `${left} strike${left === 1 ? "" : "s"} left` : "";
-    const pips = allowed ? `<div class="pips" aria-hidden="true">${Array.from({ length: allowed }, (_, i) => `<span class="pip ${i < t.strikes ? "used" : ""}"></span>`).join("")}</div>` : "";
-    if (mine && t.seat === S.me.seat) {
-      return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">YOUR TURN${t.extra ? " (extra)" : ""}</div>
-        <div class="sub" id="strikes-left">${strikesText || "Make your move"}</div>${pips}${lastLine()}</section>`;
+    const turn = st.turn;
+    const allowed = st.strikes_allowed ?? 0, left = Math.max(0, allowed - (turn.strikes || 0)), hasStrikes = st.strikes_allowed !== undefined;
+    const strikesText = hasStrikes ? esc(tn("{n} strike left", "{n} strikes left", left)) : "";
+    const pips = allowed ? `<div class="pips" aria-hidden="true">${Array.from({ length: allowed }, (_, i) => `<span class="pip ${i < turn.strikes ? "used" : ""}"></span>`).join("")}</div>` : "";
+    if (mine && turn.seat === S.me.seat) {
+      return `<section class="banner mine" id="turn-banner" aria-live="polite"><div class="big">${esc(t("YOUR TURN"))}${turn.extra ? esc(t(" (extra)")) : ""}</div>
+        <div class="sub" id="strikes-left">${strikesText || esc(t("Make your move"))}</div>${pips}${lastLine()}</section>`;
     }
-    return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(t.seat, { big: true })}<div class="grow">
-      <div class="big" style="font-size:28px">${esc(nameOf(t.seat))}'s turn</div><div class="sub">${strikesText}${t.extra ? " · extra turn" : ""}</div></div></div>${pips}${lastLine()}</section>`;
+    return `<section class="banner" id="turn-banner" aria-live="polite"><div class="row">${coinBadge(turn.seat, { big: true })}<div class="grow">
+      <div class="big" style="font-size:28px">${esc(t("{who}'s turn", { who: nameOf(turn.seat) }))}</div><div class="sub">${strikesText}${turn.extra ? " · " + esc(t("extra turn")) : ""}</div></div></div>${pips}${lastLine()}</section>`;
   }
 
   function myCoin(st, seat) {
-    const me = playerBySeat(seat), colour = `${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}`;
+    const me = playerBySeat(seat), colour = `${COLOUR_NAMES()[seat - 1]} ${SHAPE_NAMES()[seat - 1]}`;
     return `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
-      <div style="font-size:22px;font-weight:900">${esc(me ? me.name : `Seat ${seat}`)}</div>
-      <div class="muted small">Seat ${seat} · ${me && typeof me.coin === "string" ? `your coin is ${esc(me.coin)}, ` : ""}${football() ? "" : colour}${me && me.team ? ` · team ${esc(me.team)}` : ""}${me && football() && TEAM_COLOURS[me.team] ? ` · your team flicks the ${TEAM_COLOUR_NAMES[me.team]} coins ${me.team}1–${me.team}3` : ""}</div>
+      <div style="font-size:22px;font-weight:900">${esc(me ? me.name : t("Seat {n}", { n: seat }))}</div>
+      <div class="muted small">${esc(t("Seat {n}", { n: seat }))} · ${me && typeof me.coin === "string" ? esc(t("your coin is {coin}, ", { coin: me.coin })) : ""}${football() ? "" : esc(colour)}${me && me.team ? ` · ${esc(t("team {team}", { team: me.team }))}` : ""}${me && football() && TEAM_COLOURS[me.team] ? ` · ${esc(t("your team flicks the {colour} coins {first}–{last}", { colour: t(TEAM_COLOUR_NAMES[me.team]), first: me.team + "1", last: me.team + "3" }))}` : ""}</div>
       ${me && threeKingdoms(st) && me.alive ? `<div>${hearts(me)}</div>` : ""}
-      ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">You are out</div>` : ""}</div></section>`;
+      ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">${esc(t("You are out"))}</div>` : ""}</div></section>`;
   }
 
   function shotAvailable(legal) { return legal.some((m) => m.type === "shot"); }
@@ -81,49 +97,51 @@
     const legal = legalMoves(pv);
     const parts = [];
     for (const m of legal) {
-      if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">I put ${esc(m.coin === "c" + S.me.seat ? "my coin" : m.coin)} back on the table</button>`);
-      else if (m.type === "withdraw" && !withdrawAsked) parts.push(WITHDRAW_BUTTON);  // CW-5.6
-      else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">End my turn</button>`);
+      if (m.type === "placed") parts.push(`<button class="btn good wide" data-action="placed" data-coin="${esc(m.coin)}">${esc(t("I put {coin} back on the table", { coin: m.coin === "c" + S.me.seat ? t("my coin") : m.coin }))}</button>`);
+      else if (m.type === "withdraw" && !withdrawAsked) parts.push(WITHDRAW_BUTTON());  // CW-5.6
+      else if (m.type === "end_turn") parts.push(`<button class="btn ${shotAvailable(legal) ? "" : "primary"} wide" data-action="end_turn" data-confirm="${m.confirm ? 1 : 0}" id="end-turn">${esc(t("End my turn"))}</button>`);
       else if (m.move && !threeKingdoms(st)) parts.push(...cardMoveButtons(m));
     }
     const shot = legal.find((m) => m.type === "shot");
-    const which = shot && shot.coins.length > 1 ? `one of ${shot.coins.map(coinName).join(", ")}` : "your coin";
-    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 Flick ${esc(which)} now${S.table ? ` — or drag it on the <a href="/table">table view</a>` : ""}.</p>` : "";
+    const which = shot && shot.coins.length > 1 ? t("one of {coins}", { coins: shot.coins.map(coinName) }) : t("your coin");
+    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 ${esc(t("Flick {which} now", { which }))}${S.table ? ` — <a href="/table">${esc(t("or drag it on the table view"))}</a>` : ""}.</p>` : "";
     if (!parts.length && !hint) {
       const pend = (st.pending_placements || []).filter((p) => p.by !== S.me.seat);
-      if (pend.length) return `<section class="card"><p>Waiting for ${esc(pend.map((p) => nameOf(p.by)).join(", "))} to put ${pend.length > 1 ? "coins" : "a coin"} back.</p></section>`;
+      if (pend.length) return `<section class="card"><p>${esc(pend.length > 1 ? t("Waiting for {who} to put coins back.", { who: pend.map((p) => nameOf(p.by)) }) : t("Waiting for {who} to put a coin back.", { who: pend.map((p) => nameOf(p.by)) }))}</p></section>`;
       return "";
     }
-    return `<section class="card" id="moves"><h2>Your moves</h2>${hint}<div class="moves">${parts.join("")}</div></section>`;
+    return `<section class="card" id="moves"><h2>${esc(t("Your moves"))}</h2>${hint}<div class="moves">${parts.join("")}</div></section>`;
   }
 
   function pendingCard(st) {
     const pend = st.pending_placements || [];
     if (!pend.length) return "";
-    return `<section class="card" id="pending"><h2>Coins to put back</h2>${pend.map((p) =>
-      `<p>${coinBadge(coinOwner(p.coin))} <b>${esc(nameOf(p.by))}</b> puts ${esc(p.coin)} back (${p.where === "initial" ? "where it started" : "anywhere outside the goal"})</p>`).join("")}</section>`;
+    return `<section class="card" id="pending"><h2>${esc(t("Coins to put back"))}</h2>${pend.map((p) =>
+      `<p>${coinBadge(coinOwner(p.coin))} ${esc(t("{who} puts {coin} back ({where})", { who: nameOf(p.by), coin: p.coin, where: p.where === "initial" ? t("where it started") : t("anywhere outside the goal") }))}</p>`).join("")}</section>`;
   }
 
   /* ---------- Three Kingdoms (CW-7.5): cards as cards, health as hearts, the Lord's crown ---------- */
-  const TK_KINDS = { elixir: { name: "Elixir", what: "heals 1 when you lose health", icon: "🍑" },
-    burning_camps: { name: "Burning Camps", what: "sets another player's camp on fire", icon: "🔥" },
-    combo: { name: "Combo", what: "one more strike this turn", icon: "⚡" } };
-  const IDENTITY = { lord: "Lord", loyalist: "Loyalist", rebel: "Rebel", traitor: "Traitor" };
-  const CROWN = `<svg class="crown" viewBox="0 0 24 18" aria-label="the Lord" role="img"><path d="M2 16h20l1-11-6 5-5-8-5 8-6-5z" fill="#f5b400" stroke="#111" stroke-width="1.5" stroke-linejoin="round"/></svg>`;
+  const TK_KINDS = () => ({ elixir: { name: N_("Elixir"), what: t("Heals 1 when you would lose health (and may keep you hidden)."), icon: "🍑" },
+    burning_camps: { name: N_("Burning Camps"), what: t("Sets another player's camp on fire: they lose health unless the fire goes out."), icon: "🔥" },
+    combo: { name: N_("Combo"), what: t("One more strike this turn."), icon: "⚡" } });
+  const IDENTITY = { lord: N_("Lord"), loyalist: N_("Loyalist"), rebel: N_("Rebel"), traitor: N_("Traitor") };
+  const identityName = (id) => (IDENTITY[id] ? t(IDENTITY[id]) : String(id || ""));
+  const CROWN = `<svg class="crown" viewBox="0 0 24 18" aria-hidden="true"><path d="M2 16h20l1-11-6 5-5-8-5 8-6-5z" fill="#f5b400" stroke="#111" stroke-width="1.5" stroke-linejoin="round"/></svg>`;
   const threeKingdoms = (st) => !!(st && st.mode === "three_kingdoms");
   function hearts(p) {
     const max = p.max_health || 0, h = Math.max(0, p.health || 0);
-    return `<span class="hearts" aria-label="${h} of ${max} health">${"<b>♥</b>".repeat(Math.min(h, max))}${"<i>♡</i>".repeat(Math.max(0, max - h))}</span>`;
+    return `<span class="hearts" aria-label="${esc(t("{health} of {max} health", { health: h, max }))}">${"<b>♥</b>".repeat(Math.min(h, max))}${"<i>♡</i>".repeat(Math.max(0, max - h))}</span>`;
   }
   function tkCard(card, { pick = null, picked = false } = {}) {
-    const k = TK_KINDS[card.kind] || { name: card.kind, what: "", icon: "🂠" };
-    const attrs = pick ? `data-action="tk-pick" data-key="${esc(pick)}" data-id="${esc(card.id)}" aria-pressed="${picked}"` : "";
+    const k = TK_KINDS()[card.kind] || { name: card.kind, what: "", icon: "🂠" };
+    const attrs = pick ? `data-action="tk-pick" data-key="${esc(pick)}" data-id="${esc(card.id)}" aria-pressed="${picked}"`
+      : `data-action="card-info" data-card-title="${esc(k.name)}" data-card-text="${esc(k.what)}"`;  // its text on a tap
     return `<${pick ? "button" : "div"} class="tk-card tk-${esc(card.kind)}" ${attrs} title="${esc(k.what)}">
-      <span class="pts">${esc(card.points)}</span><span class="icon" aria-hidden="true">${k.icon}</span><span class="nm">${esc(k.name)}</span></${pick ? "button" : "div"}>`;
+      <span class="pts">${esc(card.points)}</span><span class="icon" aria-hidden="true">${k.icon}</span><span class="nm">${esc(t(k.name))}</span></${pick ? "button" : "div"}>`;
   }
   function identityCard(identity) {
     if (!identity) return "";
-    return `<div class="tk-identity tk-${esc(identity)}">${identity === "lord" ? CROWN : ""}<span>You are the <b>${esc(IDENTITY[identity] || identity)}</b></span></div>`;
+    return `<div class="tk-identity tk-${esc(identity)}">${identity === "lord" ? CROWN : ""}<span>${esc(t("You are the"))} <b>${esc(identityName(identity))}</b></span></div>`;
   }
   /** The hand and the moves of Three Kingdoms (the seat's legal ``move`` entries). */
   function tkHandCard(st, pv, seat) {
@@ -134,34 +152,34 @@
     const parts = [];
     for (const m of legal) {
       const cardOf = (id) => byId[id] || { kind: "?", points: "?", id };
-      if (m.move === "combo") parts.push(btn(`⚡ Play a Combo: one more strike (${m.cards.length} in hand)`, "combo", { card: m.cards[0] }));
+      if (m.move === "combo") parts.push(btn("⚡ " + esc(t("Play a Combo: one more strike ({n} in hand)", { n: m.cards.length })), "combo", { card: m.cards[0] }));
       else if (m.move === "burning_camps") {
-        for (const id of m.cards) for (const t of m.targets) parts.push(btn(`🔥 Burning Camps (${esc(cardOf(id).points)}) on ${esc(nameOf(t))}`, "burning_camps", { card: id, target: t }));
+        for (const id of m.cards) for (const to of m.targets) parts.push(btn("🔥 " + esc(t("Burning Camps ({points}) on {who}", { points: cardOf(id).points, who: nameOf(to) })), "burning_camps", { card: id, target: to }));
       } else if (m.move === "elixir") {
-        parts.push(btn(`🍑 Drink Elixir (${esc(cardOf(m.card).points)}): heal 1`, "elixir", { card: m.card }, "good"));
-        if (m.hide_allowed) parts.push(btn(`🍑 Elixir and stay hidden`, "elixir", { card: m.card, hide: true }));
-      } else if (m.move === "take_damage") parts.push(btn("Take the damage", "take_damage", {}, "danger"));
+        parts.push(btn("🍑 " + esc(t("Drink Elixir ({points}): heal 1", { points: cardOf(m.card).points })), "elixir", { card: m.card }, "good"));
+        if (m.hide_allowed) parts.push(btn("🍑 " + esc(t("Elixir and stay hidden")), "elixir", { card: m.card, hide: true }));
+      } else if (m.move === "take_damage") parts.push(btn(esc(t("Take the damage")), "take_damage", {}, "danger"));
       else if (m.move === "discard") {
         const key = "move:discard", sel = (S.sel[key] || []).map(String);
-        parts.push(`<p class="small"><b>Too many cards:</b> tap ${m.count} to discard.</p><div class="tk-hand">${hand.map((c) => tkCard(c, { pick: key, picked: sel.includes(String(c.id)) })).join("")}</div>
-          <button class="btn primary wide" data-action="move" data-move="discard" data-args="${esc(JSON.stringify({ cards: sel }))}" ${sel.length === m.count ? "" : "disabled"}>Discard (${sel.length}/${m.count})</button>`);
+        parts.push(`<p class="small"><b>${esc(t("Too many cards:"))}</b> ${esc(t("tap {n} to discard.", { n: m.count }))}</p><div class="tk-hand">${hand.map((c) => tkCard(c, { pick: key, picked: sel.includes(String(c.id)) })).join("")}</div>
+          <button class="btn primary wide" data-action="move" data-move="discard" data-args="${esc(JSON.stringify({ cards: sel }))}" ${sel.length === m.count ? "" : "disabled"}>${esc(t("Discard"))} (${sel.length}/${m.count})</button>`);
       }
     }
     const reaction = st.reaction && st.reaction.seat === seat
-      ? `<p class="tk-ask"><b>You are about to lose 1 health${st.reaction.cause === "burning_camps" ? " to the fire" : ""}.</b> Drink an Elixir?</p>` : "";
+      ? `<p class="tk-ask"><b>${esc(st.reaction.cause === "burning_camps" ? t("You are about to lose 1 health to the fire.") : t("You are about to lose 1 health."))}</b> ${esc(t("Drink an Elixir?"))}</p>` : "";
     const discarding = legal.some((m) => m.move === "discard");
     return `<section class="card" id="tk-hand">${identityCard(pv.identity)}
-      ${discarding ? "" : `<h2>Your hand (${hand.length})</h2><div class="tk-hand">${hand.map((c) => tkCard(c)).join("") || "<p class='muted'>No cards.</p>"}</div>`}
+      ${discarding ? "" : `<h2>${esc(t("Your hand ({n})", { n: hand.length }))}</h2><div class="tk-hand">${hand.map((c) => tkCard(c)).join("") || `<p class='muted'>${esc(t("No cards."))}</p>`}</div>`}
       ${reaction}${parts.length ? `<div class="moves">${parts.join("")}</div>` : ""}</section>`;
   }
   function tkPlayersCard(st) {
     const items = players().map((p) => {
       const turn = st.turn && st.turn.seat === p.seat, lord = p.identity === "lord";
-      const id = p.identity ? `<span class="tag">${lord ? CROWN : ""}${esc(IDENTITY[p.identity] || p.identity)}</span>` : "";
+      const id = p.identity ? `<span class="tag">${lord ? CROWN : ""}${esc(identityName(p.identity))}</span>` : "";
       return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(p.name)}</span>
-        ${p.alive ? hearts(p) : `<span class="tag out">out</span>`}<span class="tag" title="cards in hand">🂠 ${esc(p.cards ?? 0)}</span>${p.burning_camps ? `<span class="tag" title="Burning Camps">🔥</span>` : ""}${id}</li>`;
+        ${p.alive ? hearts(p) : `<span class="tag out">${esc(t("out"))}</span>`}<span class="tag" title="${esc(t("cards in hand"))}">🂠 ${esc(p.cards ?? 0)}</span>${p.burning_camps ? `<span class="tag" title="${esc(t("Burning Camps"))}">🔥</span>` : ""}${id}</li>`;
     }).join("");
-    return `<section class="card" id="players"><ul class="players tk-players">${items}</ul><p class="muted small">Deck ${esc(st.deck ?? "?")} · discard pile ${esc(st.discard_pile ?? 0)}</p></section>`;
+    return `<section class="card" id="players"><ul class="players tk-players">${items}</ul><p class="muted small">${esc(t("Deck {deck} · discard pile {discard}", { deck: st.deck ?? "?", discard: st.discard_pile ?? 0 }))}</p></section>`;
   }
 
   function seatView(st, pv, seat) {
@@ -169,7 +187,7 @@
     const tk = threeKingdoms(st);
     // CW-5.6: a shot no beam saw is withdrawn from its question, where the player is looking
     const asked = (st.questions || []).length > 0 && legalMoves(pv).some((m) => m.type === "withdraw");
-    const how = asked ? { ...QUESTION, extra: WITHDRAW_BUTTON } : QUESTION;
+    const how = asked ? { label: QUESTION.label, hint: QUESTION.hint, text: QUESTION.text, extra: WITHDRAW_BUTTON() } : QUESTION;
     if (st.phase === "playing") html += answerCard(st) + questionCard(st, seat, false, how) + (tk ? tkHandCard(st, pv, seat) : privateCard(pv, st)) + movesCard(pv, st, asked);
     else if (!playerBySeat(seat)) html += heldSeatCard(seat);
     return html;
@@ -177,13 +195,13 @@
 
   /** The table view's banner: one line, so the whole board fits under it on a 360 x 640 phone. */
   function slimBanner(st) {
-    const t = st.turn;
-    if (st.phase !== "playing" || !t) return turnBanner(true);
-    const left = Math.max(0, (st.strikes_allowed ?? 0) - (t.strikes || 0));
-    const strikes = st.strikes_allowed !== undefined ? ` · ${left} strike${left === 1 ? "" : "s"} left` : "";
-    const mine = t.seat === S.me.seat;
-    return `<section class="banner slim ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite">${coinBadge(t.seat)}
-      <span class="grow"><b>${mine ? "YOUR TURN" : `${esc(nameOf(t.seat))}'s turn`}</b>${t.extra ? " (extra)" : ""}${strikes}</span></section>`;
+    const turn = st.turn;
+    if (st.phase !== "playing" || !turn) return turnBanner(true);
+    const left = Math.max(0, (st.strikes_allowed ?? 0) - (turn.strikes || 0));
+    const strikes = st.strikes_allowed !== undefined ? " · " + esc(tn("{n} strike left", "{n} strikes left", left)) : "";
+    const mine = turn.seat === S.me.seat;
+    return `<section class="banner slim ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite">${coinBadge(turn.seat)}
+      <span class="grow"><b>${esc(mine ? t("YOUR TURN") : t("{who}'s turn", { who: nameOf(turn.seat) }))}</b>${turn.extra ? esc(t(" (extra)")) : ""}${strikes}</span></section>`;
   }
 
   function tableView(st) {
@@ -281,7 +299,7 @@
       }
       this.draw();
       const can = this.flickable();
-      this.hint.textContent = !S.table ? "The live drawing appears when the virtual table runs." : can.length ? "Your turn: drag back from your coin like a slingshot and let go." : this.moving ? "Coins moving…" : "";
+      this.hint.textContent = !S.table ? t("The live drawing appears when the virtual table runs.") : can.length ? t("Your turn: drag back from your coin like a slingshot and let go.") : this.moving ? t("Coins moving…") : "";
       if (again) this.kick();
     },
     draw() {
@@ -296,7 +314,7 @@
         for (const [team, y] of [["A", 0], ["B", TABLE_H - 12]]) {
           c.fillStyle = TEAM_COLOURS[team]; c.fillRect(mx, y, MOUTH_W, 12);
           c.fillStyle = "#fff"; c.font = "900 11px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
-          c.fillText(`${team} GOAL`, TABLE_W / 2, y + 6.5);
+          c.fillText(t("{team} GOAL", { team }), TABLE_W / 2, y + 6.5);
         }
       }
       const gx = (TABLE_W - GOAL_W) / 2, gy = (TABLE_H - GOAL_H) / 2;
@@ -337,18 +355,18 @@
     tableView,
     hostView: (st) => turnBanner(false) + answerCard(st) + questionCard(st, null, true, QUESTION),
     hostControls: (st) => (st.pending_placements || []).map((p) =>
-      `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(p.coin)} is back on the table</button>`).join(""),
+      `<button class="btn good" data-action="host-placed" data-coin="${esc(p.coin)}">${esc(t("{coin} is back on the table", { coin: p.coin }))}</button>`).join(""),
     optionLabel: coinChipLabel,
     onTable: (d) => Board.update(d),
     onLeds: () => Board.kick(),
     afterRender: (r) => { if (r === "table") Board.mount($("#board-slot")); },
     actions: {
       async end_turn(el) {
-        if (el.dataset.confirm === "1" && !(await ask("End your turn without striking?", "End turn"))) return;
-        const d = await post("/api/cmd", { type: "end_turn", confirm: true }); if (d.ok) toast("Turn ended", true);
+        if (el.dataset.confirm === "1" && !(await ask(t("End your turn without striking?"), t("End turn")))) return;
+        const d = await post("/api/cmd", { type: "end_turn", confirm: true }); if (d.ok) toast(t("Turn ended"), true);
       },
-      async withdraw() { const d = await post("/api/cmd", { type: "withdraw" }); if (d.ok) toast("Strike withdrawn", true); },  // CW-5.6
-      async placed(el) { const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast("Thanks!", true); },
+      async withdraw() { const d = await post("/api/cmd", { type: "withdraw" }); if (d.ok) toast(t("Strike withdrawn"), true); },  // CW-5.6
+      async placed(el) { const d = await post("/api/cmd", { type: "placed", coin: el.dataset.coin }); if (d.ok) toast(t("Thanks!"), true); },
       "tk-pick"(el) {  // a card to discard (CW-7.5 hand limit), by its id
         const key = el.dataset.key, id = el.dataset.id, sel = new Set(S.sel[key] || []);
         if (sel.has(id)) sel.delete(id); else sel.add(id);

@@ -13,27 +13,28 @@ const Coup = {
   cards() { return (GameViews.describe("coup") || {}).cards || {}; },
   blocks(move) { return ((GameViews.describe("coup") || {}).blocks || {})[move]; },
   rank(card) { return ((S.state && S.state.ranks) || {})[card] || (this.cards()[card] || {}).rank || "?"; },
-  title(card) { const c = String(card || ""); return c.charAt(0).toUpperCase() + c.slice(1); },
+  english(card) { const c = String(card || ""); return c.charAt(0).toUpperCase() + c.slice(1); },
+  title(card) { return t(this.english(card)); },
   /** "Captain (10)": the role and its poker rank, everywhere a card is named (CP-1). */
-  named(card) { return `${this.title(card)} (${this.rank(card)})`; },
+  named(card) { return t("{role} ({rank})", { role: this.title(card), rank: this.rank(card) }); },
 
   /** One playing card: rank in the corners, role in the middle (a poker card with a role on it). */
   face(card, { small = false, lost = false } = {}) {
     const r = this.rank(card);
-    return `<div class="cp-card r-${esc(card)} ${small ? "small" : ""} ${lost ? "lost" : ""}" role="img" aria-label="${esc(this.named(card))}${lost ? ", face up (lost)" : ""}">
-      <span class="corner tl">${esc(r)}</span><span class="role">${esc(this.title(card))}</span>
-      ${small ? "" : `<span class="power">${esc((this.cards()[card] || {}).power || "")}</span><span class="corner br">${esc(r)}</span>`}</div>`;
+    return `<div class="cp-card r-${esc(card)} ${small ? "small" : ""} ${lost ? "lost" : ""}" role="img" aria-label="${esc(this.named(card))}${lost ? esc(t(", face up (lost)")) : ""}" data-action="card-info" data-card-title="${esc(this.english(card))}" data-card-text="${esc((this.cards()[card] || {}).power || "")}">
+      <span class="corner tl">${esc(r)}</span><span class="role">${small ? esc(this.title(card)) : dualName(this.english(card))}</span>
+      ${small ? "" : `<span class="power">${esc(t((this.cards()[card] || {}).power || ""))}</span><span class="corner br">${esc(r)}</span>`}</div>`;
   },
   back(n) { return Array.from({ length: n }, () => `<span class="cp-back" aria-hidden="true"></span>`).join(""); },
 
   /** What the declared action does, in words ("steal 2 coins from Ann"). */
   effect(a) {
-    if (!a) return "act";
+    if (!a) return t("act");
     const target = a.target != null ? nameOf(a.target) : "";
     const p = playerBySeat(a.target), steal = p ? Math.min(2, p.coins) : 2;
-    return ({ income: "take income (+1 coin)", foreign_aid: "take foreign aid (+2 coins)", coup: `launch a coup against ${target}`,
-      tax: "take 3 coins in tax", assassinate: `assassinate one of ${target}'s cards`,
-      steal: `steal ${steal} coin${steal === 1 ? "" : "s"} from ${target}`, exchange: "exchange cards with the deck" })[a.move] || a.move;
+    return ({ income: () => t("take income (+1 coin)"), foreign_aid: () => t("take foreign aid (+2 coins)"), coup: () => t("launch a coup against {target}", { target }),
+      tax: () => t("take 3 coins in tax"), assassinate: () => t("assassinate one of {target}'s cards", { target }),
+      steal: () => tn("steal {n} coin from {target}", "steal {n} coins from {target}", steal, { target }), exchange: () => t("exchange cards with the deck") })[a.move]?.() || a.move;
   },
 
   /** The open window as a sentence: "Bo claims Captain to steal 2 coins from Ann — challenge or block?" */
@@ -41,21 +42,22 @@ const Coup = {
     const a = w.action || (S.state && S.state.action) || {};
     if (w.kind === "challenge_action") {
       // the block has a window of its own after this one (CP-4): say so, not "challenge or block?"
-      const blockable = !!this.blocks(a.move), blocker = a.move === "foreign_aid" ? "anyone" : a.target != null ? nameOf(a.target) : "";
-      return `${nameOf(w.claimant)} claims ${this.named(w.claim)} to ${this.effect(a)} — challenge?${blockable && blocker ? ` (then ${blocker} may block)` : ""}`;
+      const blockable = !!this.blocks(a.move), blocker = a.move === "foreign_aid" ? t("anyone") : a.target != null ? nameOf(a.target) : "";
+      return t("{who} claims {card} to {action} — challenge?", { who: nameOf(w.claimant), card: this.named(w.claim), action: this.effect(a) })
+        + (blockable && blocker ? t(" (then {who} may block)", { who: blocker }) : "");
     }
     if (w.kind === "block") {
-      const claims = (w.claims || this.blocks(a.move) || []).map((c) => this.named(c)).join(" or ");
-      const actor = nameOf(a.seat), who = a.move === "foreign_aid" ? "anyone" : nameOf(a.target);
-      const did = a.claim ? `${actor} may ${this.effect(a)}` : `${actor} wants to ${this.effect(a)}`;
-      return `${did} — ${who}, block with ${claims}?`;
+      const claims = (w.claims || this.blocks(a.move) || []).map((c) => this.named(c)).join(t(" or "));
+      const actor = nameOf(a.seat), who = a.move === "foreign_aid" ? t("anyone") : nameOf(a.target);
+      const did = a.claim ? t("{who} may {action}", { who: actor, action: this.effect(a) }) : t("{who} wants to {action}", { who: actor, action: this.effect(a) });
+      return t("{did} — {who}, block with {claims}?", { did, who, claims });
     }
     if (w.kind === "challenge_block") {
       const full = S.state && S.state.action;
-      const actor = full && full.seat != null ? nameOf(full.seat) : "the action";
-      return `${nameOf(w.claimant)} claims ${this.named(w.claim)} to block ${actor} — challenge?`;
+      const actor = full && full.seat != null ? nameOf(full.seat) : t("the action");
+      return t("{who} claims {card} to block {actor} — challenge?", { who: nameOf(w.claimant), card: this.named(w.claim), actor });
     }
-    return `${nameOf(w.claimant)}: ${String(w.kind || "").replace(/_/g, " ")}`;
+    return `${nameOf(w.claimant)}: ${t(String(w.kind || "").replace(/_/g, " "))}`;
   },
 
   secondsLeft(w) {
@@ -70,17 +72,17 @@ const Coup = {
     const left = this.secondsLeft(w), total = +w.timeout_s || 8, mine = seat != null && (w.seats || []).includes(seat);
     const pct = left === null ? 100 : Math.max(0, Math.min(100, (100 * left) / total));
     const count = w.paused
-      ? `<div class="cp-count paused" id="countdown"><b>Paused</b><span>${left} s left when the host resumes</span></div>`
+      ? `<div class="cp-count paused" id="countdown"><b>${esc(t("Paused"))}</b><span>${esc(t("{left} s left when the host resumes", { left }))}</span></div>`
       : left !== null
-        ? `<div class="cp-count" id="countdown"><b data-deadline="${esc(w.deadline)}" data-total="${esc(total)}" id="seconds-left">${left}</b><span>s</span>
+        ? `<div class="cp-count" id="countdown"><b data-deadline="${esc(w.deadline)}" data-total="${esc(total)}" id="seconds-left">${left}</b><span>${esc(t("s"))}</span>
            <div class="cp-bar" aria-hidden="true"><span data-bar-deadline="${esc(w.deadline)}" data-total="${esc(total)}" style="width:${pct}%"></span></div></div>`
         : "";
-    const waiting = (w.seats || []).length ? `Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}` : "";
+    const waiting = (w.seats || []).length ? esc(t("Waiting for {who}", { who: (w.seats || []).map(nameOf) })) : "";
     const hostBtns = host ? `<div class="row" style="margin-top:10px">${w.paused
-      ? `<button class="btn good grow" data-action="host-window" data-type="resume" id="resume">▶ Resume countdown</button>`
-      : `<button class="btn grow" data-action="host-window" data-type="pause" id="pause">❚❚ Pause countdown</button>`}</div>` : "";
+      ? `<button class="btn good grow" data-action="host-window" data-type="resume" id="resume">${esc(t("▶ Resume countdown"))}</button>`
+      : `<button class="btn grow" data-action="host-window" data-type="pause" id="pause">${esc(t("❚❚ Pause countdown"))}</button>`}</div>` : "";
     return `<section class="card cp-window ${mine ? "mine" : ""}" id="window" data-kind="${esc(w.kind)}">
-      ${mine ? `<div class="cp-your-call">Your call</div>` : ""}
+      ${mine ? `<div class="cp-your-call">${esc(t("Your call"))}</div>` : ""}
       <h2 id="claim-text">${esc(this.sentence(w))}</h2>${count}<p class="muted small">${waiting}</p>${hostBtns}</section>`;
   },
 
@@ -88,17 +90,18 @@ const Coup = {
   pendingCard(st, seat) {
     const p = st.pending;
     if (!p || p.seat === seat) return "";
-    const what = p.kind === "lose_influence" ? "must turn one card face up (loses an influence)" : `is choosing ${p.count || 2} cards to return to the deck`;
-    return `<section class="card cp-window" id="pending-choice"><h2>${esc(nameOf(p.seat))} ${esc(what)}</h2></section>`;
+    const what = p.kind === "lose_influence" ? t("{who} must turn one card face up (loses an influence)", { who: nameOf(p.seat) })
+      : t("{who} is choosing {count} cards to return to the deck", { who: nameOf(p.seat), count: p.count || 2 });
+    return `<section class="card cp-window" id="pending-choice"><h2>${esc(what)}</h2></section>`;
   },
 
   /** The last challenge, so everyone sees how it went (CP-3.2 / CP-3.3). */
   lastChallenge(st) {
     const c = st.last_challenge;
     if (!c) return "";
-    const how = c.had ? `${nameOf(c.claimant)} had ${this.named(c.claim)} — ${nameOf(c.challenger)} loses an influence`
-      : `${nameOf(c.claimant)} had no ${this.named(c.claim)} — ${nameOf(c.claimant)} loses an influence`;
-    return `<p class="cp-last" id="last-challenge">⚔ ${esc(nameOf(c.challenger))} challenged: ${esc(how)}</p>`;
+    const how = c.had ? t("{who} had {card} — {loser} loses an influence", { who: nameOf(c.claimant), card: this.named(c.claim), loser: nameOf(c.challenger) })
+      : t("{who} had no {card} — {loser} loses an influence", { who: nameOf(c.claimant), card: this.named(c.claim), loser: nameOf(c.claimant) });
+    return `<p class="cp-last" id="last-challenge">⚔ ${esc(t("{who} challenged: {how}", { who: nameOf(c.challenger), how }))}</p>`;
   },
 
   /** Every player's public picture: coins, face-down count, face-up (lost) cards (CP-6). */
@@ -107,12 +110,12 @@ const Coup = {
       const turn = st.turn && st.turn.seat === p.seat;
       const faces = (p.revealed || []).map((c) => this.face(c, { small: true, lost: true })).join("");
       return `<li class="cp-player ${turn ? "active" : ""} ${p.alive ? "" : "out"}" data-seat="${p.seat}">
-        ${coinBadge(p.seat, { dead: !p.alive })}<div class="grow"><div class="name">${esc(p.name)}${p.seat === meSeat ? " (you)" : ""}
-        ${turn ? `<span class="tag turn">turn</span>` : ""}${p.alive ? "" : `<span class="tag out">out</span>`}</div>
+        ${coinBadge(p.seat, { dead: !p.alive })}<div class="grow"><div class="name">${esc(p.name)}${p.seat === meSeat ? esc(t(" (you)")) : ""}
+        ${turn ? `<span class="tag turn">${esc(t("turn"))}</span>` : ""}${p.alive ? "" : `<span class="tag out">${esc(t("out"))}</span>`}</div>
         <div class="cp-hand">${this.back(p.influence || 0)}${faces}</div></div>
-        <div class="cp-coins" aria-label="${esc(p.coins)} coins"><b>${esc(p.coins)}</b><span>coins</span></div></li>`;
+        <div class="cp-coins" aria-label="${esc(tn("{n} coin", "{n} coins", p.coins))}"><b>${esc(p.coins)}</b><span>${esc(t("coins"))}</span></div></li>`;
     }).join("");
-    const deck = `<div class="cp-deck" id="deck"><span>Deck <b id="deck-size">${esc(st.deck_size)}</b></span><span>Treasury <b>${esc(st.treasury)}</b></span></div>`;
+    const deck = `<div class="cp-deck" id="deck"><span>${esc(t("Deck"))} <b id="deck-size">${esc(st.deck_size)}</b></span><span>${esc(t("Treasury"))} <b>${esc(st.treasury)}</b></span></div>`;
     return `<section class="card" id="players">${deck}<ul class="players">${items}</ul></section>`;
   },
 
@@ -123,22 +126,22 @@ const Coup = {
       <span class="main">${esc(text)}</span>${sub ? `<span class="sub">${esc(sub)}</span>` : ""}</button>`;
     const w = st.window;
     for (const m of legal) {
-      const t = m.targets || [];
-      if (m.move === "income") buttons.push(btn("income", {}, "Income", "+1 coin · safe"));
-      else if (m.move === "foreign_aid") buttons.push(btn("foreign_aid", {}, "Foreign aid", "+2 coins · a Duke may block"));
-      else if (m.move === "coup") t.forEach((s) => buttons.push(btn("coup", { target: s }, `Coup ${nameOf(s)}`, "pay 7 · cannot be stopped", "danger")));
-      else if (m.move === "tax") buttons.push(btn("tax", {}, "Tax", `+3 coins · claim ${this.named("duke")}`));
-      else if (m.move === "assassinate") t.forEach((s) => buttons.push(btn("assassinate", { target: s }, `Assassinate ${nameOf(s)}`, `pay 3 · claim ${this.named("assassin")}`)));
-      else if (m.move === "steal") t.forEach((s) => buttons.push(btn("steal", { target: s }, `Steal from ${nameOf(s)}`, `2 coins · claim ${this.named("captain")}`)));
-      else if (m.move === "exchange") buttons.push(btn("exchange", {}, "Exchange", `2 cards from the deck · claim ${this.named("ambassador")}`));
-      else if (m.move === "challenge") buttons.push(btn("challenge", {}, `Challenge ${w ? nameOf(w.claimant) : ""}`.trim(), w && w.claim ? `"You have no ${this.named(w.claim)}!"` : "", "danger"));
-      else if (m.move === "block") (m.claims || []).forEach((c) => buttons.push(btn("block", { claim: c }, `Block as ${this.title(c)}`, `claim ${this.named(c)}`, "primary")));
+      const to = m.targets || [];
+      if (m.move === "income") buttons.push(btn("income", {}, t("Income"), t("+1 coin · safe")));
+      else if (m.move === "foreign_aid") buttons.push(btn("foreign_aid", {}, t("Foreign aid"), t("+2 coins · a Duke may block")));
+      else if (m.move === "coup") to.forEach((s) => buttons.push(btn("coup", { target: s }, t("Coup {who}", { who: nameOf(s) }), t("pay 7 · cannot be stopped"), "danger")));
+      else if (m.move === "tax") buttons.push(btn("tax", {}, t("Tax"), t("+3 coins · claim {card}", { card: this.named("duke") })));
+      else if (m.move === "assassinate") to.forEach((s) => buttons.push(btn("assassinate", { target: s }, t("Assassinate {who}", { who: nameOf(s) }), t("pay 3 · claim {card}", { card: this.named("assassin") }))));
+      else if (m.move === "steal") to.forEach((s) => buttons.push(btn("steal", { target: s }, t("Steal from {who}", { who: nameOf(s) }), t("2 coins · claim {card}", { card: this.named("captain") }))));
+      else if (m.move === "exchange") buttons.push(btn("exchange", {}, t("Exchange"), t("2 cards from the deck · claim {card}", { card: this.named("ambassador") })));
+      else if (m.move === "challenge") buttons.push(btn("challenge", {}, (w ? t("Challenge {who}", { who: nameOf(w.claimant) }) : t("Challenge")).trim(), w && w.claim ? t("\"You have no {card}!\"", { card: this.named(w.claim) }) : "", "danger"));
+      else if (m.move === "block") (m.claims || []).forEach((c) => buttons.push(btn("block", { claim: c }, t("Block as {role}", { role: this.title(c) }), t("claim {card}", { card: this.named(c) }), "primary")));
       else if (m.move === "pass") {
         const a = (w && w.action) || st.action || {};
         const mayBlockNext = w && w.kind === "challenge_action" && this.blocks(a.move) && (a.move === "foreign_aid" || a.target === S.me.seat);
-        buttons.push(btn("pass", {}, "Pass", w && w.kind === "block" ? "let it happen" : mayBlockNext ? "you may block next" : "let it stand", "ghost"));
+        buttons.push(btn("pass", {}, t("Pass"), w && w.kind === "block" ? t("let it happen") : mayBlockNext ? t("you may block next") : t("let it stand"), "ghost"));
       }
-      else if (m.move === "lose_influence") (m.cards || []).forEach((c) => buttons.push(btn("lose_influence", { card: c }, `Turn ${this.named(c)} face up`, "you lose this influence", "danger")));
+      else if (m.move === "lose_influence") (m.cards || []).forEach((c) => buttons.push(btn("lose_influence", { card: c }, t("Turn {card} face up", { card: this.named(c) }), t("you lose this influence"), "danger")));
       else buttons.push(...cardMoveButtons(m));
     }
     // One prompt with every reaction you have (CP-4): in the challenge window, the block you may
@@ -148,24 +151,24 @@ const Coup = {
       && this.blocks(a.move) && (a.move === "foreign_aid" || a.target === S.me.seat);
     if (mayBlock) {
       for (const c of this.blocks(a.move)) {
-        buttons.push(`<button class="btn cp-move primary" data-action="coup-block-next" data-claim="${esc(c)}"><span class="main">Block as ${esc(this.title(c))}</span><span class="sub">claim ${esc(this.named(c))}</span></button>`);
+        buttons.push(`<button class="btn cp-move primary" data-action="coup-block-next" data-claim="${esc(c)}"><span class="main">${esc(t("Block as {role}", { role: this.title(c) }))}</span><span class="sub">${esc(t("claim {card}", { card: this.named(c) }))}</span></button>`);
       }
     }
     if (!buttons.length) return "";
     const lose = legal.some((m) => m.move === "lose_influence");
     const picking = legal.some((m) => m.move === "exchange_return");
-    const head = lose ? "Choose a card to lose" : picking ? "Exchange: keep your best cards" : w ? "Your answer" : "Your move";
+    const head = esc(lose ? t("Choose a card to lose") : picking ? t("Exchange: keep your best cards") : w ? t("Your answer") : t("Your move"));
     const pair = !lose && !picking;  // two columns: Challenge | Pass, and all six actions on one screen
     return `<section class="card ${lose ? "cp-window mine" : ""}" id="moves"><h2>${head}</h2><div class="moves cp-moves ${pair ? "pair" : ""} ${w ? "answer" : ""}">${buttons.join("")}</div></section>`;
   },
 
   /** A compact turn line, so the window, your cards and your buttons fit one phone screen. */
   banner(st, seat) {
-    const t = st.turn;
-    if (!t) return turnBanner(true);
-    const mine = t.seat === seat;
+    const turn = st.turn;
+    if (!turn) return turnBanner(true);
+    const mine = turn.seat === seat;
     return `<section class="banner cp-banner ${mine ? "mine" : ""}" id="turn-banner" aria-live="polite"><div class="row">
-      ${coinBadge(t.seat)}<div class="grow"><div class="big">${mine ? "YOUR TURN" : `${esc(nameOf(t.seat))}'s turn`}</div></div></div>${st.window ? "" : lastLine()}</section>`;
+      ${coinBadge(turn.seat)}<div class="grow"><div class="big">${esc(mine ? t("YOUR TURN") : t("{who}'s turn", { who: nameOf(turn.seat) }))}</div></div></div>${st.window ? "" : lastLine()}</section>`;
   },
 
   /** You: name, coins, and your two cards (never anyone else's: the private view is only ever this seat's). */
@@ -173,14 +176,14 @@ const Coup = {
     const me = playerBySeat(seat) || {};
     const hand = pv && Array.isArray(pv.hand) ? pv.hand : [];
     const drawn = pv && Array.isArray(pv.drawn) && pv.drawn.length
-      ? `<p class="small" style="margin-top:10px"><b>Drawn from the deck:</b></p><div class="cp-hand big">${pv.drawn.map((c) => this.face(c)).join("")}</div>` : "";
+      ? `<p class="small" style="margin-top:10px"><b>${esc(t("Drawn from the deck:"))}</b></p><div class="cp-hand big">${pv.drawn.map((c) => this.face(c)).join("")}</div>` : "";
     const lost = (me.revealed || []).map((c) => this.face(c, { small: true, lost: true })).join("");
     return `<section class="card cp-me" id="my-coin"><div class="row">${coinBadge(seat, { dead: me.alive === false })}<div class="grow">
-        <div class="cp-name">${esc(me.name || `Seat ${seat}`)}</div><div class="muted small">Seat ${seat} · ${COLOUR_NAMES[seat - 1]} ${SHAPE_NAMES[seat - 1]}</div></div>
-        <div class="cp-coins" id="my-coins" aria-label="${esc(me.coins)} coins"><b>${esc(me.coins)}</b><span>coins</span></div></div>
-      ${me.alive === false ? `<div class="cp-out">You are out</div>` : ""}
+        <div class="cp-name">${esc(me.name || t("Seat {n}", { n: seat }))}</div><div class="muted small">${esc(t("Seat {n}", { n: seat }))} · ${esc(COLOUR_NAMES()[seat - 1])} ${esc(SHAPE_NAMES()[seat - 1])}</div></div>
+        <div class="cp-coins" id="my-coins" aria-label="${esc(tn("{n} coin", "{n} coins", me.coins))}"><b>${esc(me.coins)}</b><span>${esc(t("coins"))}</span></div></div>
+      ${me.alive === false ? `<div class="cp-out">${esc(t("You are out"))}</div>` : ""}
       <div id="private"><div class="cp-hand big" id="my-cards">${hand.map((c) => this.face(c)).join("")}${lost}</div>
-      <p class="muted small cp-only">Only your phone sees your cards.</p>${drawn}</div></section>`;
+      <p class="muted small cp-only">${esc(t("Only your phone sees your cards."))} ${esc(t("Tap a card for what it does."))}</p>${drawn}</div></section>`;
   },
 
   seatView(st, pv, seat) {
@@ -209,7 +212,7 @@ const Coup = {
     const block = legalMoves(S.priv).find((m) => m.move === "block");
     if (w && w.kind === "block" && block && (block.claims || []).includes(it.claim)) {
       it.sent = true;
-      post("/api/cmd", { type: "move", move: "block", args: { claim: it.claim } }).then((d) => { if (d.ok) toast(`Blocked as ${this.title(it.claim)}`, true); this.intent = null; });
+      post("/api/cmd", { type: "move", move: "block", args: { claim: it.claim } }).then((d) => { if (d.ok) toast(t("Blocked as {role}", { role: this.title(it.claim) }), true); this.intent = null; });
     }
   },
 
@@ -236,7 +239,7 @@ GameViews.register("coup", {
     async "coup-block-next"(el) {
       const st = S.state, key = Coup.actionKey(st.action || (st.window && st.window.action));
       const d = await post("/api/cmd", { type: "move", move: "pass", args: {} });
-      if (d.ok) { Coup.intent = { claim: el.dataset.claim, key }; toast(`You will block as ${Coup.title(el.dataset.claim)} if nobody challenges`, true); }
+      if (d.ok) { Coup.intent = { claim: el.dataset.claim, key }; toast(t("You will block as {role} if nobody challenges", { role: Coup.title(el.dataset.claim) }), true); }
     },
   },
   afterRender: () => Coup.followIntent(),

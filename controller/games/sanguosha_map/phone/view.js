@@ -10,9 +10,50 @@
 (function () {
 const ZONE = { A: "castle-a", B: "castle-b", I: "inner-a", i: "inner-b", O: "outer-a", o: "outer-b",
   ".": "road", "#": "off", X: "boss-a", x: "boss-b" };
-const PILE_NAMES = { strategy: "Strategy card", weapon: "Weapon", horse: "Horse" };
+const PILE_NAMES = { strategy: N_("Strategy card"), weapon: N_("Weapon"), horse: N_("Horse") };
+const KINGDOMS = { wei: N_("Wei"), shu: N_("Shu"), wu: N_("Wu"), qun: N_("Neutral (Qun)") };
+const KINDS = { weapon: N_("Weapon"), armour: N_("Armour"), horse_plus1: N_("Horse +1"), horse_minus1: N_("Horse −1") };
+// The strategy deck (SG-1): the standard Sanguosha cards, by their Chinese names and what they do.
+const STRATEGY = {
+  peach: ["桃", N_("Peach"), N_("Regain 1 health (or save a dying general).")],
+  wine: ["酒", N_("Wine"), N_("Your next Strike this turn deals 1 more damage; or, when dying, regain 1 health.")],
+  dismantle: ["过河拆桥", N_("Dismantle"), N_("Discard one card of another general (hand, equipment or judgement).")],
+  snatch: ["顺手牵羊", N_("Snatch"), N_("Take one card from a general at distance 1.")],
+  duel: ["决斗", N_("Duel"), N_("You and a target take turns playing Strike; the first who cannot takes 1 damage.")],
+  barbarians: ["南蛮入侵", N_("Barbarian Invasion"), N_("Every other general plays a Strike or takes 1 damage.")],
+  arrows: ["万箭齐发", N_("Arrow Barrage"), N_("Every other general plays a Dodge or takes 1 damage.")],
+  peach_garden: ["桃园结义", N_("Peach Garden Oath"), N_("Every general regains 1 health.")],
+  harvest: ["五谷丰登", N_("Bountiful Harvest"), N_("Turn up one card per general; each takes one, starting with you.")],
+  nullification: ["无懈可击", N_("Nullification"), N_("Cancel one strategy card aimed at anyone.")],
+  borrowed_sword: ["借刀杀人", N_("Borrowed Sword"), N_("A general with a weapon must Strike a target you choose, or give you the weapon.")],
+  indulgence: ["乐不思蜀", N_("Indulgence"), N_("Judgement at the target's turn: unless a heart, they skip their action phase.")],
+  something_for_nothing: ["无中生有", N_("Something for Nothing"), N_("Draw 2 cards.")],
+  lightning: ["闪电", N_("Lightning"), N_("Judgement passes from general to general: 2–9 of spades deals 3 damage.")],
+};
 
 const SG = {
+  desc() { return GameViews.describe("sanguosha_map") || {}; },
+  /** A general by name: the Chinese name with its pinyin under it (in English: the pinyin, Chinese under). */
+  general(id) {
+    const g = (this.desc().generals || {})[id], pinyin = String(id || "").charAt(0).toUpperCase() + String(id || "").slice(1);
+    if (!g) return esc(pinyin);
+    return I18N.lang === "zh" ? `${esc(g.name)}<span class="en-sub">${esc(pinyin)}</span>` : `${esc(pinyin)}<span class="en-sub">${esc(g.name)}</span>`;
+  },
+  generalPlain(id) { const g = (this.desc().generals || {})[id]; const pinyin = String(id || "").charAt(0).toUpperCase() + String(id || "").slice(1); return g ? (I18N.lang === "zh" ? g.name : `${pinyin} ${g.name}`) : pinyin; },
+  generalInfo(id) {
+    const g = (this.desc().generals || {})[id] || {};
+    return `data-action="card-info" data-card-title="${esc(this.generalPlain(id))}" data-card-text="${esc(t("{kingdom} · {n} health on the card", { kingdom: t(KINGDOMS[g.kingdom] || g.kingdom || "?"), n: g.health ?? "?" }))}"`;
+  },
+  equipment(id) {
+    const e = (this.desc().equipment || {})[id], english = String(id || "").replace(/_/g, " ");
+    if (!e) return english;
+    return I18N.lang === "zh" ? `${e.name} (${english})` : `${english} (${e.name})`;
+  },
+  equipmentInfo(id) {
+    const e = (this.desc().equipment || {})[id] || {};
+    const text = e.range != null ? t("{kind}, range {n}", { kind: t(KINDS[e.kind] || e.kind || "?"), n: e.range }) : t(KINDS[e.kind] || e.kind || "?");
+    return `data-action="card-info" data-card-title="${esc(this.equipment(id))}" data-card-text="${esc(text)}"`;
+  },
   me(st, seat) { return (st.players || []).find((p) => p.seat === seat) || null; },
   legal(pv, name) { return legalMoves(pv || {}).find((m) => m.move === name) || null; },
   walls(st) {
@@ -35,7 +76,7 @@ const SG = {
         if (!m.alive || !m.cell) continue;
         const hit = targets.has(m.id);
         put(m.cell[0], m.cell[1], `<span class="sg-minion side-${side.toLowerCase()} ${hit ? "target" : ""}" ${hit
-          ? `data-action="sg-attack" data-target="${esc(m.id)}"` : ""} title="minion ${esc(m.id)}">${esc(m.id)}</span>`);
+          ? `data-action="sg-attack" data-target="${esc(m.id)}"` : ""} title="${esc(t("minion {id}", { id: m.id }))}">${esc(m.id)}</span>`);
       }
     }
     for (const p of st.players || []) {
@@ -51,22 +92,22 @@ const SG = {
       const edge = [[-1, 0, "n"], [1, 0, "s"], [0, -1, "w"], [0, 1, "e"]]
         .filter(([dr, dc]) => walls.has(`${key}|${r + dr},${c + dc}`)).map(([, , d]) => `wall-${d}`).join(" ");
       const go = cost !== undefined ? `data-action="sg-go" data-cell="${key}"` : "";
-      const label = ch === "X" || ch === "x" ? `<span class="sg-boss">Boss</span>` : "";
+      const label = ch === "X" || ch === "x" ? `<span class="sg-boss">${esc(t("Boss"))}</span>` : "";
       cells.push(`<div class="sg-cell ${ZONE[ch] || "off"} ${edge} ${cost !== undefined ? "reach" : ""}" ${go} data-r="${r}" data-c="${c}">
         ${label}${(here[key] || []).join("")}${cost !== undefined ? `<span class="sg-cost">${cost}</span>` : ""}</div>`);
     }));
     const cols = rows.length ? rows[0].length : 1;
     return `<section class="card sg-board-card" id="board"><div class="sg-board" style="grid-template-columns:repeat(${cols},1fr)">${cells.join("")}</div>
-      ${mv ? `<p class="muted small">Tap a numbered cell to move there (the number is its cost).</p>` : ""}</section>`;
+      ${mv ? `<p class="muted small">${esc(t("Tap a numbered cell to move there (the number is its cost)."))}</p>` : ""}</section>`;
   },
 
   castles(st) {
     const s = st.sides || {};
-    const side = (k) => `<div class="sg-castle side-${k.toLowerCase()}"><b id="castle-${k}">${esc((s[k] || {}).castle)}</b><span>Castle ${k}</span>
-      <small>Boss ${esc(((s[k] || {}).boss || {}).general || "")} ♥${esc(((s[k] || {}).boss || {}).health)}</small></div>`;
-    const t = st.turn, r = st.round || {};
-    return `<section class="card sg-castles" id="castles">${side("A")}<div class="grow muted small">Round ${esc(r.n)} · minions moved ${esc(r.minion_roll ?? "–")}
-      ${t ? `<br>${esc(nameOf(t.seat))}: ${t.roll ? `rolled ${esc(t.roll)}, ${esc(t.movement_left)} movement left` : "to roll"}` : ""}</div>${side("B")}</section>`;
+    const side = (k) => `<div class="sg-castle side-${k.toLowerCase()}"><b id="castle-${k}">${esc((s[k] || {}).castle)}</b><span>${esc(t("Castle {side}", { side: k }))}</span>
+      <small>${esc(t("Boss"))} ${this.generalPlain(((s[k] || {}).boss || {}).general || "") ? esc(this.generalPlain(((s[k] || {}).boss || {}).general)) : ""} ♥${esc(((s[k] || {}).boss || {}).health)}</small></div>`;
+    const turn = st.turn, r = st.round || {};
+    return `<section class="card sg-castles" id="castles">${side("A")}<div class="grow muted small">${esc(t("Round {n} · minions moved {roll}", { n: r.n, roll: r.minion_roll ?? "–" }))}
+      ${turn ? `<br>${esc(nameOf(turn.seat))}: ${esc(turn.roll ? t("rolled {roll}, {left} movement left", { roll: turn.roll, left: turn.movement_left }) : t("to roll"))}` : ""}</div>${side("B")}</section>`;
   },
 
   seconds(w) {
@@ -78,14 +119,14 @@ const SG = {
 
   sentence(st, w) {
     const f = st.fight || {};
-    if (w.kind === "dodge") return `${nameOf(w.attacker)} attacks ${nameOf(w.target)} with ${w.strikes} 杀 — 闪 or take ${w.strikes} damage`;
+    if (w.kind === "dodge") return t("{who} attacks {target} with {n} 杀 (Strike) — 闪 (Dodge) or take {n} damage", { who: nameOf(w.attacker), target: nameOf(w.target), n: w.strikes });
     if (w.kind === "duel") {
       const price = f.refuse_price || 1;
-      return `${nameOf(f.requester)} challenges ${(f.defenders || []).map(nameOf).join(" and ")} to a duel — refusing costs ${price} gold`
-        + ` (1 to ${nameOf(f.requester)}${(f.joiners || []).length ? " and 1 to each joiner" : ""}); joining costs 1 gold`;
+      return t("{who} challenges {defenders} to a duel — refusing costs {price} gold", { who: nameOf(f.requester), defenders: (f.defenders || []).map(nameOf), price })
+        + " " + ((f.joiners || []).length ? t("(1 to {who} and 1 to each joiner); joining costs 1 gold", { who: nameOf(f.requester) }) : t("(1 to {who}); joining costs 1 gold", { who: nameOf(f.requester) }));
     }
-    if (w.kind === "boss_join") return `${nameOf(f.entrant)} challenges the boss — join for 2 gold?`;
-    if (w.kind === "confirm") return `Result entered: side ${(f.result || {}).winner} wins — confirm or dispute`;
+    if (w.kind === "boss_join") return t("{who} challenges the boss — join for 2 gold?", { who: nameOf(f.entrant) });
+    if (w.kind === "confirm") return t("Result entered: side {side} wins — confirm or dispute", { side: (f.result || {}).winner });
     return String(w.kind);
   },
 
@@ -93,14 +134,14 @@ const SG = {
     const w = st.window;
     if (!w) return "";
     const left = this.seconds(w), mine = seat != null && (w.seats || []).includes(seat);
-    const count = w.paused ? `<div class="sg-count paused" id="countdown"><b>Paused</b> ${left} s left</div>`
-      : left !== null ? `<div class="sg-count" id="countdown"><b data-deadline="${esc(w.deadline)}"${w.timeout_s ? ` data-total="${esc(w.timeout_s)}"` : ""} id="seconds-left">${left}</b> s</div>` : "";
+    const count = w.paused ? `<div class="sg-count paused" id="countdown"><b>${esc(t("Paused"))}</b> ${esc(t("{left} s left", { left }))}</div>`
+      : left !== null ? `<div class="sg-count" id="countdown"><b data-deadline="${esc(w.deadline)}"${w.timeout_s ? ` data-total="${esc(w.timeout_s)}"` : ""} id="seconds-left">${left}</b> ${esc(t("s"))}</div>` : "";
     const hostBtns = host ? `<div class="row">${w.paused
-      ? `<button class="btn good grow" data-action="host-window" data-type="resume">▶ Resume countdown</button>`
-      : `<button class="btn grow" data-action="host-window" data-type="pause">❚❚ Pause countdown</button>`}</div>` : "";
+      ? `<button class="btn good grow" data-action="host-window" data-type="resume">${esc(t("▶ Resume countdown"))}</button>`
+      : `<button class="btn grow" data-action="host-window" data-type="pause">${esc(t("❚❚ Pause countdown"))}</button>`}</div>` : "";
     return `<section class="card sg-window ${mine ? "mine" : ""}" id="window" data-kind="${esc(w.kind)}">
-      ${mine ? `<div class="sg-your-call">Your call</div>` : ""}<h2 id="window-text">${esc(this.sentence(st, w))}</h2>${count}
-      <p class="muted small">Waiting for ${esc((w.seats || []).map(nameOf).join(", "))}</p>${hostBtns}</section>`;
+      ${mine ? `<div class="sg-your-call">${esc(t("Your call"))}</div>` : ""}<h2 id="window-text">${esc(this.sentence(st, w))}</h2>${count}
+      <p class="muted small">${esc(t("Waiting for {who}", { who: (w.seats || []).map(nameOf) }))}</p>${hostBtns}</section>`;
   },
 
   /** The fight being played at the table: the requester's result form, a challenger's flee. */
@@ -109,19 +150,19 @@ const SG = {
     if (!f || st.window) return "";
     const who = f.kind === "duel" ? f.requester : f.entrant;
     const seats = f.kind === "duel" ? [f.requester, ...f.joiners, ...f.defenders] : [f.entrant, ...f.joiners];
-    const what = f.kind === "duel" ? `Duel: ${seats.map(nameOf).join(", ")}` : `Boss fight: ${seats.map(nameOf).join(", ")} against boss ${esc(((st.sides[f.side] || {}).boss || {}).general)}`;
+    const what = f.kind === "duel" ? t("Duel: {who}", { who: seats.map(nameOf) }) : t("Boss fight: {who} against boss {boss}", { who: seats.map(nameOf), boss: this.generalPlain(((st.sides[f.side] || {}).boss || {}).general) });
     const form = this.legal(pv, "fight_result");
-    let body = `<p class="muted small">Play it with the physical deck; ${esc(nameOf(who))} enters the result.</p>`;
+    let body = `<p class="muted small">${esc(t("Play it with the physical deck; {who} enters the result.", { who: nameOf(who) }))}</p>`;
     if (form) {
-      const sides = form.sides.map((s) => `<option value="${s}">Side ${s}${f.kind === "boss" && s === f.side ? " (the boss)" : ""}</option>`).join("");
+      const sides = form.sides.map((s) => `<option value="${s}">${esc(t("Side {side}", { side: s }))}${f.kind === "boss" && s === f.side ? esc(t(" (the boss)")) : ""}</option>`).join("");
       const hp = form.seats.map((s) => { const p = this.me(st, s) || {};
-        return `<label class="sg-field">${esc(nameOf(s))} health <input type="number" min="1" max="${p.max_health}" value="${p.health}" data-health="${s}"></label>
-          <label class="sg-check"><input type="checkbox" data-out="${s}"> knocked out</label>`; }).join("");
-      const boss = f.kind === "boss" ? `<label class="sg-field">Boss health left <input type="number" min="1" value="${esc(((st.sides[f.side] || {}).boss || {}).health)}" id="sg-boss-health"></label>` : "";
-      body = `<form id="fight-result" onsubmit="return false"><label class="sg-field">Winner <select id="sg-winner">${sides}</select></label>${hp}${boss}
-        <button class="btn primary wide" data-action="sg-result">Send the result</button></form>`;
+        return `<label class="sg-field">${esc(t("{who} health", { who: nameOf(s) }))} <input type="number" min="1" max="${p.max_health}" value="${p.health}" data-health="${s}"></label>
+          <label class="sg-check"><input type="checkbox" data-out="${s}"> ${esc(t("knocked out"))}</label>`; }).join("");
+      const boss = f.kind === "boss" ? `<label class="sg-field">${esc(t("Boss health left"))} <input type="number" min="1" value="${esc(((st.sides[f.side] || {}).boss || {}).health)}" id="sg-boss-health"></label>` : "";
+      body = `<form id="fight-result" onsubmit="return false"><label class="sg-field">${esc(t("Winner"))} <select id="sg-winner">${sides}</select></label>${hp}${boss}
+        <button class="btn primary wide" data-action="sg-result">${esc(t("Send the result"))}</button></form>`;
     }
-    const flee = this.legal(pv, "flee") ? `<button class="btn wide" data-action="move" data-move="flee" data-args="{}">Flee (1 gold)</button>` : "";
+    const flee = this.legal(pv, "flee") ? `<button class="btn wide" data-action="move" data-move="flee" data-args="{}">${esc(t("Flee (1 gold)"))}</button>` : "";
     return `<section class="card sg-fight" id="fight"><h2>${esc(what)}</h2>${body}${flee}</section>`;
   },
 
@@ -129,30 +170,30 @@ const SG = {
     const out = [], btn = (move, args, text, cls = "") => `<button class="btn sg-move ${cls}" data-action="move" data-move="${esc(move)}" data-args="${esc(JSON.stringify(args))}">${esc(text)}</button>`;
     const hand = (pv && pv.action) || [];
     for (const m of legalMoves(pv || {})) {
-      if (m.move === "roll") out.push(m.value ? this.dieForm("roll", m.minions ? "Minions' die" : "Your die") : btn("roll", {}, "Roll the die", "primary"));
-      else if (m.move === "reroll") out.push(m.value ? this.dieForm("reroll", "Re-roll") : btn("reroll", {}, "Re-roll (once)"));
-      else if (m.move === "keep") out.push(btn("keep", {}, `Keep ${st.turn.roll}`));
-      else if (m.move === "attack" && m.targets.includes("castle")) out.push(btn("attack", { target: "castle", cards: m.cards.slice(0, 1) }, "Attack the castle", "danger"));
-      else if (m.move === "attack" && m.max_cards > 1) out.push(`<p class="small muted">Crossbow: tap a target to spend all ${m.max_cards} 杀.</p>`);
-      else if (m.move === "dodge") out.push(btn("dodge", { cards: m.cards.slice(0, m.max_cards) }, `闪 Dodge (${Math.min(m.cards.length, m.max_cards)})`, "primary"));
-      else if (m.move === "pass") out.push(btn("pass", {}, "Pass", "ghost"));
-      else if (m.move === "accept") out.push(btn("accept", {}, "Accept the duel", "primary"));
-      else if (m.move === "refuse") out.push(btn("refuse", {}, `Refuse (pay ${m.price} gold)`));
-      else if (m.move === "join") out.push(btn("join", {}, "Join the duel (1 gold)"));
-      else if (m.move === "join_boss") out.push(btn("join_boss", {}, "Join the boss fight (2 gold)"));
-      else if (m.move === "confirm") out.push(btn("confirm", {}, "Confirm", "primary"));
-      else if (m.move === "dispute") out.push(btn("dispute", {}, "Dispute", "danger"));
+      if (m.move === "roll") out.push(m.value ? this.dieForm("roll", m.minions ? t("Minions' die") : t("Your die")) : btn("roll", {}, t("Roll the die"), "primary"));
+      else if (m.move === "reroll") out.push(m.value ? this.dieForm("reroll", t("Re-roll")) : btn("reroll", {}, t("Re-roll (once)")));
+      else if (m.move === "keep") out.push(btn("keep", {}, t("Keep {roll}", { roll: st.turn.roll })));
+      else if (m.move === "attack" && m.targets.includes("castle")) out.push(btn("attack", { target: "castle", cards: m.cards.slice(0, 1) }, t("Attack the castle"), "danger"));
+      else if (m.move === "attack" && m.max_cards > 1) out.push(`<p class="small muted">${esc(t("Crossbow: tap a target to spend all {n} 杀 (Strike).", { n: m.max_cards }))}</p>`);
+      else if (m.move === "dodge") out.push(btn("dodge", { cards: m.cards.slice(0, m.max_cards) }, t("闪 Dodge ({n})", { n: Math.min(m.cards.length, m.max_cards) }), "primary"));
+      else if (m.move === "pass") out.push(btn("pass", {}, t("Pass"), "ghost"));
+      else if (m.move === "accept") out.push(btn("accept", {}, t("Accept the duel"), "primary"));
+      else if (m.move === "refuse") out.push(btn("refuse", {}, t("Refuse (pay {price} gold)", { price: m.price })));
+      else if (m.move === "join") out.push(btn("join", {}, t("Join the duel (1 gold)")));
+      else if (m.move === "join_boss") out.push(btn("join_boss", {}, t("Join the boss fight (2 gold)")));
+      else if (m.move === "confirm") out.push(btn("confirm", {}, t("Confirm"), "primary"));
+      else if (m.move === "dispute") out.push(btn("dispute", {}, t("Dispute"), "danger"));
       else if (m.move === "shop") m.piles.forEach((pile) => out.push(btn("shop", m.strategy_full && pile === "strategy" ? { pile, drop: "new" } : { pile },
-        `Buy a ${PILE_NAMES[pile]} (${(st.prices || {})[pile]} gold)`)));
-      else if (m.move === "upgrade") out.push(btn("upgrade", {}, `Upgrade max health (${(st.prices || {}).upgrade} gold)`));
-      else if (m.move === "request_duel") m.targets.forEach((t) => out.push(btn("request_duel", { target: t }, `Duel ${nameOf(t)}`, "danger")));
-      else if (m.move === "challenge_boss") out.push(btn("challenge_boss", { point: m.points[0] }, "Challenge the boss (1 movement)", "danger"));
-      else if (m.move === "end_turn") out.push(btn("end_turn", {}, "End turn", "good"));
-      else if (m.move === "discard" && hand.length > 6) hand.forEach((c) => out.push(btn("discard", { cards: [c] }, `Discard ${this.card(c)}`)));
-      else if (m.move === "pick_general") m.generals.forEach((g) => out.push(btn("pick_general", { general: g }, `Play ${g}`)));
+        t("Buy a {pile} ({price} gold)", { pile: t(PILE_NAMES[pile] || pile), price: (st.prices || {})[pile] }))));
+      else if (m.move === "upgrade") out.push(btn("upgrade", {}, t("Upgrade max health ({price} gold)", { price: (st.prices || {}).upgrade })));
+      else if (m.move === "request_duel") m.targets.forEach((to) => out.push(btn("request_duel", { target: to }, t("Duel {who}", { who: nameOf(to) }), "danger")));
+      else if (m.move === "challenge_boss") out.push(btn("challenge_boss", { point: m.points[0] }, t("Challenge the boss (1 movement)"), "danger"));
+      else if (m.move === "end_turn") out.push(btn("end_turn", {}, t("End turn"), "good"));
+      else if (m.move === "discard" && hand.length > 6) hand.forEach((c) => out.push(btn("discard", { cards: [c] }, t("Discard {card}", { card: this.card(c) }))));
+      else if (m.move === "pick_general") m.generals.forEach((g) => out.push(btn("pick_general", { general: g }, t("Play {general}", { general: this.generalPlain(g) }))));
     }
     if (!out.length) return "";
-    return `<section class="card" id="moves"><h2>${st.window ? "Your answer" : "Your move"}</h2><div class="moves sg-moves">${out.join("")}</div></section>`;
+    return `<section class="card" id="moves"><h2>${esc(st.window ? t("Your answer") : t("Your move"))}</h2><div class="moves sg-moves">${out.join("")}</div></section>`;
   },
 
   dieForm(move, label) {
@@ -160,31 +201,42 @@ const SG = {
       `<button class="btn" data-action="move" data-move="${move}" data-args='{"value":${v}}'>${v}</button>`).join("")}</div>`;
   },
 
-  card(c) { return String(c).startsWith("strike-") ? "杀" : String(c).startsWith("dodge-") ? "闪" : String(c).replace(/-\d+$/, ""); },
+  card(c) {
+    if (String(c).startsWith("strike-")) return "杀";
+    if (String(c).startsWith("dodge-")) return "闪";
+    const k = String(c).replace(/-\d+$/, ""), s = STRATEGY[k];
+    return s ? (I18N.lang === "zh" ? s[0] : `${t(s[1])} ${s[0]}`) : k;
+  },
+  /** A strategy card that shows its text on a tap. */
+  strategyChip(c) {
+    const k = String(c).replace(/-\d+$/, ""), s = STRATEGY[k];
+    return s ? `<button type="button" class="chip text" data-action="card-info" data-card-title="${esc(s[1])}" data-card-sub="${esc(s[0])}" data-card-text="${esc(s[2])}">${esc(this.card(c))}</button>` : esc(this.card(c));
+  },
 
   meCard(st, pv, seat) {
     const me = this.me(st, seat) || {};
     const hand = (pv && pv.action) || [], strat = (pv && pv.strategy) || [];
     const strikes = hand.filter((c) => c.startsWith("strike-")).length, dodges = hand.length - strikes;
-    return `<section class="card sg-me" id="me"><div class="row"><div class="grow"><b>${esc(me.name || "")}</b> · ${esc(me.general || "")}
-      <div class="muted small">Side ${esc(me.team)} · range ${esc(me.range)}${me.knocked_out ? " · knocked out" : ""}</div></div>
-      <div class="sg-stat"><b id="my-health">${esc(me.health)}/${esc(me.max_health)}</b><span>health</span></div>
-      <div class="sg-stat"><b id="my-gold">${esc(me.gold)}</b><span>gold</span></div></div>
-      <p class="small" id="my-cards">杀 ×${strikes} · 闪 ×${dodges}${strat.length ? ` · strategy: ${strat.map((c) => esc(this.card(c))).join(", ")}` : ""}</p>
-      <p class="small muted">${["weapon", "horse", "armour"].map((k) => `${k}: ${esc(me[k] || "–")}`).join(" · ")}</p></section>`;
+    const kit = { weapon: N_("weapon"), horse: N_("horse"), armour: N_("armour") };
+    return `<section class="card sg-me" id="me"><div class="row"><div class="grow"><b>${esc(me.name || "")}</b> · <span class="sg-gen" ${this.generalInfo(me.general)}>${this.general(me.general || "")}</span>
+      <div class="muted small">${esc(t("Side {side} · range {range}", { side: me.team, range: me.range }))}${me.knocked_out ? " · " + esc(t("knocked out")) : ""}</div></div>
+      <div class="sg-stat"><b id="my-health">${esc(me.health)}/${esc(me.max_health)}</b><span>${esc(t("health"))}</span></div>
+      <div class="sg-stat"><b id="my-gold">${esc(me.gold)}</b><span>${esc(t("gold"))}</span></div></div>
+      <p class="small" id="my-cards">${esc(t("杀 (Strike) ×{strikes} · 闪 (Dodge) ×{dodges}", { strikes, dodges }))}${strat.length ? ` · ${esc(t("strategy:"))} ${strat.map((c) => this.strategyChip(c)).join(" ")}` : ""}</p>
+      <p class="small muted">${Object.entries(kit).map(([k, name]) => `${esc(t(name))}: ${me[k] ? `<span ${this.equipmentInfo(me[k])}>${esc(this.equipment(me[k]))}</span>` : "–"}`).join(" · ")}</p></section>`;
   },
 
   playersCard(st) {
     const items = (st.players || []).map((p) => `<li class="sg-player side-${p.team.toLowerCase()} ${p.knocked_out ? "out" : ""}" data-seat="${p.seat}">
-      <b>${esc(p.name)}</b> <span class="muted">${esc(p.general)}</span> <span>♥${esc(p.health)}/${esc(p.max_health)}</span>
-      <span id="gold-${p.seat}">${esc(p.gold)} gold</span> <span class="muted small">杀闪 ${esc(p.action_count)}${p.weapon ? ` · ${esc(p.weapon)}` : ""}${p.horse ? ` · ${esc(p.horse)}` : ""}</span></li>`).join("");
+      <b>${esc(p.name)}</b> <span class="muted sg-gen" ${this.generalInfo(p.general)}>${this.general(p.general)}</span> <span>♥${esc(p.health)}/${esc(p.max_health)}</span>
+      <span id="gold-${p.seat}">${esc(t("{n} gold", { n: p.gold }))}</span> <span class="muted small">杀闪 ${esc(p.action_count)}${p.weapon ? ` · <span ${this.equipmentInfo(p.weapon)}>${esc(this.equipment(p.weapon))}</span>` : ""}${p.horse ? ` · <span ${this.equipmentInfo(p.horse)}>${esc(this.equipment(p.horse))}</span>` : ""}</span></li>`).join("");
     return `<section class="card" id="players"><ul class="players sg-players">${items}</ul></section>`;
   },
 
   winnerCard(st) {
     if (!st.winner) return "";
-    const w = st.winner, text = w.draw ? "A draw: both castles fell" : `Side ${esc((this.me(st, w[0]) || {}).team)} wins: ${w.map(nameOf).join(", ")}`;
-    return `<section class="card sg-winner" id="winner"><h2>${text}</h2></section>`;
+    const w = st.winner, text = w.draw ? t("A draw: both castles fell") : t("Side {side} wins: {who}", { side: (this.me(st, w[0]) || {}).team, who: w.map(nameOf) });
+    return `<section class="card sg-winner" id="winner"><h2>${esc(text)}</h2></section>`;
   },
 
   seatView(st, pv, seat) {
@@ -202,7 +254,7 @@ const SG = {
 
 async function send(move, args) {
   const d = await post("/api/cmd", { type: "move", move, args });
-  if (d.ok) toast("Done", true);
+  if (d.ok) toast(t("Done"), true);
   return d;
 }
 
