@@ -10,7 +10,7 @@ NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 LINTED := core sensors virtual controller web_panel gametable firmware tests benchmarks
 
-.PHONY: demo test bench soak lint run-deps test-deps apt clean stl mpy i18n
+.PHONY: demo test bench soak lint run-deps test-deps apt clean stl mpy i18n platform
 
 # You against a bot: two bots play slowly on the table view until a phone takes a seat.
 demo: run-deps
@@ -54,7 +54,7 @@ mpy: test-deps
 
 # What the table needs to run: Mosquitto, a Python venv, and fonts for the panel's Chinese mode
 # titles and emoji on the Pi's own Chromium (a light CJK font, ~5 MB, and the colour emoji).
-run-deps:
+run-deps: platform
 	@$(MAKE) --no-print-directory apt PKGS="mosquitto mosquitto-clients fonts-wqy-microhei fonts-noto-color-emoji"
 	@$(MAKE) --no-print-directory $(RUN_STAMP)
 
@@ -62,6 +62,14 @@ run-deps:
 test-deps: run-deps
 	@$(MAKE) --no-print-directory apt PKGS="chromium nodejs npm"
 	@$(MAKE) --no-print-directory $(TEST_STAMP) $(NODE_MODULES)
+
+# 64-bit only (gametable/startup_checks.py says the same at `gametable run`): pymunk 7 has no
+# 32-bit ARM wheel, so 32-bit Raspberry Pi OS would try to build it and fail half-way.
+platform:
+	@case "$$(uname -m)" in \
+	  aarch64|arm64|x86_64|amd64) ;; \
+	  *) echo "this is a $$(uname -m) system: gametable needs 64-bit Raspberry Pi OS (Bookworm) on a Pi 3, 4, 5 or Zero 2 W, or a 64-bit PC (see hardware_docs/pi_setup.md)"; exit 1;; \
+	esac
 
 # apt-get install only the packages of PKGS that are missing (chromium may be chromium-browser).
 apt:
@@ -84,12 +92,12 @@ $(PY):
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(RUN_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e .
+$(RUN_STAMP): pyproject.toml constraints.txt | $(PY)
+	$(PY) -m pip install -q -c constraints.txt -e .
 	touch $@
 
-$(TEST_STAMP): pyproject.toml $(RUN_STAMP)
-	$(PY) -m pip install -q -e '.[test]'
+$(TEST_STAMP): pyproject.toml constraints.txt $(RUN_STAMP)
+	$(PY) -m pip install -q -c constraints.txt -e '.[test]'
 	touch $@
 
 # Real MicroPython (WebAssembly port) for the firmware tests, pinned by package-lock.json.

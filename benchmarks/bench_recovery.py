@@ -9,18 +9,31 @@ Figures:
   recovery_s          process start -> resumed state on the phone (median)
   recovery_replay_ms  of which: replaying the journal in-process (Table.load), median
   recovery_inputs     inputs in the journal
+  startup_cpu_s_1m_inputs  CPU seconds of the real daemon process (`gametable run --no-hardware`,
+                      Python's imports and the panel included) from its start until it is ``online``
+                      on the broker, on a journal of 1,000,000 inputs: bot games with a snapshot at
+                      each new_game (benchmarks/journal_builder.py); median of 3. Aim <= 1: start-up
+                      must not replay all history (it reads from the latest snapshot on)
+  startup_resume_cpu_s_1m_inputs  of which: opening, checking and resuming the journal (in-process)
+  startup_resume_cpu_s_1m_inputs_full_replay  the same with the snapshots deleted: every input
+                      replayed, as every start did before snapshots
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import sqlite3
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.journal_builder import build
+from controller.daemon import Daemon
 from controller.journal import Journal
 from controller.table import Table
+from core.config import parse
 from gametable.replay import replay_lines
 from tests.helpers.broker import start_broker
 from tests.helpers.daemon_proc import DaemonProcess
@@ -41,6 +54,55 @@ def _write_journal(path: Path, n: int) -> None:
             raise RuntimeError(f"bot input refused: {cmd}")
         bot.accepted(cmd)
     journal.close()
+
+
+def _start_cpu_s(path: Path) -> float:
+    """CPU seconds of one daemon start on ``path``, without MQTT (the broker link is the same either way)."""
+    started = time.process_time()
+    daemon = Daemon(parse({"journal": {"path": str(path)}}))
+    daemon.start(connect=False)
+    cpu = time.process_time() - started
+    daemon.stop()
+    return cpu
+
+
+def _process_cpu_s(pid: int) -> float:
+    """utime + stime of a live process (proc(5): fields 14 and 15 of /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _ready_cpu_s(daemon: DaemonProcess, phone: Recorder) -> float:
+    topic = f"gametable/{TABLE}/status"
+    mark = len(phone.messages)
+    daemon.start()
+    phone.wait_for(topic, lambda m: m.payload == b"online", timeout=120, start=mark)
+    cpu = _process_cpu_s(daemon.pid)
+    daemon.kill()
+    return cpu
+
+
+def startup_cpu_1m() -> dict[str, float]:
+    workdir = Path(tempfile.mkdtemp(prefix="gametable-bench-startup-"))
+    broker = start_broker()
+    daemon = DaemonProcess(workdir, broker.host, broker.port, TABLE)
+    phone = Recorder(broker.host, broker.port, f"gametable/{TABLE}/status")
+    try:
+        count = build(daemon.journal, 1_000_000)
+        ready = statistics.median(_ready_cpu_s(daemon, phone) for _ in range(3))
+        resume = statistics.median(_start_cpu_s(daemon.journal) for _ in range(3))
+        db = sqlite3.connect(daemon.journal)
+        db.execute("DELETE FROM snapshots")
+        db.commit()
+        db.close()
+        full = _start_cpu_s(daemon.journal)  # (this start stores a snapshot: one run is the figure)
+    finally:
+        daemon.kill()
+        phone.close()
+        broker.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+    return {"startup_cpu_s_1m_inputs": round(ready, 3), "startup_resume_cpu_s_1m_inputs": round(resume, 3),
+            "startup_resume_cpu_s_1m_inputs_full_replay": round(full, 2), "startup_inputs": float(count)}
 
 
 def run() -> dict[str, float]:
@@ -77,6 +139,7 @@ def run() -> dict[str, float]:
         "recovery_s": round(statistics.median(times), 3),
         "recovery_replay_ms": round(statistics.median(replays), 1),
         "recovery_inputs": float(INPUTS),
+        **startup_cpu_1m(),
     }
 
 

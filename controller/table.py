@@ -30,6 +30,10 @@ MAX_REMEMBERED_RESULTS = 4096
 MAX_INPUT_BYTES = 16 * 1024
 MAX_ERROR_CHARS = 240
 MAX_COMMAND_DEPTH = 16  # the deepest legal command (a Coup setup) is 4 levels
+# A snapshot (the effective inputs, see Table.snapshot) goes into the journal with every new_game
+# and after this many inputs of one long game, so a start replays at most about this many.
+SNAPSHOT_EVERY = 2000
+SNAPSHOT_VERSION = 1
 
 
 def nesting_depth(value: Any, limit: int) -> int:
@@ -114,6 +118,13 @@ def check_command(cmd: Any) -> dict[str, Any]:
     return cmd
 
 
+def _current_games(inputs: list[dict[str, Any]]) -> int:
+    """Where the inputs to keep at a new ``new_game`` begin: the last game's start, when there are
+    two games (the new one makes it the game before; older ones go)."""
+    starts = [i for i, inp in enumerate(inputs) if inp["type"] == "new_game"]
+    return starts[-1] if len(starts) >= 2 else 0
+
+
 class Table:
     """One table's games. Not thread-safe by itself: the daemon serialises calls."""
 
@@ -126,16 +137,23 @@ class Table:
         self._results: OrderedDict[str, Result] = OrderedDict()
         self._accepted_ids: set[str] = set()
         self.seq = 0
+        self.applied = 0  # journal records the state reflects (what `load` returns)
+        self._since_snapshot = 0  # inputs journalled since the last snapshot
         self.game_started_at: float | None = None  # wall time the current game's new_game was accepted
         self._secret: bytes | None = None  # for seeds (see _seed_for); read from the journal's side file once
 
     # --- loading -----------------------------------------------------------------------------
     def load(self) -> int:
-        """Replay the journal (resume after a crash or power cut); returns how many inputs."""
+        """Resume after a crash or power cut: from the journal's latest snapshot, then the records
+        after it (never all history); returns how many inputs the state reflects."""
         if self.journal is None:
             return 0
+        after = 0
+        snapshot = self.journal.snapshot()
+        if snapshot is not None and self._restore(snapshot[1]):
+            after = self.seq = snapshot[0]
         count = 0
-        for record in self.journal.records():
+        for record in self.journal.records(after):
             try:
                 self._apply(record.input, fast=True)
             except GameError as exc:  # an input that was legal when written; code changed since
@@ -146,7 +164,39 @@ class Table:
                 self.game_started_at = record.ts
             self.seq = record.seq
             count += 1
-        return count
+        self.applied += count
+        self._since_snapshot = count
+        if count >= SNAPSHOT_EVERY:  # a journal from before snapshots, or a long game: the next start is quick
+            self.journal.save_snapshot(self.seq, self.snapshot())
+            self._since_snapshot = 0
+        return self.applied
+
+    def snapshot(self, inputs: list[dict[str, Any]] | None = None, started_at: float | None = None) -> dict[str, Any]:
+        """What a start needs to go on without replaying history: the effective inputs (the current
+        game and the one before it: undo may step back into it), as they are now or as ``inputs``."""
+        return {"v": SNAPSHOT_VERSION, "inputs": self.inputs if inputs is None else inputs,
+                "game_started_at": self.game_started_at if started_at is None else started_at,
+                "applied": self.applied}
+
+    def _restore(self, snap: dict[str, Any]) -> bool:
+        """Take a snapshot's inputs and replay them (undo's own replay); False: replay the journal."""
+        inputs = snap.get("inputs")
+        if snap.get("v") != SNAPSHOT_VERSION or not isinstance(inputs, list) \
+                or not all(isinstance(i, dict) and isinstance(i.get("type"), str) for i in inputs):
+            log.warning("journal snapshot is not one this version reads; replaying the whole journal")
+            return False
+        try:
+            self.state, self.game = self._rebuild(inputs)
+        except GameError as exc:  # the rules changed since it was written
+            log.warning("journal snapshot no longer applies (%s); replaying the whole journal", exc)
+            self.state = self.game = None
+            return False
+        self.inputs = list(inputs)
+        started = snap.get("game_started_at")
+        self.game_started_at = float(started) if isinstance(started, int | float) else None
+        applied = snap.get("applied")
+        self.applied = applied if isinstance(applied, int) else 0
+        return True
 
     # --- commands ----------------------------------------------------------------------------
     def submit(self, cmd: Any) -> Result:
@@ -181,12 +231,15 @@ class Table:
         now = self.clock.wall()
         if self.journal is not None:
             try:
-                seq = self.journal.append(inp, now, key)
+                seq = self.journal.append(inp, now, key, self._snapshot_with(inp, now))
             except JournalError as exc:  # disk full, card gone: refuse loudly, and let a retry work
                 log.error("%s", exc)
                 return Result(cid, False, short_error(
                     f"the table could not record this input, so it was not applied ({exc}); try again"))
         self.seq = seq
+        self.applied += 1
+        self._since_snapshot = 0 if inp["type"] == "new_game" or self._since_snapshot + 1 >= SNAPSHOT_EVERY \
+            else self._since_snapshot + 1
         if inp["type"] == "new_game":
             self.game_started_at = now
         self._commit(inp, state, game)
@@ -196,6 +249,18 @@ class Table:
         # not _remember'ed: `_accepted_ids` answers its duplicates, so the bounded memory of
         # results holds only refusals (a long-running daemon grew ~1 KiB per input otherwise)
         return Result(cid, True, input=inp, seq=seq, effects=effects)
+
+    def _snapshot_with(self, inp: dict[str, Any], now: float) -> dict[str, Any] | None:
+        """The snapshot to journal with ``inp`` (the table as it will be after it), or None."""
+        if inp["type"] != "new_game" and self._since_snapshot + 1 < SNAPSHOT_EVERY:
+            return None
+        if inp["type"] == "undo":
+            after = self.inputs[:-1]
+        else:
+            after = self.inputs[_current_games(self.inputs) if inp["type"] == "new_game" else 0:] + [inp]
+        snap = self.snapshot(after, now if inp["type"] == "new_game" else None)
+        snap["applied"] = self.applied + 1
+        return snap
 
     def _remember(self, key: str | None, result: Result) -> Result:
         if key is not None:
@@ -280,9 +345,7 @@ class Table:
         Undo may step back over a ``new_game`` into the previous game, but not further: a table
         that runs for weeks must not hold every input it ever saw in memory (the journal has them).
         """
-        starts = [i for i, inp in enumerate(self.inputs) if inp["type"] == "new_game"]
-        if len(starts) >= 2:
-            del self.inputs[: starts[-1]]
+        del self.inputs[: _current_games(self.inputs)]
 
     def _apply(self, inp: dict[str, Any], fast: bool = False) -> None:
         """Apply an already-accepted input (journal replay): in place where the game allows it."""

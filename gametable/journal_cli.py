@@ -22,7 +22,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.journal import SCHEMA, BadRecord, Journal, JournalError, as_text, check_body, open_readonly
+from controller.journal import (
+    SCHEMA,
+    BadRecord,
+    ChainCheck,
+    Journal,
+    JournalError,
+    as_text,
+    check_body,
+    dropped_seqs,
+    has_chain_column,
+    open_readonly,
+)
+from controller.journal_chain import anchor_path, read_anchor
 
 PROBE_LIMIT = 100_000  # seqs tried one by one past an unreadable page before giving up
 
@@ -31,19 +43,24 @@ PROBE_LIMIT = 100_000  # seqs tried one by one past an unreadable page before gi
 class Salvage:
     """A read of every record SQLite can still reach, good or bad."""
 
-    good: list[tuple[int, float, str | None, bytes, int, dict[str, Any]]] = field(default_factory=list)
+    # (seq, ts, cmd_id, body, crc, chain, the input)
+    good: list[tuple[int, float, str | None, bytes, int, bytes | None, dict[str, Any]]] = field(default_factory=list)
     bad: list[tuple[BadRecord, tuple[Any, ...]]] = field(default_factory=list)
     damage: list[str] = field(default_factory=list)  # unreadable stretches, one line each
+    missing: list[int] = field(default_factory=list)  # seqs gone between two records that survive
+    lost: list[int] = field(default_factory=list)  # seqs past the journal's end that its anchor says were written
     dropped_before: list[tuple[Any, ...]] = field(default_factory=list)  # rows of the 'dropped' table
-    quick_check: str = "ok"
+    quick_check: str = "ok"  # SQLite's integrity_check (every page, every index entry)
 
     @property
     def clean(self) -> bool:
-        return not self.bad and not self.damage and self.quick_check == "ok"
+        return not self.bad and not self.damage and not self.missing and not self.lost and self.quick_check == "ok"
 
 
-def _rows_from(db: sqlite3.Connection, after: int) -> Iterator[tuple[Any, ...]]:
-    yield from db.execute("SELECT seq, ts, cmd_id, body, crc FROM inputs WHERE seq > ? ORDER BY seq", (after,))
+def _rows_from(db: sqlite3.Connection, after: int, chained: bool) -> Iterator[tuple[Any, ...]]:
+    chain = "chain" if chained else "NULL"
+    yield from db.execute(f"SELECT seq, ts, cmd_id, body, crc, {chain} FROM inputs WHERE seq > ? ORDER BY seq",
+                          (after,))
 
 
 def _next_readable(db: sqlite3.Connection, after: int) -> int | None:
@@ -64,36 +81,62 @@ def salvage(path: str | Path) -> Salvage:
     try:
         if not db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'inputs'").fetchone():
             raise JournalError(f"{path} is an SQLite file but not a gametable journal (no inputs table)")
-        after, position = 0, 0
-        while True:
-            try:
-                for row in _rows_from(db, after):
-                    seq, ts, cmd_id, body, crc = row
-                    after, position = seq, position + 1
-                    reason, value = check_body(body, crc)
-                    if value is None:
-                        out.bad.append((BadRecord(seq, position, as_text(cmd_id), reason or "bad"), row))
-                    else:
-                        out.good.append((seq, ts, as_text(cmd_id), body, crc, value))
-                break
-            except sqlite3.DatabaseError as exc:
-                resume = _next_readable(db, after)
-                span = f"seq {after + 1} to {resume - 1}" if resume is not None else f"every seq after {after}"
-                out.damage.append(f"records with {span} are unreadable ({exc})")
-                if resume is None:
-                    break
-                after = resume - 1
+        _read_records(db, out)
         try:
             if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'dropped'").fetchone():
                 out.dropped_before = list(db.execute(
                     "SELECT seq, ts, cmd_id, body, crc, dropped_at, reason FROM dropped ORDER BY seq"))
-            row = db.execute("PRAGMA quick_check(1)").fetchone()
-            out.quick_check = " ".join((as_text(row[0]) or "ok").split()) if row else "ok"
+            rows = db.execute("PRAGMA integrity_check(5)").fetchall()
+            found = [" ".join((as_text(r[0]) or "").split()) for r in rows]
+            out.quick_check = "ok" if found in ([], ["ok"]) else "; ".join(found)
         except sqlite3.DatabaseError as exc:
             out.quick_check = str(exc)
     finally:
         db.close()
+    out.lost = _lost(str(path), out)
     return out
+
+
+def _read_records(db: sqlite3.Connection, out: Salvage) -> None:
+    chained, chain = has_chain_column(db), ChainCheck(dropped_seqs(db))
+    after, position = 0, 0
+    while True:
+        try:
+            for row in _rows_from(db, after, chained):
+                seq, ts, cmd_id, body, crc, value = row
+                after, position = seq, position + 1
+                broken, gone = chain.step(seq, ts, cmd_id, body if isinstance(body, bytes) else b"", value)
+                if gone is not None:
+                    out.missing.extend(s for s in range(gone[0], gone[1] + 1) if s not in chain.dropped)
+                reason, parsed = check_body(body, crc)
+                if parsed is None or broken is not None:
+                    out.bad.append((BadRecord(seq, position, as_text(cmd_id), reason or broken or "bad"), row))
+                else:
+                    out.good.append((seq, ts, as_text(cmd_id), body, crc, value, parsed))
+            break
+        except sqlite3.DatabaseError as exc:
+            resume = _next_readable(db, after)
+            span = f"seq {after + 1} to {resume - 1}" if resume is not None else f"every seq after {after}"
+            out.damage.append(f"records with {span} are unreadable ({exc})")
+            chain.prev_seq = None  # the unreadable stretch is reported already: the next record is a new base
+            if resume is None:
+                break
+            after = resume - 1
+
+
+def _lost(path: str, out: Salvage) -> list[int]:
+    """Seqs the anchor says were committed that the file no longer has (nor lists as dropped)."""
+    mark = read_anchor(anchor_path(path))
+    seqs = [g[0] for g in out.good] + [b.seq for b, _row in out.bad]
+    last = max(seqs, default=0)
+    if mark is None or mark.seq <= last or mark.seq - last > 1_000_000:
+        return []
+    known = {int(r[0]) for r in out.dropped_before}
+    return [s for s in range(last + 1, mark.seq + 1) if s not in known]
+
+
+def _span(seqs: list[int]) -> str:
+    return f"seq {seqs[0]}" if len(seqs) == 1 else f"seq {seqs[0]}-{seqs[-1]}"
 
 
 def check(path: str, out: TextIO, err: TextIO) -> int:
@@ -106,16 +149,24 @@ def check(path: str, out: TextIO, err: TextIO) -> int:
         print(f"  bad: {bad.describe()}", file=out)
     for line in s.damage:
         print(f"  damaged: {line}", file=out)
+    if s.missing:
+        print(f"  missing: {len(s.missing)} record(s) ({_span(s.missing)}) are gone though later records survive "
+              "(the storage lost written data)", file=out)
+    if s.lost:
+        print(f"  lost: {len(s.lost)} committed record(s) ({_span(s.lost)}) are gone from the end: the journal's "
+              f"anchor ({anchor_path(path)}) says they were written", file=out)
     if s.quick_check != "ok" and not s.damage:
-        print(f"  damaged: SQLite's quick_check says: {s.quick_check}", file=out)
+        print(f"  damaged: SQLite's integrity_check says: {s.quick_check}", file=out)
     if s.dropped_before:
-        print(f"  earlier: {len(s.dropped_before)} record(s) dropped (a torn tail at a start, or by a repair), "
+        print(f"  earlier: {len(s.dropped_before)} record(s) dropped (a torn tail or a loss found at a start, or by a repair), "
               f"kept in the 'dropped' table (seq {', '.join(str(r[0]) for r in s.dropped_before[:10])})", file=out)
     if s.clean:
         print("  all good", file=out)
         return 0
-    if len(s.bad) == 1 and not s.damage and s.quick_check == "ok" and s.bad[0][0].seq == max(seqs):
+    if len(s.bad) == 1 and not s.damage and not s.missing and s.quick_check == "ok" and s.bad[0][0].seq == max(seqs):
         print("  only the last record is bad (a write cut short): the daemon drops it by itself on start", file=out)
+    elif s.lost and not s.bad and not s.damage and not s.missing and s.quick_check == "ok":
+        print("  the daemon starts on it, records the lost seqs as dropped and tells the host", file=out)
     else:
         print(f"  the daemon refuses this journal; salvage the good records with "
               f"`gametable journal repair {path} NEW_FILE`", file=out)
@@ -150,8 +201,8 @@ def repair(path: str, new: str, out: TextIO, err: TextIO) -> int:
     try:
         db.executescript(SCHEMA)
         db.execute("BEGIN")
-        db.executemany("INSERT INTO inputs(seq, ts, cmd_id, body, crc) VALUES (?, ?, ?, ?, ?)",
-                       ((seq, ts, cid, body.decode("utf-8"), crc) for seq, ts, cid, body, crc, _v in s.good))
+        db.executemany("INSERT INTO inputs(seq, ts, cmd_id, body, crc, chain) VALUES (?, ?, ?, ?, ?, ?)",
+                       ((seq, ts, cid, body.decode("utf-8"), crc, chain) for seq, ts, cid, body, crc, chain, _v in s.good))
         db.executemany("INSERT OR REPLACE INTO dropped(seq, ts, cmd_id, body, crc, dropped_at, reason) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
                        ((seq, ts, as_text(cid), body, crc, at, as_text(why)) for seq, ts, cid, body, crc, at, why
@@ -160,17 +211,25 @@ def repair(path: str, new: str, out: TextIO, err: TextIO) -> int:
         db.executemany("INSERT OR REPLACE INTO dropped(seq, ts, cmd_id, body, crc, dropped_at, reason) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
                        ((b.seq, row[1], as_text(row[2]), row[3], row[4], now, f"repair: {b.reason}") for b, row in s.bad))
+        db.executemany("INSERT OR REPLACE INTO dropped(seq, ts, cmd_id, body, crc, dropped_at, reason) "
+                       "VALUES (?, NULL, NULL, NULL, NULL, ?, ?)",
+                       [(seq, now, "repair: missing (the storage lost it)") for seq in s.missing + s.lost]
+                       + [(seq, now, "repair: unreadable") for seq in _unreadable(s)])
         db.execute("COMMIT")
         db.execute("PRAGMA journal_mode=WAL")
     finally:
         db.close()
     applied, skipped = _replays(tmp)
+    Path(anchor_path(str(tmp))).unlink(missing_ok=True)  # NEW_FILE takes FILE's place, and FILE's anchor
     os.replace(tmp, target)
     print(f"wrote {new}: {len(s.good)} good record(s) of {path}; {path} itself was not changed", file=out)
     for bad, _row in s.bad:
         print(f"  dropped {bad.describe()} (kept in the new file's 'dropped' table)", file=out)
     for line in s.damage:
         print(f"  lost: {line}", file=out)
+    if s.missing or s.lost:
+        print(f"  lost: {len(s.missing) + len(s.lost)} record(s) the storage lost "
+              f"({_span(sorted(s.missing + s.lost))}), kept as dropped seqs (never reused)", file=out)
     if skipped:
         print(f"  {skipped} record(s) no longer apply without the dropped ones; the daemon skips them with a "
               "warning (see `gametable replay` of the new file)", file=out)
@@ -180,19 +239,28 @@ def repair(path: str, new: str, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _unreadable(s: Salvage) -> list[int]:
+    """Seqs inside the unreadable stretches: gaps in what was read, not bad, missing nor dropped."""
+    have = {g[0] for g in s.good} | {b.seq for b, _row in s.bad} | set(s.missing) | {int(r[0]) for r in s.dropped_before}
+    top = max(have, default=0)
+    return [seq for seq in range(1, top) if seq not in have] if s.damage else []
+
+
 def _replays(path: Path) -> tuple[int, int]:
     """(records that apply, records the daemon would skip) when the daemon resumes from ``path``."""
     from controller.table import Table
 
+    quiet = [logging.getLogger("gametable.table"), logging.getLogger("gametable.journal")]
+    levels = [q.level for q in quiet]
+    for q in quiet:  # the count says it; one warning per skipped record would drown it
+        q.setLevel(logging.ERROR)
     journal = Journal(path)
-    quiet = logging.getLogger("gametable.table")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)  # the count says it; one warning per skipped record would drown it
     try:
         applied = Table(journal).load()
         total = sum(1 for _ in journal.records())
     finally:
-        quiet.setLevel(level)
+        for q, level in zip(quiet, levels, strict=True):
+            q.setLevel(level)
         journal.close()
     return applied, total - applied
 

@@ -16,6 +16,7 @@ from core.clock import SystemClock
 from core.config import ConfigError, load
 from gametable import sd_notify
 from gametable.panel_proc import PanelProcess
+from gametable.startup_checks import startup_refusal
 
 log = logging.getLogger("gametable.run")
 
@@ -31,6 +32,10 @@ def run_daemon(args: argparse.Namespace) -> int:
         return os.EX_CONFIG
     if not config.mqtt.host:
         print("config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing")
+        return os.EX_CONFIG
+    refusal = startup_refusal(config.journal.path)
+    if refusal is not None:
+        print(refusal)
         return os.EX_CONFIG
     clock = SystemClock()
     try:

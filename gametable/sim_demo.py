@@ -23,7 +23,8 @@ def play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namespa
     import json
 
     for game in range(max(1, args.games)):
-        if not _start_bot_game(table, seats, args.game, bot_game.mode_for(args.game, args.mode), seed + game):
+        if not (game == 0 and in_progress(table)) and \
+                not _start_bot_game(table, seats, args.game, bot_game.mode_for(args.game, args.mode), seed + game):
             return 1
         for _ in range(5000):
             if not runner.poll() + table.play_bots():
@@ -34,15 +35,27 @@ def play_headless(table: VirtualTable, runner: BotRunner, args: argparse.Namespa
 
 def first_game(table: VirtualTable, panel: Any, args: argparse.Namespace, bots: set[int], seed: int,
                 demo_mode: bool) -> Demo | None:
-    """What the table shows at start: the demo's bot game (``--bots 1``), or ``--bots N``'s game."""
+    """What the table shows at start: the game in progress in the journal (a restart plays on), else
+    the demo's bot game (``--bots 1``), or ``--bots N``'s game."""
+    resumed = in_progress(table)
     if demo_mode:
         demo = Demo(panel.app.extensions["gametable"]["seats"].taken, seed, args.game, args.mode)
-        demo.start(table)
-        print("demo: two bots play on the table view; join a seat on a phone to play against a bot", flush=True)
+        if resumed:
+            demo.resume(table)
+        else:
+            demo.start(table)
+            print("demo: two bots play on the table view; join a seat on a phone to play against a bot", flush=True)
         return demo
-    if bots:
+    if resumed:
+        print("sim: the game in progress goes on (from the journal)", flush=True)
+    elif bots:
         _start_bot_game(table, sorted(bots), args.game, bot_game.mode_for(args.game, args.mode), seed)
     return None
+
+
+def in_progress(table: VirtualTable) -> bool:
+    """A game the journal left unfinished (a restart of `make demo` must not replace it)."""
+    return (table.state() or {}).get("phase") == "playing"
 
 
 class Demo:
@@ -65,6 +78,15 @@ class Demo:
         self.games += 1
         table.bot_pause_s = self.SHOW_PAUSE_S
         _start_bot_game(table, [1, 2], self.game, self.mode, self.seed + self.games)
+
+    def resume(self, table: VirtualTable) -> None:
+        """The journal's game goes on: a bot game is watched again, a phone's game is played on."""
+        players = (table.state() or {}).get("players") or []
+        people = [p.get("seat") for p in players if isinstance(p, dict) and p.get("seat") not in table.bots]
+        self.playing = bool(people)
+        table.bot_pause_s = self.PLAY_PAUSE_S if self.playing else self.SHOW_PAUSE_S
+        who = f"seat {', '.join(str(s) for s in people)} against a bot" if people else "two bots"
+        print(f"demo: the game in progress goes on ({who}); a restart never replaces it", flush=True)
 
     def step(self, table: VirtualTable) -> None:
         if self.playing:

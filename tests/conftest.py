@@ -1,11 +1,17 @@
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from core.clock import FakeClock
 from tests.helpers.broker import Broker, start_broker
 
 pytest_plugins = ["tests.helpers.browser"]  # the panel's browser fixtures
+
+# A CI machine's temp folder may be a tmpfs: the daemons the tests start journal there on purpose
+# (gametable/startup_checks.py; tests/test_startup_checks.py clears it to see the refusal).
+os.environ.setdefault("GAMETABLE_VOLATILE_JOURNAL_OK", "1")
 
 
 @pytest.fixture

@@ -62,7 +62,7 @@ def test_check_lists_a_bad_record_and_exits_1_without_writing(tmp_path, capsys):
     code, out, _err = gametable(capsys, "journal", "check", str(path))
     assert code == 1 and "bad: record seq 7 (#7, id 'b7'): CRC mismatch" in out
     assert "the daemon refuses this journal" in out and "gametable journal repair" in out
-    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite"]
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite", "j.sqlite.anchor"]
 
 
 def test_check_of_a_torn_last_record_says_the_daemon_drops_it(tmp_path, capsys):

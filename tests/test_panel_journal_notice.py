@@ -42,20 +42,26 @@ def _host(browser, url: str):
     return page
 
 
-def test_the_host_is_told_a_torn_record_was_dropped_and_a_sound_start_clears_it(broker, browser, tmp_path):
-    path = tmp_path / "journal.sqlite"
-    seq = _torn_journal(path)
+def host_alone_is_told(broker, browser, path, text: str, word: str, picture: str) -> None:
+    """Start the stack on ``path``: the host's connection line shows ``text``; a seat's has no ``word``."""
     stack = start_stack(broker, str(path))
     try:
         host = _host(browser, stack.url)
-        host.locator("#conn").filter(has_text=f"input #{seq} lost in a power cut: check the state").wait_for()
-        shot("host-journal-torn.png", host)
+        host.locator("#conn").filter(has_text=text).wait_for()
+        shot(picture, host)
         seat = browser.new_context(**PHONE).new_page()
         seat.goto(stack.url + "/join")
         seat.locator("#conn").filter(has_text="live").wait_for()
-        assert "power cut" not in seat.inner_text("#conn")
+        assert word not in seat.inner_text("#conn")
     finally:
         stack.stop()
+
+
+def test_the_host_is_told_a_torn_record_was_dropped_and_a_sound_start_clears_it(broker, browser, tmp_path):
+    path = tmp_path / "journal.sqlite"
+    seq = _torn_journal(path)
+    host_alone_is_told(broker, browser, path, f"input #{seq} lost in a power cut: check the state", "power cut",
+                       "host-journal-torn.png")
     stack = start_stack(broker, str(path))  # the next start finds a sound journal
     try:
         host = _host(browser, stack.url)

@@ -139,7 +139,10 @@ def test_an_empty_journal_file_is_a_new_game_said_on_the_console_and_to_the_host
     mark = rig.start_daemon()
     assert "was an empty file (0 bytes): starting a NEW journal" in rig.daemon.log_text()
     notice = rig.phone.wait_for(f"{T}/sensors/journal", start=mark).json()
-    assert notice["warning"] == "journal file was empty (0 bytes): a new journal was started"
+    # the anchor (controller/journal_chain.py) says what the empty file lost (issue 26 item 3)
+    assert notice["warning"] == ("journal file was empty (0 bytes): a new journal was started; its anchor names input "
+                                 "#3: the journal before this one was lost (deleted or emptied); restore it from a "
+                                 "backup if it held games")
     assert retained(rig.broker, f"{T}/sensors/journal")["warning"] == notice["warning"]
 
 
