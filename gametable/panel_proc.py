@@ -5,8 +5,8 @@ streams slowed the referee, and every seated phone with it (``make bench``:
 ``seated_p95_ratio_under_get_flood``, ``seated_p95_ratio_with_2000_spectators``). The panel talks to
 the referee only over MQTT (web_panel/PANEL.md), so it runs apart: ``gametable run`` starts it as a
 child process, restarts it if it dies, and stops it with itself. A child whose parent vanished
-(``kill -9``, a power cut of the process) notices the end of its stdin pipe and exits, so a
-restarted referee finds the panel's port free.
+(``kill -9``) is killed by Linux at once (``PR_SET_PDEATHSIG``; elsewhere it notices the end of its
+stdin pipe), so a restarted referee finds the panel's port free and its console holds only its own lines.
 """
 
 from __future__ import annotations
@@ -32,12 +32,14 @@ def add_parser(sub: Any) -> None:
     """``gametable panel`` (hooked into gametable/cli.py)."""
     panel = sub.add_parser("panel", help="the phone panel alone (`gametable run` starts it as its own process)")
     panel.add_argument("--config", help="TOML config file (the same as the referee's)")
-    panel.add_argument("--with-parent", action="store_true",
-                       help="exit when stdin closes (the referee that started it is gone)")
+    panel.add_argument("--with-parent", type=int, metavar="PID",
+                       help="the referee's process id: exit the moment it is gone (`gametable run` passes it)")
 
 
 def run_panel(args: argparse.Namespace) -> int:
-    """Serve the panel until SIGTERM/SIGINT (or, ``--with-parent``, until stdin closes)."""
+    """Serve the panel until SIGTERM/SIGINT (or, ``--with-parent``, until the referee is gone)."""
+    if args.with_parent and not _tied_to(args.with_parent):
+        return 0  # the referee died while this process started: say nothing, serve nothing
     from web_panel import serve
 
     try:
@@ -63,6 +65,18 @@ def run_panel(args: argparse.Namespace) -> int:
     return 0
 
 
+def _tied_to(parent: int) -> bool:
+    """Ask Linux to kill this process when its parent dies (``PR_SET_PDEATHSIG``), then check the
+    parent is still the one that started it (it may have died before the request)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the stdin pipe's end still tells
+        pass
+    return os.getppid() == parent
+
+
 def _until_eof(stop: threading.Event) -> None:
     try:  # (the raw descriptor: a buffered stdin's lock would hold up the interpreter's exit)
         while os.read(0, 4096):
@@ -76,7 +90,8 @@ class PanelProcess:
     """``gametable run``'s panel child: started, restarted when it dies, stopped with the referee."""
 
     def __init__(self, config_path: str | None, log_level: str = "INFO") -> None:
-        self.command = [sys.executable, "-m", "gametable.cli", "--log-level", log_level, "panel", "--with-parent"]
+        self.command = [sys.executable, "-m", "gametable.cli", "--log-level", log_level, "panel",
+                        "--with-parent", str(os.getpid())]
         if config_path:
             self.command += ["--config", config_path]
         self.proc: subprocess.Popen[bytes] | None = None
