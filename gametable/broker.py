@@ -153,8 +153,11 @@ def ensure_broker(config: Any) -> tuple[Any, Broker | None]:
     mqtt = dataclasses.replace(config.mqtt, host=broker.host, port=broker.port,
                                username="daemon", password=broker.users["daemon"])
     panel = dataclasses.replace(config.panel, mqtt_username="panel", mqtt_password=broker.users["panel"])
-    # Anonymous clients are refused (hardware_docs/mosquitto/README.md): the console, the person
-    # running the sim, gets this run's read-only viewer to watch the public topics with.
+    return dataclasses.replace(config, mqtt=mqtt, panel=panel), broker
+
+
+def say_how_to_watch(broker: Broker) -> None:
+    """Anonymous clients are refused (hardware_docs/mosquitto/README.md): the console, the person
+    running the sim, gets this run's read-only viewer to watch the public topics with."""
     print(f"watch the public topics: mosquitto_sub -h {broker.host} -p {broker.port} -u viewer "
           f"-P {broker.users['viewer']} -t 'gametable/#' -v", flush=True)
-    return dataclasses.replace(config, mqtt=mqtt, panel=panel), broker

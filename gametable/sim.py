@@ -74,7 +74,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     """
     from core.clock import SystemClock
     from core.config import ConfigError, load
-    from gametable.broker import ensure_broker
+    from gametable.broker import ensure_broker, say_how_to_watch
 
     try:
         # a virtual table: the real table's "no strikers, no base station" check does not apply
@@ -110,6 +110,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         if broker is not None:
             broker.close()
         return 78  # EX_CONFIG, as `gametable run`
+    if broker is not None:  # once the journal opened: a damaged journal is the console's one line
+        say_how_to_watch(broker)
     daemon.start()
     panel = None
     stop = threading.Event()
