@@ -20,7 +20,7 @@ def test_defaults_and_the_keys_tests_rely_on(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ('[mqtt]\nport = "eighty"', "mqtt.port: expected an integer from 1 to 65535, got 'eighty'"),
     ('[panel]\npin = "12"', "panel.pin: expected 4 to 8 digits"),
-    ('[gpio]\npin_factory = "magic"', "gpio.pin_factory: expected 'lgpio' (on a Pi) or 'mock'"),
+    ('[gpio]\npin_factory = "magic"', "gpio.pin_factory: expected 'lgpio' (on a Pi), 'rpigpio', 'pigpio', 'native' or 'mock' (off a Pi), got 'magic'"),
     ('[mqtt]\nhots = "x"', "mqtt.hots: unknown key"),
     ('table_id = "a/b"', "table_id: expected a name without '/'"),
     ('[[beams]]\nid = "g1"\npin = 5\nkind = "segment"\na = [0, 0]', "beams[0].a/b: a segment beam needs both ends"),
