@@ -2,9 +2,28 @@
 
 from __future__ import annotations
 
+import re
+import tomllib
+from pathlib import Path
+
 import pytest
 
-from core.config import ConfigError, load, parse
+from core.config import (
+    PART_KEYS,
+    PIN_FACTORIES,
+    SECTIONS,
+    TOP_KEYS,
+    BeamConfig,
+    CameraConfig,
+    ConfigError,
+    PanelConfig,
+    default_of,
+    keys_of,
+    load,
+    parse,
+)
+
+ROOT = Path(__file__).parent.parent
 
 
 def test_defaults_and_the_keys_tests_rely_on(tmp_path):
@@ -166,16 +185,15 @@ def test_the_camera_section_reads_every_key_and_defaults_the_rest():
 
 
 def test_the_shipped_default_tables_camera_example_is_valid_once_uncommented():
-    import re
-    import tomllib
-    from pathlib import Path
-
-    text = (Path(__file__).parent.parent / "controller/data/default-table.toml").read_text(encoding="utf-8")
+    text = (ROOT / "controller/data/default-table.toml").read_text(encoding="utf-8")
     block = re.search(r"^# \[camera\]\n((?:# .*\n)+)", text, re.M)
     assert block is not None
     lines = [line[2:] for line in block.group(0).splitlines() if not line.startswith("# #")]
-    cam = parse(tomllib.loads("\n".join(lines))).camera
+    data = tomllib.loads("\n".join(lines))
+    cam = parse(data).camera
     assert cam is not None and cam.device == "picamera2" and len(cam.markers) == 4
+    # it says "every key may be left out (these are the defaults)": all of them, exactly the declared ones
+    assert set(data["camera"]) == set(keys_of(CameraConfig)) and cam == CameraConfig()
 
 
 @pytest.mark.parametrize("text, message", [
@@ -214,3 +232,68 @@ def test_seat_colours_and_sticker_marks_tell_coins_apart():
                           ('[camera]\nseat_marks = { "1" = 9 }', "camera.seat_marks.1: expected an integer from 0 to 4")]:
         with pytest.raises(ConfigError, match=message):
             parse(tomllib.loads(text))
+
+
+# --- the one declaration: the docs that list keys agree with it ------------------------------------
+
+
+def _readme_rows() -> dict[str, tuple[list[str], list[str]]]:
+    """README's config table: ``[section] key, key`` -> (the keys, the default cells)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8").split("### Configuration", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"\| `(?:\[\[?([a-z_]+)(?:\.<kind>)?\]\]?)? ?([^`]*)` \|.*\| (.*) \|$", line)
+        if m:
+            rows[m.group(1) or "table_id"] = ([k for k in re.split(r"[,/ ]+", m.group(2)) if k],
+                                              [d.strip().strip("`") for d in m.group(3).split(",")])
+    return rows
+
+
+def _same_default(cell: str, default: object) -> bool:
+    if default is None:
+        return cell == "–"
+    if isinstance(default, int | float) and not isinstance(default, bool):
+        return float(cell) == default
+    return cell == str(default)
+
+
+def test_the_readme_lists_every_key_of_every_section_with_its_default():
+    rows = _readme_rows()
+    assert set(rows) == TOP_KEYS, "README's config table lists other sections than core/config.py declares"
+    for name, section in SECTIONS.items():
+        declared = keys_of(section)
+        names, defaults = rows[name]
+        assert names == list(declared), f"README [{name}]: {names} but core/config.py declares {list(declared)}"
+        if name in ("mqtt", "striker", "gpio", "journal", "panel", "sim"):  # rows that give every default
+            assert len(defaults) == len(declared), f"README [{name}]: one default per key"
+            for cell, f in zip(defaults, declared.values(), strict=True):
+                assert _same_default(cell, default_of(f)), f"README [{name}] {f.name}: {cell} but {default_of(f)!r}"
+    assert rows["beams"][0] == list(keys_of(BeamConfig))
+    assert rows["beam_parts"][0] == list(PART_KEYS)
+
+
+def test_the_camera_docs_and_the_shipped_example_give_every_key_and_its_declared_default():
+    declared = keys_of(CameraConfig)
+    text = (ROOT / "hardware_docs/pi_setup.md").read_text(encoding="utf-8").split("**Config.** Add `[camera]`")[1]
+    table = text.split("\n\n")[1]
+    documented = [k for line in table.splitlines()[2:] for k in re.findall(r"`([a-z_]+)`", line.split("|")[1])]
+    assert documented == list(declared)
+    for line in table.splitlines()[2:]:
+        name, cell = line.split("|")[1].strip(), line.split("|")[3].strip()
+        if re.fullmatch(r"`[^`]+`", name) and re.fullmatch(r"`[^`]+`", cell):  # a default given as a TOML value
+            cam = parse(tomllib.loads(f"[camera]\n{name.strip('`')} = {cell.strip('`')}")).camera
+            assert getattr(cam, name.strip("`")) == default_of(declared[name.strip("`")])
+
+
+def test_the_panel_docs_name_every_panel_key():
+    text = (ROOT / "web_panel/PANEL.md").read_text(encoding="utf-8")
+    config_line = text.split("- Config: ", 1)[1].split("\n- ", 1)[0]
+    assert [k for k in keys_of(PanelConfig) if f"{k}" not in config_line] == []
+
+
+def test_the_pin_factories_the_config_accepts_are_the_ones_the_gpio_module_makes():
+    from sensors.gpio import FACTORIES
+
+    assert set(PIN_FACTORIES) == set(FACTORIES)
+    for name in PIN_FACTORIES:
+        assert parse({"gpio": {"pin_factory": name}, "striker": {"port": "/dev/ttyACM0"}}).gpio.pin_factory == name
