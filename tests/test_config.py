@@ -7,6 +7,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from core.config import (
     PART_KEYS,
@@ -297,3 +299,37 @@ def test_the_pin_factories_the_config_accepts_are_the_ones_the_gpio_module_makes
     assert set(PIN_FACTORIES) == set(FACTORIES)
     for name in PIN_FACTORIES:
         assert parse({"gpio": {"pin_factory": name}, "striker": {"port": "/dev/ttyACM0"}}).gpio.pin_factory == name
+
+
+# --- any value for any declared key: accepted as the rule reads it, or one error naming that key ---
+
+toml_values = st.recursive(
+    st.booleans() | st.integers(-2**64, 2**64) | st.floats() | st.text(max_size=12)
+    | st.sampled_from(["picamera2", "/dev/video0", "#a0b0c0", "1234", "lgpio", "segment", "point"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3) | st.sampled_from("0123456"),
+                                                                inner, max_size=4),
+    max_leaves=8,
+)
+declared_keys = [(name, k) for name, section in SECTIONS.items() for k in keys_of(section)]
+
+
+@given(st.sampled_from(declared_keys), toml_values)
+def test_any_value_of_a_declared_key_is_read_by_its_rule_or_refused_naming_that_key(section_key, value):
+    name, k = section_key
+    try:
+        config = parse({name: {k: value}})
+    except ConfigError as err:
+        assert str(err).startswith(f"config error: {name}.{k}"), str(err)
+        assert "\n" not in str(err)
+        return
+    section = getattr(config, name)
+    assert getattr(section, k) == keys_of(SECTIONS[name])[k].metadata["rule"].read(value, f"{name}.{k}")
+
+
+@given(st.sampled_from(list(keys_of(BeamConfig))), toml_values)
+def test_any_value_of_a_beam_key_is_accepted_or_refused_naming_the_beam(k, value):
+    beam = {"id": "g1", "pin": 8, "kind": "point", "at": [205.0, 258.3], k: value}
+    try:
+        parse({"beams": [beam]})
+    except ConfigError as err:
+        assert str(err).startswith("config error: beams[0]."), str(err)
