@@ -28,8 +28,8 @@ class ConfigError(ValueError):
     """A broken config; the message names the key."""
 
 
-def _fail(key: str, expected: str, value: Any) -> ConfigError:
-    return ConfigError(f"config error: {key}: expected {expected}, got {value!r}")
+def _fail(where: str, expected: str, value: Any) -> ConfigError:
+    return ConfigError(f"config error: {where}: expected {expected}, got {value!r}")
 
 
 # --- rules: one per kind of value, each says what it expects ---------------------------------
@@ -45,10 +45,10 @@ class Rule:
     expected: str
     accept: Callable[[Any, str], Any]
 
-    def read(self, value: Any, key: str) -> Any:
-        out = self.accept(value, key)
+    def read(self, value: Any, where: str) -> Any:
+        out = self.accept(value, where)
         if out is REFUSED:
-            raise _fail(key, self.expected, value)
+            raise _fail(where, self.expected, value)
         return out
 
 
@@ -63,21 +63,21 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def Int(lo: int, hi: int) -> Rule:
+def integer(lo: int, hi: int) -> Rule:
     return Rule(f"an integer from {lo} to {hi}", lambda v, _: v if _is_int(v) and lo <= v <= hi else REFUSED)
 
 
-def Num(lo: float, hi: float) -> Rule:
+def number(lo: float, hi: float) -> Rule:
     return Rule(f"a number from {lo} to {hi}", lambda v, _: float(v) if _is_number(v) and lo <= v <= hi else REFUSED)
 
 
-def Text(*, nonempty: bool = True) -> Rule:
+def text(*, nonempty: bool = True) -> Rule:
     def accept(v: Any, _: str) -> Any:
         return v if isinstance(v, str) and (v.strip() or not nonempty) else REFUSED
     return Rule("a non-empty string" if nonempty else "a string", accept)
 
 
-def OneOf(*choices: str, notes: dict[str, str] | None = None) -> Rule:
+def one_of(*choices: str, notes: dict[str, str] | None = None) -> Rule:
     """One of a few names; ``notes`` say where one belongs, e.g. ``'lgpio' (on a Pi)``."""
     said = [repr(c) + (f" ({notes[c]})" if notes and c in notes else "") for c in choices]
     return Rule(", ".join(said[:-1]) + " or " + said[-1], lambda v, _: v if v in choices else REFUSED)
@@ -118,11 +118,11 @@ def _check_keys(section: dict[str, Any], allowed: set[str], prefix: str) -> None
 _Section = TypeVar("_Section")
 
 
-def _read(section: type[_Section], raw: dict[str, Any], prefix: str, defaults: dict[str, Any] | None = None,
-          **given: Any) -> _Section:
+def _read(section: type[_Section], raw: dict[str, Any], prefix: str,
+          defaults: dict[str, Any] | None = None) -> _Section:
     """A section's dataclass from its TOML table: unknown keys refused, each key by its rule;
-    ``defaults`` override declared defaults (a beam's kind's part), ``given`` are not keys."""
-    return section(**_read_keys(keys_of(section), raw, prefix, defaults), **given)
+    ``defaults`` override the declared ones (a beam's kind's part)."""
+    return section(**_read_keys(keys_of(section), raw, prefix, defaults))
 
 
 def _read_keys(declared: dict[str, Field[Any]], raw: dict[str, Any], prefix: str,
@@ -155,11 +155,11 @@ GPIO_PINS = range(0, 28)
 HAT_EEPROM_PINS = {0: "ID_SD", 1: "ID_SC"}
 
 
-def _gpio_pin(value: Any, key: str) -> Any:
+def _gpio_pin(value: Any, where: str) -> Any:
     """A GPIO a beam or LED may use: 2-27 (BCM), never the HAT EEPROM pins."""
-    pin = Int(0, 27).read(value, key)
+    pin = integer(0, 27).read(value, where)
     if pin in HAT_EEPROM_PINS:
-        raise ConfigError(f"config error: {key}: GPIO{pin} is {HAT_EEPROM_PINS[pin]}, the HAT ID EEPROM "
+        raise ConfigError(f"config error: {where}: GPIO{pin} is {HAT_EEPROM_PINS[pin]}, the HAT ID EEPROM "
                           "pin: use a GPIO from 2 to 27 (hardware_docs/wiring.md)")
     return pin
 
@@ -167,13 +167,13 @@ def _gpio_pin(value: Any, key: str) -> Any:
 GPIO = Rule("an integer from 0 to 27", _gpio_pin)
 
 
-def _by_seat(raw: dict[str, Any], key: str, rule: Rule) -> dict[int, Any]:
+def _by_seat(raw: dict[str, Any], where: str, rule: Rule) -> dict[int, Any]:
     """A table keyed by seat ("1" .. "6"), each value by ``rule``."""
     out: dict[int, Any] = {}
     for seat, value in raw.items():
         if not seat.isdigit() or not 1 <= int(seat) <= 6:
-            raise _fail(f"{key}.{seat}", "a seat number from 1 to 6 as the key", seat)
-        out[int(seat)] = rule.read(value, f"{key}.{seat}")
+            raise _fail(f"{where}.{seat}", "a seat number from 1 to 6 as the key", seat)
+        out[int(seat)] = rule.read(value, f"{where}.{seat}")
     return out
 
 
@@ -182,8 +182,8 @@ def _seat_table(expected: str, rule: Rule, base: dict[int, Any] | None = None) -
     return Rule(expected, lambda v, k: {**(base or {}), **_by_seat(v, k, rule)} if isinstance(v, dict) else REFUSED)
 
 
-def _table_id(value: Any, key: str) -> Any:
-    name = Text().read(value, key)
+def _table_id(value: Any, where: str) -> Any:
+    name = text().read(value, where)
     return REFUSED if "/" in name or "+" in name or "#" in name else name
 
 
@@ -192,30 +192,30 @@ def _panel_pin(value: Any, _: str) -> Any:
     return pin if isinstance(pin, str) and pin.isdigit() and 4 <= len(pin) <= 8 else REFUSED
 
 
-def _status_pins(value: Any, key: str) -> Any:
+def _status_pins(value: Any, where: str) -> Any:
     if not isinstance(value, list) or len(value) != 3 or any(not _is_int(p) or p not in GPIO_PINS for p in value):
         return REFUSED
-    return tuple(GPIO.read(p, key) for p in value)
+    return tuple(GPIO.read(p, where) for p in value)
 
 
 # --- the sections: each field is a key, with its default and its rule --------------------------
 
 @dataclass(frozen=True)
 class MqttConfig:
-    host: str | None = key(None, Text())  # None: `gametable sim` starts a private Mosquitto
-    port: int = key(1883, Int(1, 65535))
-    username: str | None = key(None, Text())
-    password: str | None = key(None, Text(nonempty=False))
-    keepalive: int = key(15, Int(5, 3600))
+    host: str | None = key(None, text())  # None: `gametable sim` starts a private Mosquitto
+    port: int = key(1883, integer(1, 65535))
+    username: str | None = key(None, text())
+    password: str | None = key(None, text(nonempty=False))
+    keepalive: int = key(15, integer(5, 3600))
 
 
 @dataclass(frozen=True)
 class StrikerConfig:
-    port: str | None = key(None, Text())
-    baud: int = key(115200, Int(1200, 4_000_000))
-    silence_s: float = key(3.0, Num(0.1, 3600.0))
+    port: str | None = key(None, text())
+    baud: int = key(115200, integer(1200, 4_000_000))
+    silence_s: float = key(3.0, number(0.1, 3600.0))
     # the diode power path browns out at 3.6-3.7 V (hardware_docs/firmware.md)
-    low_battery_v: float = key(3.8, Num(0.0, 5.0))
+    low_battery_v: float = key(3.8, number(0.0, 5.0))
 
 
 # the gpiozero factories sensors/gpio.py can make; "lgpio" on a Pi, "mock" elsewhere
@@ -224,28 +224,28 @@ PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 
 @dataclass(frozen=True)
 class GpioConfig:
-    pin_factory: str = key("mock", OneOf(*PIN_FACTORIES, notes={"lgpio": "on a Pi", "mock": "off a Pi"}))
+    pin_factory: str = key("mock", one_of(*PIN_FACTORIES, notes={"lgpio": "on a Pi", "mock": "off a Pi"}))
 
 
 @dataclass(frozen=True)
 class JournalConfig:
-    path: str = key("gametable-journal.sqlite", Text())
+    path: str = key("gametable-journal.sqlite", text())
 
 
 @dataclass(frozen=True)
 class PanelConfig:
-    host: str = key("0.0.0.0", Text())
-    port: int = key(8080, Int(1, 65535))
+    host: str = key("0.0.0.0", text())
+    port: int = key(8080, integer(1, 65535))
     pin: str = key("0000", Rule("4 to 8 digits, as a string", _panel_pin))
-    public_url: str | None = key(None, Text())
-    mqtt_username: str | None = key(None, Text())  # the panel's own broker user (ACL: reads private views)
-    mqtt_password: str | None = key(None, Text(nonempty=False))
+    public_url: str | None = key(None, text())
+    mqtt_username: str | None = key(None, text())  # the panel's own broker user (ACL: reads private views)
+    mqtt_password: str | None = key(None, text(nonempty=False))
     # a seat whose phone has had no stream open this long is named to the host (docs/phones.md)
-    absent_s: float = key(120.0, Num(5.0, 86400.0))
+    absent_s: float = key(120.0, number(5.0, 86400.0))
 
 
 BEAM_KINDS = ("segment", "point")
-BEAM_KIND = OneOf(*BEAM_KINDS)
+BEAM_KIND = one_of(*BEAM_KINDS)
 PART_KEYS = ("part", "range_mm", "span_mm")  # also `[beam_parts.<kind>]`: every beam of that kind
 
 
@@ -253,16 +253,16 @@ PART_KEYS = ("part", "range_mm", "span_mm")  # also `[beam_parts.<kind>]`: every
 class BeamConfig:
     """One IR break-beam: a horizontal `segment` a→b or a vertical `point` at `at` (table mm)."""
 
-    id: str = key(rule=Text(), missing="every beam needs an id")
+    id: str = key(rule=text(), missing="every beam needs an id")
     pin: int = key(rule=GPIO, missing="the GPIO number the beam is wired to")
     kind: str = key("segment", BEAM_KIND)
     active_high: bool = key(False, BOOL)
     a: tuple[float, float] | None = key(None, POINT)
     b: tuple[float, float] | None = key(None, POINT)
     at: tuple[float, float] | None = key(None, POINT)
-    part: str | None = key(None, Text())  # the emitter/receiver pair, e.g. "Vishay TSSP4038 + TSAL6200"
-    range_mm: float | None = key(None, Num(1.0, 100_000.0))  # the part's rated emitter-to-receiver range
-    span_mm: float | None = key(None, Num(1.0, 100_000.0))  # a point beam's emitter-to-receiver distance
+    part: str | None = key(None, text())  # the emitter/receiver pair, e.g. "Vishay TSSP4038 + TSAL6200"
+    range_mm: float | None = key(None, number(1.0, 100_000.0))  # the part's rated emitter-to-receiver range
+    span_mm: float | None = key(None, number(1.0, 100_000.0))  # a point beam's emitter-to-receiver distance
 
     @property
     def length_mm(self) -> float | None:
@@ -280,9 +280,9 @@ class LedConfig:
 
 @dataclass(frozen=True)
 class SimConfig:
-    seed: int = key(1, Int(0, 2**63 - 1))
-    speed: float = key(1.0, Num(0.01, 1000.0))
-    hz: int = key(240, Int(30, 2000))
+    seed: int = key(1, integer(0, 2**63 - 1))
+    speed: float = key(1.0, number(0.01, 1000.0))
+    hz: int = key(240, integer(30, 2000))
 
 
 # --- [camera]: the optional overhead camera (docs/camera.md CAM-1, CAM-2) -----------------------
@@ -306,15 +306,15 @@ DEFAULT_SEAT_COLOURS: dict[int, str] = {1: "#d03030", 2: "#3050d0", 3: "#30a040"
 DEFAULT_SEAT_MARKS: dict[int, int] = {6: 1}
 
 
-def _camera_device(value: Any, key: str) -> Any:
+def _camera_device(value: Any, where: str) -> Any:
     if _is_int(value):
         if not 0 <= value <= 63:
-            raise _fail(key, "a V4L2 index from 0 to 63", value)
+            raise _fail(where, "a V4L2 index from 0 to 63", value)
         return value
     if not isinstance(value, str):
         return REFUSED
     if value != PICAMERA2 and not value.startswith("/"):
-        raise _fail(key, f"{PICAMERA2!r} or an absolute V4L2 device path such as '/dev/video0'", value)
+        raise _fail(where, f"{PICAMERA2!r} or an absolute V4L2 device path such as '/dev/video0'", value)
     return value
 
 
@@ -328,27 +328,27 @@ def _finite_number(value: Any) -> bool:
     return _is_number(value) and math.isfinite(value)
 
 
-def _camera_markers(value: Any, key: str) -> Any:
+def _camera_markers(value: Any, where: str) -> Any:
     """CAM-1: all four markers, each outside the playing surface, in table mm."""
     if not isinstance(value, dict):
         return REFUSED
     for marker in value:
         if marker not in MARKER_IDS:
-            raise _fail(f"{key}.{marker}", "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
+            raise _fail(f"{where}.{marker}", "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
     out: dict[str, tuple[float, float]] = {}
     for marker in MARKER_IDS:
         if marker not in value:
-            raise _fail(f"{key}.{marker}", f"the centre [x_mm, y_mm] of marker {marker} (all four are needed)", None)
+            raise _fail(f"{where}.{marker}", f"the centre [x_mm, y_mm] of marker {marker} (all four are needed)", None)
         p = value[marker]
         if not isinstance(p, list) or len(p) != 2 or not all(_finite_number(v) for v in p):
-            raise _fail(f"{key}.{marker}", "a point [x_mm, y_mm]", p)
+            raise _fail(f"{where}.{marker}", "a point [x_mm, y_mm]", p)
         point = (float(p[0]), float(p[1]))
         if geo.SURFACE.contains_point(point):
-            raise _fail(f"{key}.{marker}", "a point outside the playing surface (0..425 x 0..625 mm): "
+            raise _fail(f"{where}.{marker}", "a point outside the playing surface (0..425 x 0..625 mm): "
                         "a coin would cover a marker on the surface", p)
         out[marker] = point
     if len(set(out.values())) < 4:
-        raise _fail(key, "four different points", value)
+        raise _fail(where, "four different points", value)
     return out
 
 
@@ -366,18 +366,18 @@ class CameraConfig:
     # the analysis resolution (Camera Module 3 at 120 fps)
     resolution: tuple[int, int] = key((1536, 864), Rule("[width, height] in pixels, each from 64 to 8192",
                                                         _camera_resolution))
-    fps: int = key(120, Int(1, 1000))  # CAM-1: >= 100 during a strike
+    fps: int = key(120, integer(1, 1000))  # CAM-1: >= 100 during a strike
     markers: dict[str, tuple[float, float]] = key(
         rule=Rule('a table of the four ArUco markers, e.g. { "0" = [-35, -35], ... }', _camera_markers),
         factory=lambda: dict(DEFAULT_MARKERS))
-    marker_size_mm: float = key(40.0, Num(10.0, 200.0))  # the printed side of one marker (hardware_docs/marker_sheet.svg)
-    confidence_threshold: float = key(DEFAULT_THRESHOLD, Num(0.5, 1.0))
+    marker_size_mm: float = key(40.0, number(10.0, 200.0))  # the printed side of one marker (hardware_docs/marker_sheet.svg)
+    confidence_threshold: float = key(DEFAULT_THRESHOLD, number(0.5, 1.0))
     # by seat; the seats not given keep their default colour
     seat_colours: dict[int, str] = key(rule=_seat_table('a table by seat, e.g. { "1" = "#d32f2f" }', COLOUR,
                                                         DEFAULT_SEAT_COLOURS),
                                        factory=lambda: dict(DEFAULT_SEAT_COLOURS))
     # seat -> white sticker dots; given, it replaces the default
-    seat_marks: dict[int, int] = key(rule=_seat_table('a table by seat, e.g. { "1" = 1 }', Int(0, 4)),
+    seat_marks: dict[int, int] = key(rule=_seat_table('a table by seat, e.g. { "1" = 1 }', integer(0, 4)),
                                      factory=lambda: dict(DEFAULT_SEAT_MARKS))
 
     @property
@@ -483,7 +483,7 @@ def _strikers(section: dict[str, Any]) -> dict[str, int]:
     for sid in section:
         if not 0 < len(sid) <= 32:
             raise _fail(f"strikers.{sid}", "a striker id of 1 to 32 characters (as its frames say it)", sid)
-    return {sid: Int(1, 6).read(seat, f"strikers.{sid}") for sid, seat in section.items()}
+    return {sid: integer(1, 6).read(seat, f"strikers.{sid}") for sid, seat in section.items()}
 
 
 def _camera(section: Any) -> CameraConfig | None:
