@@ -5,8 +5,8 @@ Every error names the key and what was expected, e.g.
 Unknown keys are errors too: a typo must not silently fall back to a default.
 
 The schema is declared once: each section is a dataclass whose fields are its keys, and each
-field's :func:`key` gives the default and the :class:`Rule` that validates it and says what was
-expected. The readers, the unknown-key lists and the docs check (tests/test_config.py) all read
+field's ``key(default, rule)`` (core/config_rules.py) gives the default and the rule that validates
+it and says what was expected. The readers, the unknown-key lists and the docs check (tests/test_config.py) all read
 these declarations; only what spans keys (a beam's reach, pins used twice, a real table's
 strikers) is checked by hand in :func:`parse`.
 """
@@ -16,136 +16,31 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from collections.abc import Callable
-from dataclasses import MISSING, Field, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from core import table_geometry as geo
-
-
-class ConfigError(ValueError):
-    """A broken config; the message names the key."""
-
-
-def _fail(where: str, expected: str, value: Any) -> ConfigError:
-    return ConfigError(f"config error: {where}: expected {expected}, got {value!r}")
-
-
-# --- rules: one per kind of value, each says what it expects ---------------------------------
-
-@dataclass(frozen=True)
-class Rule:
-    """How one key's TOML value is checked and converted.
-
-    ``accept`` returns the converted value, or :data:`REFUSED` so that the error says
-    ``expected <expected>``; a rule with more to say raises its own :class:`ConfigError`.
-    """
-
-    expected: str
-    accept: Callable[[Any, str], Any]
-
-    def read(self, value: Any, where: str) -> Any:
-        out = self.accept(value, where)
-        if out is REFUSED:
-            raise _fail(where, self.expected, value)
-        return out
-
-
-REFUSED: Any = object()
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def integer(lo: int, hi: int) -> Rule:
-    return Rule(f"an integer from {lo} to {hi}", lambda v, _: v if _is_int(v) and lo <= v <= hi else REFUSED)
-
-
-def number(lo: float, hi: float) -> Rule:
-    return Rule(f"a number from {lo} to {hi}", lambda v, _: float(v) if _is_number(v) and lo <= v <= hi else REFUSED)
-
-
-def text(*, nonempty: bool = True) -> Rule:
-    def accept(v: Any, _: str) -> Any:
-        return v if isinstance(v, str) and (v.strip() or not nonempty) else REFUSED
-    return Rule("a non-empty string" if nonempty else "a string", accept)
-
-
-def one_of(*choices: str, notes: dict[str, str] | None = None) -> Rule:
-    """One of a few names; ``notes`` say where one belongs, e.g. ``'lgpio' (on a Pi)``."""
-    said = [repr(c) + (f" ({notes[c]})" if notes and c in notes else "") for c in choices]
-    return Rule(", ".join(said[:-1]) + " or " + said[-1], lambda v, _: v if v in choices else REFUSED)
-
-
-BOOL = Rule("true or false", lambda v, _: v if isinstance(v, bool) else REFUSED)
-POINT = Rule("a point [x_mm, y_mm]", lambda v, _: (float(v[0]), float(v[1]))
-             if isinstance(v, list) and len(v) == 2 and all(_is_number(x) for x in v) else REFUSED)
-
-
-def key(default: Any = MISSING, rule: Rule | None = None, *, factory: Callable[[], Any] | None = None,
-        missing: str = "") -> Any:
-    """A config key: its default (or ``factory``; none: required, ``missing`` says why) and its rule."""
-    meta = {"rule": rule, "missing": missing}
-    if factory is not None:
-        return field(default_factory=factory, metadata=meta)
-    return field(default=default, metadata=meta)
-
-
-def keys_of(section: type) -> dict[str, Field[Any]]:
-    """The TOML keys a section's dataclass declares, in order (fields without a rule are not keys)."""
-    return {f.name: f for f in fields(section) if f.metadata.get("rule") is not None}
-
-
-def default_of(f: Field[Any]) -> Any:
-    """A key's default as a config without it gets it (``MISSING`` for a required key)."""
-    return f.default_factory() if f.default_factory is not MISSING else f.default
-
-
-def _check_keys(section: dict[str, Any], allowed: set[str], prefix: str) -> None:
-    for name in section:
-        if name not in allowed:
-            raise ConfigError(
-                f"config error: {prefix}{name}: unknown key (expected one of: {', '.join(sorted(allowed))})"
-            )
-
-
-_Section = TypeVar("_Section")
-
-
-def _read(section: type[_Section], raw: dict[str, Any], prefix: str,
-          defaults: dict[str, Any] | None = None) -> _Section:
-    """A section's dataclass from its TOML table: unknown keys refused, each key by its rule;
-    ``defaults`` override the declared ones (a beam's kind's part)."""
-    return section(**_read_keys(keys_of(section), raw, prefix, defaults))
-
-
-def _read_keys(declared: dict[str, Field[Any]], raw: dict[str, Any], prefix: str,
-               defaults: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The keys given (each by its rule) and the ``defaults`` for those not given."""
-    _check_keys(raw, set(declared), prefix)
-    values: dict[str, Any] = {}
-    for name, f in declared.items():
-        if name in raw:
-            values[name] = f.metadata["rule"].read(raw[name], prefix + name)
-        elif defaults and name in defaults:
-            values[name] = defaults[name]
-        elif default_of(f) is MISSING:
-            raise ConfigError(f"config error: {prefix}{name}: missing ({f.metadata['missing']})")
-    return values
-
-
-def _table(data: dict[str, Any], name: str, prefix: str = "") -> dict[str, Any]:
-    value = data.get(name, {})
-    if not isinstance(value, dict):
-        raise _fail(prefix + name, f"a table ([{prefix}{name}])", value)
-    return value
-
+from core.config_rules import (
+    BOOL,
+    POINT,
+    REFUSED,
+    ConfigError,
+    Rule,
+    check_keys,
+    integer,
+    is_int,
+    is_number,
+    key,
+    keys_of,
+    number,
+    one_of,
+    read_keys,
+    read_section,
+    refusal,
+    table,
+    text,
+)
 
 # --- rules with more to say than "expected ..." -----------------------------------------------
 
@@ -172,7 +67,7 @@ def _by_seat(raw: dict[str, Any], where: str, rule: Rule) -> dict[int, Any]:
     out: dict[int, Any] = {}
     for seat, value in raw.items():
         if not seat.isdigit() or not 1 <= int(seat) <= 6:
-            raise _fail(f"{where}.{seat}", "a seat number from 1 to 6 as the key", seat)
+            raise refusal(f"{where}.{seat}", "a seat number from 1 to 6 as the key", seat)
         out[int(seat)] = rule.read(value, f"{where}.{seat}")
     return out
 
@@ -188,12 +83,12 @@ def _table_id(value: Any, where: str) -> Any:
 
 
 def _panel_pin(value: Any, _: str) -> Any:
-    pin = str(value) if _is_int(value) else value  # pin = 1234 is read as "1234"
+    pin = str(value) if is_int(value) else value  # pin = 1234 is read as "1234"
     return pin if isinstance(pin, str) and pin.isdigit() and 4 <= len(pin) <= 8 else REFUSED
 
 
 def _status_pins(value: Any, where: str) -> Any:
-    if not isinstance(value, list) or len(value) != 3 or any(not _is_int(p) or p not in GPIO_PINS for p in value):
+    if not isinstance(value, list) or len(value) != 3 or any(not is_int(p) or p not in GPIO_PINS for p in value):
         return REFUSED
     return tuple(GPIO.read(p, where) for p in value)
 
@@ -307,25 +202,25 @@ DEFAULT_SEAT_MARKS: dict[int, int] = {6: 1}
 
 
 def _camera_device(value: Any, where: str) -> Any:
-    if _is_int(value):
+    if is_int(value):
         if not 0 <= value <= 63:
-            raise _fail(where, "a V4L2 index from 0 to 63", value)
+            raise refusal(where, "a V4L2 index from 0 to 63", value)
         return value
     if not isinstance(value, str):
         return REFUSED
     if value != PICAMERA2 and not value.startswith("/"):
-        raise _fail(where, f"{PICAMERA2!r} or an absolute V4L2 device path such as '/dev/video0'", value)
+        raise refusal(where, f"{PICAMERA2!r} or an absolute V4L2 device path such as '/dev/video0'", value)
     return value
 
 
 def _camera_resolution(value: Any, _: str) -> Any:
-    if not isinstance(value, list) or len(value) != 2 or any(not _is_int(v) or not 64 <= v <= 8192 for v in value):
+    if not isinstance(value, list) or len(value) != 2 or any(not is_int(v) or not 64 <= v <= 8192 for v in value):
         return REFUSED
     return (value[0], value[1])
 
 
 def _finite_number(value: Any) -> bool:
-    return _is_number(value) and math.isfinite(value)
+    return is_number(value) and math.isfinite(value)
 
 
 def _camera_markers(value: Any, where: str) -> Any:
@@ -334,21 +229,21 @@ def _camera_markers(value: Any, where: str) -> Any:
         return REFUSED
     for marker in value:
         if marker not in MARKER_IDS:
-            raise _fail(f"{where}.{marker}", "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
+            raise refusal(f"{where}.{marker}", "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
     out: dict[str, tuple[float, float]] = {}
     for marker in MARKER_IDS:
         if marker not in value:
-            raise _fail(f"{where}.{marker}", f"the centre [x_mm, y_mm] of marker {marker} (all four are needed)", None)
+            raise refusal(f"{where}.{marker}", f"the centre [x_mm, y_mm] of marker {marker} (all four are needed)", None)
         p = value[marker]
         if not isinstance(p, list) or len(p) != 2 or not all(_finite_number(v) for v in p):
-            raise _fail(f"{where}.{marker}", "a point [x_mm, y_mm]", p)
+            raise refusal(f"{where}.{marker}", "a point [x_mm, y_mm]", p)
         point = (float(p[0]), float(p[1]))
         if geo.SURFACE.contains_point(point):
-            raise _fail(f"{where}.{marker}", "a point outside the playing surface (0..425 x 0..625 mm): "
+            raise refusal(f"{where}.{marker}", "a point outside the playing surface (0..425 x 0..625 mm): "
                         "a coin would cover a marker on the surface", p)
         out[marker] = point
     if len(set(out.values())) < 4:
-        raise _fail(where, "four different points", value)
+        raise refusal(where, "four different points", value)
     return out
 
 
@@ -416,9 +311,9 @@ TOP_KEYS = {f.name for f in fields(Config)} - {"source"} | {"beam_parts"}
 def _beam_parts(section: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """``[beam_parts.segment]`` / ``[beam_parts.point]``: the part every beam of that kind uses,
     unless the beam names its own (``part``, ``range_mm``, ``span_mm`` in ``[[beams]]``)."""
-    _check_keys(section, set(BEAM_KINDS), "beam_parts.")
+    check_keys(section, set(BEAM_KINDS), "beam_parts.")
     part_keys = {name: f for name, f in keys_of(BeamConfig).items() if name in PART_KEYS}
-    return {kind: _read_keys(part_keys, _table(section, kind, "beam_parts."), f"beam_parts.{kind}.",
+    return {kind: read_keys(part_keys, table(section, kind, "beam_parts."), f"beam_parts.{kind}.",
                              defaults=dict.fromkeys(PART_KEYS))
             for kind in BEAM_KINDS}
 
@@ -445,14 +340,14 @@ def _beams(raw: Any, parts: dict[str, dict[str, Any]], real_table: bool) -> tupl
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise _fail("beams", "an array of tables ([[beams]])", raw)
+        raise refusal("beams", "an array of tables ([[beams]])", raw)
     beams: list[BeamConfig] = []
     for i, item in enumerate(raw):
         prefix = f"beams[{i}]."
         if not isinstance(item, dict):
-            raise _fail(f"beams[{i}]", "a table", item)
+            raise refusal(f"beams[{i}]", "a table", item)
         kind = BEAM_KIND.read(item.get("kind", "segment"), prefix + "kind")  # which parts are its defaults
-        beam = _read(BeamConfig, item, prefix, defaults=parts[kind])
+        beam = read_section(BeamConfig, item, prefix, defaults=parts[kind])
         if any(b.id == beam.id for b in beams):
             raise ConfigError(f"config error: {prefix}id: duplicate beam id {beam.id!r}")
         if any(b.pin == beam.pin for b in beams):
@@ -482,7 +377,7 @@ def _strikers(section: dict[str, Any]) -> dict[str, int]:
     """``[strikers]``: optional seats by striker id (any id a striker's frames name)."""
     for sid in section:
         if not 0 < len(sid) <= 32:
-            raise _fail(f"strikers.{sid}", "a striker id of 1 to 32 characters (as its frames say it)", sid)
+            raise refusal(f"strikers.{sid}", "a striker id of 1 to 32 characters (as its frames say it)", sid)
     return {sid: integer(1, 6).read(seat, f"strikers.{sid}") for sid, seat in section.items()}
 
 
@@ -491,8 +386,8 @@ def _camera(section: Any) -> CameraConfig | None:
     if section is None:
         return None
     if not isinstance(section, dict):
-        raise _fail("camera", "a table ([camera])", section)
-    return _read(CameraConfig, section, "camera.")
+        raise refusal("camera", "a table ([camera])", section)
+    return read_section(CameraConfig, section, "camera.")
 
 
 def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool = False) -> Config:
@@ -502,12 +397,12 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
     neither strikers nor a base station port): the drawings and the simulator read the shipped
     ``default-table.toml``, a real table's template that has no base station port yet.
     """
-    _check_keys(data, TOP_KEYS, "")
+    check_keys(data, TOP_KEYS, "")
     top = keys_of(Config)  # the top-level keys that are values, not [sections]
-    values = _read_keys(top, {name: value for name, value in data.items() if name in top}, "")
-    sections: dict[str, Any] = {name: _read(cls, _table(data, name), name + ".")
+    values = read_keys(top, {name: value for name, value in data.items() if name in top}, "")
+    sections: dict[str, Any] = {name: read_section(cls, table(data, name), name + ".")
                 for name, cls in SECTIONS.items() if name != "camera"}
-    strikers = _strikers(_table(data, "strikers"))
+    strikers = _strikers(table(data, "strikers"))
     factory = sections["gpio"].pin_factory
     real_table = factory != "mock"
     if real_table and not strikers and not sections["striker"].port and not layout_only:
@@ -517,7 +412,7 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
             f"config error: strikers: empty on a real table (gpio.pin_factory = {factory!r}) and no [striker] "
             "port: set [striker] port to the base station's /dev/serial/by-id/... path and pair the strikers "
             "from the host's bring-up page (see hardware_docs/pi_setup.md)")
-    beams = _beams(data.get("beams"), _beam_parts(_table(data, "beam_parts")), real_table)
+    beams = _beams(data.get("beams"), _beam_parts(table(data, "beam_parts")), real_table)
     _check_pins(beams, sections["leds"])
     return Config(
         **values,

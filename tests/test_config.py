@@ -19,11 +19,10 @@ from core.config import (
     CameraConfig,
     ConfigError,
     PanelConfig,
-    default_of,
-    keys_of,
     load,
     parse,
 )
+from core.config_rules import default_of, keys_of
 
 ROOT = Path(__file__).parent.parent
 
