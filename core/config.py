@@ -299,7 +299,8 @@ class Config:
     source: str = "<defaults>"
 
 
-# The [section]s read by their declaration alone, by name (the docs check reads this too).
+# The [section]s read by their declaration alone, by name (the docs check reads this too); a new key
+# is one line in its section's dataclass (and its row in README.md's table). [camera] alone is optional.
 SECTIONS: dict[str, type] = {"mqtt": MqttConfig, "striker": StrikerConfig, "gpio": GpioConfig,
                              "journal": JournalConfig, "panel": PanelConfig, "leds": LedConfig, "sim": SimConfig,
                              "camera": CameraConfig}
@@ -314,7 +315,7 @@ def _beam_parts(section: dict[str, Any]) -> dict[str, dict[str, Any]]:
     check_keys(section, set(BEAM_KINDS), "beam_parts.")
     part_keys = {name: f for name, f in keys_of(BeamConfig).items() if name in PART_KEYS}
     return {kind: read_keys(part_keys, table(section, kind, "beam_parts."), f"beam_parts.{kind}.",
-                             defaults=dict.fromkeys(PART_KEYS))
+                            defaults=dict.fromkeys(PART_KEYS))
             for kind in BEAM_KINDS}
 
 
@@ -401,7 +402,7 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
     top = keys_of(Config)  # the top-level keys that are values, not [sections]
     values = read_keys(top, {name: value for name, value in data.items() if name in top}, "")
     sections: dict[str, Any] = {name: read_section(cls, table(data, name), name + ".")
-                for name, cls in SECTIONS.items() if name != "camera"}
+                                for name, cls in SECTIONS.items() if name != "camera"}  # [camera]: below
     strikers = _strikers(table(data, "strikers"))
     factory = sections["gpio"].pin_factory
     real_table = factory != "mock"
@@ -430,11 +431,11 @@ def load(path: str | Path | None, *, layout_only: bool = False) -> Config:
         return parse({}, "<defaults>", layout_only=layout_only)
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        toml_text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"config error: cannot read {path}: {exc.strerror or exc}") from exc
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(toml_text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config error: {path} is not valid TOML: {exc}") from exc
     return parse(data, str(path), layout_only=layout_only)
