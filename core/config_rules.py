@@ -84,9 +84,14 @@ def key(default: Any = MISSING, rule: Rule | None = None, *, factory: Callable[[
     return field(default=default, metadata=meta)
 
 
+_KEYS: dict[type, dict[str, Field[Any]]] = {}  # by section: read at every load, fields never change
+
+
 def keys_of(section: type) -> dict[str, Field[Any]]:
     """The TOML keys a section's dataclass declares, in order (fields without a rule are not keys)."""
-    return {f.name: f for f in fields(section) if f.metadata.get("rule") is not None}
+    if section not in _KEYS:
+        _KEYS[section] = {f.name: f for f in fields(section) if f.metadata.get("rule") is not None}
+    return _KEYS[section]
 
 
 def default_of(f: Field[Any]) -> Any:
@@ -122,7 +127,7 @@ def read_keys(declared: dict[str, Field[Any]], raw: dict[str, Any], prefix: str,
             values[name] = f.metadata["rule"].read(raw[name], prefix + name)
         elif defaults and name in defaults:
             values[name] = defaults[name]
-        elif default_of(f) is MISSING:
+        elif f.default is MISSING and f.default_factory is MISSING:
             raise ConfigError(f"config error: {prefix}{name}: missing ({f.metadata['missing']})")
     return values
 
