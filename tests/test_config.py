@@ -332,3 +332,20 @@ def test_any_value_of_a_beam_key_is_accepted_or_refused_naming_the_beam(k, value
         parse({"beams": [beam]})
     except ConfigError as err:
         assert str(err).startswith("config error: beams[0]."), str(err)
+
+
+def test_every_key_the_docs_name_in_a_table_section_is_declared():
+    """`[panel] absent_s`, `[striker] low_battery_v` ... in prose: a renamed or dropped key shows here."""
+    # multi_table.md also names the venue service's own file (gametable/venue/config.py)
+    docs = [ROOT / "README.md", ROOT / "web_panel/PANEL.md", *sorted((ROOT / "hardware_docs").glob("*.md")),
+            *sorted((ROOT / "docs").glob("*.md"))]
+    unknown = []
+    for doc in docs:
+        if doc.name == "multi_table.md":
+            continue
+        for m in re.finditer(r"`\[([a-z_]+)\] ([a-z_]+(?:, [a-z_]+)*)", doc.read_text(encoding="utf-8")):
+            section = SECTIONS.get(m.group(1))
+            if m.group(1) != "strikers":  # [strikers] keys are striker ids
+                unknown += [f"{doc.name}: {m.group(0)}" for k in m.group(2).split(", ")
+                            if section is None or k not in keys_of(section)]
+    assert unknown == []
