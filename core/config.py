@@ -3,6 +3,12 @@
 Every error names the key and what was expected, e.g.
 ``config error: panel.port: expected an integer from 1 to 65535, got 'eighty'``.
 Unknown keys are errors too: a typo must not silently fall back to a default.
+
+The schema is declared once: each section is a dataclass whose fields are its keys, and each
+field's ``key(default, rule)`` (core/config_rules.py) gives the default and the rule that validates
+it and says what was expected. The readers, the unknown-key lists and the docs check (tests/test_config.py) all read
+these declarations; only what spans keys (a beam's reach, pins used twice, a real table's
+strikers) is checked by hand in :func:`parse`.
 """
 
 from __future__ import annotations
@@ -10,70 +16,148 @@ from __future__ import annotations
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from core import table_geometry as geo
+from core.config_rules import (
+    BOOL,
+    POINT,
+    REFUSED,
+    ConfigError,
+    Rule,
+    check_keys,
+    integer,
+    is_int,
+    is_number,
+    key,
+    keys_of,
+    number,
+    one_of,
+    read_keys,
+    read_section,
+    refusal,
+    table,
+    text,
+)
+
+# --- rules with more to say than "expected ..." -----------------------------------------------
+
+GPIO_PINS = range(0, 28)
+# GPIO0/1 are ID_SD/ID_SC, the HAT ID EEPROM's I2C bus: the firmware reads them at boot, so a beam
+# or LED there misbehaves (hardware_docs/wiring.md; draw_wiring.py refuses them too).
+HAT_EEPROM_PINS = {0: "ID_SD", 1: "ID_SC"}
 
 
-class ConfigError(ValueError):
-    """A broken config; the message names the key."""
+def _gpio_pin(value: Any, where: str) -> Any:
+    """A GPIO a beam or LED may use: 2-27 (BCM), never the HAT EEPROM pins."""
+    pin = integer(0, 27).read(value, where)
+    if pin in HAT_EEPROM_PINS:
+        raise ConfigError(f"config error: {where}: GPIO{pin} is {HAT_EEPROM_PINS[pin]}, the HAT ID EEPROM "
+                          "pin: use a GPIO from 2 to 27 (hardware_docs/wiring.md)")
+    return pin
 
+
+GPIO = Rule("an integer from 0 to 27", _gpio_pin)
+
+
+def _by_seat(raw: dict[str, Any], where: str, rule: Rule) -> dict[int, Any]:
+    """A table keyed by seat ("1" .. "6"), each value by ``rule``."""
+    out: dict[int, Any] = {}
+    for seat, value in raw.items():
+        if not seat.isdigit() or not 1 <= int(seat) <= 6:
+            raise refusal(f"{where}.{seat}", "a seat number from 1 to 6 as the key", seat)
+        out[int(seat)] = rule.read(value, f"{where}.{seat}")
+    return out
+
+
+def _seat_table(expected: str, rule: Rule, base: dict[int, Any] | None = None) -> Rule:
+    """A by-seat table; ``base``: the seats not given keep these values."""
+    return Rule(expected, lambda v, k: {**(base or {}), **_by_seat(v, k, rule)} if isinstance(v, dict) else REFUSED)
+
+
+def _table_id(value: Any, where: str) -> Any:
+    name = text().read(value, where)
+    return REFUSED if "/" in name or "+" in name or "#" in name else name
+
+
+def _panel_pin(value: Any, _: str) -> Any:
+    pin = str(value) if is_int(value) else value  # pin = 1234 is read as "1234"
+    return pin if isinstance(pin, str) and pin.isdigit() and 4 <= len(pin) <= 8 else REFUSED
+
+
+def _status_pins(value: Any, where: str) -> Any:
+    if not isinstance(value, list) or len(value) != 3 or any(not is_int(p) or p not in GPIO_PINS for p in value):
+        return REFUSED
+    return tuple(GPIO.read(p, where) for p in value)
+
+
+# --- the sections: each field is a key, with its default and its rule --------------------------
 
 @dataclass(frozen=True)
 class MqttConfig:
-    host: str | None = None  # None: `gametable sim` starts a private Mosquitto
-    port: int = 1883
-    username: str | None = None
-    password: str | None = None
-    keepalive: int = 15
+    host: str | None = key(None, text())  # None: `gametable sim` starts a private Mosquitto
+    port: int = key(1883, integer(1, 65535))
+    username: str | None = key(None, text())
+    password: str | None = key(None, text(nonempty=False))
+    keepalive: int = key(15, integer(5, 3600))
 
 
 @dataclass(frozen=True)
 class StrikerConfig:
-    port: str | None = None
-    baud: int = 115200
-    silence_s: float = 3.0
-    low_battery_v: float = 3.8  # the diode power path browns out at 3.6-3.7 V (hardware_docs/firmware.md)
+    port: str | None = key(None, text())
+    baud: int = key(115200, integer(1200, 4_000_000))
+    silence_s: float = key(3.0, number(0.1, 3600.0))
+    # the diode power path browns out at 3.6-3.7 V (hardware_docs/firmware.md)
+    low_battery_v: float = key(3.8, number(0.0, 5.0))
+
+
+# the gpiozero factories sensors/gpio.py can make; "lgpio" on a Pi, "mock" elsewhere
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
 
 
 @dataclass(frozen=True)
 class GpioConfig:
-    pin_factory: str = "mock"
+    pin_factory: str = key("mock", one_of(*PIN_FACTORIES, notes={"lgpio": "on a Pi", "mock": "off a Pi"}))
 
 
 @dataclass(frozen=True)
 class JournalConfig:
-    path: str = "gametable-journal.sqlite"
+    path: str = key("gametable-journal.sqlite", text())
 
 
 @dataclass(frozen=True)
 class PanelConfig:
-    host: str = "0.0.0.0"
-    port: int = 8080
-    pin: str = "0000"
-    public_url: str | None = None
-    mqtt_username: str | None = None  # the panel's own broker user (ACL: reads private views)
-    mqtt_password: str | None = None
+    host: str = key("0.0.0.0", text())
+    port: int = key(8080, integer(1, 65535))
+    pin: str = key("0000", Rule("4 to 8 digits, as a string", _panel_pin))
+    public_url: str | None = key(None, text())
+    mqtt_username: str | None = key(None, text())  # the panel's own broker user (ACL: reads private views)
+    mqtt_password: str | None = key(None, text(nonempty=False))
     # a seat whose phone has had no stream open this long is named to the host (docs/phones.md)
-    absent_s: float = 120.0
+    absent_s: float = key(120.0, number(5.0, 86400.0))
+
+
+BEAM_KINDS = ("segment", "point")
+BEAM_KIND = one_of(*BEAM_KINDS)
+PART_KEYS = ("part", "range_mm", "span_mm")  # also `[beam_parts.<kind>]`: every beam of that kind
 
 
 @dataclass(frozen=True)
 class BeamConfig:
     """One IR break-beam: a horizontal `segment` a→b or a vertical `point` at `at` (table mm)."""
 
-    id: str
-    pin: int
-    kind: str
-    active_high: bool = False
-    a: tuple[float, float] | None = None
-    b: tuple[float, float] | None = None
-    at: tuple[float, float] | None = None
-    part: str | None = None  # the emitter/receiver pair, e.g. "Vishay TSSP4038 + TSAL6200"
-    range_mm: float | None = None  # the part's rated emitter-to-receiver range
-    span_mm: float | None = None  # a point beam's emitter-to-receiver distance (not in its geometry)
+    id: str = key(rule=text(), missing="every beam needs an id")
+    pin: int = key(rule=GPIO, missing="the GPIO number the beam is wired to")
+    kind: str = key("segment", BEAM_KIND)
+    active_high: bool = key(False, BOOL)
+    a: tuple[float, float] | None = key(None, POINT)
+    b: tuple[float, float] | None = key(None, POINT)
+    at: tuple[float, float] | None = key(None, POINT)
+    part: str | None = key(None, text())  # the emitter/receiver pair, e.g. "Vishay TSSP4038 + TSAL6200"
+    range_mm: float | None = key(None, number(1.0, 100_000.0))  # the part's rated emitter-to-receiver range
+    span_mm: float | None = key(None, number(1.0, 100_000.0))  # a point beam's emitter-to-receiver distance
 
     @property
     def length_mm(self) -> float | None:
@@ -85,16 +169,18 @@ class BeamConfig:
 
 @dataclass(frozen=True)
 class LedConfig:
-    seats: dict[int, int] = field(default_factory=dict)
-    status: tuple[int, int, int] | None = None
+    seats: dict[int, int] = key(rule=_seat_table("a table of seat = GPIO pin", GPIO), factory=dict)
+    status: tuple[int, int, int] | None = key(None, Rule("three GPIO pins [red, green, blue]", _status_pins))
 
 
 @dataclass(frozen=True)
 class SimConfig:
-    seed: int = 1
-    speed: float = 1.0
-    hz: int = 240
+    seed: int = key(1, integer(0, 2**63 - 1))
+    speed: float = key(1.0, number(0.01, 1000.0))
+    hz: int = key(240, integer(30, 2000))
 
+
+# --- [camera]: the optional overhead camera (docs/camera.md CAM-1, CAM-2) -----------------------
 
 PICAMERA2 = "picamera2"  # the Pi camera through libcamera (Debian's python3-picamera2)
 MARKER_IDS = ("0", "1", "2", "3")  # CAM-1: ArUco DICT_4X4_50, ids 0-3
@@ -113,22 +199,81 @@ DEFAULT_MARKERS: dict[str, tuple[float, float]] = {
 DEFAULT_SEAT_COLOURS: dict[int, str] = {1: "#d03030", 2: "#3050d0", 3: "#30a040", 4: "#e0c020", 5: "#202020",
                                         6: "#d03030"}
 DEFAULT_SEAT_MARKS: dict[int, int] = {6: 1}
-CAMERA_KEYS = {"device", "resolution", "fps", "markers", "marker_size_mm", "confidence_threshold",
-               "seat_colours", "seat_marks"}
+
+
+def _camera_device(value: Any, where: str) -> Any:
+    if is_int(value):
+        if not 0 <= value <= 63:
+            raise refusal(where, "a V4L2 index from 0 to 63", value)
+        return value
+    if not isinstance(value, str):
+        return REFUSED
+    if value != PICAMERA2 and not value.startswith("/"):
+        raise refusal(where, f"{PICAMERA2!r} or an absolute V4L2 device path such as '/dev/video0'", value)
+    return value
+
+
+def _camera_resolution(value: Any, _: str) -> Any:
+    if not isinstance(value, list) or len(value) != 2 or any(not is_int(v) or not 64 <= v <= 8192 for v in value):
+        return REFUSED
+    return (value[0], value[1])
+
+
+def _finite_number(value: Any) -> bool:
+    return is_number(value) and math.isfinite(value)
+
+
+def _camera_markers(value: Any, where: str) -> Any:
+    """CAM-1: all four markers, each outside the playing surface, in table mm."""
+    if not isinstance(value, dict):
+        return REFUSED
+    for marker in value:
+        if marker not in MARKER_IDS:
+            raise refusal(f"{where}.{marker}", "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
+    out: dict[str, tuple[float, float]] = {}
+    for marker in MARKER_IDS:
+        if marker not in value:
+            raise refusal(f"{where}.{marker}", f"the centre [x_mm, y_mm] of marker {marker} (all four are needed)", None)
+        p = value[marker]
+        if not isinstance(p, list) or len(p) != 2 or not all(_finite_number(v) for v in p):
+            raise refusal(f"{where}.{marker}", "a point [x_mm, y_mm]", p)
+        point = (float(p[0]), float(p[1]))
+        if geo.SURFACE.contains_point(point):
+            raise refusal(f"{where}.{marker}", "a point outside the playing surface (0..425 x 0..625 mm): "
+                        "a coin would cover a marker on the surface", p)
+        out[marker] = point
+    if len(set(out.values())) < 4:
+        raise refusal(where, "four different points", value)
+    return out
+
+
+COLOUR = Rule("a colour '#rrggbb'", lambda v, _: v.lower()
+              if isinstance(v, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", v) else REFUSED)
 
 
 @dataclass(frozen=True)
 class CameraConfig:
     """The overhead camera: where frames come from and how the table is found in them."""
 
-    device: str | int = PICAMERA2  # "picamera2", a V4L2 device path ("/dev/video0") or index (0)
-    resolution: tuple[int, int] = (1536, 864)  # the analysis resolution (Camera Module 3 at 120 fps)
-    fps: int = 120  # CAM-1: >= 100 during a strike
-    markers: dict[str, tuple[float, float]] = field(default_factory=lambda: dict(DEFAULT_MARKERS))
-    marker_size_mm: float = 40.0  # the printed side of one marker (hardware_docs/marker_sheet.svg)
-    confidence_threshold: float = DEFAULT_THRESHOLD
-    seat_colours: dict[int, str] = field(default_factory=lambda: dict(DEFAULT_SEAT_COLOURS))
-    seat_marks: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_SEAT_MARKS))  # seat -> sticker dots
+    # "picamera2", a V4L2 device path ("/dev/video0") or index (0)
+    device: str | int = key(PICAMERA2, Rule(
+        f"{PICAMERA2!r}, a V4L2 device path such as '/dev/video0' or an index such as 0", _camera_device))
+    # the analysis resolution (Camera Module 3 at 120 fps)
+    resolution: tuple[int, int] = key((1536, 864), Rule("[width, height] in pixels, each from 64 to 8192",
+                                                        _camera_resolution))
+    fps: int = key(120, integer(1, 1000))  # CAM-1: >= 100 during a strike
+    markers: dict[str, tuple[float, float]] = key(
+        rule=Rule('a table of the four ArUco markers, e.g. { "0" = [-35, -35], ... }', _camera_markers),
+        factory=lambda: dict(DEFAULT_MARKERS))
+    marker_size_mm: float = key(40.0, number(10.0, 200.0))  # the printed side of one marker (hardware_docs/marker_sheet.svg)
+    confidence_threshold: float = key(DEFAULT_THRESHOLD, number(0.5, 1.0))
+    # by seat; the seats not given keep their default colour
+    seat_colours: dict[int, str] = key(rule=_seat_table('a table by seat, e.g. { "1" = "#d32f2f" }', COLOUR,
+                                                        DEFAULT_SEAT_COLOURS),
+                                       factory=lambda: dict(DEFAULT_SEAT_COLOURS))
+    # seat -> white sticker dots; given, it replaces the default
+    seat_marks: dict[int, int] = key(rule=_seat_table('a table by seat, e.g. { "1" = 1 }', integer(0, 4)),
+                                     factory=lambda: dict(DEFAULT_SEAT_MARKS))
 
     @property
     def backend(self) -> str:
@@ -138,7 +283,9 @@ class CameraConfig:
 
 @dataclass(frozen=True)
 class Config:
-    table_id: str = "table1"
+    """The whole file: its top-level keys and sections (``source`` is where it came from)."""
+
+    table_id: str = key("table1", Rule("a name without '/', '+' or '#' (it is part of MQTT topics)", _table_id))
     mqtt: MqttConfig = MqttConfig()
     striker: StrikerConfig = StrikerConfig()
     strikers: dict[str, int] = field(default_factory=dict)
@@ -152,116 +299,28 @@ class Config:
     source: str = "<defaults>"
 
 
-# --- small typed readers: each names the key on failure -------------------------------------
-
-def _fail(key: str, expected: str, value: Any) -> ConfigError:
-    return ConfigError(f"config error: {key}: expected {expected}, got {value!r}")
-
-
-def _table(data: dict[str, Any], key: str, prefix: str = "") -> dict[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, dict):
-        raise _fail(prefix + key, "a table ([section])", value)
-    return value
+# The [section]s read by their declaration alone, by name (the docs check reads this too); a new key
+# is one line in its section's dataclass (and its row in README.md's table). [camera] alone is optional.
+SECTIONS: dict[str, type] = {"mqtt": MqttConfig, "striker": StrikerConfig, "gpio": GpioConfig,
+                             "journal": JournalConfig, "panel": PanelConfig, "leds": LedConfig, "sim": SimConfig,
+                             "camera": CameraConfig}
+TOP_KEYS = {f.name for f in fields(Config)} - {"source"} | {"beam_parts"}
 
 
-def _check_keys(section: dict[str, Any], allowed: set[str], prefix: str) -> None:
-    for key in section:
-        if key not in allowed:
-            raise ConfigError(
-                f"config error: {prefix}{key}: unknown key (expected one of: {', '.join(sorted(allowed))})"
-            )
-
-
-def _str(section: dict[str, Any], key: str, prefix: str, default: str | None, *, nonempty: bool = True) -> Any:
-    if key not in section:
-        return default
-    value = section[key]
-    if not isinstance(value, str) or (nonempty and not value.strip()):
-        raise _fail(prefix + key, "a non-empty string", value)
-    return value
-
-
-def _int(section: dict[str, Any], key: str, prefix: str, default: int, lo: int, hi: int) -> int:
-    if key not in section:
-        return default
-    value = section[key]
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise _fail(prefix + key, f"an integer from {lo} to {hi}", value)
-    return value
-
-
-# A number's default: a number, or None where absent means "unknown" (a beam part's range).
-_Default = TypeVar("_Default", float, None)
-
-
-def _float(section: dict[str, Any], key: str, prefix: str, default: _Default, lo: float, hi: float) -> float | _Default:
-    if key not in section:
-        return default
-    value = section[key]
-    if isinstance(value, bool) or not isinstance(value, int | float) or not lo <= value <= hi:
-        raise _fail(prefix + key, f"a number from {lo} to {hi}", value)
-    return float(value)
-
-
-def _bool(section: dict[str, Any], key: str, prefix: str, default: bool) -> bool:
-    if key not in section:
-        return default
-    value = section[key]
-    if not isinstance(value, bool):
-        raise _fail(prefix + key, "true or false", value)
-    return value
-
-
-def _point(section: dict[str, Any], key: str, prefix: str) -> tuple[float, float] | None:
-    if key not in section:
-        return None
-    value = section[key]
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or any(isinstance(v, bool) or not isinstance(v, int | float) for v in value)
-    ):
-        raise _fail(prefix + key, "a point [x_mm, y_mm]", value)
-    return (float(value[0]), float(value[1]))
-
-
-GPIO_PINS = range(0, 28)
-# GPIO0/1 are ID_SD/ID_SC, the HAT ID EEPROM's I2C bus: the firmware reads them at boot, so a beam
-# or LED there misbehaves (hardware_docs/wiring.md; draw_wiring.py refuses them too).
-HAT_EEPROM_PINS = {0: "ID_SD", 1: "ID_SC"}
-
-
-def _gpio(section: dict[str, Any], key: str, prefix: str) -> int:
-    """A GPIO a beam or LED may use: 2-27 (BCM), never the HAT EEPROM pins."""
-    pin = _int(section, key, prefix, 0, 0, 27)
-    if pin in HAT_EEPROM_PINS:
-        raise ConfigError(f"config error: {prefix}{key}: GPIO{pin} is {HAT_EEPROM_PINS[pin]}, the HAT ID EEPROM "
-                          "pin: use a GPIO from 2 to 27 (hardware_docs/wiring.md)")
-    return pin
-BEAM_KINDS = ("segment", "point")
-PART_KEYS = {"part", "range_mm", "span_mm"}
-
+# --- what spans keys: parts, reach, pins, strikers ---------------------------------------------
 
 def _beam_parts(section: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """``[beam_parts.segment]`` / ``[beam_parts.point]``: the part every beam of that kind uses,
     unless the beam names its own (``part``, ``range_mm``, ``span_mm`` in ``[[beams]]``)."""
-    _check_keys(section, set(BEAM_KINDS), "beam_parts.")
-    out: dict[str, dict[str, Any]] = {}
-    for kind in BEAM_KINDS:
-        t = _table(section, kind, "beam_parts.")
-        prefix = f"beam_parts.{kind}."
-        _check_keys(t, PART_KEYS, prefix)
-        out[kind] = {
-            "part": _str(t, "part", prefix, None),
-            "range_mm": _float(t, "range_mm", prefix, None, 1.0, 100_000.0),
-            "span_mm": _float(t, "span_mm", prefix, None, 1.0, 100_000.0),
-        }
-    return out
+    check_keys(section, set(BEAM_KINDS), "beam_parts.")
+    part_keys = {name: f for name, f in keys_of(BeamConfig).items() if name in PART_KEYS}
+    return {kind: read_keys(part_keys, table(section, kind, "beam_parts."), f"beam_parts.{kind}.",
+                            defaults=dict.fromkeys(PART_KEYS))
+            for kind in BEAM_KINDS}
 
 
 def _check_reach(beam: BeamConfig, prefix: str, real_table: bool) -> None:
-    """#2: a beam longer than its part's rated range reads "blocked" (or flickers) forever."""
+    """A beam longer than its part's rated range reads "blocked" (or flickers) forever."""
     length = beam.length_mm
     where = "[[beams]] range_mm or [beam_parts." + beam.kind + "] range_mm"
     if beam.range_mm is None:
@@ -278,157 +337,49 @@ def _check_reach(beam: BeamConfig, prefix: str, real_table: bool) -> None:
             "or shorten the beam")
 
 
-def _beams(raw: Any, parts: dict[str, dict[str, Any]] | None = None, real_table: bool = False) -> tuple[BeamConfig, ...]:
+def _beams(raw: Any, parts: dict[str, dict[str, Any]], real_table: bool) -> tuple[BeamConfig, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise _fail("beams", "an array of tables ([[beams]])", raw)
+        raise refusal("beams", "an array of tables ([[beams]])", raw)
     beams: list[BeamConfig] = []
-    seen_ids: set[str] = set()
-    seen_pins: set[int] = set()
     for i, item in enumerate(raw):
         prefix = f"beams[{i}]."
         if not isinstance(item, dict):
-            raise _fail(f"beams[{i}]", "a table", item)
-        _check_keys(item, {"id", "pin", "kind", "active_high", "a", "b", "at"} | PART_KEYS, prefix)
-        beam_id = _str(item, "id", prefix, None)
-        if beam_id is None:
-            raise ConfigError(f"config error: {prefix}id: missing (every beam needs an id)")
-        if beam_id in seen_ids:
-            raise ConfigError(f"config error: {prefix}id: duplicate beam id {beam_id!r}")
-        if "pin" not in item:
-            raise ConfigError(f"config error: {prefix}pin: missing (the GPIO number the beam is wired to)")
-        pin = _gpio(item, "pin", prefix)
-        if pin in seen_pins:
-            raise ConfigError(f"config error: {prefix}pin: GPIO{pin} is used by another beam")
-        kind = _str(item, "kind", prefix, "segment")
-        if kind not in ("segment", "point"):
-            raise _fail(prefix + "kind", "'segment' or 'point'", kind)
-        a, b, at = _point(item, "a", prefix), _point(item, "b", prefix), _point(item, "at", prefix)
-        if kind == "segment" and (a is None or b is None):
+            raise refusal(f"beams[{i}]", "a table", item)
+        kind = BEAM_KIND.read(item.get("kind", "segment"), prefix + "kind")  # which parts are its defaults
+        beam = read_section(BeamConfig, item, prefix, defaults=parts[kind])
+        if any(b.id == beam.id for b in beams):
+            raise ConfigError(f"config error: {prefix}id: duplicate beam id {beam.id!r}")
+        if any(b.pin == beam.pin for b in beams):
+            raise ConfigError(f"config error: {prefix}pin: GPIO{beam.pin} is used by another beam")
+        if kind == "segment" and (beam.a is None or beam.b is None):
             raise ConfigError(f"config error: {prefix}a/b: a segment beam needs both ends a = [x, y] and b = [x, y]")
-        if kind == "point" and at is None:
+        if kind == "point" and beam.at is None:
             raise ConfigError(f"config error: {prefix}at: a point beam needs its position at = [x, y]")
-        seen_ids.add(beam_id)
-        seen_pins.add(pin)
-        dflt = (parts or {}).get(kind, {})
-        beam = BeamConfig(
-            beam_id, pin, kind, _bool(item, "active_high", prefix, False), a, b, at,
-            part=_str(item, "part", prefix, dflt.get("part")),
-            range_mm=_float(item, "range_mm", prefix, dflt.get("range_mm"), 1.0, 100_000.0),
-            span_mm=_float(item, "span_mm", prefix, dflt.get("span_mm"), 1.0, 100_000.0),
-        )
         _check_reach(beam, prefix, real_table)
         beams.append(beam)
     return tuple(beams)
 
 
 def _check_pins(beams: tuple[BeamConfig, ...], leds: LedConfig) -> None:
-    """#13: a beam and an LED (or two LEDs) on one GPIO: the LED's output would fight the receiver."""
+    """A beam and an LED (or two LEDs) on one GPIO: the LED's output would fight the receiver."""
     used = {b.pin: f"beam {b.id!r}" for b in beams}
     outputs = [(f"leds.seats.{seat}", pin) for seat, pin in sorted(leds.seats.items())]
     outputs += [(f"leds.status[{i}]", pin) for i, pin in enumerate(leds.status or ())]
-    for key, pin in outputs:
+    for key_name, pin in outputs:
         if pin in used:
-            raise ConfigError(f"config error: {key}: GPIO{pin} is already used by {used[pin]}; "
+            raise ConfigError(f"config error: {key_name}: GPIO{pin} is already used by {used[pin]}; "
                               "every beam and LED needs its own GPIO")
-        used[pin] = key
+        used[pin] = key_name
 
 
-def _leds(section: dict[str, Any]) -> LedConfig:
-    _check_keys(section, {"seats", "status"}, "leds.")
-    seats_raw = section.get("seats", {})
-    if not isinstance(seats_raw, dict):
-        raise _fail("leds.seats", "a table of seat = GPIO pin", seats_raw)
-    seats: dict[int, int] = {}
-    for key in seats_raw:
-        if not key.isdigit() or not 1 <= int(key) <= 6:
-            raise _fail(f"leds.seats.{key}", "a seat number from 1 to 6 as the key", key)
-        seats[int(key)] = _gpio(seats_raw, key, "leds.seats.")
-    status = section.get("status")
-    if status is not None:
-        if (
-            not isinstance(status, list)
-            or len(status) != 3
-            or any(isinstance(p, bool) or not isinstance(p, int) or p not in GPIO_PINS for p in status)
-        ):
-            raise _fail("leds.status", "three GPIO pins [red, green, blue]", status)
-        status = tuple(_gpio({"status": p}, "status", "leds.") for p in status)
-    return LedConfig(seats, status)
-
-
-# --- [camera]: the optional overhead camera (docs/camera.md CAM-1, CAM-2) -----------------------
-
-def _cam_fail(key: str, expected: str, value: Any) -> ConfigError:
-    return _fail("camera." + key if key else "camera", expected, value)
-
-
-def _finite_number(value: Any) -> bool:
-    return not isinstance(value, bool) and isinstance(value, int | float) and math.isfinite(value)
-
-
-def _camera_device(value: Any) -> str | int:
-    if isinstance(value, bool) or not isinstance(value, str | int):
-        raise _cam_fail("device", f"{PICAMERA2!r}, a V4L2 device path such as '/dev/video0' or an index such as 0",
-                    value)
-    if isinstance(value, int):
-        if not 0 <= value <= 63:
-            raise _cam_fail("device", "a V4L2 index from 0 to 63", value)
-        return value
-    if value != PICAMERA2 and not value.startswith("/"):
-        raise _cam_fail("device", f"{PICAMERA2!r} or an absolute V4L2 device path such as '/dev/video0'", value)
-    return value
-
-
-def _camera_resolution(value: Any) -> tuple[int, int]:
-    if (not isinstance(value, list) or len(value) != 2
-            or any(isinstance(v, bool) or not isinstance(v, int) or not 64 <= v <= 8192 for v in value)):
-        raise _cam_fail("resolution", "[width, height] in pixels, each from 64 to 8192", value)
-    return (value[0], value[1])
-
-
-def _camera_markers(value: Any) -> dict[str, tuple[float, float]]:
-    """CAM-1: all four markers, each outside the playing surface, in table mm."""
-    if not isinstance(value, dict):
-        raise _cam_fail("markers", 'a table of the four ArUco markers, e.g. { "0" = [-35, -35], ... }', value)
-    for key in value:
-        if key not in MARKER_IDS:
-            raise _cam_fail(f"markers.{key}", "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", key)
-    out: dict[str, tuple[float, float]] = {}
-    for key in MARKER_IDS:
-        if key not in value:
-            raise _cam_fail(f"markers.{key}", "the centre [x_mm, y_mm] of marker " + key + " (all four are needed)",
-                        None)
-        p = value[key]
-        if not isinstance(p, list) or len(p) != 2 or not all(_finite_number(v) for v in p):
-            raise _cam_fail(f"markers.{key}", "a point [x_mm, y_mm]", p)
-        point = (float(p[0]), float(p[1]))
-        if geo.SURFACE.contains_point(point):
-            raise _cam_fail(f"markers.{key}", "a point outside the playing surface (0..425 x 0..625 mm): "
-                        "a coin would cover a marker on the surface", p)
-        out[key] = point
-    if len(set(out.values())) < 4:
-        raise _cam_fail("markers", "four different points", value)
-    return out
-
-
-def _camera_seats(section: dict[str, Any], key: str) -> dict[int, Any]:
-    """``seat_colours`` ({ "1" = "#d32f2f", ... }) or ``seat_marks`` ({ "4" = 2 }): by seat 1-6."""
-    raw = section[key]
-    if not isinstance(raw, dict):
-        raise _cam_fail(key, 'a table by seat, e.g. { "1" = ' + ('"#d32f2f"' if key == "seat_colours" else "1") + " }",
-                        raw)
-    out: dict[int, Any] = {}
-    for seat, value in raw.items():
-        if not seat.isdigit() or not 1 <= int(seat) <= 6:
-            raise _cam_fail(f"{key}.{seat}", "a seat number from 1 to 6 as the key", seat)
-        if key == "seat_colours":
-            if not isinstance(value, str) or not re.fullmatch(r"#[0-9a-fA-F]{6}", value):
-                raise _cam_fail(f"{key}.{seat}", "a colour '#rrggbb'", value)
-            out[int(seat)] = value.lower()
-        else:
-            out[int(seat)] = _int(raw, seat, f"camera.{key}.", 0, 0, 4)
-    return out
+def _strikers(section: dict[str, Any]) -> dict[str, int]:
+    """``[strikers]``: optional seats by striker id (any id a striker's frames name)."""
+    for sid in section:
+        if not 0 < len(sid) <= 32:
+            raise refusal(f"strikers.{sid}", "a striker id of 1 to 32 characters (as its frames say it)", sid)
+    return {sid: integer(1, 6).read(seat, f"strikers.{sid}") for sid, seat in section.items()}
 
 
 def _camera(section: Any) -> CameraConfig | None:
@@ -436,21 +387,8 @@ def _camera(section: Any) -> CameraConfig | None:
     if section is None:
         return None
     if not isinstance(section, dict):
-        raise _cam_fail("", "a table ([camera])", section)
-    _check_keys(section, CAMERA_KEYS, "camera.")
-    dflt = CameraConfig()
-    return CameraConfig(
-        device=_camera_device(section["device"]) if "device" in section else dflt.device,
-        resolution=_camera_resolution(section["resolution"]) if "resolution" in section else dflt.resolution,
-        fps=_int(section, "fps", "camera.", dflt.fps, 1, 1000),
-        markers=_camera_markers(section["markers"]) if "markers" in section else dict(DEFAULT_MARKERS),
-        marker_size_mm=_float(section, "marker_size_mm", "camera.", dflt.marker_size_mm, 10.0, 200.0),
-        confidence_threshold=_float(section, "confidence_threshold", "camera.", dflt.confidence_threshold,
-                                    0.5, 1.0),
-        seat_colours={**dflt.seat_colours, **_camera_seats(section, "seat_colours")} if "seat_colours" in section
-        else dflt.seat_colours,
-        seat_marks=_camera_seats(section, "seat_marks") if "seat_marks" in section else dict(DEFAULT_SEAT_MARKS),
-    )
+        raise refusal("camera", "a table ([camera])", section)
+    return read_section(CameraConfig, section, "camera.")
 
 
 def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool = False) -> Config:
@@ -460,94 +398,30 @@ def parse(data: dict[str, Any], source: str = "<config>", *, layout_only: bool =
     neither strikers nor a base station port): the drawings and the simulator read the shipped
     ``default-table.toml``, a real table's template that has no base station port yet.
     """
-    top = {"table_id", "mqtt", "striker", "strikers", "gpio", "journal", "panel", "beams", "beam_parts", "leds",
-           "sim", "camera"}
-    _check_keys(data, top, "")
-    table_id = _str(data, "table_id", "", "table1")
-    if "/" in table_id or "+" in table_id or "#" in table_id:
-        raise _fail("table_id", "a name without '/', '+' or '#' (it is part of MQTT topics)", table_id)
-
-    m = _table(data, "mqtt")
-    _check_keys(m, {"host", "port", "username", "password", "keepalive"}, "mqtt.")
-    mqtt = MqttConfig(
-        host=_str(m, "host", "mqtt.", None),
-        port=_int(m, "port", "mqtt.", 1883, 1, 65535),
-        username=_str(m, "username", "mqtt.", None),
-        password=_str(m, "password", "mqtt.", None, nonempty=False),
-        keepalive=_int(m, "keepalive", "mqtt.", 15, 5, 3600),
-    )
-
-    s = _table(data, "striker")
-    _check_keys(s, {"port", "baud", "silence_s", "low_battery_v"}, "striker.")
-    striker = StrikerConfig(
-        port=_str(s, "port", "striker.", None),
-        baud=_int(s, "baud", "striker.", 115200, 1200, 4_000_000),
-        silence_s=_float(s, "silence_s", "striker.", 3.0, 0.1, 3600.0),
-        low_battery_v=_float(s, "low_battery_v", "striker.", 3.8, 0.0, 5.0),
-    )
-
-    st = _table(data, "strikers")
-    strikers: dict[str, int] = {}
-    for sid in st:
-        if not 0 < len(sid) <= 32:
-            raise _fail(f"strikers.{sid}", "a striker id of 1 to 32 characters (as its frames say it)", sid)
-        strikers[sid] = _int(st, sid, "strikers.", 1, 1, 6)
-
-    g = _table(data, "gpio")
-    _check_keys(g, {"pin_factory"}, "gpio.")
-    factory = _str(g, "pin_factory", "gpio.", "mock")
-    if factory not in ("mock", "lgpio", "rpigpio", "pigpio", "native"):
-        raise _fail("gpio.pin_factory", "'lgpio' (on a Pi) or 'mock'", factory)
+    check_keys(data, TOP_KEYS, "")
+    top = keys_of(Config)  # the top-level keys that are values, not [sections]
+    values = read_keys(top, {name: value for name, value in data.items() if name in top}, "")
+    sections: dict[str, Any] = {name: read_section(cls, table(data, name), name + ".")
+                                for name, cls in SECTIONS.items() if name != "camera"}  # [camera]: below
+    strikers = _strikers(table(data, "strikers"))
+    factory = sections["gpio"].pin_factory
     real_table = factory != "mock"
-    if real_table and not strikers and not striker.port and not layout_only:
+    if real_table and not strikers and not sections["striker"].port and not layout_only:
         # without a base station no strike reaches the table and nobody can play; with one the host pairs
         # strikers from the bring-up page (the game waits until then)
         raise ConfigError(
             f"config error: strikers: empty on a real table (gpio.pin_factory = {factory!r}) and no [striker] "
             "port: set [striker] port to the base station's /dev/serial/by-id/... path and pair the strikers "
             "from the host's bring-up page (see hardware_docs/pi_setup.md)")
-    beams = _beams(data.get("beams"), _beam_parts(_table(data, "beam_parts")), real_table)
-    leds = _leds(_table(data, "leds"))
-    _check_pins(beams, leds)
-
-    j = _table(data, "journal")
-    _check_keys(j, {"path"}, "journal.")
-    p = _table(data, "panel")
-    _check_keys(p, {"host", "port", "pin", "public_url", "mqtt_username", "mqtt_password", "absent_s"}, "panel.")
-    pin = p.get("pin", "0000")
-    if isinstance(pin, int) and not isinstance(pin, bool):
-        pin = str(pin)
-    if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 8:
-        raise _fail("panel.pin", "4 to 8 digits, as a string", p.get("pin"))
-
-    sim_t = _table(data, "sim")
-    _check_keys(sim_t, {"seed", "speed", "hz"}, "sim.")
-
+    beams = _beams(data.get("beams"), _beam_parts(table(data, "beam_parts")), real_table)
+    _check_pins(beams, sections["leds"])
     return Config(
-        table_id=table_id,
-        mqtt=mqtt,
-        striker=striker,
+        **values,
         strikers=strikers,
-        gpio=GpioConfig(factory),
-        journal=JournalConfig(_str(j, "path", "journal.", "gametable-journal.sqlite")),
-        panel=PanelConfig(
-            host=_str(p, "host", "panel.", "0.0.0.0"),
-            port=_int(p, "port", "panel.", 8080, 1, 65535),
-            pin=pin,
-            public_url=_str(p, "public_url", "panel.", None),
-            mqtt_username=_str(p, "mqtt_username", "panel.", None),
-            mqtt_password=_str(p, "mqtt_password", "panel.", None, nonempty=False),
-            absent_s=float(_float(p, "absent_s", "panel.", 120.0, 5.0, 86400.0)),
-        ),
         beams=beams,
-        leds=leds,
-        sim=SimConfig(
-            seed=_int(sim_t, "seed", "sim.", 1, 0, 2**63 - 1),
-            speed=_float(sim_t, "speed", "sim.", 1.0, 0.01, 1000.0),
-            hz=_int(sim_t, "hz", "sim.", 240, 30, 2000),
-        ),
         camera=_camera(data.get("camera")),
         source=source,
+        **sections,
     )
 
 
@@ -557,11 +431,11 @@ def load(path: str | Path | None, *, layout_only: bool = False) -> Config:
         return parse({}, "<defaults>", layout_only=layout_only)
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        toml_text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"config error: cannot read {path}: {exc.strerror or exc}") from exc
     try:
-        data = tomllib.loads(text)
+        data = tomllib.loads(toml_text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config error: {path} is not valid TOML: {exc}") from exc
     return parse(data, str(path), layout_only=layout_only)

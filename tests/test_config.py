@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
-import pytest
+import re
+import tomllib
+from pathlib import Path
 
-from core.config import ConfigError, load, parse
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.config import (
+    PART_KEYS,
+    PIN_FACTORIES,
+    SECTIONS,
+    TOP_KEYS,
+    BeamConfig,
+    CameraConfig,
+    ConfigError,
+    PanelConfig,
+    load,
+    parse,
+)
+from core.config_rules import default_of, keys_of
+
+ROOT = Path(__file__).parent.parent
 
 
 def test_defaults_and_the_keys_tests_rely_on(tmp_path):
@@ -20,7 +40,7 @@ def test_defaults_and_the_keys_tests_rely_on(tmp_path):
 @pytest.mark.parametrize("text, message", [
     ('[mqtt]\nport = "eighty"', "mqtt.port: expected an integer from 1 to 65535, got 'eighty'"),
     ('[panel]\npin = "12"', "panel.pin: expected 4 to 8 digits"),
-    ('[gpio]\npin_factory = "magic"', "gpio.pin_factory: expected 'lgpio' (on a Pi) or 'mock'"),
+    ('[gpio]\npin_factory = "magic"', "gpio.pin_factory: expected 'lgpio' (on a Pi), 'rpigpio', 'pigpio', 'native' or 'mock' (off a Pi), got 'magic'"),
     ('[mqtt]\nhots = "x"', "mqtt.hots: unknown key"),
     ('table_id = "a/b"', "table_id: expected a name without '/'"),
     ('[[beams]]\nid = "g1"\npin = 5\nkind = "segment"\na = [0, 0]', "beams[0].a/b: a segment beam needs both ends"),
@@ -166,16 +186,15 @@ def test_the_camera_section_reads_every_key_and_defaults_the_rest():
 
 
 def test_the_shipped_default_tables_camera_example_is_valid_once_uncommented():
-    import re
-    import tomllib
-    from pathlib import Path
-
-    text = (Path(__file__).parent.parent / "controller/data/default-table.toml").read_text(encoding="utf-8")
+    text = (ROOT / "controller/data/default-table.toml").read_text(encoding="utf-8")
     block = re.search(r"^# \[camera\]\n((?:# .*\n)+)", text, re.M)
     assert block is not None
     lines = [line[2:] for line in block.group(0).splitlines() if not line.startswith("# #")]
-    cam = parse(tomllib.loads("\n".join(lines))).camera
+    data = tomllib.loads("\n".join(lines))
+    cam = parse(data).camera
     assert cam is not None and cam.device == "picamera2" and len(cam.markers) == 4
+    # it says "every key may be left out (these are the defaults)": all of them, exactly the declared ones
+    assert set(data["camera"]) == set(keys_of(CameraConfig)) and cam == CameraConfig()
 
 
 @pytest.mark.parametrize("text, message", [
@@ -214,3 +233,119 @@ def test_seat_colours_and_sticker_marks_tell_coins_apart():
                           ('[camera]\nseat_marks = { "1" = 9 }', "camera.seat_marks.1: expected an integer from 0 to 4")]:
         with pytest.raises(ConfigError, match=message):
             parse(tomllib.loads(text))
+
+
+# --- the one declaration: the docs that list keys agree with it ------------------------------------
+
+
+def _readme_rows() -> dict[str, tuple[list[str], list[str]]]:
+    """README's config table: ``[section] key, key`` -> (the keys, the default cells)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8").split("### Configuration", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"\| `(?:\[\[?([a-z_]+)(?:\.<kind>)?\]\]?)? ?([^`]*)` \|.*\| (.*) \|$", line)
+        if m:
+            rows[m.group(1) or "table_id"] = ([k for k in re.split(r"[,/ ]+", m.group(2)) if k],
+                                              [d.strip().strip("`") for d in m.group(3).split(",")])
+    return rows
+
+
+def _same_default(cell: str, default: object) -> bool:
+    if default is None:
+        return cell == "–"
+    if isinstance(default, int | float) and not isinstance(default, bool):
+        return float(cell) == default
+    return cell == str(default)
+
+
+def test_the_readme_lists_every_key_of_every_section_with_its_default():
+    rows = _readme_rows()
+    assert set(rows) == TOP_KEYS, "README's config table lists other sections than core/config.py declares"
+    for name, section in SECTIONS.items():
+        declared = keys_of(section)
+        names, defaults = rows[name]
+        assert names == list(declared), f"README [{name}]: {names} but core/config.py declares {list(declared)}"
+        if name in ("mqtt", "striker", "gpio", "journal", "panel", "sim"):  # rows that give every default
+            assert len(defaults) == len(declared), f"README [{name}]: one default per key"
+            for cell, f in zip(defaults, declared.values(), strict=True):
+                assert _same_default(cell, default_of(f)), f"README [{name}] {f.name}: {cell} but {default_of(f)!r}"
+    assert rows["beams"][0] == list(keys_of(BeamConfig))
+    assert rows["beam_parts"][0] == list(PART_KEYS)
+
+
+def test_the_camera_docs_and_the_shipped_example_give_every_key_and_its_declared_default():
+    declared = keys_of(CameraConfig)
+    text = (ROOT / "hardware_docs/pi_setup.md").read_text(encoding="utf-8").split("**Config.** Add `[camera]`")[1]
+    table = text.split("\n\n")[1]
+    documented = [k for line in table.splitlines()[2:] for k in re.findall(r"`([a-z_]+)`", line.split("|")[1])]
+    assert documented == list(declared)
+    for line in table.splitlines()[2:]:
+        name, cell = line.split("|")[1].strip(), line.split("|")[3].strip()
+        if re.fullmatch(r"`[^`]+`", name) and re.fullmatch(r"`[^`]+`", cell):  # a default given as a TOML value
+            cam = parse(tomllib.loads(f"[camera]\n{name.strip('`')} = {cell.strip('`')}")).camera
+            assert getattr(cam, name.strip("`")) == default_of(declared[name.strip("`")])
+
+
+def test_the_panel_docs_name_every_panel_key():
+    text = (ROOT / "web_panel/PANEL.md").read_text(encoding="utf-8")
+    config_line = text.split("- Config: ", 1)[1].split("\n- ", 1)[0]
+    assert [k for k in keys_of(PanelConfig) if f"{k}" not in config_line] == []
+
+
+def test_the_pin_factories_the_config_accepts_are_the_ones_the_gpio_module_makes():
+    from sensors.gpio import FACTORIES
+
+    assert set(PIN_FACTORIES) == set(FACTORIES)
+    for name in PIN_FACTORIES:
+        assert parse({"gpio": {"pin_factory": name}, "striker": {"port": "/dev/ttyACM0"}}).gpio.pin_factory == name
+
+
+# --- any value for any declared key: accepted as the rule reads it, or one error naming that key ---
+
+toml_values = st.recursive(
+    st.booleans() | st.integers(-2**64, 2**64) | st.floats() | st.text(max_size=12)
+    | st.sampled_from(["picamera2", "/dev/video0", "#a0b0c0", "1234", "lgpio", "segment", "point"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3) | st.sampled_from("0123456"),
+                                                                inner, max_size=4),
+    max_leaves=8,
+)
+declared_keys = [(name, k) for name, section in SECTIONS.items() for k in keys_of(section)]
+
+
+@given(st.sampled_from(declared_keys), toml_values)
+def test_any_value_of_a_declared_key_is_read_by_its_rule_or_refused_naming_that_key(section_key, value):
+    name, k = section_key
+    try:
+        config = parse({name: {k: value}})
+    except ConfigError as err:
+        assert str(err).startswith(f"config error: {name}.{k}"), str(err)
+        assert "\n" not in str(err)
+        return
+    section = getattr(config, name)
+    assert getattr(section, k) == keys_of(SECTIONS[name])[k].metadata["rule"].read(value, f"{name}.{k}")
+
+
+@given(st.sampled_from(list(keys_of(BeamConfig))), toml_values)
+def test_any_value_of_a_beam_key_is_accepted_or_refused_naming_the_beam(k, value):
+    beam = {"id": "g1", "pin": 8, "kind": "point", "at": [205.0, 258.3], k: value}
+    try:
+        parse({"beams": [beam]})
+    except ConfigError as err:
+        assert str(err).startswith("config error: beams[0]."), str(err)
+
+
+def test_every_key_the_docs_name_in_a_table_section_is_declared():
+    """`[panel] absent_s`, `[striker] low_battery_v` ... in prose: a renamed or dropped key shows here."""
+    # multi_table.md also names the venue service's own file (gametable/venue/config.py)
+    docs = [ROOT / "README.md", ROOT / "web_panel/PANEL.md", *sorted((ROOT / "hardware_docs").glob("*.md")),
+            *sorted((ROOT / "docs").glob("*.md"))]
+    unknown = []
+    for doc in docs:
+        if doc.name == "multi_table.md":
+            continue
+        for m in re.finditer(r"`\[([a-z_]+)\] ([a-z_]+(?:, [a-z_]+)*)", doc.read_text(encoding="utf-8")):
+            section = SECTIONS.get(m.group(1))
+            if m.group(1) != "strikers":  # [strikers] keys are striker ids
+                unknown += [f"{doc.name}: {m.group(0)}" for k in m.group(2).split(", ")
+                            if section is None or k not in keys_of(section)]
+    assert unknown == []
