@@ -16,7 +16,7 @@ import logging
 from importlib.metadata import entry_points
 
 from controller.games import bang, coinwar, coup, sanguosha_map
-from controller.games.base import Game, GameError
+from controller.games.base import Game, GameError, OnTheTable
 
 log = logging.getLogger("gametable.games")
 
@@ -24,6 +24,7 @@ ENTRY_POINT_GROUP = "gametable.games"
 
 # Checked by mypy: the built-in games implement the contract.
 _BUILT_IN: tuple[Game, ...] = (coinwar, coup, bang, sanguosha_map)
+_ON_THE_TABLE: tuple[OnTheTable, ...] = (coinwar,)  # and their optional table members
 _GAMES: dict[str, Game] = {}
 _loaded_entry_points = False
 
