@@ -40,14 +40,14 @@ from controller.default_table import default_beams
 from controller.games import GameError, get_game
 from controller.referee_api import TableReferee
 from controller.virtual_parts import UNKNOWN, VirtualParts
-from core import table_geometry as geo
 from core.clock import Clock
 from core.config import BeamConfig
 from gametable.sim_platform import SimError, TablePlatform, platform_for
 from gametable.sim_rig import SimHardware
 from virtual.flying import FlyModel
+from virtual.paced_beams import PacedBeams
 from virtual.physics import PhysicsParams, Point, StrikeTruth, TablePhysics
-from virtual.random_shots import random_normal_spots
+from virtual.random_shots import free_spot_near
 from virtual.virtual_beams import VirtualBeams
 
 if TYPE_CHECKING:  # --camera only: OpenCV and numpy are the optional [camera] extra
@@ -136,6 +136,7 @@ class VirtualTable:
         on_blocked = self.platform.drive
         self.on_blocked = on_blocked
         self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
+        self.paced = PacedBeams(self.vbeams, clock, speed)  # the beams follow the physics on the clock
         self._new_game = False
         self._set_up = False
         self.parts: VirtualParts | None = None  # the virtual parts of the game being played
@@ -148,7 +149,6 @@ class VirtualTable:
         self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
         self._ids = CommandIds("sim")  # never repeats across runs: a restart reuses the journal
         self._lock = threading.RLock()
-        self._owed = 0.0
         self.act: Callable[[], int] | None = None  # e.g. BotRunner.poll: bots' non-shot decisions first
         self.bot_pause_s = 0.0  # serve(): seconds between two bot moves (a demo game people can follow)
         daemon.add_listener(self._on_input)
@@ -237,28 +237,14 @@ class VirtualTable:
     def spot_for(self, coin: str, where: str) -> Point:
         """Where the physics puts a coin back: its initial position, or a free normal spot
         close to where it left the table (CW-6.2-6.4, CW-7.4)."""
-        taken = {c: p for c, p in self.physics.positions().items() if c != coin}
         first = self.initial.get(coin) if where == "initial" else self.physics.off_table().get(coin)
-        if first is not None:
-            r = geo.COIN_RADIUS_MM
-            p = (min(max(first[0], r + 1), geo.WIDTH_MM - r - 1), min(max(first[1], r + 1), geo.LENGTH_MM - r - 1))
-            for ring in range(0, 200, 10):
-                for k in range(12 if ring else 1):
-                    a = k * math.pi / 6
-                    q = (p[0] + ring * math.cos(a), p[1] + ring * math.sin(a))
-                    if geo.is_normal_position(q) and self.physics.can_place(coin, *q) is None:
-                        return q
-        return random_normal_spots(self.rng, 1, taken)[0]
+        return free_spot_near(self.physics, coin, first, self.rng)
 
     def _beams_to(self, positions: dict[str, Point]) -> None:
         """Coins moved by hand (outside a strike): update the beams (edges reach the observer)."""
         if self.on_change:
             self.on_change(dict(positions))
-        if self.on_blocked:
-            self.vbeams.state = self.vbeams.compute(positions.values())
-            self.on_blocked(self.vbeams.state)
-        else:
-            self.vbeams.update(self.clock.now(), positions)
+        self.paced.moved(positions, self.on_blocked)
 
     # --- a strike ---------------------------------------------------------------------------------
 
@@ -341,23 +327,7 @@ class VirtualTable:
         if self.on_change and now - self._last_frame >= 0.05:  # ~20 frames a second for the panel
             self._last_frame = now
             self.on_change(dict(positions))
-        new = self.vbeams.compute(positions.values()) if self.on_blocked else None
-        changed = new is not None and new != self.vbeams.state
-        if t > 0:
-            # pace the physics on the injected clock: a fake clock advances at once, a real one sleeps
-            # in slices of >= 10 ms (per-step sleeps of 4 ms would be dominated by overhead) -- but
-            # before a pin changes it catches up, so every beam level lasts its real (scaled) time
-            # and a short pulse is not squeezed below the bank's debounce
-            self._owed += self.physics.dt / self.speed
-            if self._owed >= 0.01 or changed or hasattr(self.clock, "advance"):
-                self.clock.sleep(self._owed)
-                self._owed = 0.0
-        if new is not None and self.on_blocked is not None:
-            if changed:
-                self.vbeams.state = new
-                self.on_blocked(new)
-        else:
-            self.vbeams.update(self.clock.now(), positions)
+        self.paced.step(t, self.physics.dt, positions, self.on_blocked)
 
     def _on_facts(self, facts: Any) -> None:
         self._facts.append(facts)
