@@ -1,4 +1,4 @@
-"""The virtual table's sensors on the *real* sensor code (issue "The virtual table").
+"""The virtual table's sensors on the *real* sensor code (hardware_docs/virtual_table.md).
 
 Why: ``gametable sim`` should exercise what ``gametable run`` runs on the Pi, not a shortcut
 (architecture.md: the virtual table "drives the beam pins through gpiozero's MockFactory from coin

@@ -8,10 +8,14 @@ drives the beams from coin geometry, then submits the ``shot`` -- the ground tru
 what the observer made of the beams (``--ask``, questions then answered from the ground truth, as
 architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
 
+It knows no game: what a game puts on the table, what a strike means to it and how its bots aim
+come from the game's virtual parts (``controller/virtual_parts.py``, looked up by
+:func:`virtual_parts`); the physics, the beams following it and the virtual sensors are ``virtual/``.
+
 It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
 so tests can use a small fake daemon and the CLI the real one. How strikes and beams reach the
 daemon is the job of one :class:`gametable.sim_platform.TablePlatform`, chosen once in
-:func:`gametable.sim.run_sim` (issue 11, item 5: no ``if rig`` forks in the table):
+:func:`gametable.sim.run_sim` (no ``if rig`` forks in the table):
 
 - *sensors* (:class:`~gametable.sim_platform.SensorPlatform` on a
   :class:`gametable.sim_rig.SimHardware`; the default of ``gametable sim`` at ``--speed`` <= 2):
