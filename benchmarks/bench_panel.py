@@ -8,7 +8,7 @@
 - ``seated_cmd_p99_ms_under_attack``: a seated phone's ``POST /api/cmd`` -> its answer (through the
   real daemon, journalled) while 500 hostile sockets are open (half-open heads kept re-opened,
   unread streams). Aim: a phone does not notice.
-- ``idle_cpu_pct``: CPU of a real ``gametable run`` (daemon + panel, one process) sitting idle,
+- ``idle_cpu_pct``: CPU of a real ``gametable run`` (referee + its panel process) sitting idle,
   in % of one core, from /proc. Aim < 3 %. ``idle_cpu_pct_sim``: the same for ``gametable sim``
   (daemon, panel and the virtual table, no bots).
 - ``cmd_roundtrip_p99_ms``: a command published on ``cmd`` -> its ``cmd/result`` (journalled with
@@ -279,9 +279,11 @@ def _seated_under_attack(panel: PanelServer, daemon: Daemon) -> float:
                                                "mode": "ffa", "players": PLAYERS, "order": [1, 2, 3], "seed": 1})
     assert status == 200, body
     phones = {}
+    code = _Phone(port, "127.0.0.1").post("/api/info", None)[1]["join_url"].split("?code=", 1)[1]  # the table's QR
     for seat in (1, 2, 3):
         phones[seat] = _Phone(port, f"127.60.0.{seat + 2}")
-        assert phones[seat].post("/api/seat/claim", {"id": f"bench-claim-{seat}", "seat": seat})[0] == 200
+        claim = {"id": f"bench-claim-{seat}", "seat": seat, "code": code}
+        assert phones[seat].post("/api/seat/claim", claim)[0] == 200
     deadline = time.monotonic() + 10
     while panel.link.private_view(1) is None and time.monotonic() < deadline:
         time.sleep(0.01)
@@ -311,13 +313,21 @@ def _seated_under_attack(panel: PanelServer, daemon: Daemon) -> float:
 
 
 def _cpu_s(pid: int) -> float:
+    """CPU seconds of ``pid`` and its living children (``gametable run``'s panel is its own process)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    children = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):  # (a child belongs to the thread that started it)
+        try:
+            children += (task / "children").read_text().split()
+        except OSError:
+            pass
+    return own + sum(_cpu_s(int(child)) for child in children if Path(f"/proc/{child}").exists())
 
 
 def idle_cpu_pct(broker_host: str, broker_port: int, seconds: float = IDLE_S, root: Path | None = None,
                  command: tuple[str, ...] = ("run",)) -> float:
-    """A real ``gametable run`` (daemon + panel; or ``command``, e.g. ``sim``) idle for ``seconds``:
+    """A real ``gametable run`` (referee + panel process; or ``command``, e.g. ``sim``) idle for ``seconds``:
     CPU in % of one core. (``root``: another checkout to measure, e.g. an older commit.)"""
     tmp = Path(tempfile.mkdtemp(prefix="gametable-bench-idle-"))
     port = free_port()

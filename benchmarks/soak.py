@@ -60,7 +60,8 @@ class Soak:
         self.net = NetCut(self.broker.host, self.broker.port)
         self.daemon = DaemonProcess(workdir, self.broker.host, self.net.port, TABLE,
                                     credentials={"username": "daemon", "password": self.broker.users["daemon"]})
-        self.phone = Recorder(self.broker.host, self.broker.port, f"{T}/status")  # anonymous: status is public
+        self.phone = Recorder(self.broker.host, self.broker.port, f"{T}/status", username="viewer",
+                              password=self.broker.users["viewer"])  # a screen: status is public
         self.phone.client.reconnect_delay_set(0.05, 0.5)
         self.cc = CommandClient(self.broker.host, self.broker.port, TABLE, username="panel",
                                 password=self.broker.users["panel"])

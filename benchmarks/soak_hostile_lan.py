@@ -21,6 +21,7 @@ import http.client
 import json
 import multiprocessing
 import random
+import re
 import socket
 import sys
 import tempfile
@@ -38,7 +39,7 @@ PIN = "583920"
 PLAYERS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}]
 
 
-class _Phone:
+class LanPhone:
     """A cookie-keeping client from its own address (one request per connection)."""
 
     def __init__(self, port: int, address: str) -> None:
@@ -79,8 +80,8 @@ def _attack(port: int, stop_at: float, seed: int, results: Any) -> None:
             + [("stream", f"127.81.0.{i // 8 + 2}") for i in range(200)]
             + [("flood", "127.82.0.2") for _ in range(60)])
     socks: list[socket.socket | None] = [None] * len(plan)
-    guessers = [_Phone(port, f"127.83.0.{i + 2}") for i in range(20)]
-    forger = _Phone(port, "127.84.0.2")
+    guessers = [LanPhone(port, f"127.83.0.{i + 2}") for i in range(20)]
+    forger = LanPhone(port, "127.84.0.2")
     n = 0
     while time.time() < stop_at:
         for i, (kind, address) in enumerate(plan):
@@ -138,11 +139,25 @@ def _wait_panel(port: int, proc: DaemonProcess, timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.alive():
         try:
-            _Phone(port, "127.70.0.9")
+            LanPhone(port, "127.70.0.9")
             return
         except OSError:
             time.sleep(0.1)
     raise RuntimeError(f"the panel did not answer; see {proc.log}")
+
+
+def _join_code(port: int) -> str:
+    """The join code, read from the table's own screen (loopback) as a person at the table scans it."""
+    _, info = LanPhone(port, "127.0.0.1").request("GET", "/api/info")
+    return str(info["join_url"]).split("?code=", 1)[1]
+
+
+def _host_key(daemon: DaemonProcess) -> str:
+    """The host link's key, from the console (the daemon's log): PIN login may be paused by the guessers."""
+    match = re.search(r"panel host link [^:]*: \S+/host#key=(\S+)", daemon.log_text())
+    if not match:
+        raise RuntimeError(f"no host link on the console; see {daemon.log}")
+    return match.group(1)
 
 
 def run_hostile_lan(seconds: float = 20.0, seed: int = 1, workdir: Path | None = None,
@@ -161,15 +176,16 @@ def run_hostile_lan(seconds: float = 20.0, seed: int = 1, workdir: Path | None =
     try:
         daemon.start()
         _wait_panel(port, daemon)
-        host = _Phone(port, "127.70.0.2")
+        host = LanPhone(port, "127.70.0.2")
         assert host.post("/api/host/unlock", {"id": "lan-host-unlock", "pin": PIN})[0] == 200
         status, body = host.post("/api/host/cmd", {"id": "lan-new-game", "type": "new_game", "game": "coinwar",
                                                    "mode": "ffa", "players": PLAYERS, "order": [1, 2], "seed": seed})
         if status != 200:
             raise RuntimeError(f"new game refused: {body}")
-        phones = {seat: _Phone(port, f"127.70.0.{seat + 2}") for seat in (1, 2)}
+        phones = {seat: LanPhone(port, f"127.70.0.{seat + 2}") for seat in (1, 2)}
+        code = _join_code(port)
         for seat, phone in phones.items():
-            status, body = phone.post("/api/seat/claim", {"id": f"lan-claim-{seat}", "seat": seat})
+            status, body = phone.post("/api/seat/claim", {"id": f"lan-claim-{seat}", "seat": seat, "code": code})
             if status != 200:
                 raise RuntimeError(f"seat {seat} refused: {body}")
         time.sleep(0.5)  # the panel has the private views
@@ -191,9 +207,9 @@ def run_hostile_lan(seconds: float = 20.0, seed: int = 1, workdir: Path | None =
                 seat = 3 - seat
             elif status == 409 and "turn" in str(body.get("error")):
                 seat = 3 - seat
-            if i % 20 == 0:  # a host screen opened now must never be locked out by the guessers
-                status, _ = _Phone(port, f"127.71.{i // 5000}.{i // 20 % 250 + 2}").post(
-                    "/api/host/unlock", {"id": f"lan-host-{i:06d}", "pin": PIN})
+            if i % 20 == 0:  # a host screen opened now (the host link) is never locked out by the guessers
+                status, _ = LanPhone(port, f"127.71.{i // 5000}.{i // 20 % 250 + 2}").post(
+                    "/api/host/unlock", {"id": f"lan-host-{i:06d}", "key": _host_key(daemon)})
                 host_unlocks += 1
                 host_locked_out += status != 200
     finally:

@@ -1,7 +1,7 @@
 """The real table's break-beams: edges to the game's table adapters, and the beams' health.
 
 Why a module of its own: besides handing each debounced edge to the games (Coin War's observer),
-the beams are checked -- the walk test before play (every beam must go blocked and clear once,
+the beams are checked -- the walk test before play (a real coin held on every beam for ``COIN_HOLD_S``,
 retained on ``sensors/walk`` for the bring-up page), beams that never block while others do, and
 beams stuck blocked -- and every edge is a ``sensors/beams`` diagnostic.
 """
@@ -16,7 +16,7 @@ from controller.referee_api import TableReferee
 from controller.table_adapter import TableAdapter
 from core.config import BeamConfig
 from core.platform import BeamEdge
-from sensors.beam_health import BeamWalk, DeadBeamWatch
+from sensors.beam_health import COIN_HOLD_S, BeamWalk, DeadBeamWatch
 
 log = logging.getLogger("gametable.hardware")
 
@@ -33,7 +33,7 @@ class BeamWatch:
 
     def start_walk(self, blocked: Sequence[str] | frozenset[str] = ()) -> None:
         """(Re)start the walk test with the beams blocked now; also (re)starts the dead-beam watch."""
-        self.walk = BeamWalk(self.beams, blocked)
+        self.walk = BeamWalk(self.beams, blocked, hold_s=COIN_HOLD_S)
         groups: dict[str, str] = {}
         for adapter in self.adapters:
             groups.update(adapter.beam_groups())
@@ -47,7 +47,7 @@ class BeamWatch:
     def on_edge(self, edge: BeamEdge) -> None:
         self.daemon.diagnostic("beams", edge.as_event())
         if self.walk is not None and not self.walk.complete:
-            status = self.walk.on_edge(edge.beam_id, edge.blocked)
+            status = self.walk.on_edge(edge.beam_id, edge.blocked, edge.t)
             if status is not None:
                 self._walk_status(status)
         if self.dead_watch is not None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 SHIPPED = Path(__file__).resolve().parent.parent / "hardware_docs" / "mosquitto"
-USERS = ("daemon", "panel")  # the shipped ACL's users (hardware_docs/mosquitto/gametable.acl)
+USERS = ("daemon", "panel", "viewer")  # the shipped ACL's users (hardware_docs/mosquitto/gametable.acl)
 
 
 def free_port() -> int:
@@ -120,8 +120,8 @@ def _hand_to_mosquitto(*paths: Path) -> None:
 
 
 def start_table_broker(port: int | None = None, *, users: dict[str, str] | None = None) -> Broker:
-    """Start Mosquitto with the shipped config and ACL and fresh random passwords for the daemon and
-    the panel (``broker.users``); anonymous clients may only read state, events and status."""
+    """Start Mosquitto with the shipped config and ACL and fresh random passwords for the daemon,
+    the panel and a viewer (``broker.users``); anonymous clients are refused."""
     passwd_tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
     if not Path(passwd_tool).exists():
         raise RuntimeError("mosquitto_passwd is not installed (apt-get install mosquitto)")
@@ -153,4 +153,8 @@ def ensure_broker(config: Any) -> tuple[Any, Broker | None]:
     mqtt = dataclasses.replace(config.mqtt, host=broker.host, port=broker.port,
                                username="daemon", password=broker.users["daemon"])
     panel = dataclasses.replace(config.panel, mqtt_username="panel", mqtt_password=broker.users["panel"])
+    # Anonymous clients are refused (hardware_docs/mosquitto/README.md): the console, the person
+    # running the sim, gets this run's read-only viewer to watch the public topics with.
+    print(f"watch the public topics: mosquitto_sub -h {broker.host} -p {broker.port} -u viewer "
+          f"-P {broker.users['viewer']} -t 'gametable/#' -v", flush=True)
     return dataclasses.replace(config, mqtt=mqtt, panel=panel), broker

@@ -1,5 +1,6 @@
-"""The ``gametable`` command: ``run`` (the Pi), ``sim`` (the virtual table), ``replay``, ``journal``,
-``striker-trace``, ``camera``, ``venue-setup`` and ``venue`` (a venue of tables)."""
+"""The ``gametable`` command: ``run`` (the Pi), ``panel`` (its phone panel), ``sim`` (the virtual table),
+``replay``, ``journal``, ``host``, ``striker-trace``, ``camera``, ``venue-setup`` and ``venue`` (a venue of
+tables)."""
 
 from __future__ import annotations
 
@@ -35,11 +36,19 @@ def build_parser() -> argparse.ArgumentParser:
     from gametable.journal_cli import add_parser as add_journal_parser
 
     add_journal_parser(sub)  # gametable journal check|export|repair FILE
+    from gametable.host_cli import add_parser as add_host_parser
+
+    add_host_parser(sub)  # gametable host unlock --config FILE
 
     run = sub.add_parser("run", help="the daemon on a Raspberry Pi: beams, strikers, LEDs, MQTT")
     run.add_argument("--config", help="TOML config file")
     run.add_argument("--no-hardware", action="store_true",
                      help="MQTT inputs only, no GPIO/serial (fault tests, a table driven from elsewhere)")
+    run.add_argument("--no-panel", action="store_true",
+                     help="the referee alone (the panel runs as `gametable panel`, e.g. its own systemd unit)")
+    from gametable.panel_proc import add_parser as add_panel_parser
+
+    add_panel_parser(sub)  # gametable panel --config FILE
 
     sim = sub.add_parser("sim", help="the daemon on the virtual table (pymunk), with the panel")
     sim.add_argument("--config", help="TOML config file")
@@ -69,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
 # table's Pi has neither the camera's nor the venue's extra unless it uses them).
 COMMANDS = {
     "journal": "gametable.journal_cli:run",
+    "host": "gametable.host_cli:run",
+    "panel": "gametable.panel_proc:run_panel",
     "run": "gametable.run:run_daemon",
     "striker-trace": "gametable.striker_trace:run",
     "camera": "gametable.camera_cli:run",

@@ -15,8 +15,8 @@ from controller.journal import JournalBusy, JournalError
 from core.clock import SystemClock
 from core.config import ConfigError, load
 from gametable import sd_notify
+from gametable.panel_proc import PanelProcess
 from gametable.startup_checks import startup_refusal
-from web_panel import serve
 
 log = logging.getLogger("gametable.run")
 
@@ -54,7 +54,8 @@ def run_daemon(args: argparse.Namespace) -> int:
     daemon.start()
     if hardware is not None:
         hardware.start()
-    panel = serve(config, generate_pin=True)  # the phone panel, in a thread; host/port/PIN from [panel]
+    # the phone panel in its own process (gametable/panel_proc.py); host/port/PIN from [panel]
+    panel = None if args.no_panel else PanelProcess(args.config, getattr(args, "log_level", "INFO")).start()
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
@@ -64,7 +65,8 @@ def run_daemon(args: argparse.Namespace) -> int:
     log.info("gametable run: table %s up (broker %s:%s)", config.table_id, config.mqtt.host, config.mqtt.port)
     stop.wait()
     watchdog.stop()
-    panel.stop()
+    if panel is not None:
+        panel.stop()
     if hardware is not None:
         hardware.stop()
     daemon.stop()

@@ -138,7 +138,7 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
             return 1
         changed = threading.Event()
         daemon.add_listener(lambda cmd, state: changed.set())
-        _print_banner(config, panel.url, platform, args.ask, why_direct)
+        _print_banner(config, panel.url, platform, args.ask, why_direct, panel.console_join_code)
         if args.headless:
             return play_headless(table, runner, args, sorted(bots), seed)
         demo = first_game(table, panel, args, bots, seed, demo_mode)
@@ -211,11 +211,12 @@ def join_url(config: Config, url: str) -> str:
     return base + "/join"
 
 
-def _print_banner(config: Config, url: str, platform: TablePlatform, ask: bool, why_direct: str | None) -> None:
+def _print_banner(config: Config, url: str, platform: TablePlatform, ask: bool, why_direct: str | None,
+                  join_code: str = "") -> None:
     import segno
 
     print(f"gametable sim: table {config.table_id}, broker {config.mqtt.host}:{config.mqtt.port}", flush=True)
-    phones = join_url(config, url)
+    phones = join_url(config, url) + (f"?code={join_code}" if join_code else "")  # a seat needs it (PANEL.md)
     print(f"phones (same Wi-Fi): {phones}  -- or scan:", flush=True)
     try:
         segno.make(phones, error="l").terminal(compact=True, border=2)

@@ -33,6 +33,10 @@ from core.config import BeamConfig
 # after ~200; about one healthy rail beam flagged (until it blocks again) per 4,500 shots, a dead
 # one after ~1,000 -- the walk test before play is the check that finds a dead rail beam.
 DEFAULT_THRESHOLDS = {"point": 80, "segment": 16}
+# How long a coin lying on a beam must hold it blocked without a flicker in the walk test (the
+# bring-up page's and ``python -m sensors.hwcheck``'s): long against a 2-200 ms flick or a finger's
+# swipe, short against the 5 s stuck-beam check.
+COIN_HOLD_S = 1.0
 # ... and those blocks must be spread over the group: players aim at the same spot, so coins dying
 # in the middle of the goal block the same two or three points game after game, and a rail by the
 # players' seats is crossed more than the far one. A beam is suspect only once most of the others

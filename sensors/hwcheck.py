@@ -20,15 +20,12 @@ from gpiozero import GPIOZeroError
 from core.clock import Clock, SystemClock
 from core.config import Config, ConfigError, load
 from core.platform import BeamEdge
-from sensors.beam_health import BeamWalk
+from sensors.beam_health import COIN_HOLD_S, BeamWalk
 from sensors.beams import BeamBank
 from sensors.gpio import PinFactoryError, make_pin_factory
 from sensors.leds import GpioSeatLights
 
 STEP_S = 1.5
-# How long a coin lying on a beam must hold it blocked without a flicker (beam_health.BeamWalk):
-# long against a 2-200 ms flick or a finger's swipe, short against the 5 s stuck-beam check.
-COIN_HOLD_S = 1.0
 
 
 def led_steps(seats: list[int]) -> list[tuple[str, dict[str, Any]]]:

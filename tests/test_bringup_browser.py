@@ -15,6 +15,7 @@ from controller.daemon import Daemon
 from controller.hardware import Hardware
 from core.clock import SystemClock
 from core.config import parse
+from sensors.beam_health import COIN_HOLD_S
 from tests.helpers.browser import PHONE, shot
 from tests.helpers.firmware_base import FirmwareBase
 from tests.helpers.panel import PIN, Http
@@ -65,14 +66,18 @@ def test_the_host_pairs_a_striker_to_seat_3_from_the_bringup_page(real_table, br
     page.fill("#pin", PIN)
     page.click("#unlock")
     page.locator("#base").filter(has_text="firmware 1.3.0").wait_for()
-    page.locator("#walk").filter(has_text="not toggled yet: goal_n (GPIO17), goal_s (GPIO18)").wait_for()
+    page.locator("#walk").filter(has_text="Not passed yet: goal_n (GPIO17), goal_s (GPIO18)").wait_for()
 
     pin = factory.pin(17)
-    pin.drive_low()  # a coin passes goal_n: the page shows the edges and the walk test's progress
+    pin.drive_low()  # a coin slides through goal_n: the page shows the edges, and names the flicker
     time.sleep(0.02)
     pin.drive_high()
     page.locator("[data-beam=goal_n]").filter(has_text="(2 edges)").wait_for()
-    page.locator("#walk").filter(has_text="not toggled yet: goal_s (GPIO18)").wait_for()
+    page.locator("#walk").filter(has_text="goal_n (GPIO17) blocked 1 time(s) but never held 1 s").wait_for()
+    pin.drive_low()  # a real coin laid on goal_n for a second passes it (the walk test's COIN_HOLD_S)
+    time.sleep(COIN_HOLD_S + 0.1)
+    pin.drive_high()
+    page.locator("#walk").filter(has_text="Not passed yet: goal_s (GPIO18)").wait_for()
     assert "missing" in page.get_attribute("[data-beam=goal_s]", "class")
 
     page.click("#pair-open")

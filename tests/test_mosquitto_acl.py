@@ -1,7 +1,7 @@
 """The shipped Mosquitto config and ACL (hardware_docs/mosquitto), on a real broker.
 
 Only the panel's user reads private views; only the panel and the daemon write ``cmd``;
-anonymous clients read state/events/status and nothing else.
+the viewer reads state/events/status and nothing else; anonymous clients are refused.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ def secured(tmp_path):
     pw, acl = files / "gametable.passwd", files / "gametable.acl"
     subprocess.run(["mosquitto_passwd", "-b", "-c", str(pw), "daemon", "d-secret"], check=True)
     subprocess.run(["mosquitto_passwd", "-b", str(pw), "panel", "p-secret"], check=True)
+    subprocess.run(["mosquitto_passwd", "-b", str(pw), "viewer", "v-secret"], check=True)
     shutil.copy(DOCS / "gametable.acl", acl)
     for f in (pw, acl):
         f.chmod(0o644)
@@ -55,19 +56,19 @@ def secured(tmp_path):
     shutil.rmtree(files, ignore_errors=True)
 
 
-def test_anonymous_never_sees_private_views_and_cannot_write_cmd(secured):
+def test_the_viewer_never_sees_private_views_and_cannot_write_cmd(secured):
     broker, daemon = secured
-    anon = Recorder(broker.host, broker.port, "#")
+    anon = Recorder(broker.host, broker.port, "#", username="viewer", password="v-secret")
     panel = Recorder(broker.host, broker.port, "#", username="panel", password="p-secret")
     try:
         assert panel.command("t1", {**NEW_GAME, "id": "g1"}) == {"id": "g1", "ok": True}
         panel.wait_for("gametable/t1/seat/1/private")
         anon.wait_for("gametable/t1/state", lambda m: m.json().get("game") == "coinwar")
-        # An anonymous command is dropped by the broker: never applied, never answered.
+        # A viewer's command is dropped by the broker: never applied, never answered.
         before = daemon.public_state()
         anon.publish("gametable/t1/cmd", {"type": "abort", "id": "evil-1"})
         anon.publish("gametable/t1/cmd", {"type": "undo", "id": "evil-2"})
-        # Barrier: a later panel command is answered, so the anonymous ones would have been too.
+        # Barrier: a later panel command is answered, so the viewer's would have been too.
         assert panel.command("t1", {"type": "end_turn", "seat": 1, "id": "p2"})["ok"]
         panel.wait_for("gametable/t1/state", lambda m: (m.json().get("turn") or {}).get("seat") == 2)
         anon.wait_for("gametable/t1/state", lambda m: (m.json().get("turn") or {}).get("seat") == 2)
@@ -83,10 +84,12 @@ def test_anonymous_never_sees_private_views_and_cannot_write_cmd(secured):
         panel.close()
 
 
-def test_wrong_password_is_refused(secured):
+@pytest.mark.parametrize("user", [("panel", "guess"), None])
+def test_a_wrong_password_or_no_user_is_refused(secured, user):
     broker, _ = secured
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="intruder")
-    client.username_pw_set("panel", "guess")
+    if user:
+        client.username_pw_set(*user)
     codes: list = []
     client.on_connect = lambda c, u, f, r, p: codes.append(r)
     client.connect(broker.host, broker.port)

@@ -246,9 +246,11 @@ def test_qr_code_is_a_local_svg_of_the_join_url(stack):
     status, body = phone.get("/qr.svg")
     assert status == 200 and body.lstrip().startswith(b"<svg")
     status, info = phone.get("/api/info")
-    # Opened on the Pi itself (127.0.0.1), the QR code carries the Pi's LAN address for the phones.
+    # Opened on the Pi itself (127.0.0.1), the QR code carries the Pi's LAN address for the phones,
+    # and the join code a seat needs.
     lan = lan_address()
-    assert json.loads(info)["join_url"] == f"http://{lan or '127.0.0.1'}:{stack.panel.port}/join"
+    url, _, code = json.loads(info)["join_url"].partition("?code=")
+    assert url == f"http://{lan or '127.0.0.1'}:{stack.panel.port}/join" and len(code) == 16
     status, page = phone.get("/")
     assert b"/static/app.js" in page and b"http" not in page.split(b"<body>")[0].replace(b"http-equiv", b"")
 

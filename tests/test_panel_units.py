@@ -20,10 +20,11 @@ from web_panel.commands import (
     seat_command,
     seats_moves,
 )
+from web_panel.host_login import ClientBackoff, HostLogin, Verdict
 from web_panel.hub import Hub
 from web_panel.link import TableLink
 from web_panel.loglines import log_lines
-from web_panel.security import PinGuard, SeatRegistry
+from web_panel.security import SeatRegistry
 
 PLAYERS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}]
 STATE = coinwar.new({}, 3, players=PLAYERS, mode="ffa", order=[1, 2, 3])
@@ -156,14 +157,14 @@ def test_the_panel_log_lists_each_events_words_in_order():
 
 def test_wrong_pins_lock_a_client_until_the_clock_moves():
     clock = FakeClock()
-    guard = PinGuard("2468", clock, max_failures=3, lock_s=60)
+    guard = HostLogin("2468", clock, client=ClientBackoff(free=3, lock_s=60))
     for _ in range(3):
-        assert guard.check("phone-a", "1111")[0] is False
-    ok, error, retry = guard.check("phone-a", "2468")
-    assert not ok and error == "too many wrong PINs; try again in 60 s" and retry == 60
-    assert guard.check("phone-b", "2468")[0] is True  # another phone is not locked out
+        assert guard.check_pin("phone-a", "1111").ok is False
+    verdict = guard.check_pin("phone-a", "2468")
+    assert verdict == Verdict(False, 429, "too many wrong PINs; try again in 60 s", 60.0)
+    assert guard.check_pin("phone-b", "2468").ok is True  # another phone is not paused (within the table's budget)
     clock.advance(60)
-    assert guard.check("phone-a", "2468") == (True, None, 0.0)
+    assert guard.check_pin("phone-a", "2468") == Verdict(True)
 
 
 def test_seat_tokens_are_unique_and_only_their_hash_is_kept():

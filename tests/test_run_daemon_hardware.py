@@ -3,6 +3,7 @@ MockFactory pins, LEDs — and the state out on a real Mosquitto."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -12,6 +13,7 @@ from controller.daemon import Daemon
 from controller.hardware import Hardware
 from core.clock import SystemClock
 from core.config import parse
+from sensors.beam_health import COIN_HOLD_S
 from tests.helpers.mqtt_client import Recorder
 from virtual.virtual_base import VirtualBaseStation
 
@@ -124,12 +126,21 @@ def test_unknown_striker_ids_never_reach_the_waiting_text(quiet_table):
 
 
 def test_the_beam_walk_test_is_published_for_the_panel(table):
+    """The bring-up page's walk test is as strict as ``python -m sensors.hwcheck``: a coin passing
+    through a beam is a flicker that the page names; a coin laid on it for COIN_HOLD_S passes it."""
     daemon, hardware, base, phone = table
     start = len(phone.messages)
     pin = hardware._pin_factory.pin(17)
     pin.drive_low()  # a coin passed through goal_n ...
     time.sleep(0.02)  # a real 20 ms pulse (the bank debounces on the real clock: 1 ms)
     pin.drive_high()  # ... and out again (MockFactory pins, the real BeamBank and its debounce)
+    flicker = phone.wait_for("gametable/hw/sensors/walk", lambda m: "never held" in json.dumps(m.json()),
+                             start=start).json()
+    assert flicker["complete"] is False and flicker["done"] == []
+    start = len(phone.messages)
+    pin.drive_low()  # a real coin laid on goal_n ...
+    time.sleep(COIN_HOLD_S + 0.1)  # ... held there (the walk test times the hold on the edges' clock)
+    pin.drive_high()
     walk = phone.wait_for("gametable/hw/sensors/walk", lambda m: m.json().get("complete") is True,
                           start=start).json()
     assert walk["done"] == ["goal_n"] and walk["missing"] == []

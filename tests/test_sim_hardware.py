@@ -194,9 +194,10 @@ def test_gametable_sim_in_real_time_plays_the_bots_strikes_through_the_striker_l
     phone = None
     try:
         deadline = time.monotonic() + 60
+        viewer = _line(proc, "watch the public topics:", deadline).split(" -P ", 1)[1].split(" ", 1)[0]
         host, mqtt_port = _line(proc, "gametable sim:", deadline).rsplit("broker ", 1)[1].split(":")
         assert "the table's own code" in _line(proc, "sensors:", deadline)
-        phone = Recorder(host, int(mqtt_port), "gametable/demo/#")
+        phone = Recorder(host, int(mqtt_port), "gametable/demo/#", username="viewer", password=viewer)
         strike = phone.wait_for("gametable/demo/events", lambda m: m.json()["input"]["type"] == "strike", 30).json()
         assert strike["source"] == "striker"
     finally:

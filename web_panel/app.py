@@ -12,6 +12,7 @@ import base64
 import hmac
 import io
 import json
+import logging
 import secrets
 import socket
 from collections.abc import Mapping
@@ -37,20 +38,23 @@ from web_panel.commands import (
     seats_moves,
 )
 from web_panel.game_views import GameViews
+from web_panel.host_login import HostLogin
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
 from web_panel.i18n import COOKIE as LANG_COOKIE
 from web_panel.i18n import ENGLISH, LANGUAGES, TableLanguage, catalogue, choose, render
 from web_panel.link import TableLink
 from web_panel.security import (
+    DEFAULT_PIN,
     LOCAL_ADDRESSES,
     SEATS,
     HostCheck,
     HostSessions,
-    PinGuard,
+    JoinCodes,
     ReplayGuard,
     SeatRegistry,
 )
 
+log = logging.getLogger("gametable.panel")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 8 * 1024
 COOKIE_AGE = 24 * 3600
@@ -81,6 +85,32 @@ def lan_address() -> str | None:
     return None if address.startswith("127.") or address == "0.0.0.0" else address
 
 
+def table_base_url(config: Config, host_url: str) -> str:
+    """The panel's address as phones reach it: ``public_url``, else ``host_url`` with a loopback
+    name replaced by the Pi's LAN address (the table's own screen shows it to phones)."""
+    public_url = config.panel.public_url
+    base = public_url or host_url
+    host = urlsplit(base).hostname or ""
+    if not public_url and (host == "localhost" or host.startswith("127.")):
+        lan = lan_address()
+        if lan:
+            base = base.replace(host, lan, 1)
+    return base.rstrip("/")
+
+
+def host_link(config: Config, host_url: str, key: str) -> str:
+    """The host link: the key rides in the fragment, so no request line or log has it."""
+    return f"{table_base_url(config, host_url)}/host#key={key}"
+
+
+def report_lockout(report: dict[str, Any]) -> None:
+    """Said on the console (the service's journal) the moment PIN login locks."""
+    message = (f"panel: host login by PIN LOCKED after {report['wrong_pins']} wrong PINs from "
+               f"{report['addresses']} addresses; lift it on the table's screen or with `gametable host unlock`")
+    log.warning(message)
+    print(message, flush=True)
+
+
 def lang_file(config: Config) -> Path:
     """Where the table's default language (set by the host) lives: next to the journal."""
     journal = Path(config.journal.path)
@@ -96,9 +126,10 @@ def seats_file(config: Config) -> Path:
 def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | None = None,
                keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S,
                pin: str | None = None, flick_timeout_s: float = FLICK_TIMEOUT_S,
-               game_views: Mapping[str, Path | str] | None = None) -> Flask:
+               game_views: Mapping[str, Path | str] | None = None, host_key: str | None = None) -> Flask:
     """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made);
-    ``pin``: the host PIN (default ``[panel] pin``; ``web_panel.serve`` passes a generated one).
+    ``pin``: the host PIN (default ``[panel] pin``; ``web_panel.serve`` passes a generated one);
+    ``host_key``: the host link's key (default: a random one for this run).
 
     ``game_views``: phone-view folders of games that do not live in ``controller/games/``
     (:mod:`web_panel.game_views`)."""
@@ -109,9 +140,11 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
         link = link_for(config)
         link.start()
     clock = clock or SystemClock()
-    panel = _Panel(config, link, clock, PinGuard(pin or config.panel.pin, clock), GameViews(game_views),
+    login = HostLogin(pin or config.panel.pin, clock, key=host_key, on_lockout=report_lockout)
+    panel = _Panel(config, link, clock, login, GameViews(game_views),
                    keepalive_s=keepalive_s, result_timeout_s=result_timeout_s, flick_timeout_s=flick_timeout_s)
-    app.extensions["gametable"] = {"link": link, "seats": panel.seats, "hosts": panel.hosts, "pins": panel.pins}
+    app.extensions["gametable"] = {"link": link, "seats": panel.seats, "hosts": panel.hosts, "login": panel.pins,
+                                   "join_codes": panel.join_codes}
     app.before_request(panel.gate)
     app.register_error_handler(413, panel.too_big)
     app.after_request(panel.headers)
@@ -134,7 +167,7 @@ _GETS = [
 _POSTS = [
     ("/api/host/bringup", "bringup_cmd"),
     ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
-    ("/api/host/lock", "lock"), ("/api/host/share", "share"), ("/api/host/release", "release"),
+    ("/api/host/lock", "lock"), ("/api/host/lift", "lift"), ("/api/host/share", "share"), ("/api/host/release", "release"),
     ("/api/cmd", "cmd"), ("/api/host/cmd", "host_cmd"), ("/api/flick", "do_flick"),
     ("/api/host/lang", "set_table_lang"),
 ]
@@ -185,10 +218,11 @@ def _valid_seat(seat: Any) -> bool:
 class _Panel:
     """The state one panel's routes share, and the routes themselves (registered by create_app)."""
 
-    def __init__(self, config: Config, link: TableLink, clock: Clock, pins: PinGuard, views: GameViews, *,
+    def __init__(self, config: Config, link: TableLink, clock: Clock, pins: HostLogin, views: GameViews, *,
                  keepalive_s: float, result_timeout_s: float, flick_timeout_s: float) -> None:
         self.config, self.link, self.clock, self.pins, self.views = config, link, clock, pins, views
         self.seats, self.hosts = SeatRegistry(seats_file(config)), HostSessions()
+        self.join_codes = JoinCodes(clock)
         self.replays = ReplayGuard()
         self.table_lang = TableLanguage(lang_file(config))
         self.host_names = HostCheck.for_config(config)
@@ -305,29 +339,39 @@ class _Panel:
         return resp
 
     def join_url(self) -> str:
-        public_url = self.config.panel.public_url
-        base = public_url or request.host_url  # the Host passed the gate's check: ours
-        host = urlsplit(base).hostname or ""
-        if not public_url and (host == "localhost" or host.startswith("127.")):
-            # The host screen runs on the Pi itself: phones need the Pi's address on the LAN.
-            lan = lan_address()
-            if lan:
-                base = base.replace(host, lan, 1)
-        return base.rstrip("/") + "/join"
+        """The join link; with the join code for the table's own screen and the host only."""
+        url = table_base_url(self.config, request.host_url) + "/join"  # (the Host passed the gate: ours)
+        return url + "?code=" + self.join_codes.current() if self.at_table() or g.host else url
+
+    @staticmethod
+    def at_table() -> bool:
+        """The request comes from the table's own screen (loopback), not a phone on the LAN."""
+        return (request.remote_addr or "") in LOCAL_ADDRESSES
 
     def qr(self) -> Response:
+        if request.args.get("of") == "host":  # the host link: the table's own screen only
+            if not self.at_table():
+                return fail(403, say("the host link's QR code is shown on the table's own screen only"))
+            text, title = host_link(self.config, request.host_url, self.pins.key), "Scan to host this table"
+        else:
+            text, title = self.join_url(), "Scan to join the table"
         out = io.BytesIO()
-        segno.make(self.join_url(), error="m").save(out, kind="svg", scale=8, border=2, dark="#111", light="#fff",
-                                                    xmldecl=False, title="Scan to join the table")
+        segno.make(text, error="m").save(out, kind="svg", scale=8, border=2, dark="#111", light="#fff",
+                                         xmldecl=False, title=title)
         return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
     # --- reading -----------------------------------------------------------------------------
     def info(self) -> Response:
         link = self.link
-        return jsonify({"table": self.config.table_id, "games": link.described_games(), "me": self.me(),
-                        "taken": self.seats.taken(), "join_url": self.join_url(), "status": link.status,
-                        "pin_is_default": self.pins.is_default, "lang": self.table_lang.lang,
-                        "now": self.clock.wall()})  # phones correct their clock for window countdowns (CP-6)
+        info = {"table": self.config.table_id, "games": link.described_games(), "me": self.me(),
+                "taken": self.seats.taken(), "join_url": self.join_url(), "status": link.status,
+                "pin_is_default": self.pins.pin == DEFAULT_PIN, "lang": self.table_lang.lang,
+                "now": self.clock.wall()}  # phones correct their clock for window countdowns (CP-6)
+        if self.at_table() or g.host:  # the table's screen (and the host) see a PIN lockout to lift
+            info["host_login"] = self.pins.report()
+        if self.at_table():
+            info["host_link"] = host_link(self.config, request.host_url, self.pins.key)
+        return jsonify(info)
 
     def stream(self) -> Response:
         link, seats = self.link, self.seats
@@ -338,12 +382,12 @@ class _Panel:
             # no frame falls between it and the live ones) and every later frame to this socket.
             seat, host = g.seat, g.host
             attach(seat, host, lambda: [sse_frame("me", {"seat": seat, "host": host, "taken": seats.taken()})]
-                   + link.snapshot(seat))
+                   + link.snapshot(seat, host))
             return Response(b"", mimetype="text/event-stream", headers=headers)
-        sub = link.hub.add(g.seat)
+        sub = link.hub.add(g.seat, g.host)
         if sub is None:
             return fail(503, "too many open screens on this table; close one and retry")
-        snapshot = [sse_frame("me", self.me() | {"taken": seats.taken()})] + link.snapshot(g.seat)
+        snapshot = [sse_frame("me", self.me() | {"taken": seats.taken()})] + link.snapshot(g.seat, g.host)
         return Response(link.hub.stream(sub, snapshot, self.keepalive_s), mimetype="text/event-stream",
                         headers=headers)
 
@@ -376,6 +420,9 @@ class _Panel:
             return jsonify({"ok": True, "seat": seat})
         if g.seat is not None:
             return fail(409, say("this phone already holds seat {seat}; leave it first", seat=g.seat))
+        refusal = self._not_at_table(seat)
+        if refusal:
+            return refusal
         address = request.remote_addr or "?"
         mine = seats.held_by(address)
         if mine and address not in LOCAL_ADDRESSES and not seats.is_open_for_shared(seat):
@@ -388,6 +435,19 @@ class _Panel:
         self.link.hub.publish("taken", seats.taken())
         return cookie(jsonify({"ok": True, "seat": seat}), SEAT_COOKIE, token)
 
+    def _not_at_table(self, seat: int) -> Response | None:
+        """Only someone at the table may sit: the join code of the QR code shown on the
+        table's screen, the table's own screen, the host, or a seat the host opened (its approval)."""
+        if self.at_table() or g.host or self.seats.is_open_for_shared(seat):
+            return None
+        code = g.body.get("code")
+        if code is None:
+            return fail(403, say("taking a seat needs the QR code shown on the table's screen: scan it "
+                                 "(or ask the host to open this seat for you)"))
+        if not self.join_codes.valid(code):
+            return fail(403, say("this join code is wrong or has expired: scan the QR code on the table's screen again"))
+        return None
+
     def leave(self) -> Response:
         if g.seat is None:
             return fail(403, say("this phone holds no seat"))
@@ -397,13 +457,28 @@ class _Panel:
         return cookie(jsonify({"ok": True}), SEAT_COOKIE, None)
 
     def unlock(self) -> Response:
-        ok, error, retry = self.pins.check(request.remote_addr or "?", g.body.get("pin"))
-        if not ok:
-            resp = fail(429 if retry else 403, error or "wrong PIN")
-            if retry:
-                resp.headers["Retry-After"] = str(int(retry + 0.999))
+        """``{pin}`` under the table's budget (web_panel/host_login.py), or ``{key}`` of the host link."""
+        body = g.body
+        if "key" in body:
+            verdict = self.pins.check_key(body.get("key"))
+        else:
+            verdict = self.pins.check_pin(request.remote_addr or "?", body.get("pin"), local=self.at_table())
+        if not verdict.ok:
+            resp = fail(verdict.status, verdict.error or say("wrong PIN"))
+            if verdict.retry_s:
+                resp.headers["Retry-After"] = str(int(verdict.retry_s + 0.999))
             return resp
         return cookie(jsonify({"ok": True}), HOST_COOKIE, self.hosts.open())
+
+    def lift(self) -> Response:
+        """The table's own screen (or console, or the host) lifts a PIN lockout; what it was."""
+        if not (self.at_table() or g.host):
+            return fail(403, say("a PIN lockout is lifted on the table's own screen or its console only"))
+        was = self.pins.lift()
+        log.warning("panel: host login lockout lifted (%d wrong PINs from %d addresses)",
+                    was["wrong_pins"], was["addresses"])
+        return jsonify({"ok": True, "was": was, **({"host_link": host_link(self.config, request.host_url, self.pins.key)}
+                                                     if self.at_table() else {})})
 
     def lock(self) -> Response:
         self.hosts.close(request.cookies.get(HOST_COOKIE))

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 KEEPALIVE_S = 15.0
 QUEUE_SIZE = 256
+HOST_ONLY = 0  # as the ``seat`` of a frame: for the host's streams only (no seat is numbered 0)
 
 
 def sse_frame(event: str, data: Any) -> bytes:
@@ -30,6 +31,7 @@ class Subscriber:
     """One open stream: which seat's private view it may receive (None: public only)."""
 
     seat: int | None
+    host: bool = False
     queue: queue.Queue = field(default_factory=lambda: queue.Queue(QUEUE_SIZE))
     closed: bool = False
 
@@ -68,11 +70,11 @@ class Hub:
             if sink in self._sinks:
                 self._sinks.remove(sink)
 
-    def add(self, seat: int | None) -> Subscriber | None:
+    def add(self, seat: int | None, host: bool = False) -> Subscriber | None:
         with self._lock:
             if len(self._subs) >= self.max_clients:
                 return None
-            sub = Subscriber(seat)
+            sub = Subscriber(seat, host)
             self._subs.add(sub)
             return sub
 
@@ -105,10 +107,12 @@ class Hub:
             sink.close_all()
 
     def publish(self, event: str, data: Any, seat: int | None = None) -> None:
-        """Send to every stream, or only to the streams of ``seat`` (private views)."""
+        """Send to every stream, or only to the streams of ``seat`` (private views), or with
+        ``seat=HOST_ONLY`` only to the host's streams (what only the host may read)."""
         frame = sse_frame(event, data)
         with self._lock:
-            targets = [s for s in self._subs if seat is None or s.seat == seat]
+            targets = [s for s in self._subs
+                       if seat is None or (s.host if seat == HOST_ONLY else s.seat == seat)]
             sinks = list(self._sinks)
         for sink in sinks:  # one hand-over per frame, however many phones the sink serves
             sink.deliver(frame, seat)

@@ -20,7 +20,7 @@ import paho.mqtt.client as mqtt
 from controller.command_client import command_mqtt_client, expiry_for, forget_unsent
 from controller.topics import Topics, client_id
 from web_panel.bringup import BringupCache
-from web_panel.hub import Hub, sse_frame
+from web_panel.hub import HOST_ONLY, Hub, sse_frame
 from web_panel.loglines import log_entries
 
 log = logging.getLogger("gametable.panel.mqtt")
@@ -142,7 +142,7 @@ class TableLink:
             self.leds = data  # kept for the snapshot; phones do not need every LED change live
         elif rest == "sensors/journal":  # the host's panel shows it (issue 17 #7)
             self.journal = data if isinstance(data, dict) and data.get("warning") else None
-            self.hub.publish("journal", self.journal)
+            self.hub.publish("journal", self.journal, HOST_ONLY)  # host-only: never a stranger's stream
         elif rest in ("sensors/table", "sensors/coins", "sensors/camera"):  # (coins: the physics branch's first name)
             self._coins(rest, data)
         elif rest.startswith("sensors/"):
@@ -254,8 +254,9 @@ class TableLink:
         return True
 
     # --- snapshot ----------------------------------------------------------------------------
-    def snapshot(self, seat: int | None) -> list[bytes]:
-        """Everything a fresh stream needs to draw the whole screen (resync after a reconnect)."""
+    def snapshot(self, seat: int | None, host: bool = False) -> list[bytes]:
+        """Everything a fresh stream needs to draw the whole screen (resync after a reconnect);
+        the journal's warning only for the host."""
         with self._lock:
             frames = [sse_frame("status", self.status), sse_frame("games", self.games),
                       sse_frame("state", self.state), sse_frame("history", list(self.log))]
@@ -263,7 +264,8 @@ class TableLink:
                 frames.append(sse_frame("leds", self.leds))
             if self.table is not None:
                 frames.append(sse_frame("table", self.table))
-            frames.append(sse_frame("journal", self.journal))  # (null clears a warning the page still shows)
+            if host:  # (null clears a warning the page still shows)
+                frames.append(sse_frame("journal", self.journal))
             if seat is not None:
                 frames.append(sse_frame("private", self.private.get(seat)))
         return frames

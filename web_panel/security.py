@@ -4,12 +4,12 @@ A seat is claimed with an unguessable token (``secrets.token_urlsafe``) kept in 
 SameSite=Strict cookie; the panel stores only its SHA-256 so a memory dump does not leak working
 tokens. One seat per phone (client address) unless the host opens a seat for a phone that has one.
 The host unlocks with the table PIN (random at the first start of ``gametable run`` unless one is
-configured); wrong PINs slow down *that client* only, with a doubling pause, timed by the injected
-clock (no sleeping, testable with a FakeClock): guessing from one phone never locks out the host.
+configured) or the host link; how wrong PINs are paused and locked out: :mod:`web_panel.host_login`.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import ipaddress
@@ -120,6 +120,39 @@ class SeatRegistry:
             return sorted(self._holders)
 
 
+class JoinCodes:
+    """The code a phone needs to take a seat: only people at the table have it.
+
+    It rides in the join QR code (``/join?code=…``) shown on the table's own screen and the host's,
+    never to a stranger's ``/api/info`` or ``/qr.svg``. It rotates every ``period_s`` (the one before
+    stays valid, so a code just scanned works); ``console`` is this run's code printed with the
+    console's QR code (the console is at the table too). Unguessable: 96 random bits each.
+    """
+
+    def __init__(self, clock: Clock, period_s: float = 600.0) -> None:
+        self.clock, self.period_s = clock, period_s
+        self._secret = secrets.token_bytes(32)
+        self.console = self._code("console")
+
+    def _code(self, label: str) -> str:
+        digest = hmac.new(self._secret, label.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:12]).decode()
+
+    def _window(self) -> int:
+        return int(self.clock.now() // self.period_s)
+
+    def current(self) -> str:
+        return self._code(f"window-{self._window()}")
+
+    def valid(self, code: object) -> bool:
+        if not isinstance(code, str) or not code:
+            return False
+        sent = code.encode("utf-8", "replace")
+        now = self._window()
+        return any(hmac.compare_digest(sent, self._code(label).encode())
+                   for label in ("console", f"window-{now}", f"window-{now - 1}"))
+
+
 class HostSessions:
     """Tokens handed out after a correct PIN."""
 
@@ -146,50 +179,6 @@ class HostSessions:
         if token:
             with self._lock:
                 self._tokens.pop(_digest(token), None)
-
-
-class PinGuard:
-    """Checks the PIN with a per-client backoff (issue 17 #8).
-
-    A client gets ``max_failures`` free tries; then it must wait ``lock_s`` seconds, and each
-    further wrong PIN doubles its wait (up to ``max_lock_s``). Other clients are never affected:
-    a phone guessing PINs cannot lock the host out. With a random 6-digit PIN one address gets
-    about a hundred guesses a day. At most ``max_clients`` addresses are remembered.
-    """
-
-    def __init__(self, pin: str, clock: Clock, max_failures: int = 5, lock_s: float = 60.0,
-                 max_lock_s: float = 3600.0, max_clients: int = 4096) -> None:
-        self._pin = pin
-        self.clock = clock
-        self.max_failures, self.lock_s, self.max_lock_s = max_failures, lock_s, max_lock_s
-        self._failures: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client -> (wrong PINs, locked until)
-        self._max_clients = max_clients
-        self._lock = threading.Lock()
-
-    @property
-    def is_default(self) -> bool:
-        return self._pin == DEFAULT_PIN
-
-    def check(self, client: str, pin: object) -> tuple[bool, str | None, float]:
-        """(ok, error, retry_after_s). A locked client is refused even with the right PIN."""
-        now = self.clock.now()
-        with self._lock:
-            count, until = self._failures.get(client, (0, 0.0))
-            if until > now:
-                wait = until - now
-                return False, f"too many wrong PINs; try again in {int(wait + 0.999)} s", wait
-            if isinstance(pin, str) and hmac.compare_digest(pin.encode(), self._pin.encode()):
-                self._failures.pop(client, None)
-                return True, None, 0.0
-            count += 1
-            if count >= self.max_failures:
-                until = now + min(self.max_lock_s, self.lock_s * 2 ** (count - self.max_failures))
-            self._failures[client] = (count, until)
-            self._failures.move_to_end(client)
-            while len(self._failures) > self._max_clients:
-                self._failures.popitem(last=False)
-            left = max(0, self.max_failures - count)
-            return False, f"wrong PIN ({left} tr{'y' if left == 1 else 'ies'} left before a pause)", 0.0
 
 
 def pin_file(config: Config) -> Path:

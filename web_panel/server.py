@@ -28,17 +28,18 @@ import resource
 import socket
 import sys
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_to_bytes, urlsplit
 
-from werkzeug.http import parse_cookie
+from werkzeug.wrappers import Request
 
 from core.config import Config
-from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, link_for
-from web_panel.hub import KEEPALIVE_S
+from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, host_link, link_for
+from web_panel.budget import RequestBudget
+from web_panel.hub import HOST_ONLY, KEEPALIVE_S
 from web_panel.link import TableLink
 from web_panel.security import DEFAULT_PIN, LOCAL_ADDRESSES, resolve_pin
 
@@ -47,6 +48,9 @@ log = logging.getLogger("gametable.panel")
 MAX_STREAMS = 2000  # spectator streams held at once (seated phones and the host come on top)
 STREAM_PATH = "/api/stream"
 REFUSED_STREAM = "too many open screens on this table; close one and retry"
+# Headers a request may carry once: a second Content-Length smuggles a body, a second Host a name.
+SINGLE_HEADERS = ("content-length", "host")
+SPECTATOR_SLICE = 100  # spectator streams written per turn of the event loop
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,8 @@ class Limits:
     stream_buffer_bytes: int = 512 * 1024  # a stream whose unsent frames exceed this is dropped
     workers: int = 16                  # threads for everyone's ordinary requests
     reserved_workers: int = 8          # threads only seated phones and the host use
+    public_rate: float = 200.0         # requests a second served to strangers, all together (web_panel/budget.py)
+    public_burst: float = 400.0        # ... of which this many at once (a hundred phones loading the page)
 
 
 class _Request:
@@ -116,6 +122,9 @@ def _parse_head(head: bytes) -> _Request:
         if not sep or not name or name.strip() != name or b" " in name or b"\t" in name:
             raise _BadRequest(400, "malformed header line")
         headers.append((name.decode("latin-1"), value.strip(b" \t").decode("latin-1")))
+    for single in SINGLE_HEADERS:  # two answers to one question: which one a proxy used is unknowable
+        if sum(1 for k, _ in headers if k.lower() == single) > 1:
+            raise _BadRequest(400, f"more than one {single.title()} header")
     return _Request(parts[0].decode("ascii").upper(), parts[1].decode("latin-1"), version, headers)
 
 
@@ -149,6 +158,7 @@ class _Conn(asyncio.Protocol):
         self.discarded = 0
         self.closed = False
         self.peer_done = False  # the client half-closed after its request: answer, then close
+        self.joined_seq = 0  # a spectator stream: the frames broadcast before it started are in its snapshot
 
     # --- asyncio callbacks --------------------------------------------------------------------
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -317,12 +327,19 @@ class _Loop:
         self.waiting_by_addr: dict[str, OrderedDict[_Conn, None]] = {}
         self.busy_by_addr: dict[str, int] = {}
         self.streams: set[_Conn] = set()
+        self.spectator_streams: set[_Conn] = set()
         self.spectators_by_addr: dict[str, int] = {}
         self.spectators = 0
         self.by_seat: dict[int, list[_Conn]] = {}
         self.hosts: list[_Conn] = []
         self.public = concurrent.futures.ThreadPoolExecutor(limits.workers, "gametable-panel")
         self.reserved = concurrent.futures.ThreadPoolExecutor(limits.reserved_workers, "gametable-panel-seat")
+        self.frame_seq = 0  # frames broadcast so far; spectators get theirs from a backlog, in slices
+        self.spectator_backlog: deque[tuple[int, bytes]] = deque()
+        self.spectator_round: tuple[list[tuple[int, bytes]], bytes, list[_Conn]] | None = None
+        self.budget = RequestBudget(limits.public_rate, limits.public_burst, self.loop.time())
+        self.parked: deque[tuple[_Conn, _Request, _StreamRequest | None]] = deque()  # strangers' requests waiting
+        self.unpark_timer: asyncio.TimerHandle | None = None
         self.stream_count = 0  # read from other threads (Hub.__len__)
         self.gone_since: dict[int, float] = {}  # seat -> when its last stream closed (loop time)
         self.told_absent: list[int] = []
@@ -386,10 +403,10 @@ class _Loop:
                     mine.remove(conn)
                 if not mine:  # the seat's last stream: its phone is gone from now (tell_absent)
                     self.gone_since.setdefault(conn.seat, self.loop.time())
-            elif conn.host:
-                if conn in self.hosts:
-                    self.hosts.remove(conn)
-            else:
+            if conn in self.hosts:
+                self.hosts.remove(conn)
+            if conn.seat is None and not conn.host:
+                self.spectator_streams.discard(conn)
                 self.spectators -= 1
                 n = self.spectators_by_addr.get(conn.addr, 1) - 1
                 if n:
@@ -409,7 +426,7 @@ class _Loop:
         raw = req.header("cookie")
         if not raw:
             return None, False
-        cookies = parse_cookie(raw)
+        cookies = Request({"HTTP_COOKIE": raw}).cookies  # parsed as the app will parse them
         ext = self.panel.app.extensions["gametable"]
         return ext["seats"].seat_of(cookies.get(SEAT_COOKIE)), ext["hosts"].valid(cookies.get(HOST_COOKIE))
 
@@ -437,6 +454,31 @@ class _Loop:
                 return
             stream = _StreamRequest()
         self.busy_by_addr[conn.addr] = self.busy_by_addr.get(conn.addr, 0) + 1
+        if not conn.privileged and not local and (self.parked or not self.budget.take(self.loop.time())):
+            self.parked.append((conn, req, stream))  # its turn comes (web_panel/budget.py); it costs nothing meanwhile
+            self._arm_unpark()
+            return
+        self.run_app(conn, req, stream)
+
+    def _arm_unpark(self) -> None:
+        if self.unpark_timer is None and self.parked:
+            self.unpark_timer = self.loop.call_later(self.budget.wait_s(self.loop.time()), self._unpark)
+
+    def _unpark(self) -> None:
+        self.unpark_timer = None
+        while self.parked:
+            conn, req, stream = self.parked[0]
+            if conn.closed or conn.state != BUSY:  # gone meanwhile (lost() did the bookkeeping)
+                self.parked.popleft()
+                continue
+            if not self.budget.take(self.loop.time()):
+                break
+            self.parked.popleft()
+            self.run_app(conn, req, stream)
+        self._arm_unpark()
+
+    def run_app(self, conn: _Conn, req: _Request, stream: _StreamRequest | None) -> None:
+        """Hand the request to a worker thread (a reserved one for seated phones and the host)."""
         pool = self.reserved if conn.privileged else self.public
         environ = self.environ(conn, req, stream)
         try:
@@ -543,24 +585,63 @@ class _Loop:
                 self.tell_absent()  # the phone is back
             while len(mine) > self.limits.seat_streams:
                 mine[0].close()
-        elif conn.host:
+        if conn.host:  # (a seated host's phone too: it gets the host-only frames)
             self.hosts.append(conn)
             while len(self.hosts) > self.limits.host_streams:
                 self.hosts[0].close()
-        else:
+        if conn.seat is None and not conn.host:
+            conn.joined_seq = self.frame_seq  # its snapshot holds every frame broadcast until now
+            self.spectator_streams.add(conn)
             self.spectators += 1
             self.spectators_by_addr[conn.addr] = self.spectators_by_addr.get(conn.addr, 0) + 1
 
     def broadcast(self, frame: bytes, seat: int | None) -> None:
-        """The one writer: the same bytes to every stream (or to one seat's streams)."""
-        targets = list(self.streams) if seat is None else list(self.by_seat.get(seat, ()))
-        limit = self.limits.stream_buffer_bytes
+        """The one writer: the same bytes to every stream (or to one seat's, or the host's, streams).
+
+        Seated phones and the host get a frame at once; spectators get it in slices of
+        ``SPECTATOR_SLICE`` between other work, so 2,000 of them never hold up the next frame of
+        a seated phone (``make bench``: ``seated_p95_ratio_with_2000_spectators``)."""
+        if seat is None:
+            self._write([c for mine in self.by_seat.values() for c in mine], frame)
+            self._write([c for c in self.hosts if c.seat is None], frame)
+            self.frame_seq += 1
+            self.spectator_backlog.append((self.frame_seq, frame))
+            if self.spectator_round is None and len(self.spectator_backlog) == 1:
+                self.loop.call_soon(self._flush_spectators)
+            return
+        self._write(list(self.hosts if seat == HOST_ONLY else self.by_seat.get(seat, ())), frame)
+
+    def _flush_spectators(self) -> None:
+        """One slice of spectators gets every frame waiting for them in one write; then the loop
+        does other work and comes back for the next slice. Frames that arrive meanwhile wait for
+        the next round (so each stream gets them in order)."""
+        if self.spectator_round is None:
+            frames, self.spectator_backlog = list(self.spectator_backlog), deque()
+            self.spectator_round = (frames, b"".join(f for _, f in frames), list(self.spectator_streams))
+        frames, joined, targets = self.spectator_round
+        first = frames[0][0]
+        write = self._write_one
+        for conn in targets[:SPECTATOR_SLICE]:
+            if conn.joined_seq < first:
+                write(conn, joined)
+            else:  # started during the round: its snapshot already had the older frames
+                write(conn, b"".join(f for seq, f in frames if seq > conn.joined_seq))
+        rest = targets[SPECTATOR_SLICE:]
+        self.spectator_round = (frames, joined, rest) if rest else None
+        if rest or self.spectator_backlog:
+            self.loop.call_soon(self._flush_spectators)
+
+    def _write(self, targets: list[_Conn], frame: bytes) -> None:
         for conn in targets:
-            if conn.closed or conn.transport is None or conn.transport.is_closing():  # (lost, not yet told)
-                continue
-            conn.transport.write(frame)
-            if conn.transport.get_write_buffer_size() > limit:  # a phone that stopped reading
-                conn.abort()
+            self._write_one(conn, frame)
+
+    def _write_one(self, conn: _Conn, frame: bytes) -> None:
+        transport = conn.transport
+        if conn.closed or transport is None or transport.is_closing() or not frame:  # (lost, not yet told)
+            return
+        transport.write(frame)
+        if transport.get_write_buffer_size() > self.limits.stream_buffer_bytes:  # a phone that stopped reading
+            conn.abort()
 
     def keepalive(self) -> None:
         self.broadcast(b": keepalive\n\n", None)
@@ -621,6 +702,7 @@ class PanelServer:
         self.host_shown = "127.0.0.1" if shown in ("0.0.0.0", "::") else shown
         self.url = f"http://{self.host_shown if ':' not in self.host_shown else '[' + self.host_shown + ']'}:{self.port}"
         self.app.extensions["gametable"]["allowed_ports"] = {self.port}
+        self.config = config
         self._thread = threading.Thread(target=self._run, name="gametable-panel", daemon=True)
 
     # Hub sink (thread-safe): frames from the MQTT thread go to the loop in one hand-over each.
@@ -635,6 +717,16 @@ class PanelServer:
 
     def __len__(self) -> int:
         return self._core.stream_count
+
+    @property
+    def console_join_code(self) -> str:
+        """The join code for the console's own QR code (``gametable sim``'s banner): valid this run."""
+        return str(self.app.extensions["gametable"]["join_codes"].console)
+
+    @property
+    def host_link(self) -> str:
+        """The host link of this run: for the console and the table's own screen only."""
+        return host_link(self.config, self.url, self.app.extensions["gametable"]["login"].key)
 
     @property
     def refused(self) -> int:
@@ -746,4 +838,6 @@ def serve(config: Config, link: TableLink | None = None, *, generate_pin: bool =
     """
     if generate_pin and "pin" not in kwargs:
         kwargs["pin"] = resolve_pin(config)
-    return PanelServer(config, link, **kwargs).start()
+    panel = PanelServer(config, link, **kwargs).start()
+    print(f"panel host link (opens the host screen; keep it to yourself): {panel.host_link}", flush=True)
+    return panel

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from core.clock import FakeClock
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME, PIN, start_stack
 from tests.security.lan import Phone, lan
+from tests.security.mqtt_rig import start_secured_table
 from web_panel.server import Limits
 
 # Short head deadline so the slowloris tests finish quickly; everything else as shipped.
@@ -21,6 +24,15 @@ def stack(broker, tmp_path):
     s.clock = clock
     yield s
     s.stop()
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A table on a Mosquitto set up exactly as shipped (tests/security/mqtt_rig.py)."""
+    t = start_secured_table(tmp_path / "j.sqlite")
+    yield t
+    t.daemon.stop()
+    t.broker.close()
 
 
 @pytest.fixture
@@ -48,7 +60,38 @@ def start_game(stack, host: Phone) -> None:
     stack.wait(lambda: stack.panel.link.private_view(3), what="private views")
 
 
+def join_code(stack) -> str:
+    """The join code, read as a person at the table reads it: from the table's own screen's QR link."""
+    url = json.loads(Phone(stack.panel.port, "127.0.0.1").get("/api/info")[1])["join_url"]
+    return url.split("?code=", 1)[1]
+
+
 def seated(stack, seat: int, address: str | None = None) -> Phone:
+    """A phone at the table: it scanned the table's QR code, then took ``seat``."""
     phone = Phone(stack.panel.port, address or lan(seat, net=8))
-    assert phone.post("/api/seat/claim", {"id": f"claim-seat-{seat}", "seat": seat}) == (200, {"ok": True, "seat": seat})
+    claim = {"id": f"claim-seat-{seat}", "seat": seat, "code": join_code(stack)}
+    assert phone.post("/api/seat/claim", claim) == (200, {"ok": True, "seat": seat})
     return phone
+
+
+def unlock_with_pin(phone: Phone, n: int, pin: str) -> tuple[int, dict]:
+    return phone.post("/api/host/unlock", {"id": f"rotating-guess-{n:06d}", "pin": pin})
+
+
+def rotating_pin_attack(stack, addresses: int, max_requests: int = 3000) -> tuple[int, list[int]]:
+    """Round-robin wrong PINs from ``addresses`` phones, waiting out every pause (fake clock).
+    Returns (PINs actually compared, i.e. answered 403 'wrong PIN'; every status seen)."""
+    phones = [Phone(stack.panel.port, lan(i, net=40)) for i in range(addresses)]
+    compared, seen = 0, []
+    for n in range(max_requests):
+        status, body = unlock_with_pin(phones[n % addresses], n, f"{n % 1_000_000:06d}")
+        seen.append(status)
+        if status == 403:
+            compared += 1
+        elif status == 429:
+            stack.clock.advance(float(body["error"].rsplit("in ", 1)[1].split(" ")[0]) + 0.5)
+        elif status == 423:
+            break
+        else:
+            raise AssertionError((status, body))
+    return compared, seen

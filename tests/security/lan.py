@@ -110,6 +110,16 @@ class Stream:
             if lines[0] == f"event: {event}".encode():
                 return json.loads(lines[1][6:])
 
+    def events_until(self, event: str, timeout: float = 10) -> list[tuple[str, Any]]:
+        """Every (event, data) frame up to and including the next ``event`` frame."""
+        deadline = time.monotonic() + timeout
+        seen: list[tuple[str, Any]] = []
+        while not seen or seen[-1][0] != event:
+            lines = self._read_until(b"\n\n", max(0.01, deadline - time.monotonic())).split(b"\n")
+            if lines[0].startswith(b"event: "):
+                seen.append((lines[0][7:].decode(), json.loads(lines[1][6:])))
+        return seen
+
     def close(self) -> None:
         self.sock.close()
 

@@ -1,5 +1,5 @@
 """A table on a real Mosquitto set up exactly as shipped (hardware_docs/mosquitto): the daemon and
-the panel with their own passwords, anonymous clients allowed to read the public topics only."""
+the panel with their own passwords, a viewer allowed to read the public topics only, no anonymous clients."""
 
 from __future__ import annotations
 

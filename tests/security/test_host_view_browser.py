@@ -7,6 +7,7 @@ import pytest
 from controller.daemon import Daemon
 from core.config import parse
 from tests.helpers.browser import PHONE, shot
+from tests.security.conftest import rotating_pin_attack
 from web_panel.server import PanelServer
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.browser, pytest.mark.usefixtures("close_contexts")]
@@ -42,3 +43,24 @@ def test_host_screen_warns_about_0000_shares_and_frees_seats(broker, browser, tm
     finally:
         panel.stop()
         daemon.stop()
+
+
+def test_the_tables_own_screen_shows_a_pin_lockout_lifts_it_and_the_host_link_opens_the_host_screen(stack, browser):
+    """On the table's own screen (Chromium on loopback): the lockout card, its button,
+    the host link's QR code; the link (``/host#key=…``) opens the host screen in one step."""
+    rotating_pin_attack(stack, 150)
+    screen = browser.new_context(**PHONE).new_page()
+    screen.set_default_timeout(10_000)
+    screen.goto(stack.url + "/host")
+    screen.locator("#pin-lockout").filter(has_text="PIN login is locked after 100 wrong PINs").wait_for()
+    screen.locator("#host-qr").wait_for()
+    shot("host-pin-lockout.png", screen)
+    screen.click("#lift-lockout")
+    screen.locator("#toast").filter(has_text="PIN login unlocked").wait_for()
+    screen.locator("#pin-lockout").wait_for(state="detached")
+    assert stack.panel.app.extensions["gametable"]["login"].report()["locked"] is False
+    phone = browser.new_context(**PHONE).new_page()
+    phone.set_default_timeout(10_000)
+    phone.goto(stack.url + "/host#key=" + stack.panel.app.extensions["gametable"]["login"].key)
+    phone.locator("#conn").filter(has_text="host · live").wait_for()
+    assert "#key=" not in phone.url  # the key is dropped from the address bar once used

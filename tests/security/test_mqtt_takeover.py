@@ -17,18 +17,10 @@ from controller.command_client import CommandClient
 from controller.topics import Topics, daemon_client_id
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME
-from tests.security.mqtt_rig import TABLE, connect_once, start_secured_table, wait_until
+from tests.security.mqtt_rig import TABLE, connect_once, wait_until
 
 pytestmark = pytest.mark.mqtt
 T = Topics(TABLE)
-
-
-@pytest.fixture
-def table(tmp_path):
-    t = start_secured_table(tmp_path / "j.sqlite")
-    yield t
-    t.daemon.stop()
-    t.broker.close()
 
 
 def _guesses() -> list[tuple[str, dict]]:
@@ -41,7 +33,7 @@ def _guesses() -> list[tuple[str, dict]]:
 
 def test_takeover_attempts_with_the_public_daemon_name_never_disconnect_the_daemon(table):
     panel = CommandClient(table.broker.host, table.broker.port, TABLE, **table.creds("panel"))
-    watcher = Recorder(table.broker.host, table.broker.port, T.status)  # anonymous: reads status
+    watcher = Recorder(table.broker.host, table.broker.port, T.status, **table.creds("viewer"))  # reads status
     try:
         assert panel.wait_ready(10)
         assert panel.send({**NEW_GAME, "id": f"g-{uuid.uuid4().hex}"}, timeout=10)["ok"]
@@ -61,13 +53,13 @@ def test_takeover_attempts_with_the_public_daemon_name_never_disconnect_the_daem
         watcher.close()
 
 
-def test_anonymous_clients_cannot_fake_the_tables_status_or_state(table):
-    anon = Recorder(table.broker.host, table.broker.port, f"{T.base}/#")
+def test_a_viewer_cannot_fake_the_tables_status_or_state(table):
+    anon = Recorder(table.broker.host, table.broker.port, f"{T.base}/#", **table.creds("viewer"))
     try:
         anon.wait_for(T.status, lambda m: m.payload == b"online")
         for topic, payload in ((T.status, "offline"), (T.state, '{"game":"fake"}'), (T.result, '{"id":"x"}')):
             anon.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
-        late = Recorder(table.broker.host, table.broker.port, f"{T.base}/#")  # reads what is retained now
+        late = Recorder(table.broker.host, table.broker.port, f"{T.base}/#", **table.creds("viewer"))  # retained now
         try:
             late.wait_for(T.status)
             late.wait_for(T.state)

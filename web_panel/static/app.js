@@ -329,7 +329,9 @@ function joinView() {
     return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${taken && !mine ? "disabled" : ""}>
       ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? p.name : t("Seat {n}", { n: seat }))}</span><span class="what">${what}</span></span></button>`;
   }).join("");
-  return `<h1>${esc(t("Join the table"))}</h1><p class="muted">${esc(t("Tap your seat. Your phone keeps it, even after a reload."))}</p>
+  const atTable = S.joinCode || (S.info && (S.info.join_url || "").includes("?code="));
+  const hint = atTable ? "" : `<p class="card" id="join-hint">${esc(t("To take a seat, scan the QR code on the table's screen. Anyone may watch."))}</p>`;
+  return `<h1>${esc(t("Join the table"))}</h1><p class="muted">${esc(t("Tap your seat. Your phone keeps it, even after a reload."))}</p>${hint}
     <div class="seats">${cards}</div>
     <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">${esc(t("Just watch"))}</a><a class="btn ghost grow" href="/rules" id="join-rules">${esc(t("How to play"))}</a><a class="btn ghost grow" href="/host">${esc(t("Host"))}</a></div>`;
 }
@@ -513,20 +515,42 @@ function tableView() {
     if (q) html += `<section class="card"><p>❓ ${esc(I18N.show((q.seats || []).map(nameOf)))}: <b>${esc(q.text)}</b></p></section>`;
     html += playersCard(st);
   }
-  return html + logCard();
+  return html + logCard() + joinQrCard();
+}
+/** The join QR code on the table's own screen (its link carries the join code). */
+function joinQrCard() {
+  const url = S.info ? S.info.join_url || "" : "";
+  if (!url.includes("?code=")) return "";
+  return `<section class="card qr"><img src="/qr.svg" alt="${esc(t("QR code to join this table"))}" id="qr"><div><h2>${esc(t("Scan to join"))}</h2>
+    <p class="url" id="join-url">${esc(url)}</p></div></section>`;
 }
 
 /* ---------- host ---------- */
+/* Host login: a PIN lockout the table's own screen lifts, and the host link's QR
+ * code, shown on the table's own screen only (the panel sends host_link to loopback alone). */
+function hostLoginCards() {
+  const info = S.info || {}, lock = info.host_login;
+  let html = "";
+  if (lock && lock.locked) {
+    html += `<section class="card" id="pin-lockout"><p><b>${esc(t("PIN login is locked after {n} wrong PINs from {m} addresses.", { n: lock.wrong_pins, m: lock.addresses }))}</b></p>
+      <button class="btn danger wide" data-action="lift-lockout" id="lift-lockout">${esc(t("Unlock PIN login"))}</button></section>`;
+  }
+  if (info.host_link && !S.me.host) {
+    html += `<section class="card qr"><img src="/qr.svg?of=host" alt="${esc(t("QR code to host this table"))}" id="host-qr"><div><h2>${esc(t("Scan to host"))}</h2>
+      <p class="muted">${esc(t("Shown on the table's own screen only."))}</p></div></section>`;
+  }
+  return html;
+}
 function hostView() {
   const qr = `<section class="card qr"><img src="/qr.svg" alt="${esc(t("QR code to join this table"))}" id="qr"><div><h2>${esc(t("Scan to join"))}</h2>
     <p class="url" id="join-url">${esc(S.info ? S.info.join_url : location.origin + "/join")}</p></div></section>`;
   if (!S.me.host) {
-    return qr + `<section class="card"><h2>${esc(t("Host"))}</h2><p class="muted">${esc(t("Enter the table PIN (printed on the table) to start games, undo and answer questions."))}</p>
+    return qr + hostLoginCards() + `<section class="card"><h2>${esc(t("Host"))}</h2><p class="muted">${esc(t("Enter the table PIN (printed on the table) to start games, undo and answer questions."))}</p>
       <form data-form="unlock" class="stack"><input class="pin" type="password" inputmode="numeric" autocomplete="off" maxlength="8" id="pin" aria-label="${esc(t("Table PIN"))}" placeholder="${esc(t("PIN"))}">
       <button class="btn primary wide" id="unlock">${esc(t("Unlock"))}</button></form></section>`;
   }
   const st = S.state;
-  let html = qr + `<p class="small"><a href="/bringup" id="bringup-link">${esc(t("Table bring-up: beams, strikers, pairing →"))}</a></p>`;
+  let html = qr + hostLoginCards() + `<p class="small"><a href="/bringup" id="bringup-link">${esc(t("Table bring-up: beams, strikers, pairing →"))}</a></p>`;
   if (S.info && S.info.pin_is_default) {
     html += `<section class="card" id="pin-warning"><p><b>${esc(t("The table PIN is 0000."))}</b> ${esc(t("Anyone on this Wi-Fi can unlock the host screen: set {key} in the table's config.", { key: "[panel] pin" }))}</p></section>`;
   }
@@ -704,7 +728,8 @@ async function act(el) {
   if (a === "claim") {
     const seat = +el.dataset.seat;
     if (S.me.seat === seat) { go("/seat"); return; }
-    const d = await post("/api/seat/claim", { seat });
+    // the join code of the table's QR code; the table's own screen and the host need none
+    const d = await post("/api/seat/claim", S.joinCode ? { seat, code: S.joinCode } : { seat });
     if (d.ok) { S.me.seat = seat; connect(); go("/seat"); }
   } else if (a === "leave") {
     if (await ask(t("Leave your seat? Another phone may take it."), t("Leave"))) { const d = await post("/api/seat/leave"); if (d.ok) { S.me.seat = null; S.priv = null; connect(); go("/join"); } }
@@ -739,6 +764,9 @@ async function act(el) {
   } else if (a === "share") {
     const d = await post("/api/host/share", { seat: +el.dataset.seat });
     if (d.ok) toast(t("Seat {n} may now be taken by a phone that already has a seat", { n: d.seat }), true);
+  } else if (a === "lift-lockout") {
+    const d = await post("/api/host/lift");
+    if (d.ok) { toast(t("PIN login unlocked"), true); await loadInfo(); render(); }
   } else if (a === "lock") {
     await post("/api/host/lock"); S.me.host = false; connect(); render();
   } else if (a === "lobby-set") {
@@ -807,7 +835,7 @@ document.addEventListener("submit", async (e) => {
   e.preventDefault();
   const pin = $("#pin").value; $("#pin").blur();
   const d = await post("/api/host/unlock", { pin });
-  if (d.ok) { S.me.host = true; toast(t("Host unlocked"), true); connect(); render(); } else { $("#pin") && ($("#pin").value = ""); }
+  if (d.ok) { S.me.host = true; toast(t("Host unlocked"), true); await loadInfo(); connect(); render(); } else { $("#pin") && ($("#pin").value = ""); }
 });
 document.addEventListener("change", (e) => { const el = e.target.closest("[data-lobby]"); if (el) lobbyInput(el); });
 document.addEventListener("input", (e) => { const el = e.target.closest("[data-lobby=name],[data-lobby=option]"); if (el) lobbyInput(el); });
@@ -823,14 +851,36 @@ setInterval(() => {
   hook("tick", now);
 }, 250);
 
-(async function start() {
+async function loadInfo() {
   // the panel's clock, read halfway through the request (the answer's own trip would otherwise add
   // its latency to every countdown: a 30 s window shown as 31 s on a slow network)
   const sent = Date.now();
   try { S.info = await (await fetch("/api/info", { credentials: "same-origin" })).json(); } catch { S.info = null; }
   if (S.info && typeof S.info.now === "number") S.skew = S.info.now - (sent + Date.now()) / 2000;
+}
+
+// The join code rotates (web_panel/security.py JoinCodes): the QR code shown here follows it.
+setInterval(async () => {
+  const qr = $("#qr");
+  if (!qr) return;
+  await loadInfo();
+  if (S.info) { qr.src = `/qr.svg?t=${Date.now()}`; const u = $("#join-url"); if (u) u.textContent = S.info.join_url; }
+}, 60_000);
+
+(async function start() {
+  await loadInfo();
   I18N.tableDefault = S.info && S.info.lang;
   await I18N.load();
+  const code = new URLSearchParams(location.search).get("code");  // scanned from the table's QR code
+  if (code) { sessionStorage.setItem("gt_join_code", code); history.replaceState(null, "", location.pathname); }
+  S.joinCode = sessionStorage.getItem("gt_join_code") || "";
+  // the host link (/host#key=…): the key is in the fragment, never in a request line; used once, then dropped
+  const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  if (key) {
+    history.replaceState(null, "", location.pathname);
+    if (!cookie("gt_csrf")) await loadInfo();  // (the first answer set the CSRF cookie)
+    if ((await post("/api/host/unlock", { key })).ok) { toast(t("Host unlocked"), true); await loadInfo(); }
+  }
   if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = tableTitle(S.info.table); }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
   render(); connect();

@@ -167,7 +167,7 @@ function drawBeams(s) {
   const walk = s.walk;
   const missing = new Set((walk && walk.missing) || []);
   $("#walk").textContent = !walk ? t("Walk test: waiting for the table")
-    : walk.complete ? t("Walk test: every beam toggled") : t("Walk test: not toggled yet: {beams}", { beams: walk.message.replace(/^not seen yet: /, "") });
+    : walk.complete ? t("Walk test: a coin held every beam") : t("Walk test: lay a real coin on each beam for a second, then lift it. Not passed yet: {beams}", { beams: walk.message.replace(/^not seen yet: /, "") });
   const ids = [...new Set([...((walk && walk.done) || []), ...missing, ...Object.keys(s.beams)])];
   fill($("#beams"), ids.map((id) => {
     const b = s.beams[id] || { blocked: false, edges: 0 };

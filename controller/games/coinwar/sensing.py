@@ -16,8 +16,9 @@ It knows only what the sensors show (architecture.md "Observer", CW-8):
   lying on the rail (flown) or a hand: unknown, so ``null`` too.
   Without a pulse, ``flown: []`` is stated only when the layout *proves* it (CW-8): ``flight_proof``
   ``"rails"`` says every coin leaving the table crosses a rail beam (the virtual table, whose
-  physics flies coins through the beams' plane). On a real table a coin may clear a beam 2-4 mm
-  above the rail, and a coin tilted on another coin is invisible to beams, so the default
+  physics flies coins through the beams' plane). On a real table a coin that clears the rail by
+  more than ~0.3 mm passes over the beam's band unseen (core/beam_optics.py ``RAIL_BEAM``), and a
+  coin tilted on another coin is invisible to beams, so the default
   ``"none"`` leaves ``flown`` unknown and the engine asks when it changes the outcome.
 - *contacts*: beams cannot see them -> ``null`` unless the struck coin is alone on the table.
 
@@ -134,11 +135,12 @@ COIN_PULSE_S = (0.002, 0.2)
 FLIGHT_PROOFS = ("none", "rails")
 
 
-# Mounting tolerances the goal proof allows for (#4): a point beam's real axis may sit this far from
-# its config position, or trip this much later, and the proof stays sound. Sum of: drilling with
-# the 1:1 jig (hardware_docs/drilling_jig.svg) 0.65 mm (2 sigma), the 3 mm receiver's slack in its
-# 3.2 mm hole 0.1 mm, half the 1.5 mm aperture (a coin trips the receiver once it covers about half
-# of the beam) 0.75 mm. Monte Carlo over these: benchmarks/bench_tolerances.py.
+# Mounting tolerances the goal proof allows for: a goal point's real aperture may sit this far from
+# its config position, or trip this much later, and the proof stays sound. It covers the reflective
+# spot's own figure, core/beam_optics.py ``GOAL_SPOT.tolerance_mm`` = 1.45 mm: drilling with the 1:1
+# jig (hardware_docs/drilling_jig.svg) 0.65 mm (2 sigma), the printed plug's slack in its hole
+# 0.1 mm, the aperture's offset in the plug 0.1 mm, and the 1.2 mm aperture's radius 0.6 mm (a coin
+# must cover all of it). Monte Carlo over these: benchmarks/bench_tolerances.py.
 TOLERANCE_MM = 1.5
 
 
