@@ -1,4 +1,4 @@
-"""The virtual table's two platforms (issue 11, item 5): how a flick reaches the daemon.
+"""The virtual table's two platforms: how a flick reaches the daemon.
 
 Why: :class:`gametable.sim_table.VirtualTable` plays the physics and the game; *how* a strike and the
 beams reach the referee is the platform's job, chosen once (``run_sim`` via

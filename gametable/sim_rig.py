@@ -1,9 +1,10 @@
-"""The virtual table's sensors on the *real* sensor code (issue "The virtual table").
+"""The virtual table's sensors on the *real* sensor code (hardware_docs/virtual_table.md).
 
 Why: ``gametable sim`` should exercise what ``gametable run`` runs on the Pi, not a shortcut
 (architecture.md: the virtual table "drives the beam pins through gpiozero's MockFactory from coin
 geometry and feeds striker frames through a pty"). :class:`SimHardware` builds exactly the
-:class:`~controller.hardware.Hardware` of the Pi, on
+:class:`~controller.hardware.Hardware` of the Pi on the virtual sensors of
+:class:`virtual.sensor_rig.VirtualSensors`:
 
 - a :class:`~virtual.virtual_base.VirtualBaseStation` pty as ``[striker] port`` (strikers
   ``s1``..``s6`` for seats 1..6 unless the config maps its own): a flick sends a protocol 1
@@ -22,7 +23,6 @@ direct path (strike and shot inputs submitted by the simulator itself).
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -32,11 +32,9 @@ from controller.default_table import default_beams, default_leds
 from controller.referee_api import TableReferee
 from core.clock import Clock
 from core.config import BeamConfig, Config, GpioConfig
-
-log = logging.getLogger("gametable.sim")
+from virtual.sensor_rig import DEFAULT_STRIKERS, SimHardwareError, VirtualSensors
 
 MAX_SPEED = 2.0  # above this the debounced beams cannot follow the physics in real time
-DEFAULT_STRIKERS = {f"s{n}": n for n in range(1, 7)}
 WAIT_S = 3.0  # bound on waiting for real I/O (the pty, the reader thread, the debounce timer)
 
 
@@ -47,10 +45,6 @@ def direct_reason(speed: float, direct: bool = False) -> str | None:
     if speed > MAX_SPEED:
         return f"--speed {speed:g} > {MAX_SPEED:g}: real-time debounce cannot keep up"
     return None
-
-
-class SimHardwareError(RuntimeError):
-    """The virtual sensors cannot be set up or did not respond; one line saying why."""
 
 
 def sim_config(config: Config, beams: Iterable[BeamConfig], port: str) -> Config:
@@ -81,18 +75,21 @@ class SimHardware:
 
     def __init__(self, config: Config, clock: Clock, *, beams: Iterable[BeamConfig] | None = None,
                  hb_interval_s: float = 0.5) -> None:
-        from virtual.virtual_base import VirtualBaseStation
-
         self.clock = clock
         layout = tuple(beams) if beams is not None else (config.beams or default_beams())
-        strikers = dict(config.strikers) or dict(DEFAULT_STRIKERS)
-        self.base = VirtualBaseStation(clock, sorted(strikers), hb_interval_s=hb_interval_s)
-        self.config = sim_config(config, layout, self.base.path)
-        self.striker_of: dict[int, str] = {}
-        for sid, seat in sorted(strikers.items()):
-            self.striker_of.setdefault(seat, sid)  # a seat with two strikers uses its first
-        self.factory: Any = None
+        self.sensors = VirtualSensors(clock, dict(config.strikers) or DEFAULT_STRIKERS, hb_interval_s=hb_interval_s)
+        self.config = sim_config(config, layout, self.sensors.port)
         self.hardware: Any = None
+
+    @property
+    def base(self) -> Any:
+        """The pty base station (:class:`virtual.virtual_base.VirtualBaseStation`)."""
+        return self.sensors.base
+
+    @property
+    def factory(self) -> Any:
+        """The mock pin factory, once started."""
+        return self.sensors.factory
 
     @property
     def observer(self) -> Any:
@@ -108,16 +105,14 @@ class SimHardware:
 
     def start(self, daemon: TableReferee, on_facts: Callable[[Any], None], *, settle_s: float = 1.5) -> None:
         """Start the Pi's hardware layer on the virtual parts; facts go to ``on_facts``."""
-        from gpiozero.pins.mock import MockFactory, MockPWMPin
-
         from controller.hardware import Hardware
 
         if self.hardware is not None:
             raise SimHardwareError("the virtual sensors are already started")
-        self.factory = MockFactory(pin_class=MockPWMPin)
+        factory = self.sensors.open_pins()
         # the physics flies every coin through the rail beams ("rails"); the virtual camera's frames
         # come through camera_frame, no camera device is opened
-        self.hardware = Hardware(self.config, self.clock, daemon, pin_factory=self.factory,
+        self.hardware = Hardware(self.config, self.clock, daemon, pin_factory=factory,
                                  on_facts=on_facts, settle_s=settle_s, flight_proof="rails", capture=False)
         try:
             self.hardware.start()
@@ -138,17 +133,11 @@ class SimHardware:
 
     def drive(self, blocked_ids: Iterable[str]) -> None:
         """Coin geometry -> beam pin levels (the :class:`BeamBank` reads them like real receivers)."""
-        from core.beam_geometry import drive
-
-        if self.factory is not None:
-            drive(self.factory, self.config.beams, blocked_ids)
+        self.sensors.drive(self.config.beams, blocked_ids)
 
     def strike(self, seat: int, g: float = 6.0) -> dict[str, Any]:
         """The seat's striker hits: a ``strike`` frame goes down the pty; returns its payload."""
-        sid = self.striker_of.get(seat)
-        if sid is None:
-            raise SimHardwareError(f"no striker belongs to seat {seat} (config [strikers])")
-        return self.base.strike(sid, g)
+        return self.sensors.strike(seat, g)
 
     def wait_beams(self, blocked: Iterable[str], timeout: float = WAIT_S) -> bool:
         """Wait until the debounced beams show ``blocked`` (the bank's 1 ms timer has run)."""
@@ -159,9 +148,4 @@ class SimHardware:
         """Stop the hardware layer and remove the pty; idempotent."""
         if self.hardware is not None:
             self.hardware.stop()
-        self.base.close()
-        if self.factory is not None:
-            try:
-                self.factory.close()
-            except Exception:  # pins may already be released by the parts that held them
-                log.debug("mock pin factory close failed", exc_info=True)
+        self.sensors.close()

@@ -8,10 +8,14 @@ drives the beams from coin geometry, then submits the ``shot`` -- the ground tru
 what the observer made of the beams (``--ask``, questions then answered from the ground truth, as
 architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
 
+It knows no game: what a game puts on the table, what a strike means to it and how its bots aim
+come from the game's virtual parts (``controller/virtual_parts.py``, looked up by
+:func:`virtual_parts`); the physics, the beams following it and the virtual sensors are ``virtual/``.
+
 It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
 so tests can use a small fake daemon and the CLI the real one. How strikes and beams reach the
 daemon is the job of one :class:`gametable.sim_platform.TablePlatform`, chosen once in
-:func:`gametable.sim.run_sim` (issue 11, item 5: no ``if rig`` forks in the table):
+:func:`gametable.sim.run_sim` (no ``if rig`` forks in the table):
 
 - *sensors* (:class:`~gametable.sim_platform.SensorPlatform` on a
   :class:`gametable.sim_rig.SimHardware`; the default of ``gametable sim`` at ``--speed`` <= 2):
@@ -32,32 +36,22 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from controller.bot_runner import coin_choices
 from controller.command_ids import CommandIds
 from controller.default_table import default_beams
-from controller.games.coinwar.sensing import ObservedStrike
-from controller.games.coinwar.shot_planner import BotError, plan
-from controller.games.coinwar.virtual_table import (
-    BALL,
-    UNKNOWN,
-    Point,
-    answer_from_truth,
-    coins_of,
-    compare_with_truth,
-    initial_spot,
-)
+from controller.games import GameError, get_game
 from controller.referee_api import TableReferee
-from core import table_geometry as geo
+from controller.virtual_parts import UNKNOWN, VirtualParts
 from core.clock import Clock
 from core.config import BeamConfig
 from gametable.sim_platform import SimError, TablePlatform, platform_for
 from gametable.sim_rig import SimHardware
 from virtual.flying import FlyModel
-from virtual.physics import PhysicsParams, StrikeTruth, TablePhysics
-from virtual.random_shots import random_normal_spots
+from virtual.paced_beams import PacedBeams
+from virtual.physics import PhysicsParams, Point, StrikeTruth, TablePhysics
+from virtual.random_shots import free_spot_near
 from virtual.virtual_beams import VirtualBeams
 
 if TYPE_CHECKING:  # --camera only: OpenCV and numpy are the optional [camera] extra
@@ -67,6 +61,20 @@ log = logging.getLogger("gametable.sim")  # the name the sim has always logged u
 
 
 BOT_NAME = re.compile(r"^bot( [1-6])?$", re.IGNORECASE)
+
+
+def virtual_parts(state: dict[str, Any] | None) -> VirtualParts | None:
+    """The virtual parts (``controller/virtual_parts.py``) of the game in a public ``state``; None:
+    no game, or one with nothing on the table (its bots still play through the bot runner)."""
+    if not state:
+        return None
+    try:
+        game = get_game(state.get("game"))
+    except GameError:  # a game the table no longer offers (an old journal): nothing to simulate
+        return None
+    make = getattr(game, "virtual_parts", None)
+    parts: VirtualParts | None = make(state) if make is not None else None
+    return parts
 
 
 def bot_seats(players: Any) -> set[int]:
@@ -116,13 +124,13 @@ class VirtualTable:
         self.physics = TablePhysics(params, fly, seed=seed)
         self.rng = random.Random(seed ^ 0x5EED)
         self.initial: dict[str, Point] = {}
-        self._facts: list[ObservedStrike] = []
+        self._facts: list[Any] = []  # the observer's facts of a strike (the game's own type)
         self._facts_ready = threading.Event()
         # the platform (how strikes and beams reach the daemon) is chosen once, by the caller
         self.platform: TablePlatform = platform or platform_for(
             rig, default_beams() if beams is None else beams, clock, on_blocked)
         self.beams = self.platform.beams
-        self.last_observed: ObservedStrike | None = None  # --truth on the sensor path: what the beams saw
+        self.last_observed: Any = None  # --truth on the sensor path: what the beams saw
         self._strikes: list[dict[str, Any]] = []  # strike inputs the daemon accepted (from any source)
         self._strike_seen = threading.Condition()
         self.platform.start(daemon, self._on_facts, settle_s)
@@ -132,8 +140,11 @@ class VirtualTable:
         on_blocked = self.platform.drive
         self.on_blocked = on_blocked
         self.vbeams = VirtualBeams(self.beams, None if on_blocked else self.observer.on_edge)
+        self.paced = PacedBeams(self.vbeams, clock, speed)  # the beams follow the physics on the clock
         self._new_game = False
         self._set_up = False
+        self.parts: VirtualParts | None = None  # the virtual parts of the game being played
+        self._parts_of: tuple[Any, Any] | None = None  # (game, mode) they were made for
         self.turn_coin: tuple[int, str] | None = None  # (seat, coin) struck in the current turn
         self.on_change: Callable[[dict[str, Point]], None] | None = None  # coins moved (e.g. -> MQTT)
         self.moving = False  # a strike is being played out (the panel animates the coins)
@@ -142,7 +153,6 @@ class VirtualTable:
         self.log: list[dict[str, Any]] = []  # every command submitted and its result, for diagnostics
         self._ids = CommandIds("sim")  # never repeats across runs: a restart reuses the journal
         self._lock = threading.RLock()
-        self._owed = 0.0
         self.act: Callable[[], int] | None = None  # e.g. BotRunner.poll: bots' non-shot decisions first
         self.bot_pause_s = 0.0  # serve(): seconds between two bot moves (a demo game people can follow)
         daemon.add_listener(self._on_input)
@@ -177,32 +187,44 @@ class VirtualTable:
         """Set up a new game's coins, drop coins of players who are out, place pending coins."""
         with self._lock:
             st = self.state()
-            if not st or st.get("game") != "coinwar":
+            parts = self._parts(st)
+            if st is None or parts is None:
                 return
             if (self._new_game or not self._set_up) and st.get("phase") == "playing":
                 # a new game (or a game resumed from the journal): coins at their initial positions
                 self._setup(st)
                 self._new_game = False
                 self._set_up = True
-            self._drop_out_coins(st)
+            self._drop_out_coins(st, parts)
             self._place_pending(st)
 
+    def _parts(self, st: dict[str, Any] | None) -> VirtualParts | None:
+        """The virtual parts of the game in ``st``, made again only when the game or mode changes."""
+        key = (st.get("game"), st.get("mode")) if st else None
+        if key != self._parts_of:
+            self._parts_of = key
+            self.parts = virtual_parts(st)
+        return self.parts
+
     def _setup(self, st: dict[str, Any]) -> None:
-        football = st.get("mode") == "football"
-        if football != self.physics.params.mouths:  # CW-7.3: football tables have goal mouths
-            self.physics = TablePhysics(replace(self.physics.params, mouths=football), self.physics.fly, seed=self.seed)
+        parts = self._parts(st)
+        if parts is None:
+            return
+        params = parts.physics(self.physics.params)
+        if params != self.physics.params:  # e.g. CW-7.3: football tables have goal mouths
+            self.physics = TablePhysics(params, self.physics.fly, seed=self.seed)
         self.physics.clear()
         self.initial.clear()
-        for coin, seat, on_table in coins_of(st):
-            spot = initial_spot(coin, seat)
+        for coin, seat, on_table in parts.coins(st):
+            spot = parts.initial_spot(coin, seat)
             self.initial[coin] = spot
             if on_table:
                 self.physics.place(coin, *spot)
         self._beams_to(self.physics.positions())
 
-    def _drop_out_coins(self, st: dict[str, Any]) -> None:
+    def _drop_out_coins(self, st: dict[str, Any], parts: VirtualParts) -> None:
         """Coins the game no longer has on the table (e.g. executed, CW-6.4) leave the physics too."""
-        keep = {coin for coin, _, on_table in coins_of(st) if on_table}
+        keep = {coin for coin, _, on_table in parts.coins(st) if on_table}
         pending = {p["coin"] for p in st.get("pending_placements") or []}
         for coin in set(self.physics.coins()) - keep - pending:
             self.physics.remove(coin)
@@ -219,28 +241,14 @@ class VirtualTable:
     def spot_for(self, coin: str, where: str) -> Point:
         """Where the physics puts a coin back: its initial position, or a free normal spot
         close to where it left the table (CW-6.2-6.4, CW-7.4)."""
-        taken = {c: p for c, p in self.physics.positions().items() if c != coin}
         first = self.initial.get(coin) if where == "initial" else self.physics.off_table().get(coin)
-        if first is not None:
-            r = geo.COIN_RADIUS_MM
-            p = (min(max(first[0], r + 1), geo.WIDTH_MM - r - 1), min(max(first[1], r + 1), geo.LENGTH_MM - r - 1))
-            for ring in range(0, 200, 10):
-                for k in range(12 if ring else 1):
-                    a = k * math.pi / 6
-                    q = (p[0] + ring * math.cos(a), p[1] + ring * math.sin(a))
-                    if geo.is_normal_position(q) and self.physics.can_place(coin, *q) is None:
-                        return q
-        return random_normal_spots(self.rng, 1, taken)[0]
+        return free_spot_near(self.physics, coin, first, self.rng)
 
     def _beams_to(self, positions: dict[str, Point]) -> None:
         """Coins moved by hand (outside a strike): update the beams (edges reach the observer)."""
         if self.on_change:
             self.on_change(dict(positions))
-        if self.on_blocked:
-            self.vbeams.state = self.vbeams.compute(positions.values())
-            self.on_blocked(self.vbeams.state)
-        else:
-            self.vbeams.update(self.clock.now(), positions)
+        self.paced.moved(positions, self.on_blocked)
 
     # --- a strike ---------------------------------------------------------------------------------
 
@@ -249,13 +257,14 @@ class VirtualTable:
         with self._lock:
             self.sync()
             st = self.state()
-            if not st or st.get("phase") != "playing" or not st.get("turn"):
-                raise SimError("no Coin War game is being played")
+            parts = self.parts
+            if not st or parts is None or st.get("phase") != "playing" or not st.get("turn"):
+                raise SimError("no game with coins on the table (such as Coin War) is being played")
             seat = st["turn"]["seat"]
             if coin not in self.physics.coins():
                 raise SimError(f"coin {coin!r} is not on the table")
             if self.camera is not None:  # the hand and pen come in before the striker's strike
-                self.camera.set_seats({c: s for c, s, _ in coins_of(st)}, self.physics.positions())
+                self.camera.set_seats({c: s for c, s, _ in parts.coins(st)}, self.physics.positions())
                 self.camera.hand_in(self.physics.positions(), coin, vx, vy)
             result = self.platform.strike(self, seat, coin, math.hypot(vx, vy), st)
             if not result.get("ok"):
@@ -271,7 +280,7 @@ class VirtualTable:
             finally:
                 self.moving = False
             self.last_truth = truth
-            shot = self._shot_of(seat, coin, truth)
+            shot = self._shot_of(parts, seat, coin, truth)
             self.turn_coin = (seat, coin)
             self._beams_to(self.physics.positions())  # dead coins are taken off the table (CW-4.2)
             result = self.submit(shot)
@@ -283,32 +292,21 @@ class VirtualTable:
                 self.sync()
             return result
 
-    def _shot_of(self, seat: int, coin: str, truth: StrikeTruth) -> dict[str, Any]:
+    def _shot_of(self, parts: VirtualParts, seat: int, coin: str, truth: StrikeTruth) -> dict[str, Any]:
         """The ``shot`` input of a strike that has come to rest: the observer's facts (``--ask``)
-        or the ground truth (checked against what the observer saw, on the real path)."""
-        football = self.physics.params.mouths
-        if football:
-            # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
-            truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
+        or the ground truth (checked against what the observer saw, on the real path); the game's
+        parts make the input of either."""
         if not self.platform.settled(self.vbeams.state):
             log.warning("sim: the debounced beams did not catch up with the coins")
         if self.ask:
-            facts = self._await_facts()
-            shot = facts.shot()  # the struck coin is the one the player dragged (not a beam fact)
-        else:
-            self.observer.flush()  # ground truth: close the observer's strike window now
-            if self.platform.checks_truth and self._facts:
-                self.last_observed = self._facts[-1]
-                compare_with_truth(self.last_observed, truth)
-            self._facts.clear()
-            self._facts_ready.clear()
-            shot = truth.shot(seat)
-        shot["coin"] = coin
-        if football:
-            # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
-            shot["mouth"] = truth.mouths.get(BALL)
-            if shot["dead"] is None:
-                shot["dead"] = []  # nothing dies in football
+            return parts.shot(seat, coin, truth, self._await_facts())
+        self.observer.flush()  # ground truth: close the observer's strike window now
+        shot = parts.shot(seat, coin, truth, None)
+        if self.platform.checks_truth and self._facts:
+            self.last_observed = self._facts[-1]
+            parts.compare(self.last_observed, truth)
+        self._facts.clear()
+        self._facts_ready.clear()
         return shot
 
     def strikes_seen(self) -> int:
@@ -333,29 +331,13 @@ class VirtualTable:
         if self.on_change and now - self._last_frame >= 0.05:  # ~20 frames a second for the panel
             self._last_frame = now
             self.on_change(dict(positions))
-        new = self.vbeams.compute(positions.values()) if self.on_blocked else None
-        changed = new is not None and new != self.vbeams.state
-        if t > 0:
-            # pace the physics on the injected clock: a fake clock advances at once, a real one sleeps
-            # in slices of >= 10 ms (per-step sleeps of 4 ms would be dominated by overhead) -- but
-            # before a pin changes it catches up, so every beam level lasts its real (scaled) time
-            # and a short pulse is not squeezed below the bank's debounce
-            self._owed += self.physics.dt / self.speed
-            if self._owed >= 0.01 or changed or hasattr(self.clock, "advance"):
-                self.clock.sleep(self._owed)
-                self._owed = 0.0
-        if new is not None and self.on_blocked is not None:
-            if changed:
-                self.vbeams.state = new
-                self.on_blocked(new)
-        else:
-            self.vbeams.update(self.clock.now(), positions)
+        self.paced.step(t, self.physics.dt, positions, self.on_blocked)
 
-    def _on_facts(self, facts: ObservedStrike) -> None:
+    def _on_facts(self, facts: Any) -> None:
         self._facts.append(facts)
         self._facts_ready.set()
 
-    def _await_facts(self) -> ObservedStrike:
+    def _await_facts(self) -> Any:
         """Let the observer see the coins at rest for its settle time, then take its facts."""
         advance = getattr(self.clock, "advance", None)
         if advance is not None:
@@ -372,13 +354,16 @@ class VirtualTable:
     def answer_questions(self, truth: StrikeTruth, seats: Iterable[int] | None = None) -> None:
         """Answer the engine's questions from the truth; with ``seats`` only those addressed to them."""
         allowed = None if seats is None else set(seats)
+        parts = self.parts
+        if parts is None:
+            return  # nothing on the table: no truth to answer from
         for _ in range(10):
             st = self.state() or {}
             qs = [q for q in st.get("questions") or [] if allowed is None or set(q.get("seats") or ()) <= allowed]
             if not qs:
                 return
             q = qs[0]
-            value = answer_from_truth(q, truth, st)
+            value = parts.answer(q, truth, st)
             if value is UNKNOWN:
                 log.warning("sim: cannot answer question %s (%s) from the physics", q.get("id"), q.get("kind"))
                 return
@@ -399,8 +384,9 @@ class VirtualTable:
             if self.act is not None and self.act():
                 done += 1  # the bot runner made a card move, answer or end_turn (not a shot)
                 continue
+            parts = self.parts  # None: nothing on the table, the game's bots play through the runner only
             seat = st["turn"]["seat"]
-            if seat not in self.bots or st.get("questions") or st.get("pending_placements"):
+            if parts is None or seat not in self.bots or st.get("questions") or st.get("pending_placements"):
                 break
             view = self.daemon.seat_view(seat)  # None: a referee without seat views (a test double)
             legal_coins = coin_choices(view) if view is not None else None
@@ -413,9 +399,9 @@ class VirtualTable:
                 continue
             same = self.turn_coin[1] if self.turn_coin and self.turn_coin[0] == seat and st["turn"].get("strikes") else None
             try:
-                coin, vx, vy = plan(self.physics.positions(), st, seat, seed=self.bot_seed + i,
-                                    coins=[same] if same else legal_coins)
-            except BotError as exc:
+                coin, vx, vy = parts.plan(self.physics.positions(), st, seat, self.bot_seed + i,
+                                          [same] if same else legal_coins)
+            except ValueError as exc:  # the bot cannot strike now (one readable line)
                 log.warning("sim: bot for seat %s: %s", seat, exc)
                 if not self.submit({"type": "end_turn", "seat": seat}).get("ok"):
                     break

@@ -1,4 +1,5 @@
-"""Believable random tables and flicks, for the benchmarks, the layout study and tests.
+"""Believable random tables and flicks, for the benchmarks, the layout study and tests; free spots
+for coins put back by hand on the virtual table.
 
 Coins are dropped at random normal positions (CW-1.5, not overlapping); a shot flicks a random coin
 at 0.3–3 m/s, half the time roughly towards another coin (players aim), half in any direction.
@@ -33,6 +34,22 @@ def random_normal_spots(rng: random.Random, n: int, taken: dict[str, Point] | No
         spots.append(p)
         out.append(p)
     return out
+
+
+def free_spot_near(physics: TablePhysics, coin: str, first: Point | None, rng: random.Random) -> Point:
+    """Where a hand puts ``coin`` back: the free normal spot closest to ``first`` (searched in rings
+    of 10 mm out to 190 mm), or a random free normal spot when there is none near (or no ``first``)."""
+    taken = {c: p for c, p in physics.positions().items() if c != coin}
+    if first is not None:
+        r = geo.COIN_RADIUS_MM
+        p = (min(max(first[0], r + 1), geo.WIDTH_MM - r - 1), min(max(first[1], r + 1), geo.LENGTH_MM - r - 1))
+        for ring in range(0, 200, 10):
+            for k in range(12 if ring else 1):
+                a = k * math.pi / 6
+                q = (p[0] + ring * math.cos(a), p[1] + ring * math.sin(a))
+                if geo.is_normal_position(q) and physics.can_place(coin, *q) is None:
+                    return q
+    return random_normal_spots(rng, 1, taken)[0]
 
 
 def random_table(rng: random.Random, n: int, *, seed: int | None = None, **kw) -> TablePhysics:

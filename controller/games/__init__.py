@@ -16,7 +16,7 @@ import logging
 from importlib.metadata import entry_points
 
 from controller.games import bang, coinwar, coup, sanguosha_map
-from controller.games.base import Game, GameError
+from controller.games.base import Game, GameError, OnTheTable
 
 log = logging.getLogger("gametable.games")
 
@@ -24,8 +24,10 @@ ENTRY_POINT_GROUP = "gametable.games"
 
 # Checked by mypy: the built-in games implement the contract.
 _BUILT_IN: tuple[Game, ...] = (coinwar, coup, bang, sanguosha_map)
+_ON_THE_TABLE: tuple[OnTheTable, ...] = (coinwar,)  # and their optional table members
 _GAMES: dict[str, Game] = {}
 _loaded_entry_points = False
+_loaded_built_in = False
 
 
 def register(game: Game) -> Game:
@@ -54,9 +56,11 @@ def _load_entry_points() -> None:
 
 def registry() -> dict[str, Game]:
     """Every game the table can referee, by the name used in ``new_game``."""
-    if not _GAMES:
+    global _loaded_built_in
+    if not _loaded_built_in:  # not "if not _GAMES": a game registered first must not hide the built-in ones
+        _loaded_built_in = True
         for game in _BUILT_IN:
-            register(game)
+            _GAMES.setdefault(game.describe()["game"], game)  # one registered earlier under its name wins
     if not _loaded_entry_points:
         _load_entry_points()
     return _GAMES

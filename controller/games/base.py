@@ -135,6 +135,21 @@ class Game(Protocol):
         ...
 
 
+class OnTheTable(Protocol):
+    """The optional members of a game played on the table itself (not in :class:`Game`: a game
+    without them is played on the phones only). The hardware and the simulator look them up by
+    name, so they know no game; mypy checks the built-in ones (``controller/games/__init__.py``)."""
+
+    def table_adapter(self, parts: Any) -> Any:
+        """How the table's sensors become the game's inputs (``controller/table_adapter.py``)."""
+        ...
+
+    def virtual_parts(self, state: State) -> Any:
+        """The game on the virtual table, for the game in a public ``state``, or None
+        (``controller/virtual_parts.py``)."""
+        ...
+
+
 class GameError(ValueError):
     """An illegal or malformed input. The message is one line a player can read."""
 

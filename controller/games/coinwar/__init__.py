@@ -273,6 +273,14 @@ def table_adapter(parts: Any) -> Any:
     return CoinWarTable(parts)
 
 
+def virtual_parts(state: dict[str, Any]) -> Any:
+    """Coin War on the virtual table (``controller/virtual_parts.py``): its coins' starting spots,
+    shots and answers from the physics' truth, its bots' aim (``controller/games/coinwar/virtual_table.py``)."""
+    from controller.games.coinwar.virtual_table import CoinWarParts
+
+    return CoinWarParts(state)
+
+
 def public_input(inp: dict[str, Any]) -> dict[str, Any]:
     """Every Coin War input is public (the daemon already hides a ``new_game``'s seed)."""
     return inp

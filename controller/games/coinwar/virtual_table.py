@@ -1,18 +1,24 @@
-"""Coin War on the virtual table: where its coins start, and its answers from the physics' truth.
+"""Coin War on the virtual table: its virtual parts (``controller/virtual_parts.py``).
 
-The virtual table (``gametable/sim_table.py``, ``virtual/``) knows no game: it asks this module where a
-coin starts (CW-1.6, CW-2.3, the CW-7.3 kick-off) and how the ground truth of a strike answers an
-engine question (CW-8); it logs how far the observer agreed with that truth.
+The virtual table (``gametable/sim_table.py``, ``virtual/``) knows no game: through
+:class:`CoinWarParts` it asks this module where a coin starts (CW-1.6, CW-2.3, the CW-7.3 kick-off),
+what a strike's ground truth (or the observer's facts) makes of the ``shot`` input, how that truth
+answers an engine question (CW-8) and how a bot aims (``shot_planner.py``); it logs how far the
+observer agreed with that truth.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from controller.games.coinwar.sensing import ObservedStrike
+from controller.games.coinwar.shot_planner import plan
+from controller.virtual_parts import UNKNOWN, Coin, Input
 from core import table_geometry as geo
-from virtual.physics import StrikeTruth
+from virtual.physics import PhysicsParams, StrikeTruth
 
 log = logging.getLogger("gametable.sim")
 Point = tuple[float, float]
@@ -37,7 +43,7 @@ FOOTBALL_SPOTS: dict[str, Point] = {
 }
 
 
-def coins_of(st: dict[str, Any]) -> list[tuple[str, int | None, bool]]:
+def coins_of(st: dict[str, Any]) -> list[Coin]:
     """(coin, owner seat, on the table?) for every coin of the game in a public state.
 
     Uses ``coins_on_table`` when the engine publishes it (football's team coins and ball have no
@@ -64,7 +70,7 @@ def initial_spot(coin: str, seat: int | None) -> Point:
     return SEAT_SPOTS[(n - 1) % 6 + 1]
 
 
-UNKNOWN = object()  # the truth cannot answer this question
+
 
 def compare_with_truth(facts: ObservedStrike, truth: StrikeTruth) -> dict[str, bool]:
     """Does what the beams saw agree with the physics (``--truth`` on the real path logs it)?
@@ -116,3 +122,44 @@ def answer_from_truth(question: dict[str, Any], truth: StrikeTruth, state: dict[
     if multi:
         return list(facts)
     return facts[0] if facts else None
+
+
+class CoinWarParts:
+    """Coin War's virtual parts for one game (``controller/virtual_parts.py``); football (CW-7.3)
+    is played on a table with goal mouths and has a ball."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.football = state.get("mode") == "football"
+
+    def coins(self, state: dict[str, Any]) -> list[Coin]:
+        return coins_of(state)
+
+    def initial_spot(self, coin: str, seat: int | None) -> Point:
+        return initial_spot(coin, seat)
+
+    def physics(self, params: PhysicsParams) -> PhysicsParams:
+        """CW-7.3: football tables have goal mouths."""
+        return params if params.mouths == self.football else replace(params, mouths=self.football)
+
+    def shot(self, seat: int, coin: str, truth: StrikeTruth, facts: ObservedStrike | None) -> Input:
+        if self.football:
+            # CW-7.3: a team coin through a mouth is a flown coin; the ball through one is a goal
+            truth.flown = sorted(set(truth.flown) | {c for c in truth.mouths if c != BALL})
+        shot = facts.shot() if facts is not None else truth.shot(seat)
+        shot["coin"] = coin  # the struck coin is the one the player dragged (not a beam fact)
+        if self.football:
+            # beams cannot tell the ball from a team coin in a mouth: the mouth comes from the truth
+            shot["mouth"] = truth.mouths.get(BALL)
+            if shot["dead"] is None:
+                shot["dead"] = []  # nothing dies in football
+        return shot
+
+    def compare(self, facts: ObservedStrike, truth: StrikeTruth) -> dict[str, bool]:
+        return compare_with_truth(facts, truth)
+
+    def answer(self, question: dict[str, Any], truth: StrikeTruth, state: dict[str, Any]) -> Any:
+        return answer_from_truth(question, truth, state)
+
+    def plan(self, positions: dict[str, Point], state: dict[str, Any], seat: int, seed: int,
+             coins: Sequence[str] | None) -> tuple[str, float, float]:
+        return plan(positions, state, seat, seed=seed, coins=None if coins is None else list(coins))
