@@ -42,7 +42,7 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
 
     import paho.mqtt.client as mqtt
 
-    from controller.mqtt_bridge import no_delay
+    from controller.mqtt_client import no_delay
 
     topics = sensor_topics(config.table_id)
     flicks: queue.Queue[bytes] = queue.Queue()

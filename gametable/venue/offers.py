@@ -17,7 +17,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import no_delay
 from controller.topics import base
 from gametable.bot_game import new_game as bot_new_game
 from gametable.venue.setup import OFFER

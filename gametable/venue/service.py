@@ -20,7 +20,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import no_delay
 from controller.topics import ROOT
 from gametable.venue.board import Changes, create_board
 from gametable.venue.config import VenueConfig, VenueConfigError, load

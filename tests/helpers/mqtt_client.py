@@ -12,7 +12,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import no_delay
 
 
 @dataclass
