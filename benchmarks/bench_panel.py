@@ -40,7 +40,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.daemon import Daemon
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import no_delay
 from core.config import parse
 from gametable.broker import free_port, start_broker
 from web_panel.server import PanelServer, _raise_file_limit

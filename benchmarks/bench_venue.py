@@ -23,7 +23,7 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import no_delay
 from gametable.broker import free_port
 from gametable.venue.setup import table_user
 from tests.helpers.browser import ARGS, CHROMIUM

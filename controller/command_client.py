@@ -31,7 +31,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import connect_in_background, mqtt_client
 from controller.topics import Topics
 from controller.topics import client_id as random_client_id
 
@@ -56,15 +56,6 @@ def forget_unsent(client: mqtt.Client) -> int:
     return len(client.drop_out_messages())
 
 
-def command_mqtt_client(client_id: str, username: str | None, password: str | None) -> mqtt.Client:
-    """An MQTT v5 client (message expiry) with TCP_NODELAY, for clients that publish commands."""
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
-    if username:
-        client.username_pw_set(username, password)
-    no_delay(client)
-    return client
-
-
 class CommandTimeout(TimeoutError):
     """No result for a command after every retry; the command may or may not be applied."""
 
@@ -83,14 +74,14 @@ class CommandClient:
         self._results: dict[str, dict[str, Any]] = {}
         self._cond = threading.Condition()
         self._subscribed = threading.Event()
-        self.client = command_mqtt_client(client_id or random_client_id("cmd", table_id), username, password)
-        self.client.reconnect_delay_set(min_delay=0.05, max_delay=0.5)  # type: ignore[arg-type]  # paho hints int, but the delays are only compared and slept: a float works
+        # MQTT v5 for message expiry (expiry_for); reconnecting fast, a tool waits for it
+        self.client = mqtt_client(client_id or random_client_id("cmd", table_id), username=username,
+                                  password=password, v5=True, reconnect_s=(0.05, 0.5))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self._subscribed.clear()
         self.client.on_subscribe = lambda *a: self._subscribed.set()
         self.client.on_message = self._on_message
-        self.client.connect_async(host, port, keepalive=10)
-        self.client.loop_start()
+        connect_in_background(self.client, host, port, keepalive=10)
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if not reason.is_failure:

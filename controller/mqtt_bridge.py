@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from controller.mqtt_client import connect_in_background, mqtt_client
 from controller.topics import Topics, daemon_client_id, private_topic
 
 log = logging.getLogger("gametable.mqtt")
@@ -25,19 +25,6 @@ def topics(table_id: str) -> dict[str, str]:
     t = Topics(table_id)
     return {"base": t.base, "status": t.status, "state": t.state, "events": t.events, "cmd": t.cmd,
             "result": t.result, "leds": t.leds, "sensors": t.sensors, "games": t.games}
-
-
-def no_delay(client: mqtt.Client) -> None:
-    """Send each MQTT packet at once (TCP_NODELAY). Without it Nagle's algorithm holds the second
-    small packet of a burst (PUBACK then cmd/result) until the broker's delayed ACK: +40 ms a hop."""
-
-    def opened(c: Any, userdata: Any, sock: Any) -> None:
-        try:
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        except (OSError, AttributeError):  # not a TCP socket (e.g. websockets): nothing to tune
-            pass
-
-    client.on_socket_open = opened
 
 
 def dumps(payload: Any) -> str:
@@ -77,30 +64,22 @@ class MqttBridge:
         # after they are journalled, so one that is in flight at a crash is delivered again, and
         # duplicate ids make that harmless. Clients still retry (controller.command_client):
         # a broker restart without persistence forgets the session.
-        self.client = mqtt.Client(
-            mqtt.CallbackAPIVersion.VERSION2,
-            # Unguessable without the broker password, so nobody else can take it over (and kick
-            # the daemon off the broker): controller.topics.daemon_client_id.
-            client_id=client_id or daemon_client_id(table_id, password),
-            clean_session=False,
-        )
-        if username:
-            self.client.username_pw_set(username, password)
-        else:
+        if not username:
             log.warning("no broker password configured: anyone who reaches the broker can take over the "
                         "daemon's client id and write commands (hardware_docs/mosquitto/README.md)")
-        self.client.will_set(self.topics["status"], "offline", qos=1, retain=True)
-        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)  # type: ignore[arg-type]  # paho hints int, but the delays are only compared and slept: a float works
-        self.client.max_queued_messages_set(10000)
-        no_delay(self.client)
+        self.client = mqtt_client(
+            # Unguessable without the broker password, so nobody else can take it over (and kick
+            # the daemon off the broker): controller.topics.daemon_client_id.
+            client_id or daemon_client_id(table_id, password),
+            username=username, password=password, persistent=True,
+            offline_will=self.topics["status"], reconnect_s=(0.1, 2), max_queued=10000)
         self.client.on_connect = self._handle_connect
         self.client.on_disconnect = self._handle_disconnect
         self.client.on_message = self._handle_message
         self.client.on_subscribe = self._handle_subscribe
 
     def start(self) -> None:
-        self.client.connect_async(self.host, self.port, keepalive=self.keepalive)
-        self.client.loop_start()
+        connect_in_background(self.client, self.host, self.port, self.keepalive)
 
     def stop(self) -> None:
         if self.connected.is_set():

@@ -40,16 +40,12 @@ def serve(table: VirtualTable, config: Config, stop: threading.Event, changed: t
     import json
     import queue
 
-    import paho.mqtt.client as mqtt
-
-    from controller.mqtt_bridge import no_delay
+    from controller.mqtt_client import mqtt_client
 
     topics = sensor_topics(config.table_id)
     flicks: queue.Queue[bytes] = queue.Queue()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id("sim", config.table_id))
-    if config.mqtt.username:
-        client.username_pw_set(config.mqtt.username, config.mqtt.password)
-    no_delay(client)
+    client = mqtt_client(client_id("sim", config.table_id), username=config.mqtt.username,
+                         password=config.mqtt.password)
     client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topics["flick"], qos=1)
     client.on_message = lambda c, u, msg: flicks.put(bytes(msg.payload))
 

@@ -7,10 +7,8 @@ from __future__ import annotations
 import pytest
 
 from controller.bot_runner import BotRunner
-from controller.daemon import Daemon
 from controller.table import Table
-from core.config import parse
-from tests.helpers.mqtt_client import Recorder
+from tests.helpers.daemon import daemon_and_phone
 
 T = "bg"
 PLAYERS = [{"seat": s, "name": n} for s, n in [(1, "Ann"), (2, "Bo"), (4, "Cy"), (6, "Di")]]
@@ -18,15 +16,8 @@ PLAYERS = [{"seat": s, "name": n} for s, n in [(1, "Ann"), (2, "Bo"), (4, "Cy"),
 
 @pytest.fixture
 def table(broker, tmp_path, fake_clock):
-    config = parse({"table_id": T, "mqtt": {"host": broker.host, "port": broker.port},
-                    "journal": {"path": str(tmp_path / "j.sqlite")}})
-    daemon = Daemon(config, fake_clock)
-    daemon.start()
-    assert daemon.bridge.wait_connected(10)
-    phone = Recorder(broker.host, broker.port, f"gametable/{T}/#")
-    yield daemon, phone
-    phone.close()
-    daemon.stop()
+    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), T, fake_clock) as pair:
+        yield pair
 
 
 def _words(phone, cmd_id, start):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.daemon import MAX_COMMAND_BYTES, Daemon
-from core.config import parse
+from controller.daemon import MAX_COMMAND_BYTES
+from tests.helpers.daemon import daemon_and_phone
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME
 
@@ -15,15 +15,8 @@ pytestmark = pytest.mark.mqtt
 
 @pytest.fixture
 def table(broker, tmp_path):
-    config = parse({"table_id": "t1", "mqtt": {"host": broker.host, "port": broker.port},
-                    "journal": {"path": str(tmp_path / "j.sqlite")}})
-    d = Daemon(config)
-    d.start()
-    assert d.bridge.wait_connected(10)
-    r = Recorder(broker.host, broker.port, "gametable/t1/#")
-    yield d, r
-    r.close()
-    d.stop()
+    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), "t1") as pair:
+        yield pair
 
 
 def raw(r: Recorder, payload: bytes) -> dict:

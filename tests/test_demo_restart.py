@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.broker import free_port
-from tests.helpers.browser import PHONE_360, drawn_box, shot
+from tests.helpers.browser import PHONE_360, flick_on_table_view, shot
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("close_contexts")]
@@ -50,17 +50,7 @@ def _flick(page) -> None:
     page.get_by_text("drag back from your coin").wait_for(timeout=60_000)
     coin = page.evaluate("legalMoves(S.priv).find((m) => m.type === 'shot').coins[0]")
     pos = page.evaluate(f"S.table.coins[{coin!r}]")
-    board = page.locator("#board")
-    top = page.evaluate("document.getElementById('board').getBoundingClientRect().top + window.scrollY")
-    scale = drawn_box(board)["width"] / 425
-    page.evaluate(f"window.scrollTo(0, {top + pos[1] * scale - 320})")
-    box = drawn_box(board)
-    x, y = box["x"] + pos[0] * scale, box["y"] + pos[1] * scale
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x, y + (-30 if pos[1] < 312 else 30) * scale, steps=4)
-    page.mouse.up()
-    page.locator("#toast").filter(has_text="Flick played").wait_for(timeout=30_000)
+    flick_on_table_view(page, pos)
 
 
 def test_make_demo_twice_in_a_row_plays_both_times(tmp_path, browser):

@@ -9,7 +9,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.browser import PHONE_360, drawn_box, shot, start_from_lobby
+from tests.helpers.browser import PHONE_360, drawn_box, flick_on_table_view, shot, start_from_lobby
 from tests.helpers.panel import PIN, start_sim
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
@@ -80,18 +80,7 @@ def _flick_first_turn(page, stack, seat: int) -> None:
     page.goto(stack.url + "/table")
     page.get_by_text("drag back from").wait_for()
     pos = _until(lambda: (stack.panel.link.table or {}).get("coins", {}).get(coin), f"{coin} on the table")
-    board = page.locator("#board")
-    top = page.evaluate("document.getElementById('board').getBoundingClientRect().top + window.scrollY")
-    scale = drawn_box(board)["width"] / 425
-    page.evaluate(f"window.scrollTo(0, {top + pos[1] * scale - 320})")
-    box = drawn_box(board)
-    x, y = box["x"] + pos[0] * scale, box["y"] + pos[1] * scale
-    pull = -30 if pos[1] < 312 else 30  # towards the nearer rail: the coin goes to the middle
-    page.mouse.move(x, y)
-    page.mouse.down()
-    page.mouse.move(x, y + pull * scale, steps=4)
-    page.mouse.up()
-    page.locator("#toast").filter(has_text="Flick played").wait_for(timeout=30_000)
+    flick_on_table_view(page, pos)
     state = stack.daemon.public_state()
     assert (state["turn"] or {}).get("seat") != seat or state["turn"]["strikes"] >= 1 or state["phase"] != "playing"
 

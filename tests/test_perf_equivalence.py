@@ -48,6 +48,20 @@ def _containers(value, found: list) -> None:
             _containers(item, found)
 
 
+def _assert_shares_nothing_and_layout_is_referenced_once(state, copy, layout) -> None:
+    """``copy`` shares no container with ``state``, and each container under the hand-copied
+    ``layout`` keys is referenced only once in ``state``."""
+    originals: list = []
+    _containers(state, originals)
+    copies: list = []
+    _containers(copy, copies)
+    assert not {id(c) for c in copies} & {id(c) for c in originals}
+    laid_out: list = []
+    for key in layout:
+        _containers(state.get(key), laid_out)
+    assert sum(1 for c in originals if any(c is x for x in laid_out)) == len(laid_out)
+
+
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10_000), mode=st.sampled_from(sorted(cw.MODES)))
 def test_coinwar_state_copy_is_a_deep_copy_of_every_state_random_play_reaches(seed, mode):
@@ -62,15 +76,7 @@ def test_coinwar_state_copy_is_a_deep_copy_of_every_state_random_play_reaches(se
             state = cw.apply(state, inp)
         copy = copy_state(state)
         assert repr(copy) == repr(state)
-        originals: list = []
-        _containers(state, originals)
-        copies: list = []
-        _containers(copy, copies)
-        assert not {id(c) for c in copies} & {id(c) for c in originals}
-        laid_out: list = []
-        for key in LAYOUT:
-            _containers(state.get(key), laid_out)
-        assert sum(1 for c in originals if any(c is x for x in laid_out)) == len(laid_out)
+        _assert_shares_nothing_and_layout_is_referenced_once(state, copy, LAYOUT)
 
 
 @settings(max_examples=10, deadline=None)
@@ -100,15 +106,7 @@ def test_coup_state_copy_is_a_deep_copy_of_every_state_bots_reach(seed, players)
     while True:
         copy = coup_copy_state(state)
         assert repr(copy) == repr({**state, "last": []})
-        originals: list = []
-        _containers(state, originals)
-        copies: list = []
-        _containers(copy, copies)
-        assert not {id(c) for c in copies} & {id(c) for c in originals}
-        laid_out: list = []
-        for key in COUP_LAYOUT:
-            _containers(state.get(key), laid_out)
-        assert sum(1 for c in originals if any(c is x for x in laid_out)) == len(laid_out)
+        _assert_shares_nothing_and_layout_is_referenced_once(state, copy, COUP_LAYOUT)
         if coup.winner(state) is not None:
             break
         seat = state["pending"]["seat"] if state["pending"] else (

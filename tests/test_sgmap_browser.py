@@ -37,17 +37,23 @@ def new_game() -> dict:
             "seed": 2, "options": {"map": tiny_map(), "setup": setup, "timeout_s": 30}}
 
 
-def test_two_phones_move_attack_dodge_and_a_refused_duel(stack, browser, broker):
-    ERRORS.clear()
+def seated_phones(stack, browser, broker, game: dict):
+    """Start ``game`` on the daemon, then Ann's and Bo's phones take seats 1 and 2."""
     rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
     try:
-        assert rec.command("t1", new_game())["ok"]
+        assert rec.command("t1", game)["ok"]
     finally:
         rec.close()
     ann, bo = (phone(browser, stack.url + "/join") for _ in range(2))
     for seat, page in ((1, ann), (2, bo)):
         page.click(f"#seat-{seat}")
         page.locator("#board").wait_for()
+    return ann, bo
+
+
+def test_two_phones_move_attack_dodge_and_a_refused_duel(stack, browser, broker):
+    ERRORS.clear()
+    ann, bo = seated_phones(stack, browser, broker, new_game())
     table = phone(browser, stack.url + "/table")
     table.locator("#castle-A").wait_for()
     assert table.inner_text("#castle-A") == "20" and table.locator(".sg-cell").count() == 8 * 9
@@ -101,15 +107,7 @@ def test_the_fight_result_form_and_its_confirmation(stack, browser, broker):
     game = new_game()
     game["options"]["setup"]["positions"] = {"1": [2, 4], "2": [2, 4]}
     game["options"]["setup"]["gold"] = {"1": 0, "2": 0}
-    rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
-    try:
-        assert rec.command("t1", game)["ok"]
-    finally:
-        rec.close()
-    ann, bo = (phone(browser, stack.url + "/join") for _ in range(2))
-    for seat, page in ((1, ann), (2, bo)):
-        page.click(f"#seat-{seat}")
-        page.locator("#board").wait_for()
+    ann, bo = seated_phones(stack, browser, broker, game)
     ann.click("button[data-move=roll]")
     ann.locator("button[data-move=request_duel]").wait_for()
     ann.click("button[data-move=request_duel]")

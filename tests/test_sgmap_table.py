@@ -7,17 +7,13 @@ import json
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from controller.bot_runner import BotRunner
-from controller.daemon import Daemon
 from controller.table import Table
-from core.config import parse
-from tests.helpers.mqtt_client import Recorder
+from tests.helpers.daemon import daemon_and_phone
 from tests.sgmap_helpers import tiny_map
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,27 +67,11 @@ def test_gametable_replay_names_an_illegal_battlefield_line(tmp_path):
     assert r.returncode != 0 and "line 3:" in r.stderr and "unknown cell" in r.stderr
 
 
-@contextmanager
-def _daemon_and_phone(broker, tmp_path, clock, table_id: str) -> Iterator[tuple[Daemon, Recorder]]:
-    """The real daemon on ``clock`` connected to the test's Mosquitto, and a phone recording its topics."""
-    config = parse({"table_id": table_id, "mqtt": {"host": broker.host, "port": broker.port},
-                    "journal": {"path": str(tmp_path / "j.sqlite")}})
-    daemon = Daemon(config, clock)
-    daemon.start()
-    phone = Recorder(broker.host, broker.port, f"gametable/{table_id}/#")
-    try:
-        assert daemon.bridge.wait_connected(10)
-        yield daemon, phone
-    finally:
-        phone.close()
-        daemon.stop()
-
-
 @pytest.mark.mqtt
 @pytest.mark.slow
 def test_a_full_bot_game_through_the_daemon_and_mosquitto(broker, tmp_path, fake_clock):
     t = "sg"
-    with _daemon_and_phone(broker, tmp_path, fake_clock, t) as (daemon, phone):
+    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), t, fake_clock) as (daemon, phone):
         games = phone.wait_for(f"gametable/{t}/games").json()["games"]
         assert any(g["game"] == "sanguosha_map" for g in games)
         run = uuid.uuid4().hex[:8]
@@ -141,7 +121,7 @@ def test_headless_sim_plays_full_battlefield_games(tmp_path):
 def test_the_dodge_window_times_out_on_the_daemons_clock(broker, tmp_path, fake_clock):
     """SG-9.1: an unanswered 闪 window closes by the daemon's deadline (a journalled timeout)."""
     t = "sgt"
-    with _daemon_and_phone(broker, tmp_path, fake_clock, t) as (daemon, phone):
+    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), t, fake_clock) as (daemon, phone):
         run = uuid.uuid4().hex[:8]
         new = {**scripted_game()[0], "id": f"sgt-{run}-new"}
         new["options"] = {**new["options"], "timeout_s": 7}

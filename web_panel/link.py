@@ -17,7 +17,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.command_client import command_mqtt_client, expiry_for, forget_unsent
+from controller.command_client import expiry_for, forget_unsent
+from controller.mqtt_client import connect_in_background, mqtt_client
 from controller.topics import Topics, client_id
 from web_panel.bringup import BringupCache
 from web_panel.hub import HOST_ONLY, Hub, sse_frame
@@ -54,8 +55,8 @@ class TableLink:
         self._waiters: dict[str, tuple[threading.Event, list[dict[str, Any]]]] = {}
         # MQTT v5 for message expiry: a command the panel reported as failed must never apply later
         # (controller.command_client); a random client id, so nobody can take this one over.
-        self.client = command_mqtt_client(client_id("panel", table_id), username, password)
-        self.client.reconnect_delay_set(min_delay=0.1, max_delay=2)  # type: ignore[arg-type]  # paho hints int, but the delays are only compared and slept: a float works
+        self.client = mqtt_client(client_id("panel", table_id), username=username, password=password,
+                                  v5=True, reconnect_s=(0.1, 2))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -64,8 +65,7 @@ class TableLink:
 
     # --- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
-        self.client.connect_async(self.host, self.port, keepalive=self.keepalive)
-        self.client.loop_start()
+        connect_in_background(self.client, self.host, self.port, self.keepalive)
 
     def stop(self) -> None:
         self.client.disconnect()

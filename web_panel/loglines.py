@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.effect_line import effect_line, seat_names
+
 MAX_LINES = 40  # one event never floods the phones' log
 MAX_CHARS = 300
 
@@ -40,7 +42,7 @@ def _one_line(text: str) -> str:
 
 def fallback_lines(event: dict[str, Any], players: list[dict[str, Any]]) -> list[str]:
     """``Ann: steal (target Bo, coins 2)``: readable enough for a game (or daemon) we do not know."""
-    names = _names(players, event.get("input"))
+    names = seat_names(event.get("input"), players, lambda n: f"Seat {n}")  # a new_game's players first
 
     def who(seat: Any) -> str:
         if isinstance(seat, int) and not isinstance(seat, bool):
@@ -48,33 +50,10 @@ def fallback_lines(event: dict[str, Any], players: list[dict[str, Any]]) -> list
         return str(seat)
 
     effects = event.get("effects")
-    lines = [_generic(e, who) for e in effects if isinstance(e, dict) and isinstance(e.get("kind"), str)] \
+    lines = [effect_line(e, who, blank_kind="event") for e in effects if isinstance(e, dict) and isinstance(e.get("kind"), str)] \
         if isinstance(effects, list) else []
     inp = event.get("input")
     if not lines and isinstance(inp, dict) and inp.get("type") == "undo":
         lines.append("Undo: the last input was taken back")
     return lines
 
-
-def _names(players: list[dict[str, Any]], inp: Any) -> dict[int, str]:
-    """Seat -> name from the public state, and from a ``new_game`` input (its players are new)."""
-    names: dict[int, str] = {}
-    listed = inp.get("players") if isinstance(inp, dict) and isinstance(inp.get("players"), list) else []
-    for source in (listed, players):
-        for p in source or []:
-            if isinstance(p, dict) and isinstance(p.get("seat"), int):
-                names.setdefault(p["seat"], str(p.get("name") or f"Seat {p['seat']}"))
-    return names
-
-
-def _generic(eff: dict[str, Any], who: Any) -> str:
-    kind = str(eff["kind"]).replace("_", " ").strip() or "event"
-    subject = who(eff["seat"]) + ": " if "seat" in eff else ""
-    details = []
-    for key, value in eff.items():
-        if key in ("kind", "seat", "rule"):
-            continue
-        if key in ("target", "by", "claimant") and isinstance(value, int):
-            value = who(value)
-        details.append(f"{key.replace('_', ' ')} {value}")
-    return f"{subject}{kind}" + (f" ({', '.join(details)})" if details else "")

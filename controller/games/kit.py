@@ -10,6 +10,7 @@ with a ``seat``), an ``order`` of seats and at most one open reaction ``window``
 - :class:`WindowClock` is the glue of a reaction window: its deadline id, the ``timeout``
   input that closes it (``deadlines``), who must answer until when (``table_view``'s ``answer``
   and ``until``) and the phones' countdown (``with_timers``);
+- :func:`lobby_description` is ``describe()`` for a game whose setup describes one mode;
 - :func:`winner` and :func:`public_input` are the defaults of :class:`controller.games.base.Game`
   members that many games do not change: a game module imports them instead of writing its own.
 """
@@ -91,3 +92,13 @@ def public_input(inp: Input) -> Input:
     """The default ``public_input``: an input hides nothing."""
     return inp
 
+
+
+def lobby_description(described: dict[str, Any], players: tuple[int, int], *, free_seating: bool,
+                      **extra: Any) -> dict[str, Any]:
+    """``described`` (a setup's own description: title, modes) with the fields every lobby reads:
+    name, player range, the first mode's options, whether seats are free, then ``extra``."""
+    lo, hi = players
+    described.update(name=described["title"], players={"min": lo, "max": hi},
+                     options=described["modes"][0]["options"], free_seating=free_seating, **extra)
+    return described

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from core.effect_line import Who, effect_line, seat_names
 from core.said import listing, say, term
 
-Who = Callable[[Any], str]
 # One game's sentence for one effect: a line, "" for no line, or None when the effect is not the
 # game's own (then the shared words say it).
 GameLine = Callable[[dict[str, Any], "Speaker"], str | None]
@@ -26,14 +26,9 @@ class Speaker:
     input said (Coin War's shot tells the goal line who shot)."""
 
     def __init__(self, players: Iterable[Any], inp: dict[str, Any]) -> None:
-        self.names: dict[int, str] = {}
-        self.coin_owner: dict[str, int] = {}
-        given = inp.get("players") if isinstance(inp.get("players"), list) else []
         listed = list(players)
-        for source in (given, listed):
-            for p in source or []:
-                if isinstance(p, dict) and isinstance(p.get("seat"), int):
-                    self.names.setdefault(p["seat"], str(p.get("name") or say("Seat {n}", n=p["seat"])))
+        self.names = seat_names(inp, listed, lambda n: say("Seat {n}", n=n))
+        self.coin_owner: dict[str, int] = {}
         for p in listed:
             if isinstance(p, dict) and p.get("coin"):
                 self.coin_owner[p["coin"]] = p["seat"]
@@ -101,16 +96,7 @@ def winner_line(winner: Any, who: Who) -> str:
 
 def generic(eff: dict[str, Any], who: Who) -> str:
     """Any other effect: ``Ann: steal (target Bo)`` — readable enough for a game without words."""
-    kind = str(eff["kind"]).replace("_", " ")
-    subject = who(eff["seat"]) + ": " if "seat" in eff else ""
-    details = []
-    for key, value in eff.items():
-        if key in ("kind", "seat", "rule"):
-            continue
-        if key in ("target", "by", "claimant") and isinstance(value, int):
-            value = who(value)
-        details.append(f"{key.replace('_', ' ')} {value}")
-    return f"{subject}{kind}" + (f" ({', '.join(details)})" if details else "")
+    return effect_line(eff, who)
 
 
 def mode_titles(description: dict[str, Any]) -> dict[str, str]:

@@ -8,18 +8,15 @@ import sys
 
 import fakehw
 import frames
+from tally import Tally
 
-_results = {"n": 0, "fail": 0}
+_tally = Tally()
 S1 = b"\x34\x85\x18\x00\x00\x01"
 NEW = b"\x34\x85\x18\x1a\x2b\x3c"
 STRANGER = b"\x10\x20\x30\x40\x50\x60"
 
 
-def check(ok, what):
-    _results["n"] += 1
-    if not ok:
-        _results["fail"] += 1
-        print("FAIL " + what)
+check = _tally.check
 
 
 def fresh(sim, peers):
@@ -216,18 +213,10 @@ def scenario_keys_handed_over_at_pairing_and_only_rightly_keyed_frames_forwarded
 
 
 def main():
-    for fn in (scenario_boot_forward_and_pair, scenario_errors, scenario_tune_relayed_to_its_striker_and_rssi_reported,
-               scenario_keys_handed_over_at_pairing_and_only_rightly_keyed_frames_forwarded):
-        try:
-            fn()
-        except Exception as exc:  # noqa: BLE001 - report and go on with the next scenario
-            check(False, f"{fn.__name__} raised {type(exc).__name__}: {exc}")
-    impl = sys.implementation.name
-    if _results["fail"]:
-        print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl})")
-        return 1
-    print(f"OK {_results['n']} checks ({impl})")
-    return 0
+    return _tally.run((
+        scenario_boot_forward_and_pair, scenario_errors, scenario_tune_relayed_to_its_striker_and_rssi_reported,
+        scenario_keys_handed_over_at_pairing_and_only_rightly_keyed_frames_forwarded,
+    ))
 
 
 if __name__ == "__main__":

@@ -10,19 +10,16 @@ import sys
 
 import fakehw
 import frames
+from tally import Tally
 
-_results = {"n": 0, "fail": 0}
+_tally = Tally()
 BASE = b"\xaa\xbb\xcc\xdd\xee\x01"
 C3_GPIO_WAKE = 7  # esp_sleep_get_wakeup_cause() for a GPIO wake: MicroPython has no constant for it
 TIMER_WAKE = 4
 DEEPSLEEP_RESET = 4
 
 
-def check(ok, what):
-    _results["n"] += 1
-    if not ok:
-        _results["fail"] += 1
-        print("FAIL " + what)
+check = _tally.check
 
 
 def fresh(sim, paired=True, **cfg):
@@ -412,22 +409,14 @@ def scenario_tuning_applies_persists_and_survives_deep_sleep():
 
 
 def main():
-    for fn in (scenario_tuning_applies_persists_and_survives_deep_sleep, scenario_wake_cycles_c3_127, scenario_old_micropython_timer_polls,
-               scenario_int_on_a_pin_that_cannot_wake, scenario_esp32_s2_s3_boards_sleep_on_ext1_not_on_timed_polls,
-               scenario_a_low_battery_says_so_in_its_sleep_frame, scenario_model_catches_the_old_order,
-               scenario_encrypted_after_pairing_and_a_spoofed_base_is_ignored,
-               scenario_i2c_errors_and_watchdog, scenario_radio_errors_are_survived,
-               scenario_unicast_retries_and_pairing, scenario_set_down_is_not_a_strike):
-        try:
-            fn()
-        except Exception as exc:  # noqa: BLE001 - report and go on with the next scenario
-            check(False, f"{fn.__name__} raised {type(exc).__name__}: {exc}")
-    impl = sys.implementation.name
-    if _results["fail"]:
-        print(f"FAIL {_results['fail']} of {_results['n']} checks ({impl})")
-        return 1
-    print(f"OK {_results['n']} checks ({impl})")
-    return 0
+    return _tally.run((
+        scenario_tuning_applies_persists_and_survives_deep_sleep, scenario_wake_cycles_c3_127,
+        scenario_old_micropython_timer_polls, scenario_int_on_a_pin_that_cannot_wake,
+        scenario_esp32_s2_s3_boards_sleep_on_ext1_not_on_timed_polls,
+        scenario_a_low_battery_says_so_in_its_sleep_frame, scenario_model_catches_the_old_order,
+        scenario_encrypted_after_pairing_and_a_spoofed_base_is_ignored, scenario_i2c_errors_and_watchdog,
+        scenario_radio_errors_are_survived, scenario_unicast_retries_and_pairing, scenario_set_down_is_not_a_strike,
+    ))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import mqtt_client
 from controller.topics import base
 from gametable.bot_game import new_game as bot_new_game
 from gametable.venue.setup import OFFER
@@ -49,10 +49,7 @@ class AutoStart:
                  password: str | None = None, *, bots: bool = False) -> None:
         self.table_id, self.bots = table_id, bots
         self.topic = f"{base(table_id)}/{OFFER}"
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"venue-autostart-{uuid.uuid4().hex}")
-        if username:
-            self.client.username_pw_set(username, password)
-        no_delay(self.client)
+        self.client = mqtt_client(f"venue-autostart-{uuid.uuid4().hex}", username=username, password=password)
         self.client.on_connect = lambda c, u, f, r, p: c.subscribe(self.topic, qos=1)
         self.client.on_message = self._on_offer
         self.client.connect_async(host, port)

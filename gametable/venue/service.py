@@ -20,7 +20,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from werkzeug.serving import BaseWSGIServer, make_server
 
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import connect_in_background, mqtt_client
 from controller.topics import ROOT
 from gametable.venue.board import Changes, create_board
 from gametable.venue.config import VenueConfig, VenueConfigError, load
@@ -51,10 +51,8 @@ class VenueService:
         self.changes = Changes()
         self.connected = threading.Event()
         # A persistent session: what finishes while the service restarts waits for it at the broker.
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=config.client_id, clean_session=False)
-        if config.mqtt_username:
-            self.client.username_pw_set(config.mqtt_username, config.mqtt_password)
-        no_delay(self.client)
+        self.client = mqtt_client(config.client_id, username=config.mqtt_username,
+                                  password=config.mqtt_password, persistent=True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self.connected.clear()
         self.client.on_message = self._on_message
@@ -107,8 +105,7 @@ class VenueService:
                     log.exception("venue: scheduling failed")
 
     def start(self) -> VenueService:
-        self.client.connect_async(self.config.mqtt_host, self.config.mqtt_port, keepalive=15)
-        self.client.loop_start()
+        connect_in_background(self.client, self.config.mqtt_host, self.config.mqtt_port, keepalive=15)
         if self.config.schedule:
             threading.Thread(target=self._schedule_loop, name="venue-schedule", daemon=True).start()
         app = create_board(self.venue, self.config, self.changes, self.scheduler, self.host_key, self._wake.set,

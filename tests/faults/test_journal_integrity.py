@@ -170,10 +170,7 @@ def test_a_new_game_redelivered_after_its_record_was_torn_deals_the_same_hidden_
     rig.daemon.kill()
     rows = rig.daemon.journal_rows()
     assert json.loads(rows[-1][2])["type"] == "new_game"
-    db = sqlite3.connect(rig.daemon.journal)
-    db.execute("UPDATE inputs SET body = substr(body, 1, 7) WHERE seq = ?", (rows[-1][0],))  # torn write
-    db.commit()
-    db.close()
+    rig.daemon.tear_record(rows[-1][0])
 
     mark = rig.start_daemon()
     # what the host's panel is shown: the new daemon's notice (it may follow its `online`)

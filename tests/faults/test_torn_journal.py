@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 
 import pytest
@@ -41,10 +40,7 @@ def test_a_corrupted_last_record_is_dropped_with_a_warning_and_the_game_continue
     rig.play(12)
     rig.daemon.kill()
     rows = rig.daemon.journal_rows()
-    db = sqlite3.connect(rig.daemon.journal)
-    db.execute("UPDATE inputs SET body = substr(body, 1, 7) WHERE seq = ?", (rows[-1][0],))  # torn write
-    db.commit()
-    db.close()
+    rig.daemon.tear_record(rows[-1][0])
 
     mark = rig.start_daemon()
     warning = rig.phone.wait_for(f"{T}/sensors/journal", start=mark).json()

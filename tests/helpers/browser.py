@@ -65,6 +65,23 @@ def drawn_box(locator) -> dict:
     raise AssertionError(f"{locator} never stayed drawn long enough to be measured")
 
 
+
+def flick_on_table_view(page, pos) -> None:
+    """On the table view, drag the coin at ``pos`` (table mm) back 30 mm towards the nearer rail,
+    like a slingshot (it goes towards the middle), and wait for the phone's "Flick played"."""
+    board = page.locator("#board")
+    top = page.evaluate("document.getElementById('board').getBoundingClientRect().top + window.scrollY")
+    scale = drawn_box(board)["width"] / 425
+    page.evaluate(f"window.scrollTo(0, {top + pos[1] * scale - 320})")
+    box = drawn_box(board)
+    x, y = box["x"] + pos[0] * scale, box["y"] + pos[1] * scale
+    pull = -30 if pos[1] < 312 else 30
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x, y + pull * scale, steps=4)
+    page.mouse.up()
+    page.locator("#toast").filter(has_text="Flick played").wait_for(timeout=30_000)
+
 def start_from_lobby(host, unfilled: str = "wait") -> None:
     """Tap the lobby's Start; a seat that no phone holds and no bot plays makes the panel ask what to
     do with it (docs/phones.md): answer ``unfilled`` ("wait" for its phone, or "bot"). The dialog

@@ -130,6 +130,14 @@ class DaemonProcess:
         finally:
             db.close()
 
+    def tear_record(self, seq: int) -> None:
+        """Cut record ``seq``'s body to 7 characters, as a write torn by a power cut leaves it
+        (the daemon must be stopped)."""
+        db = sqlite3.connect(self.journal)
+        db.execute("UPDATE inputs SET body = substr(body, 1, 7) WHERE seq = ?", (seq,))
+        db.commit()
+        db.close()
+
 
 def journal_inputs(rows: list[tuple[int, str | None, str]]) -> list[dict[str, Any]]:
     import json

@@ -12,7 +12,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from controller.mqtt_bridge import no_delay
+from controller.mqtt_client import mqtt_client
 
 
 @dataclass
@@ -30,10 +30,7 @@ class Recorder:
                  password: str | None = None) -> None:
         self.messages: list[Message] = []
         self._cond = threading.Condition()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-{uuid.uuid4().hex[:8]}")
-        if username:
-            self.client.username_pw_set(username, password)
-        no_delay(self.client)
+        self.client = mqtt_client(f"test-{uuid.uuid4().hex[:8]}", username=username, password=password)
         self._subscribed = threading.Event()
         self.client.on_connect = lambda c, u, f, r, p: c.subscribe(subscribe, qos=1)
         self.client.on_subscribe = lambda *a: self._subscribed.set()

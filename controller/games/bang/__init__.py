@@ -16,7 +16,7 @@ from controller.games.bang.legal import inputs_for, legal
 from controller.games.bang.setup import PLAYERS
 from controller.games.bang.view import view
 from controller.games.base import Bot, GameError, Input, State, TableView, View
-from controller.games.kit import WindowClock, winner
+from controller.games.kit import WindowClock, lobby_description, winner
 from controller.games.words import mode_titles, narrate
 
 LOG_KEPT = 40
@@ -24,11 +24,7 @@ LOG_KEPT = 40
 
 def describe() -> dict[str, Any]:
     """The lobby: 4-6 players (BG-8.1), seated in the table's ring, never shuffled (BG-8.2)."""
-    d = setup.describe()
-    lo, hi = PLAYERS
-    d.update(name=d["title"], players={"min": lo, "max": hi}, options=d["modes"][0]["options"],
-             free_seating=False)
-    return d
+    return lobby_description(setup.describe(), PLAYERS, free_seating=False)
 
 
 _TITLES = mode_titles(setup.describe())

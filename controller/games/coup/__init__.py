@@ -13,17 +13,13 @@ from controller.games.coup.engine import MOVES, apply, apply_in_place
 from controller.games.coup.legal import inputs_for, legal
 from controller.games.coup.setup import MODES, PLAYERS, new
 from controller.games.coup.view import view
-from controller.games.kit import WindowClock, winner
+from controller.games.kit import WindowClock, lobby_description, winner
 from controller.games.words import mode_titles, narrate
 
 
 def describe() -> dict[str, Any]:
     """The lobby's description: the modes of :func:`setup.describe` plus the common fields."""
-    d = setup.describe()
-    lo, hi = PLAYERS
-    d.update(name=d["title"], players={"min": lo, "max": hi}, options=d["modes"][0]["options"],
-             free_seating=True)
-    return d
+    return lobby_description(setup.describe(), PLAYERS, free_seating=True)
 
 
 _TITLES = mode_titles(setup.describe())

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.games.base import Bot, GameError, State, TableView, View
-from controller.games.kit import WindowClock, winner
+from controller.games.kit import WindowClock, lobby_description, winner
 from controller.games.sanguosha_map import cards, setup
 from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
@@ -19,19 +19,16 @@ from core.said import N_, say
 
 
 def describe() -> dict[str, Any]:
-    d = setup.describe()
-    lo, hi = PLAYERS
-    d.update(name=d["title"], players={"min": lo, "max": hi}, options=d["modes"][0]["options"],
-             free_seating=True,
-             # bots (gametable sim): two equal sides (SG-8.1), fights settled by the seeded quick
-             # model, as no one holds the physical deck (SG-8.13)
-             bot_game={"options": {"fights": "quick"}, "teams": "alternate"},
-             # the phones name generals and equipment by their Chinese names (docs/i18n.md)
-             generals={g: {"name": v["name"], "kingdom": v["kingdom"], "health": v["card_health"]}
-                       for g, v in cards.GENERALS.items()},
-             equipment={e: {"name": v["name"], "kind": v["kind"], "range": v.get("range")}
-                        for e, v in cards.EQUIPMENT.items()})
-    return d
+    return lobby_description(
+        setup.describe(), PLAYERS, free_seating=True,
+        # bots (gametable sim): two equal sides (SG-8.1), fights settled by the seeded quick
+        # model, as no one holds the physical deck (SG-8.13)
+        bot_game={"options": {"fights": "quick"}, "teams": "alternate"},
+        # the phones name generals and equipment by their Chinese names (docs/i18n.md)
+        generals={g: {"name": v["name"], "kingdom": v["kingdom"], "health": v["card_health"]}
+                  for g, v in cards.GENERALS.items()},
+        equipment={e: {"name": v["name"], "kind": v["kind"], "range": v.get("range")}
+                   for e, v in cards.EQUIPMENT.items()})
 
 
 _TITLES = mode_titles(setup.describe())

@@ -14,7 +14,7 @@ from controller.games import register, registry, unregister
 from controller.table import Table
 from core.config import parse
 from tests.games import taketurns
-from tests.helpers.mqtt_client import Recorder
+from tests.helpers.daemon import daemon_and_phone
 
 T = "tt"
 PLAYERS = [{"seat": 2, "name": "Ann"}, {"seat": 5, "name": "Bo"}]
@@ -30,17 +30,10 @@ def game():
 
 @pytest.fixture
 def table(game, broker, tmp_path, fake_clock):
-    config = parse({"table_id": T, "mqtt": {"host": broker.host, "port": broker.port},
-                    "journal": {"path": str(tmp_path / "j.sqlite")}})
-    daemon = Daemon(config, fake_clock)
-    daemon.start()
-    assert daemon.bridge.wait_connected(10)
-    phone = Recorder(broker.host, broker.port, f"gametable/{T}/#")
-    # the daemon says "online" after subscribing to cmd, so from here on no command is missed
-    phone.wait_for(f"gametable/{T}/status", lambda m: m.payload == b"online")
-    yield daemon, phone
-    phone.close()
-    daemon.stop()
+    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), T, fake_clock) as (daemon, phone):
+        # the daemon says "online" after subscribing to cmd, so from here on no command is missed
+        phone.wait_for(f"gametable/{T}/status", lambda m: m.payload == b"online")
+        yield daemon, phone
 
 
 def _state(phone, predicate, start=0):
