@@ -4,7 +4,10 @@ SQLite by default (embedded, nothing to install); PostgreSQL for a venue server 
 code (a ``postgresql://`` URL). The service keeps nothing else, so two services may share one
 database: a game is stored once by its unique key, whoever sees it first.
 
-Migrations: ``MIGRATIONS`` is an append-only list; ``schema_version`` records how many ran.
+Migrations: ``MIGRATIONS`` is an append-only list; ``schema_version`` records how many ran. They
+run in one transaction that holds the database's migration lock (:func:`_lock_for_migration`), so
+two services starting at the same moment on a new database migrate it once, one after the other,
+and a migration that fails leaves the schema as it was.
 """
 
 from __future__ import annotations
@@ -112,6 +115,26 @@ def _v3(conn: Connection) -> None:
 MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3]
 
 
+MIGRATION_LOCK = 0x6761_6D65_7461  # PostgreSQL advisory lock key of the venue's migrations ("gameta")
+
+
+def _lock_for_migration(conn: Connection) -> None:
+    """Hold the database's write lock until this transaction ends, before reading the schema version.
+
+    PostgreSQL: a transaction-scoped advisory lock (a second service waits, then finds the schema
+    migrated). SQLite: ``BEGIN IMMEDIATE`` takes the write lock at once (Python's sqlite3 would
+    otherwise run each ``CREATE TABLE`` on its own, outside any transaction); the second service
+    waits up to the driver's busy timeout (5 s).
+    """
+    dialect = conn.dialect.name
+    if dialect == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    elif dialect == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        raise ValueError(f"venue database {dialect!r}: only SQLite and PostgreSQL are supported")
+
+
 def player_id(name: str) -> str:
     """Who a result belongs to: one spelling per person whatever the case or spaces."""
     return " ".join(name.split()).casefold()
@@ -140,6 +163,7 @@ class Store:
     def migrate(self) -> int:
         """Run the migrations this database has not had; returns its schema version."""
         with self.engine.begin() as conn:
+            _lock_for_migration(conn)
             if not sa.inspect(conn).has_table("schema_version"):
                 schema_version.create(conn)
                 conn.execute(schema_version.insert().values(version=0))

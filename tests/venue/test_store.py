@@ -4,6 +4,7 @@ stored results (gametable/venue: ingest, store, results, ratings). SQLite in a t
 from __future__ import annotations
 
 import json
+import threading
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -106,3 +107,34 @@ def test_two_services_behind_one_database_store_each_game_once_and_share_the_hos
     assert first.store.game_count() == second.store.game_count() == 1
     made_first = first.store.setting("host_key", lambda: "made-by-first")
     assert second.store.setting("host_key", lambda: "made-by-second") == made_first == "made-by-first"
+
+
+def test_two_services_starting_at_once_on_a_new_database_migrate_it_once(tmp_path):
+    """Two venue services behind one new database start together: both come up, the schema is
+    made once (no 'table already exists'), and both see the same schema version."""
+    url = f"sqlite:///{tmp_path / 'new.sqlite'}"
+    start = threading.Barrier(4)
+    versions: list[int] = []
+    errors: list[BaseException] = []
+
+    def service() -> None:
+        try:
+            start.wait()
+            store = Store(url)  # migrates
+            versions.append(store.migrate())
+            store.engine.dispose()
+        except Exception as exc:  # reported below with the others
+            errors.append(exc)
+
+    threads = [threading.Thread(target=service) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    assert versions == [versions[0]] * 4
+    store = Store(url)
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM schema_version").scalar_one() == 1
+    _play(Venue(store, FakeClock()), "t1", "g-1", _players("Ann", "Bo"), [1])
+    assert store.game_count() == 1
