@@ -135,6 +135,13 @@ def _lock_for_migration(conn: Connection) -> None:
         raise ValueError(f"venue database {dialect!r}: only SQLite and PostgreSQL are supported")
 
 
+def _with_driver(url: str) -> sa.URL:
+    """A plain ``postgresql://`` URL uses psycopg 3 (the ``venue-pg`` extra), not SQLAlchemy's
+    default psycopg2; a URL naming its driver keeps it."""
+    parsed = sa.make_url(url)
+    return parsed.set(drivername="postgresql+psycopg") if parsed.drivername == "postgresql" else parsed
+
+
 def player_id(name: str) -> str:
     """Who a result belongs to: one spelling per person whatever the case or spaces."""
     return " ".join(name.split()).casefold()
@@ -157,7 +164,7 @@ class StoredResult:
 
 class Store:
     def __init__(self, url: str) -> None:
-        self.engine: Engine = sa.create_engine(url)
+        self.engine: Engine = sa.create_engine(_with_driver(url))
         self.migrate()
 
     def migrate(self) -> int:
