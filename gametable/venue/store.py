@@ -95,6 +95,12 @@ current_profiles = sa.Table(  # the profile ids bound to the seats of each table
     sa.Column("table_id", sa.String(64), primary_key=True),
     sa.Column("seats", sa.Text, nullable=False),  # JSON {"1": "p-...", ...}
 )
+used_tickets = sa.Table(  # seat tickets redeemed (gametable/venue/tickets.py): each for one game only
+    "used_tickets", metadata,
+    sa.Column("nonce", sa.String(32), primary_key=True),
+    sa.Column("game_key", sa.String(200), nullable=False),
+    sa.Column("used_at", sa.Float, nullable=False),
+)
 
 
 def _v1(conn: Connection) -> None:
@@ -112,7 +118,11 @@ def _v3(conn: Connection) -> None:
         table.create(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3]
+def _v4(conn: Connection) -> None:
+    used_tickets.create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3, _v4]
 
 
 MIGRATION_LOCK = 0x6761_6D65_7461  # PostgreSQL advisory lock key of the venue's migrations ("gameta")
