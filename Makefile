@@ -58,9 +58,10 @@ run-deps: platform
 	@$(MAKE) --no-print-directory apt PKGS="mosquitto mosquitto-clients fonts-wqy-microhei fonts-noto-color-emoji"
 	@$(MAKE) --no-print-directory $(RUN_STAMP)
 
-# What the tests need on top: Chromium (panel tests, via Playwright), Node (real MicroPython).
+# What the tests need on top: Chromium (panel tests, via Playwright), Node (real MicroPython),
+# PostgreSQL (the venue's store tests run on it as well as on SQLite; ~55 MB, started by the tests).
 test-deps: run-deps
-	@$(MAKE) --no-print-directory apt PKGS="chromium nodejs npm"
+	@$(MAKE) --no-print-directory apt PKGS="chromium nodejs npm postgresql"
 	@$(MAKE) --no-print-directory $(TEST_STAMP) $(NODE_MODULES)
 
 # 64-bit only (gametable/startup_checks.py says the same at `gametable run`): pymunk 7 has no
@@ -97,7 +98,7 @@ $(RUN_STAMP): pyproject.toml constraints.txt | $(PY)
 	touch $@
 
 $(TEST_STAMP): pyproject.toml constraints.txt $(RUN_STAMP)
-	$(PY) -m pip install -q -c constraints.txt -e '.[test,camera,venue]'
+	$(PY) -m pip install -q -c constraints.txt -e '.[test,camera,venue,venue-pg]'
 	touch $@
 
 # Real MicroPython (WebAssembly port) for the firmware tests, pinned by package-lock.json.

@@ -13,9 +13,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import segno
-from flask import Flask, Response, abort, jsonify, request
+from flask import Flask, Response, abort, jsonify, redirect, request
+from werkzeug.wrappers import Response as BaseResponse
 
 from gametable.venue.config import VenueConfig
 from gametable.venue.ingest import Venue
@@ -24,6 +26,7 @@ from gametable.venue.ratings import league
 from gametable.venue.scheduler import Scheduler
 from gametable.venue.setup import TABLE_ID
 from gametable.venue.store import player_id
+from gametable.venue.tickets import Tickets
 from gametable.venue.tournament import TournamentError
 from gametable.venue.words import WORDS, language
 
@@ -80,6 +83,7 @@ def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler:
     _host_routes(app, host_key)
     _tournament_routes(app, scheduler, wake)
     _profile_routes(app, profiles)
+    _ticket_routes(app, profiles, venue.tickets, config)
     for code in (400, 403, 404):
         app.register_error_handler(code, _error)
 
@@ -301,3 +305,38 @@ def _profile_routes(app: Flask, profiles: Profiles) -> None:
         out = io.BytesIO()
         segno.make(f"{request.host_url}#profile={key}", error="m").save(out, kind="svg", scale=6)
         return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def _ticket_routes(app: Flask, profiles: Profiles, tickets: Tickets, config: VenueConfig) -> None:
+    """A seat ticket for one table (gametable/venue/tickets.py): the phone proves its profile at
+    that table's lobby without the key ever leaving this origin."""
+
+    def ticket_for() -> tuple[str, str]:
+        try:
+            profile = profiles.by_key(request.cookies.get(PROFILE_COOKIE))
+        except ProfileError as exc:
+            abort(404, str(exc))
+        table = request.args.get("table", "")
+        if table not in config.tables:
+            abort(400, f"table: one of this venue's tables ({', '.join(config.tables)}), got {table[:40]!r}")
+        return table, tickets.issue(profile.id, table)
+
+    @app.get("/api/profiles/me/ticket")
+    def my_ticket() -> Response:
+        table, ticket = ticket_for()
+        resp = jsonify({"table": table, "ticket": ticket})
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    @app.get("/profile/ticket")
+    def ticket_to_table() -> BaseResponse:
+        """Back to the table's panel with the ticket in the fragment (never sent to a server); only
+        to a panel this venue's config names, so it is no open redirect."""
+        table, ticket = ticket_for()
+        panel = urlsplit(config.spectator.get(table, ""))
+        if not panel.scheme or not panel.netloc:
+            abort(404, f"table {table}: the venue config names no panel address ([board.spectator])")
+        resp = redirect(f"{panel.scheme}://{panel.netloc}/#venue_ticket={ticket}", 303)
+        resp.headers["Cache-Control"] = "no-store"
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        return resp

@@ -18,6 +18,7 @@ from typing import Any
 
 from gametable.venue.results import Outcome, fallback_key, game_key, outcome
 from gametable.venue.store import Store
+from gametable.venue.tickets import TicketError, Tickets
 
 log = logging.getLogger("gametable.venue")
 SHOWN_FIGURES = ("score", "lives", "hp", "health", "influence", "coins", "cards")  # per player, if present
@@ -63,6 +64,10 @@ class Venue:
     # called (under the lock) with a finished game's key and outcome, every time its final state is
     # seen: the tournament scheduler ignores a match it has decided already
     on_finished: list[Callable[[str, Outcome], Any]] = field(default_factory=list)
+    tickets: Tickets = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tickets = Tickets(self.store, self.clock)
 
     def known(self, table_ids: list[str]) -> None:
         for t in table_ids:
@@ -92,10 +97,19 @@ class Venue:
     def _event(self, table_id: str, payload: bytes) -> None:
         event = _json(payload)
         if isinstance(event, dict) and isinstance(event.get("input"), dict) and event["input"].get("type") == "new_game":
-            players = event["input"].get("players")
-            bound = {p["seat"]: p["profile"] for p in players if isinstance(p, dict) and isinstance(p.get("seat"), int)
-                     and isinstance(p.get("profile"), str)} if isinstance(players, list) else {}
-            self.store.begin_game(table_id, game_key(table_id, event), bound)
+            key = game_key(table_id, event)
+            self.store.begin_game(table_id, key, self._bound(table_id, key, event["input"].get("players")))
+
+    def _bound(self, table_id: str, key: str, players: Any) -> dict[int, str]:
+        """Seat -> profile id, for each seat whose ``venue_ticket`` proves it (gametable/venue/tickets.py)."""
+        bound: dict[int, str] = {}
+        for p in players if isinstance(players, list) else []:
+            if isinstance(p, dict) and isinstance(p.get("seat"), int) and "venue_ticket" in p:
+                try:
+                    bound[p["seat"]] = self.tickets.redeem(p["venue_ticket"], table_id, key)
+                except TicketError as exc:
+                    log.info("table %s seat %s: not bound to a profile: %s", table_id, p["seat"], exc)
+        return bound
 
     def _state(self, live: TableLive, payload: bytes) -> None:
         state = _json(payload)

@@ -18,11 +18,11 @@ import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from werkzeug.serving import BaseWSGIServer, make_server
 
 from controller.mqtt_client import connect_in_background, mqtt_client
 from controller.topics import ROOT
 from gametable.venue.board import Changes, create_board
+from gametable.venue.board_server import BoardServer
 from gametable.venue.config import VenueConfig, VenueConfigError, load
 from gametable.venue.ingest import Venue
 from gametable.venue.profiles import Profiles
@@ -56,7 +56,7 @@ class VenueService:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self.connected.clear()
         self.client.on_message = self._on_message
-        self.server: BaseWSGIServer | None = None
+        self.server: BoardServer | None = None
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
@@ -110,21 +110,19 @@ class VenueService:
             threading.Thread(target=self._schedule_loop, name="venue-schedule", daemon=True).start()
         app = create_board(self.venue, self.config, self.changes, self.scheduler, self.host_key, self._wake.set,
                            self.profiles)
-        self.server = make_server(self.config.board_host, self.config.board_port, app, threaded=True)
-        threading.Thread(target=self.server.serve_forever, name="venue-board", daemon=True).start()
+        self.server = BoardServer(app, self.config.board_host, self.config.board_port).start()
         return self
 
     @property
     def board_url(self) -> str:
         assert self.server is not None
-        return f"http://{self.config.board_host}:{self.server.server_port}"
+        return f"http://{self.config.board_host}:{self.server.port}"
 
     def stop(self) -> None:
         self._stop.set()
         self._wake.set()
         if self.server is not None:
-            self.server.shutdown()
-            self.server.server_close()
+            self.server.stop()
         self.client.disconnect()
         self.client.loop_stop()
         self.venue.store.engine.dispose()
@@ -136,7 +134,6 @@ def run(args: argparse.Namespace) -> int:
     except VenueConfigError as exc:
         print(f"venue: {exc}", file=sys.stderr)
         return 2
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per board request
     service = VenueService(config).start()
     print(f"venue board on {service.board_url} (TV layout: {service.board_url}/tv)\n"
           f"venue host key (keep it private): {service.host_key}", flush=True)

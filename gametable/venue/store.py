@@ -4,7 +4,10 @@ SQLite by default (embedded, nothing to install); PostgreSQL for a venue server 
 code (a ``postgresql://`` URL). The service keeps nothing else, so two services may share one
 database: a game is stored once by its unique key, whoever sees it first.
 
-Migrations: ``MIGRATIONS`` is an append-only list; ``schema_version`` records how many ran.
+Migrations: ``MIGRATIONS`` is an append-only list; ``schema_version`` records how many ran. They
+run in one transaction that holds the database's migration lock (:func:`_lock_for_migration`), so
+two services starting at the same moment on a new database migrate it once, one after the other,
+and a migration that fails leaves the schema as it was.
 """
 
 from __future__ import annotations
@@ -92,6 +95,12 @@ current_profiles = sa.Table(  # the profile ids bound to the seats of each table
     sa.Column("table_id", sa.String(64), primary_key=True),
     sa.Column("seats", sa.Text, nullable=False),  # JSON {"1": "p-...", ...}
 )
+used_tickets = sa.Table(  # seat tickets redeemed (gametable/venue/tickets.py): each for one game only
+    "used_tickets", metadata,
+    sa.Column("nonce", sa.String(32), primary_key=True),
+    sa.Column("game_key", sa.String(200), nullable=False),
+    sa.Column("used_at", sa.Float, nullable=False),
+)
 
 
 def _v1(conn: Connection) -> None:
@@ -109,7 +118,38 @@ def _v3(conn: Connection) -> None:
         table.create(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3]
+def _v4(conn: Connection) -> None:
+    used_tickets.create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3, _v4]
+
+
+MIGRATION_LOCK = 0x6761_6D65_7461  # PostgreSQL advisory lock key of the venue's migrations ("gameta")
+
+
+def _lock_for_migration(conn: Connection) -> None:
+    """Hold the database's write lock until this transaction ends, before reading the schema version.
+
+    PostgreSQL: a transaction-scoped advisory lock (a second service waits, then finds the schema
+    migrated). SQLite: ``BEGIN IMMEDIATE`` takes the write lock at once (Python's sqlite3 would
+    otherwise run each ``CREATE TABLE`` on its own, outside any transaction); the second service
+    waits up to the driver's busy timeout (5 s).
+    """
+    dialect = conn.dialect.name
+    if dialect == "postgresql":
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    elif dialect == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        raise ValueError(f"venue database {dialect!r}: only SQLite and PostgreSQL are supported")
+
+
+def _with_driver(url: str) -> sa.URL:
+    """A plain ``postgresql://`` URL uses psycopg 3 (the ``venue-pg`` extra), not SQLAlchemy's
+    default psycopg2; a URL naming its driver keeps it."""
+    parsed = sa.make_url(url)
+    return parsed.set(drivername="postgresql+psycopg") if parsed.drivername == "postgresql" else parsed
 
 
 def player_id(name: str) -> str:
@@ -134,12 +174,13 @@ class StoredResult:
 
 class Store:
     def __init__(self, url: str) -> None:
-        self.engine: Engine = sa.create_engine(url)
+        self.engine: Engine = sa.create_engine(_with_driver(url))
         self.migrate()
 
     def migrate(self) -> int:
         """Run the migrations this database has not had; returns its schema version."""
         with self.engine.begin() as conn:
+            _lock_for_migration(conn)
             if not sa.inspect(conn).has_table("schema_version"):
                 schema_version.create(conn)
                 conn.execute(schema_version.insert().values(version=0))

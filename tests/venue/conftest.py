@@ -7,7 +7,27 @@ import pytest
 
 from gametable.venue.config import VenueConfig
 from gametable.venue.service import VenueService
+from tests.helpers import postgres
 from tests.helpers.venue import bridged_table, start_venue_broker
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster():
+    """One real PostgreSQL for the session (skipped, with the reason, where it cannot start)."""
+    reason = postgres.why_not()
+    if reason:
+        pytest.skip(reason)
+    cluster = postgres.Postgres()
+    yield cluster
+    cluster.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request, tmp_path):
+    """The venue's two databases through the same code (gametable/venue/store.py): an empty one each."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'venue.sqlite'}"
+    return request.getfixturevalue("postgres_cluster").new_database()
 
 
 @pytest.fixture

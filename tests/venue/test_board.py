@@ -5,6 +5,7 @@ board in Chromium (gametable/venue; README "Run a venue")."""
 from __future__ import annotations
 
 import csv
+import http.client
 import io
 import json
 import urllib.request
@@ -94,7 +95,9 @@ def test_a_phone_makes_its_profile_and_another_phone_takes_it_over_by_the_qr_lin
     phone.fill("#profile-name", "Mei")
     phone.click("#profile-new button")
     expect(phone.locator("#profile-label")).to_contain_text("Mei (p-")
-    phone.wait_for_function("document.getElementById('profile-qr').naturalWidth > 0")
+    # Polled from here: wait_for_function's in-page polling needs eval, which the board's CSP forbids.
+    wait_for(lambda: phone.evaluate("document.getElementById('profile-qr').naturalWidth") > 0, 10,
+             "the profile's QR code shown")
     key = next(c["value"] for c in first.cookies() if c["name"] == PROFILE_COOKIE)
     other = browser.new_context().new_page()
     other.goto(f"{service.board_url}/?lang=zh#profile={key}")  # what the QR code holds
@@ -130,3 +133,16 @@ def test_the_venue_host_logs_in_with_the_key_starts_a_tournament_and_awards_a_ma
     expect(match).to_contain_text(f"★ {winner}")
     expect(match).to_contain_text("awarded by the host")
     assert service.scheduler.view()[0]["matches"][0]["awarded"]
+
+
+def test_the_board_is_served_by_waitress_and_a_stopped_service_ends_the_open_boards(service):
+    """A wall screen holds the board's stream open; stopping the service (a restart, an update)
+    closes it, so the screen's EventSource reconnects to the service that comes back."""
+    with urllib.request.urlopen(service.board_url + "/", timeout=10) as resp:
+        assert resp.headers["Server"] == "gametable-venue"
+    stream = urllib.request.urlopen(service.board_url + "/api/stream", timeout=10)
+    assert stream.readline().startswith(b"data: ")  # the whole board, at once
+    service.stop()
+    with pytest.raises(http.client.IncompleteRead):  # cut off at once, not left open until a timeout
+        stream.read()
+    stream.close()

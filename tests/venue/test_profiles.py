@@ -68,9 +68,12 @@ def test_a_bad_name_is_refused_and_makes_nothing(board, name, error):
 def test_a_seat_bound_to_a_profile_counts_for_the_profile_whatever_name_is_typed(board):
     venue, profiles, app = board
     ann, key = profiles.create("Ann")
-    _finish(venue, "g1", [{"seat": 1, "name": "Ann", "profile": ann.id}, {"seat": 2, "name": "Bo"}], [1])
-    _finish(venue, "g2", [{"seat": 1, "name": "Bo"}, {"seat": 2, "name": "annie", "profile": ann.id}], [2])
-    _finish(venue, "g3", [{"seat": 1, "name": "Cy", "profile": "p-unknown"}, {"seat": 2, "name": "Bo"}], [2])
+    _finish(venue, "g1", [{"seat": 1, "name": "Ann", "venue_ticket": venue.tickets.issue(ann.id, "t1")},
+                          {"seat": 2, "name": "Bo"}], [1])
+    _finish(venue, "g2", [{"seat": 1, "name": "Bo"},
+                          {"seat": 2, "name": "annie", "venue_ticket": venue.tickets.issue(ann.id, "t1")}], [2])
+    _finish(venue, "g3", [{"seat": 1, "name": "Cy", "venue_ticket": venue.tickets.issue("p-unknown", "t1")},
+                          {"seat": 2, "name": "Bo"}], [2])
     table = {s.player: (s.name, s.played, s.won) for s in league(venue.store.results())}
     assert table == {ann.id: ("Ann", 2, 2), "bo": ("Bo", 3, 1), "cy": ("Cy", 1, 0)}
     client = app.test_client()

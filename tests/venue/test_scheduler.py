@@ -23,8 +23,8 @@ def _won(seat: int) -> Outcome:
 
 
 @pytest.fixture
-def scheduler(tmp_path):
-    return Scheduler(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), lambda: 1.0)
+def scheduler(database_url):
+    return Scheduler(Store(database_url), lambda: 1.0)
 
 
 def test_matches_go_only_to_free_online_tables_of_the_tournament(scheduler):

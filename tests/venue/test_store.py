@@ -4,6 +4,7 @@ stored results (gametable/venue: ingest, store, results, ratings). SQLite in a t
 from __future__ import annotations
 
 import json
+import threading
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -37,8 +38,8 @@ def _play(venue: Venue, table: str, game_id: str, players: list[dict], winner: o
     venue.on_message(f"gametable/{table}/state", json.dumps({**base, "phase": "over", "winner": winner}).encode())
 
 
-def test_a_finished_game_is_stored_once_even_when_seen_again_or_by_a_restarted_service(tmp_path):
-    url = f"sqlite:///{tmp_path / 'venue.sqlite'}"
+def test_a_finished_game_is_stored_once_even_when_seen_again_or_by_a_restarted_service(database_url):
+    url = database_url
     venue = Venue(Store(url), FakeClock())
     _play(venue, "t1", "g-1", _players("Ann", "Bo"), [1])
     final = json.dumps({"game": "coup", "mode": "classic", "phase": "over", "players": _players("Ann", "Bo"),
@@ -51,15 +52,15 @@ def test_a_finished_game_is_stored_once_even_when_seen_again_or_by_a_restarted_s
     assert [(r.name, r.rank, r.key) for r in rows] == [("Ann", 1, "t1:g-1"), ("Bo", 2, "t1:g-1")]
 
 
-def test_the_same_players_game_on_two_tables_is_two_games(tmp_path):
-    venue = Venue(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), FakeClock())
+def test_the_same_players_game_on_two_tables_is_two_games(database_url):
+    venue = Venue(Store(database_url), FakeClock())
     _play(venue, "t1", "g-1", _players("Ann", "Bo"), [1])
     _play(venue, "t2", "g-1", _players("Ann", "Bo"), [1])
     assert venue.store.game_count() == 2
 
 
-def test_league_rates_winners_above_losers_in_free_for_all_and_teams(tmp_path):
-    venue = Venue(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), FakeClock())
+def test_league_rates_winners_above_losers_in_free_for_all_and_teams(database_url):
+    venue = Venue(Store(database_url), FakeClock())
     for i in range(3):
         _play(venue, "t1", f"ffa-{i}", _players("Ann", "Bo", "Cy"), [1])
     _play(venue, "t2", "teams-1", _players("Ann", "Bo", "Cy", "Di", teams="ABAB"), [2, 4])
@@ -70,15 +71,15 @@ def test_league_rates_winners_above_losers_in_free_for_all_and_teams(tmp_path):
     assert by_name["Di"].played == 1 and by_name["Di"].won == 1
 
 
-def test_names_are_one_player_whatever_the_case_or_spaces(tmp_path):
-    venue = Venue(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), FakeClock())
+def test_names_are_one_player_whatever_the_case_or_spaces(database_url):
+    venue = Venue(Store(database_url), FakeClock())
     _play(venue, "t1", "a", _players("Ann Lee", "Bo"), [1])
     _play(venue, "t1", "b", _players(" ann  LEE", "Bo"), [2])
     assert {s.player: s.played for s in league(venue.store.results())} == {"ann lee": 2, "bo": 2}
 
 
-def test_a_game_still_going_and_garbage_store_nothing(tmp_path):
-    venue = Venue(Store(f"sqlite:///{tmp_path / 'v.sqlite'}"), FakeClock())
+def test_a_game_still_going_and_garbage_store_nothing(database_url):
+    venue = Venue(Store(database_url), FakeClock())
     for payload in (b"not json", b"[]", b'{"game": null}', b'{"game":"coup","players":[],"winner":null}'):
         venue.on_message("gametable/t1/state", payload)
     venue.on_message("gametable/t1/seat/1/private", b'{"hand": ["duke"]}')  # never bridged; ignored anyway
@@ -98,11 +99,42 @@ def test_winners_and_only_winners_rank_first(case):
     assert len(result.players) == n
 
 
-def test_two_services_behind_one_database_store_each_game_once_and_share_the_host_key(tmp_path):
-    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+def test_two_services_behind_one_database_store_each_game_once_and_share_the_host_key(database_url):
+    url = database_url
     first, second = Venue(Store(url), FakeClock()), Venue(Store(url), FakeClock())
     for venue in (first, second):  # both subscribe to the venue broker: both see every message
         _play(venue, "t1", "g-1", _players("Ann", "Bo"), [2])
     assert first.store.game_count() == second.store.game_count() == 1
     made_first = first.store.setting("host_key", lambda: "made-by-first")
     assert second.store.setting("host_key", lambda: "made-by-second") == made_first == "made-by-first"
+
+
+def test_two_services_starting_at_once_on_a_new_database_migrate_it_once(database_url):
+    """Two venue services behind one new database start together: both come up, the schema is
+    made once (no 'table already exists'), and both see the same schema version."""
+    url = database_url
+    start = threading.Barrier(4)
+    versions: list[int] = []
+    errors: list[BaseException] = []
+
+    def service() -> None:
+        try:
+            start.wait()
+            store = Store(url)  # migrates
+            versions.append(store.migrate())
+            store.engine.dispose()
+        except Exception as exc:  # reported below with the others
+            errors.append(exc)
+
+    threads = [threading.Thread(target=service) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    assert versions == [versions[0]] * 4
+    store = Store(url)
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM schema_version").scalar_one() == 1
+    _play(Venue(store, FakeClock()), "t1", "g-1", _players("Ann", "Bo"), [1])
+    assert store.game_count() == 1
