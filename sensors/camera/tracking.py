@@ -387,11 +387,23 @@ class StrikeTracker:
                 x1, y1 = path.max(axis=0)
                 if min(x0, y0) < r + RAIL_GAP_MM or x1 > w - r - RAIL_GAP_MM or y1 > length - r - RAIL_GAP_MM:
                     continue  # a rail could have turned it
-                others = [o for o in self.ids if o not in (c, partner)]
-                if any(filled[o] is None or np.isnan(tracks[o][lo:hi + 1, 0]).any()
-                       or np.hypot(*(filled[o][lo:hi + 1] - path).T).min() < reach + 2.0 for o in others):
+                if self._third_near(c, partner, k, filled, tracks):
                     continue  # a third coin could have done it (or was not seen then)
                 return True
+        return False
+
+    def _third_near(self, a: str, b: str, k: int, filled: dict[str, Any], tracks: dict[str, Any]) -> bool:
+        """Was a third coin within touching reach of ``a`` or ``b`` around frame ``k`` (or not seen)?"""
+        reach = self.params.coin_diameter_mm + self.params.contact_band_mm + 2.0
+        lo, hi = max(k - 2, 0), min(k + 3, len(self.times) - 1)
+        for o in self.ids:
+            if o in (a, b):
+                continue
+            if filled[o] is None or np.isnan(tracks[o][lo:hi + 1, 0]).any():
+                return True
+            for c in (a, b):
+                if filled[c] is not None and np.hypot(*(filled[o][lo:hi + 1] - filled[c][lo:hi + 1]).T).min() < reach:
+                    return True
         return False
 
     def _flick_seen(self, track: Any, times: Any) -> bool:
@@ -447,7 +459,8 @@ class StrikeTracker:
                 dmin = float(per[k])
                 # overlapping discs prove a touch only in frames actually seen, not carried on
                 overlap = float(np.where(valid, sampled_approaches(pa, pb), np.inf).min()) < d - band
-                kick = velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
+                kick = (velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
+                        and not self._third_near(a, b, k, filled, tracks))  # a third coin may have hit both
                 if dmin <= d + band and not kick:
                     kick = self._lone_impact(a, b, per, filled, speeds, times, tracks)
                 if dmin <= d + band and (kick or overlap):
