@@ -118,6 +118,7 @@ function connect() {
     if (S.lobby && !S.lobby.touched && d.length >= 2) S.lobby.include = Object.fromEntries(d.map((s) => [s, true]));
     if (S.lobby) for (const s of fresh) { S.lobby.include[s] = true; S.lobby.bots[s] = false; }  // a phone joined: it plays
     render();
+    if (S.info && S.info.venue) loadInfo().then(loadVenue).then(render);  // a phone may have brought a venue ticket
   });
   on("status", (d) => { S.status = d; conn(); });
   on("state", (d) => { S.state = d; render(); attention(); });
@@ -633,10 +634,10 @@ function lobbyCard() {
   };
   const seatRows = [1, 2, 3, 4, 5, 6].map((s) => `<div class="lobby-seat">
       <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="${esc(t("Seat {n} plays", { n: s }))}">${S.taken.includes(s) ? `<span class="joined" title="${esc(t("a phone holds this seat"))}" id="joined-${s}">📱</span>` : ""}</label>
-      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${esc(L.bots[s] ? t("Bot {n}", { n: s }) : t("Seat {n} name", { n: s }))}" maxlength="40" aria-label="${esc(t("Name for seat {n}", { n: s }))}" id="name-${s}">
+      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${esc(L.bots[s] ? t("Bot {n}", { n: s }) : venueName(s) || t("Seat {n} name", { n: s }))}" list="venue-players" maxlength="40" aria-label="${esc(t("Name for seat {n}", { n: s }))}" id="name-${s}">
       ${seatExtra(s)}
       <button type="button" class="bot-toggle" data-action="lobby-bot" data-seat="${s}" id="bot-${s}" aria-pressed="${!!L.bots[s]}" title="${esc(t("A bot plays this seat (virtual table)"))}" aria-label="${esc(t("Bot plays seat {n}", { n: s }))}">🤖</button>
-    </div>`).join("");
+    </div>`).join("") + `<datalist id="venue-players">${(S.venuePlayers || []).map((p) => `<option value="${esc(p.name)}"></option>`).join("")}</datalist>`;
   const order = L.order.filter((s) => L.include[s]);
   const orderUi = L.orderMode === "manual" ? `<div class="order">${order.map((s, i) => `<button type="button" class="chip" data-action="order-up" data-seat="${s}" aria-label="${esc(t("Move seat {n} earlier", { n: s }))}">${i + 1}. ${coinBadge(s)}${i ? " ↑" : ""}</button>`).join("")}</div>` : "";
   const opts = Object.entries(mode.options || {}).filter(([k]) => !roles || k !== roles.option).map(([k, o]) => {
@@ -714,7 +715,7 @@ function newGameBody() {
   const view = GameViews.of(L.game);
   if (view && view !== LOADING && typeof view.newGame === "function") view.newGame({ order, options }, { manualOrder: L.orderMode === "manual" });
   return { type: "new_game", game: L.game, mode: L.mode, order, options,
-    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (L.bots[s] ? t("Bot {n}", { n: s }) : t("Seat {n}", { n: s })) },
+    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (!L.bots[s] && venueName(s)) || (L.bots[s] ? t("Bot {n}", { n: s }) : t("Seat {n}", { n: s })) },
       pickTeams ? { team: teams[s] } : {}, L.bots[s] ? { bot: true } : {})) };
 }
 
@@ -729,7 +730,9 @@ async function act(el) {
     const seat = +el.dataset.seat;
     if (S.me.seat === seat) { go("/seat"); return; }
     // the join code of the table's QR code; the table's own screen and the host need none
-    const d = await post("/api/seat/claim", S.joinCode ? { seat, code: S.joinCode } : { seat });
+    // a phone sent from the venue board brings a seat ticket (hardware_docs/multi_table.md): it sits as its profile
+    const ticket = sessionStorage.getItem("gt_venue_ticket");
+    const d = await post("/api/seat/claim", Object.assign({ seat }, S.joinCode ? { code: S.joinCode } : {}, ticket ? { venue_ticket: ticket } : {}));
     if (d.ok) { S.me.seat = seat; connect(); go("/seat"); }
   } else if (a === "leave") {
     if (await ask(t("Leave your seat? Another phone may take it."), t("Leave"))) { const d = await post("/api/seat/leave"); if (d.ok) { S.me.seat = null; S.priv = null; connect(); go("/join"); } }
@@ -851,6 +854,19 @@ setInterval(() => {
   hook("tick", now);
 }, 250);
 
+/* The venue's players (hardware_docs/multi_table.md "Players known at every table"): the host's lobby
+   offers their names, and a seat whose phone brought a venue seat ticket is named after its profile. */
+async function loadVenue() {
+  const v = S.info && S.info.venue;
+  if (!v) return;
+  S.venueSeats = v.seats || {};
+  try { S.venuePlayers = await (await fetch(v.url + "/api/profiles", { credentials: "omit" })).json(); } catch { S.venuePlayers = []; }
+}
+function venueName(s) {
+  const id = (S.venueSeats || {})[s], p = (S.venuePlayers || []).find((x) => x.id === id);
+  return p ? p.name : "";
+}
+
 async function loadInfo() {
   // the panel's clock, read halfway through the request (the answer's own trip would otherwise add
   // its latency to every countdown: a 30 s window shown as 31 s on a slow network)
@@ -876,11 +892,14 @@ setInterval(async () => {
   S.joinCode = sessionStorage.getItem("gt_join_code") || "";
   // the host link (/host#key=…): the key is in the fragment, never in a request line; used once, then dropped
   const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  const ticket = new URLSearchParams(location.hash.slice(1)).get("venue_ticket");  // from the venue board's /profile/ticket
+  if (ticket) { sessionStorage.setItem("gt_venue_ticket", ticket); history.replaceState(null, "", location.pathname + location.search); }
   if (key) {
     history.replaceState(null, "", location.pathname);
     if (!cookie("gt_csrf")) await loadInfo();  // (the first answer set the CSRF cookie)
     if ((await post("/api/host/unlock", { key })).ok) { toast(t("Host unlocked"), true); await loadInfo(); }
   }
+  await loadVenue();
   if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = tableTitle(S.info.table); }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
   render(); connect();
