@@ -406,3 +406,13 @@ def test_a_phones_venue_ticket_goes_into_its_seats_new_game_entry_once_and_a_bad
     assert host.post("/api/host/cmd", {**NEW_GAME, "id": "start-ticket-2"}) == (200, {"ok": True})
     again = wire.wait_for("gametable/t1/cmd", lambda m: m.json().get("id") == "host-start-ticket-2").json()
     assert all("venue_ticket" not in p for p in again["players"])  # good for one game: spent
+
+
+def test_starting_an_offered_match_without_an_offer_or_the_pin_is_refused_and_nothing_published(stack, wire):
+    start = len(wire.messages)
+    phone = Http(stack.panel.port)
+    assert phone.post("/api/host/offer", {"id": "offer-tap-1", "offer": "venue-1-1-ab"})[0] == 403
+    host = host_phone(stack)
+    assert host.post("/api/host/offer", {"id": "offer-tap-2", "offer": "venue-1-1-ab"}) == \
+        (409, {"ok": False, "error": "the venue offers this table no match now"})
+    assert published(wire, start) == []

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import segno
 from flask import Flask, Response, abort, g, jsonify, request, send_file, send_from_directory
 
+from controller.venue_offer import OfferError, new_game_for
 from core.clock import Clock, SystemClock
 from core.config import Config
 from core.json_depth import too_deep
@@ -168,7 +169,7 @@ _GETS = [
 ]
 _POSTS = [
     ("/api/host/bringup", "bringup_cmd"),
-    ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
+    ("/api/host/offer", "start_offer"), ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
     ("/api/host/lock", "lock"), ("/api/host/lift", "lift"), ("/api/host/share", "share"), ("/api/host/release", "release"),
     ("/api/cmd", "cmd"), ("/api/host/cmd", "host_cmd"), ("/api/flick", "do_flick"),
     ("/api/host/lang", "set_table_lang"),
@@ -557,6 +558,25 @@ class _Panel:
         if resp.status_code == 200:
             self.venue_seats.spend(command)
         return resp
+
+    def start_offer(self) -> Response:
+        """The host's one tap on the venue's offered match: its ``new_game`` under the offer's own id
+        (controller/venue_offer.py), so a second tap, or the auto-start, is answered as a duplicate."""
+        if not g.host:
+            return fail(403, say("this needs the host PIN (unlock the host screen first)"))
+        offer = self.link.venue_offer()
+        if offer is None:
+            return fail(409, say("the venue offers this table no match now"))
+        if g.body.get("offer") != offer.get("offer"):
+            return fail(409, say("the venue's offer has changed; look at the new one first"))
+        games = self.link.described_games(wait_s=GAMES_WAIT_S)
+        if offer.get("game") not in games:
+            return fail(409, say("this table has no game {game}", game=repr(offer.get("game"))))
+        try:
+            command = new_game_for(offer, games[offer["game"]])
+        except OfferError as exc:
+            return fail(409, str(exc))
+        return self.publish(command)
 
     def do_flick(self) -> Response:
         link = self.link

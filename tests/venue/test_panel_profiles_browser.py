@@ -6,6 +6,9 @@ and Chromium."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
+
 import pytest
 
 from controller.bot_runner import BotRunner
@@ -87,4 +90,31 @@ def test_a_phone_with_a_venue_ticket_sits_and_the_finished_game_counts_for_its_p
         events.close()
     counted = _counted(service)[profile["id"]]
     assert (counted.name, counted.played) == ("Ann", 1)
+    assert errors == []
+
+
+def test_the_host_taps_the_offered_match_and_it_starts_with_the_offers_id(browser, venue_table):
+    """hardware_docs/multi_table.md "Tournaments": the venue offers t1 a match; the host's one tap starts it."""
+    from playwright.sync_api import expect
+
+    service, table, panel = venue_table
+    body = json.dumps({"name": "Friday Coup", "format": "single_elimination", "game": "coup",
+                       "players": ["Ann", "Bo"], "tables": ["t1"]}).encode()
+    request = urllib.request.Request(service.board_url + "/api/tournaments", body, method="POST",
+                                     headers={"Content-Type": "application/json", "X-Venue-Host": service.host_key})
+    with urllib.request.urlopen(request, timeout=10) as resp:
+        assert resp.status == 201
+    errors: list[str] = []
+    host = unlocked_host(browser, panel, errors)
+    expect(host.locator("#venue-offer")).to_contain_text("Friday Coup, match 1: coup with Ann, Bo")
+    offer = panel.link.venue_offer()
+    events = Recorder(table.broker.host, table.broker.port, "gametable/t1/events", **table.panel_login())
+    try:
+        host.click("#start-offer")
+        started = events.wait_for("gametable/t1/events", lambda m: (m.json().get("input") or {}).get("type")
+                                  == "new_game", 20).json()["input"]
+    finally:
+        events.close()
+    assert started["id"] == offer["offer"] and [p["name"] for p in started["players"]] == ["Ann", "Bo"]
+    expect(host.locator("#venue-offer")).to_have_count(0)  # the match is on: no banner
     assert errors == []

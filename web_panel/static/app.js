@@ -131,6 +131,7 @@ function connect() {
   on("games", (d) => { S.games = d || {}; for (const name of Object.keys(S.games)) GameViews.load(name); render(); });
   on("table", (d) => { const fresh = !S.table; S.table = d; hook("onTable", d); if (fresh) render(); });
   on("journal", (d) => { S.journal = d; conn(); });
+  on("offer", (d) => { S.offer = d; render(); });  // the venue's match offer (host streams only)
   es.onopen = () => { S.online = true; conn(); };
   es.onerror = () => {
     S.online = false; conn();
@@ -542,6 +543,17 @@ function hostLoginCards() {
   }
   return html;
 }
+/* The venue offers this table a tournament match (hardware_docs/multi_table.md "Tournaments"): one tap
+   starts it under the offer's own id, so a second tap, or the table's auto-start, starts no second game. */
+function offerCard() {
+  const o = S.offer;
+  if (!o || (S.state && S.state.phase === "playing")) return "";
+  const players = (o.players || []).map((p) => p.name).join(", ");
+  return `<section class="card" id="venue-offer"><h2>${esc(t("Match offered by the venue"))}</h2>
+    <p>${esc(t("{tournament}, match {n}: {game} with {players}", { tournament: o.tournament || "", n: o.match ?? "", game: o.game, players }))}</p>
+    <button class="btn primary wide" data-action="start-offer" id="start-offer">${esc(t("Start this match"))}</button></section>`;
+}
+
 function hostView() {
   const qr = `<section class="card qr"><img src="/qr.svg" alt="${esc(t("QR code to join this table"))}" id="qr"><div><h2>${esc(t("Scan to join"))}</h2>
     <p class="url" id="join-url">${esc(S.info ? S.info.join_url : location.origin + "/join")}</p></div></section>`;
@@ -555,7 +567,7 @@ function hostView() {
   if (S.info && S.info.pin_is_default) {
     html += `<section class="card" id="pin-warning"><p><b>${esc(t("The table PIN is 0000."))}</b> ${esc(t("Anyone on this Wi-Fi can unlock the host screen: set {key} in the table's config.", { key: "[panel] pin" }))}</p></section>`;
   }
-  html += absentCard() + tableLangCard();
+  html += absentCard() + tableLangCard() + offerCard();
   if (st && st.phase === "playing") {
     const view = gameView();
     const own = view === LOADING ? loadingCard() : view && view.hostView ? view.hostView(st) : null;
@@ -756,6 +768,8 @@ async function act(el) {
     const d = await post("/api/cmd", JSON.parse(el.dataset.body || "{}")); if (d.ok) toast(t("Done"), true);
   } else if (a === "host-window") {
     const d = await post("/api/host/cmd", { type: el.dataset.type }); if (d.ok) toast(el.dataset.type === "pause" ? t("Countdown paused") : t("Countdown resumed"), true);
+  } else if (a === "start-offer") {
+    const d = await post("/api/host/offer", { offer: S.offer && S.offer.offer }); if (d.ok) toast(t("Match started"), true);
   } else if (a === "undo") {
     const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast(t("Undone"), true);
   } else if (a === "abort") {
