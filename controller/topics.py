@@ -27,6 +27,7 @@ import secrets
 from dataclasses import dataclass
 
 ROOT = "gametable"
+OFFER = "offer"  # gametable/<id>/offer: the venue's next match for this table (bridged in, retained)
 
 
 def base(table_id: str) -> str:
@@ -54,6 +55,11 @@ class Topics:
     @property
     def state(self) -> str:
         return f"{self.base}/state"
+
+    @property
+    def offer(self) -> str:
+        """The venue's match offer for this table (controller/venue_offer.py), retained."""
+        return f"{self.base}/{OFFER}"
 
     @property
     def events(self) -> str:

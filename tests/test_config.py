@@ -345,6 +345,8 @@ def test_every_key_the_docs_name_in_a_table_section_is_declared():
             continue
         for m in re.finditer(r"`\[([a-z_]+)\] ([a-z_]+(?:, [a-z_]+)*)", doc.read_text(encoding="utf-8")):
             section = SECTIONS.get(m.group(1))
+            if m.group(1) in ("database", "board"):  # the venue service's own file (gametable/venue/config.py)
+                continue
             if m.group(1) != "strikers":  # [strikers] keys are striker ids
                 unknown += [f"{doc.name}: {m.group(0)}" for k in m.group(2).split(", ")
                             if section is None or k not in keys_of(section)]
