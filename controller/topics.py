@@ -1,4 +1,4 @@
-"""The one place that builds MQTT topic names and client ids (architecture.md, "MQTT (contract)").
+"""The one place that builds MQTT topic names and client ids (docs/architecture.md, "MQTT (contract)").
 
 The daemon's bridge, the panel's link, the virtual table, the command client, bots and tools all
 take their topic strings from here, so the contract is written down once. Standard library only:
@@ -129,7 +129,7 @@ def topics(table_id: str) -> Topics:
 # --- client ids ----------------------------------------------------------------------------------
 # Mosquitto disconnects a client when another one connects with the same client id. A fixed,
 # guessable id (the table id is public in every topic) lets anyone on the LAN kick the daemon off
-# the broker again and again (issue 17 item 2). So: the daemon's id carries a suffix derived from
+# the broker again and again. So: the daemon's id carries a suffix derived from
 # its broker password (stable across restarts, which its persistent session needs; unknowable
 # without the password); every other client takes a random id per connection.
 

@@ -241,7 +241,7 @@ class _Panel:
     # --- the gate ----------------------------------------------------------------------------
     def gate(self) -> Response | None:
         if not self.host_names.allowed(request.headers.get("Host")):
-            # DNS rebinding (issue 17 #11): a page on another name must not reach the table.
+            # DNS rebinding: a page on another name must not reach the table.
             return fail(421, f"unknown host name {request.headers.get('Host')!r}: open the panel by the table's address")
         g.seat = self.seats.seat_of(request.cookies.get(SEAT_COOKIE))
         g.host = self.hosts.valid(request.cookies.get(HOST_COOKIE))
@@ -253,13 +253,13 @@ class _Panel:
     def _read_body(self) -> Response | None:
         """Parse a POST's JSON body into ``g.body``, refusing bad JSON and replayed request ids."""
         raw = request.get_data(cache=True) or b"null"
-        if too_deep(raw, MAX_JSON_DEPTH):  # e.g. 3,000 nested arrays (issue 17 #10), refused unparsed
+        if too_deep(raw, MAX_JSON_DEPTH):  # e.g. 3,000 nested arrays, refused unparsed
             return fail(400, "the request body is nested too deeply")
         try:
             body = json.loads(raw)
         except ValueError:
             return fail(400, "the request body is not valid JSON")
-        except RecursionError:  # e.g. 3,000 nested arrays (issue 17 #10)
+        except RecursionError:  # e.g. 3,000 nested arrays
             return fail(400, "the request body is nested too deeply")
         try:
             rid = request_id(body)
@@ -445,7 +445,7 @@ class _Panel:
         address = request.remote_addr or "?"
         mine = seats.held_by(address)
         if mine and address not in LOCAL_ADDRESSES and not seats.is_open_for_shared(seat):
-            # One seat per phone (issue 17 #9): a cleared cookie does not buy a second seat.
+            # One seat per phone: a cleared cookie does not buy a second seat.
             return fail(409, say("this phone already holds seat {mine}; one seat per phone "
                                  "(the host can free it, or open seat {seat} for a shared phone)", mine=mine[0], seat=seat))
         token = seats.claim(seat, address)

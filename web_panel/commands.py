@@ -1,6 +1,6 @@
 """Checking what a phone or the host asks for, before anything is published on ``cmd``.
 
-The daemon trusts ``cmd`` (architecture.md), so the panel is the gate: the envelope and schema of
+The daemon trusts ``cmd`` (docs/architecture.md), so the panel is the gate: the envelope and schema of
 each request, the seat it acts for (a phone only ever acts for the seat its token holds), and
 whether the move is legal now — from the seats' ``legal`` lists in their private views (every
 game publishes them), never from a game's own state keys: an open question is an ``answer`` move
@@ -197,7 +197,7 @@ def _placed(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], l
 
 def _move(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
           moves: SeatMoves) -> dict[str, Any]:
-    """Card games (architecture.md "move"); names come from the seat's legal list."""
+    """Card games (docs/architecture.md "move"); names come from the seat's legal list."""
     name = body.get("move")
     if not isinstance(name, str) or not 0 < len(name) <= 40:
         raise _bad("'move' must be a move name from your legal moves, e.g. \"income\"")

@@ -1,4 +1,4 @@
-"""The panel's own MQTT connection: the only way it talks to the daemon (architecture.md).
+"""The panel's own MQTT connection: the only way it talks to the daemon (docs/architecture.md).
 
 It keeps the latest retained payloads (public state, each seat's private view, LEDs, status, the
 games the table offers, the virtual table's coin positions) so a phone that (re)connects gets the
@@ -145,7 +145,7 @@ class TableLink:
             self._on_offer(data)
         elif rest == "leds":
             self.leds = data  # kept for the snapshot; phones do not need every LED change live
-        elif rest == "sensors/journal":  # the host's panel shows it (issue 17 #7)
+        elif rest == "sensors/journal":  # the host's panel shows it
             self.journal = data if isinstance(data, dict) and data.get("warning") else None
             self.hub.publish("journal", self.journal, HOST_ONLY)  # host-only: never a stranger's stream
         elif rest in ("sensors/table", "sensors/coins", "sensors/camera"):  # (coins: the physics branch's first name)

@@ -387,7 +387,7 @@ function questionCard(st, seat, host, how = {}) {
     <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${esc(sel.length ? t("Send answer ({n})", { n: sel.length }) : t("None of them — send"))}</button></section>`;
 }
 
-/** Buttons for the seat's legal moves: those that name a ``move`` (card games: architecture.md
+/** Buttons for the seat's legal moves: those that name a ``move`` (card games: docs/architecture.md
  * "move"), and those of the game's own input types that phones may send (its describe()'s
  * ``phone_inputs``), each sent exactly as listed. */
 function movesCard(pv) {
