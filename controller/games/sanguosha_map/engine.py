@@ -15,6 +15,7 @@ from controller.games.kit import player
 from controller.games.sanguosha_map import board, fights, maps
 from controller.games.sanguosha_map.board import emit, name
 from controller.games.sanguosha_map.cards import CARRY, CLASS, EQUIPMENT, GENERALS, PRICE, is_dodge, is_strike
+from core.said import N_, say
 
 TURN_MOVES = ("roll", "reroll", "keep", "move", "attack", "shop", "upgrade", "discard", "request_duel",
               "challenge_boss", "end_turn", "pick_general", "place")
@@ -95,7 +96,7 @@ def _timeout(state: State, inp: Input) -> State:
     if wid is not None and wid != window["id"]:
         raise GameError(f"stale timeout for window {wid!r}; window {window['id']} is open")
     new = _copy(state)
-    emit(new, f"Time is up for window {window['id']}", {"kind": "timeout", "window": window["id"]})
+    emit(new, say("Time is up for window {window}", window=window["id"]), {"kind": "timeout", "window": window["id"]})
     fights.timeout(new)
     settle(new)
     return new
@@ -107,7 +108,7 @@ def _timeout(state: State, inp: Input) -> State:
 def start_round(state: State, first: int | None = None) -> None:
     """SG-3: the minion roll (unless a real die is awaited), then the first general's turn."""
     state["round"] = {"n": state["round"]["n"] + 1, "minion_roll": None}
-    emit(state, f"Round {state['round']['n']}", {"kind": "round", "n": state["round"]["n"]})
+    emit(state, say("Round {n}", n=state["round"]["n"]), {"kind": "round", "n": state["round"]["n"]})
     order = state["order"]
     index = order.index(first) if first is not None else 0
     if state["options"]["physical_dice"]:
@@ -135,7 +136,7 @@ def begin_turn(state: State, index: int) -> None:
             continue
         state["turn"] = {"seat": p["seat"], "index": index, "stage": "roll", "roll": None, "rerolled": False,
                          "movement_left": 0}
-        emit(state, f"{p['name']}'s turn", {"kind": "turn", "seat": p["seat"]})
+        emit(state, say("{who}'s turn", who=p["name"]), {"kind": "turn", "seat": p["seat"]})
         return
     start_round(state)
 
@@ -161,7 +162,7 @@ def _final(state: State, p: dict[str, Any]) -> None:
     turn["stage"] = "act"
     got = [c for c in (board.draw(state, "action"), board.draw(state, "action")) if c]
     p["action"].extend(got)
-    emit(state, f"{p['name']} moves up to {turn['movement_left']} and draws {len(got)}",
+    emit(state, say("{who} moves up to {movement} and draws {n}", who=p["name"], movement=turn["movement_left"], n=len(got)),
          {"kind": "draw", "seat": p["seat"], "count": len(got), "movement": turn["movement_left"]})
 
 
@@ -200,7 +201,7 @@ def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None
         v = _die_value(state, args, "roll")
         turn.update(roll=v, movement_left=v, stage="rolled")
         p["started"] = True
-        emit(state, f"{p['name']} rolls {v}", {"kind": "roll", "seat": seat, "value": v})
+        emit(state, say("{who} rolls {value}", who=p["name"], value=v), {"kind": "roll", "seat": seat, "value": v})
         return
     if stage == "roll":
         raise GameError(f"{move}: roll the die first (SG-3)")
@@ -209,7 +210,7 @@ def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None
             raise GameError("reroll: only one re-roll, straight after the roll (SG-8.10)")
         v = _die_value(state, args, "reroll")
         turn.update(roll=v, movement_left=v, rerolled=True)
-        emit(state, f"{p['name']} re-rolls {v}", {"kind": "roll", "seat": seat, "value": v, "reroll": True})
+        emit(state, say("{who} re-rolls {value}", who=p["name"], value=v), {"kind": "roll", "seat": seat, "value": v, "reroll": True})
         _final(state, p)
         return
     if move == "keep":
@@ -239,13 +240,13 @@ def _before_start(state: State, p: dict[str, Any], move: str, args: dict[str, An
             raise GameError(f"pick_general: choose one of {', '.join(p['offers'])}, not {g!r}")
         p["class"] = GENERALS[g]["card_health"]
         p.update(general=g, health=CLASS[p["class"]]["health"], max_health=CLASS[p["class"]]["health"])
-        emit(state, f"{p['name']} picks {g}", {"kind": "pick_general", "seat": p["seat"], "general": g})
+        emit(state, say("{who} picks {general}", who=p["name"], general=g), {"kind": "pick_general", "seat": p["seat"], "general": g})
         return
     c = maps.parse_cell(args.get("cell"), "place: cell", state["map"]["rows"])
     if state["map"]["rows"][c[0]][c[1]] != maps.INNER[p["team"]]:
         raise GameError(f"place: {list(c)} is not in your inner zone (SG-1)")
     p["cell"] = list(c)
-    emit(state, f"{p['name']} starts on {list(c)}", {"kind": "place", "seat": p["seat"], "cell": list(c)})
+    emit(state, say("{who} starts on {cell}", who=p["name"], cell=str(list(c))), {"kind": "place", "seat": p["seat"], "cell": list(c)})
 
 
 def _cells(value: object, rows: list[str]) -> list[maps.Cell]:
@@ -279,7 +280,7 @@ def _move(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
         raise GameError(f"move: the path costs {cost}; {turn['movement_left']} movement left")
     turn["movement_left"] -= cost
     p["cell"] = list(path[-1])
-    emit(state, f"{p['name']} moves to {p['cell']} ({cost})",
+    emit(state, say("{who} moves to {cell} ({cost})", who=p["name"], cell=str(p["cell"]), cost=cost),
          {"kind": "move", "seat": p["seat"], "cell": p["cell"], "cost": cost})
     ended_on_minions(state, p)
 
@@ -290,11 +291,11 @@ def ended_on_minions(state: State, p: dict[str, Any]) -> None:
         for i, m in enumerate(state["sides"][side]["minions"]):
             if m["alive"] and m["cell"] == p["cell"]:
                 if side == p["team"]:
-                    emit(state, f"{p['name']} removes own minion {m['id']}",
+                    emit(state, say("{who} removes own minion {minion}", who=p["name"], minion=m["id"]),
                          {"kind": "minion_killed", "minion": m["id"], "seat": p["seat"]})
                     board.minion_dies(state, side, i)
                 else:
-                    board.hurt(state, p, 1, f"minion {m['id']}", None)
+                    board.hurt(state, p, 1, say("minion {minion}", minion=m["id"]), None)
 
 
 def _strikes(p: dict[str, Any], cards: object) -> list[str]:
@@ -327,7 +328,7 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
             raise GameError(f"attack: castle {enemy} is {d} away; your range is {reach}")
         _spend(state, p, cards)
         # SG-8.14: 1 durability per attack, however many 杀 a Crossbow plays in it
-        board.castle_damage(state, enemy, 1, f"{p['name']}'s attack")
+        board.castle_damage(state, enemy, 1, say("{who}'s attack", who=p["name"]))
         return
     if isinstance(target, str):
         side, idx = (target[:1], int(target[1:]) - 1) if target[1:].isdigit() else ("", -1)
@@ -342,7 +343,7 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
         if d > reach:
             raise GameError(f"attack: minion {target} is {d} away; your range is {reach}")
         _spend(state, p, cards)
-        emit(state, f"{p['name']} kills minion {target}", {"kind": "minion_killed", "minion": target,
+        emit(state, say("{who} kills minion {minion}", who=p["name"], minion=target), {"kind": "minion_killed", "minion": target,
                                                            "seat": p["seat"]})
         board.minion_dies(state, side, idx)
         board.gain(state, p, 1)  # SG-7 kill a minion +1
@@ -361,7 +362,7 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
     state["seq"] += 1
     state["window"] = {"id": state["seq"], "kind": "dodge", "seats": [target], "attacker": p["seat"],
                        "target": target, "strikes": len(cards), "timeout_s": state["options"]["timeout_s"]}
-    emit(state, f"{p['name']} attacks {t['name']} with {len(cards)} 杀",
+    emit(state, say("{who} attacks {target} with {n} 杀", who=p["name"], target=t["name"], n=len(cards)),
          {"kind": "attack", "seat": p["seat"], "target": target, "strikes": len(cards)})
 
 
@@ -392,10 +393,10 @@ def dodge(state: State, seat: int, move: str, args: dict[str, Any]) -> None:
         state["discard"].append(c)
     state["window"] = None
     if used:
-        emit(state, f"{t['name']} dodges {len(used)}", {"kind": "dodge", "seat": seat, "count": len(used)})
+        emit(state, say("{who} dodges {n}", who=t["name"], n=len(used)), {"kind": "dodge", "seat": seat, "count": len(used)})
     hits = w["strikes"] - len(used)
     if hits:
-        board.hurt(state, t, hits, f"{player(state, w['attacker'])['name']}'s 杀", player(state, w["attacker"]))
+        board.hurt(state, t, hits, say("{who}'s 杀", who=player(state, w["attacker"])["name"]), player(state, w["attacker"]))
 
 
 def _shop(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # noqa: C901 - SG-8.7's checks first
@@ -427,7 +428,7 @@ def _shop(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # noq
             gone = card if drop == "new" else drop
             p["strategy"].remove(gone)
             state["decks"]["strategy"].append(gone)
-        emit(state, f"{p['name']} buys a strategy card", {"kind": "shop", "seat": p["seat"], "pile": pile})
+        emit(state, say("{who} buys a strategy card", who=p["name"]), {"kind": "shop", "seat": p["seat"], "pile": pile})
         return
     old = p[pile]
     if old is not None and drop == "new":
@@ -436,7 +437,7 @@ def _shop(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # noq
         if old is not None:
             state["decks"][pile].append(old)
         p[pile] = card
-    emit(state, f"{p['name']} buys {EQUIPMENT[card]['name']} ({card})",
+    emit(state, say("{who} buys {item} ({card})", who=p["name"], item=EQUIPMENT[card]["name"], card=card),
          {"kind": "shop", "seat": p["seat"], "pile": pile, "card": card})
 
 
@@ -452,7 +453,7 @@ def _upgrade(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
     board.to_bank(state, p, PRICE["upgrade"])
     p["max_health"] += 1
     p["health"] += 1
-    emit(state, f"{p['name']} upgrades to {p['max_health']} max health",
+    emit(state, say("{who} upgrades to {n} max health", who=p["name"], n=p["max_health"]),
          {"kind": "upgrade", "seat": p["seat"], "max_health": p["max_health"]})
 
 
@@ -471,12 +472,18 @@ def _discard(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
             p["strategy"].remove(c)
             state["decks"]["strategy"].append(c)
     shown = [c for c in cards if is_strike(c) or is_dodge(c)]  # action cards go face up; strategy cards stay hidden
-    emit(state, f"{p['name']} discards {len(cards)}", {"kind": "discard", "seat": p["seat"], "cards": shown,
+    emit(state, say("{who} discards {n}", who=p["name"], n=len(cards)), {"kind": "discard", "seat": p["seat"], "cards": shown,
                                                        "count": len(cards)})
 
 
 ZONE = {("castle", True): 2, ("castle", False): -1, ("inner", True): 1, ("inner", False): -1,
         ("outer", False): -1}
+# The zone's line by kind, whole sentences so each language words them its own way (docs/i18n.md).
+_HEAL_IN = {"castle": N_("{who} heals to {health} in the castle zone"),
+            "inner": N_("{who} heals to {health} in the inner zone"),
+            "outer": N_("{who} heals to {health} in the outer zone")}
+_ENEMY_ZONE = {"castle": N_("the enemy castle zone"), "inner": N_("the enemy inner zone"),
+               "outer": N_("the enemy outer zone")}
 
 
 def _end_turn(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
@@ -487,10 +494,10 @@ def _end_turn(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
         delta = ZONE.get((kind[0], kind[1] == p["team"]), 0)
         if delta > 0 and p["health"] < p["max_health"]:
             p["health"] = min(p["max_health"], p["health"] + delta)
-            emit(state, f"{p['name']} heals to {p['health']} in the {kind[0]} zone",
+            emit(state, say(_HEAL_IN[kind[0]], who=p["name"], health=p["health"]),
                  {"kind": "heal", "seat": p["seat"], "health": p["health"]})
         elif delta < 0:
-            board.hurt(state, p, -delta, f"the enemy {kind[0]} zone", None)
+            board.hurt(state, p, -delta, say(_ENEMY_ZONE[kind[0]]), None)
     if state["phase"] == "playing":
         next_turn(state)
 
