@@ -76,7 +76,7 @@ def apply(state: State, inp: Input) -> State:
     if new["window"] is not None or (new["fight"] is not None and move in fights.FIGHT_MOVES):
         fights.react(new, seat, move, args)
     elif new["fight"] is not None:
-        raise GameError(f"{move}: a {new['fight']['kind']} fight is being played; finish it first")
+        raise GameError(say(_FIGHT_ON[new["fight"]["kind"] == "duel"], move=move))
     else:
         _turn_move(new, seat, move, args)
     settle(new)
@@ -91,10 +91,10 @@ def apply_in_place(state: State, inp: Input) -> State:
 def _timeout(state: State, inp: Input) -> State:
     window = state["window"]
     if window is None:
-        raise GameError("timeout: no window is open")
+        raise GameError(say("timeout: no window is open"))
     wid = inp.get("window")
     if wid is not None and wid != window["id"]:
-        raise GameError(f"stale timeout for window {wid!r}; window {window['id']} is open")
+        raise GameError(say("stale timeout for window {stale}; window {window} is open", stale=repr(wid), window=window["id"]))
     new = _copy(state)
     emit(new, say("Time is up for window {window}", window=window["id"]), {"kind": "timeout", "window": window["id"]})
     fights.timeout(new)
@@ -179,10 +179,11 @@ def _die_value(state: State, args: dict[str, Any], what: str) -> int:
 
 def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # noqa: C901 - SG-9.1's turn steps
     if move in fights.FIGHT_MOVES or move in ("dodge", "pass"):
-        raise GameError(f"{move}: there is nothing to answer now")
+        raise GameError(say("{move}: there is nothing to answer now", move=move))
     turn = state["turn"]
     if turn is None or turn["seat"] != seat:
-        raise GameError(f"it is {name(state, turn['seat'])}'s turn, not seat {seat}'s" if turn else "no turn")
+        raise GameError(say("it is {who}'s turn, not seat {seat}'s", who=name(state, turn["seat"]), seat=seat)
+                        if turn else say("no turn"))
     p = player(state, seat)
     stage = turn["stage"]
     if move in ("pick_general", "place"):
@@ -190,24 +191,24 @@ def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None
         return
     if stage == "minion_roll":
         if move != "roll":
-            raise GameError(f"{move}: first roll the minions' die (physical dice)")
+            raise GameError(say("{move}: first roll the minions' die (physical dice)", move=move))
         minion_roll(state, _die_value(state, args, "roll"))
         if state["phase"] == "playing":
             begin_turn(state, turn["index"])  # a knocked-out roller skips or wakes (SG-8.14)
         return
     if move == "roll":
         if stage != "roll":
-            raise GameError("roll: you rolled already this turn")
+            raise GameError(say("roll: you rolled already this turn"))
         v = _die_value(state, args, "roll")
         turn.update(roll=v, movement_left=v, stage="rolled")
         p["started"] = True
         emit(state, say("{who} rolls {value}", who=p["name"], value=v), {"kind": "roll", "seat": seat, "value": v})
         return
     if stage == "roll":
-        raise GameError(f"{move}: roll the die first (SG-3)")
+        raise GameError(say("{move}: roll the die first (SG-3)", move=move))
     if move == "reroll":
         if stage != "rolled" or turn["rerolled"]:
-            raise GameError("reroll: only one re-roll, straight after the roll (SG-8.10)")
+            raise GameError(say("reroll: only one re-roll, straight after the roll (SG-8.10)"))
         v = _die_value(state, args, "reroll")
         turn.update(roll=v, movement_left=v, rerolled=True)
         emit(state, say("{who} re-rolls {value}", who=p["name"], value=v), {"kind": "roll", "seat": seat, "value": v, "reroll": True})
@@ -215,13 +216,13 @@ def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None
         return
     if move == "keep":
         if stage != "rolled":
-            raise GameError("keep: the movement value is final already")
+            raise GameError(say("keep: the movement value is final already"))
         _final(state, p)
         return
     _final(state, p)
     if move != "discard" and over_the_limit(p):
-        raise GameError(f"{move}: you hold {len(p['action'])} action cards; discard down to {CARRY['action']} "
-                        f"before any other move (SG-8.14)")
+        raise GameError(say("{move}: you hold {n} action cards; discard down to {keep} before any other move (SG-8.14)",
+                            move=move, n=len(p["action"]), keep=CARRY["action"]))
     HANDLERS[move](state, p, args)
 
 
@@ -233,7 +234,7 @@ def over_the_limit(p: dict[str, Any]) -> bool:
 def _before_start(state: State, p: dict[str, Any], move: str, args: dict[str, Any]) -> None:
     """SG-1: a player picks their general and start cell before their first roll."""
     if p["started"] or state["turn"]["stage"] not in ("roll", "minion_roll"):
-        raise GameError(f"{move}: only before your first roll")
+        raise GameError(say("{move}: only before your first roll", move=move))
     if move == "pick_general":
         g = args.get("general")
         if not isinstance(g, str) or g not in p["offers"]:
@@ -277,7 +278,7 @@ def _move(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
     cost = path_cost(state, p, path)
     turn = state["turn"]
     if cost > turn["movement_left"]:
-        raise GameError(f"move: the path costs {cost}; {turn['movement_left']} movement left")
+        raise GameError(say("move: the path costs {cost}; {left} movement left", cost=cost, left=turn["movement_left"]))
     turn["movement_left"] -= cost
     p["cell"] = list(path[-1])
     emit(state, say("{who} moves to {cell} ({cost})", who=p["name"], cell=str(p["cell"]), cost=cost),
@@ -307,9 +308,9 @@ def _strikes(p: dict[str, Any], cards: object) -> list[str]:
         if not is_strike(c):
             raise GameError(f"attack: {c!r} is not a 杀 (strike)")
         if c not in p["action"]:
-            raise GameError(f"attack: you do not hold {c}")
+            raise GameError(say("attack: you do not hold {card}", card=c))
     if len(cards) > 1 and p["weapon"] != "crossbow":
-        raise GameError("attack: one 杀 per attack unless you hold the Crossbow (SG-4)")
+        raise GameError(say("attack: one 杀 per attack unless you hold the Crossbow (SG-4)"))
     return list(cards)
 
 
@@ -317,7 +318,7 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
     """SG-4 / SG-8.4: 1 movement and 杀 on a general (dodge window), a minion or the castle."""
     turn = state["turn"]
     if turn["movement_left"] < 1:
-        raise GameError("attack: no movement left (an attack costs 1)")
+        raise GameError(say("attack: no movement left (an attack costs 1)"))
     cards = _strikes(p, args.get("cards"))
     target = args.get("target")
     reach = board.attack_range(p)
@@ -325,7 +326,7 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
     if target == "castle":
         d = min(board.distance(state, p, c, None) for c in board.castle_cells(state, enemy))
         if d > reach:
-            raise GameError(f"attack: castle {enemy} is {d} away; your range is {reach}")
+            raise GameError(say("attack: castle {side} is {d} away; your range is {reach}", side=enemy, d=d, reach=reach))
         _spend(state, p, cards)
         # SG-8.14: 1 durability per attack, however many 杀 a Crossbow plays in it
         board.castle_damage(state, enemy, 1, say("{who}'s attack", who=p["name"]))
@@ -335,13 +336,13 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
         if side not in maps.SIDES or not 0 <= idx < 6:
             raise GameError(f"attack: unknown target {target!r}; a seat, a minion id A1-B6 or 'castle'")
         if side == p["team"]:
-            raise GameError("attack: that is your own minion (end your movement on it instead, SG-5)")
+            raise GameError(say("attack: that is your own minion (end your movement on it instead, SG-5)"))
         m = state["sides"][side]["minions"][idx]
         if not m["alive"]:
-            raise GameError(f"attack: minion {target} is not on the board")
+            raise GameError(say("attack: minion {minion} is not on the board", minion=target))
         d = board.distance(state, p, (m["cell"][0], m["cell"][1]), None)
         if d > reach:
-            raise GameError(f"attack: minion {target} is {d} away; your range is {reach}")
+            raise GameError(say("attack: minion {minion} is {d} away; your range is {reach}", minion=target, d=d, reach=reach))
         _spend(state, p, cards)
         emit(state, say("{who} kills minion {minion}", who=p["name"], minion=target), {"kind": "minion_killed", "minion": target,
                                                            "seat": p["seat"]})
@@ -352,12 +353,12 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
         raise GameError(f"attack: 'target' must be a seat, a minion id or 'castle', got {target!r}")
     t = player(state, target)
     if t["team"] == p["team"]:
-        raise GameError("attack: that general is on your side")
+        raise GameError(say("attack: that general is on your side"))
     if t["knocked_out"]:
-        raise GameError(f"attack: {t['name']} is knocked out")
+        raise GameError(say("attack: {who} is knocked out", who=t["name"]))
     d = board.distance(state, p, board.cell(t), t)
     if d > reach:
-        raise GameError(f"attack: {t['name']} is {d} away; your range is {reach}")
+        raise GameError(say("attack: {who} is {d} away; your range is {reach}", who=t["name"], d=d, reach=reach))
     _spend(state, p, cards)
     state["seq"] += 1
     state["window"] = {"id": state["seq"], "kind": "dodge", "seats": [target], "attacker": p["seat"],
@@ -384,9 +385,9 @@ def dodge(state: State, seat: int, move: str, args: dict[str, Any]) -> None:
             raise GameError("dodge: 'cards' must list the 闪 (dodge) cards played")
         for c in cards:
             if not isinstance(c, str) or not is_dodge(c) or c not in t["action"]:
-                raise GameError(f"dodge: {c!r} is not a 闪 you hold")
+                raise GameError(say("dodge: {card} is not a 闪 you hold", card=repr(c)))
         if len(cards) > w["strikes"]:
-            raise GameError(f"dodge: only {w['strikes']} 杀 to dodge")
+            raise GameError(say("dodge: only {n} 杀 to dodge", n=w["strikes"]))
         used = list(cards)
     for c in used:
         t["action"].remove(c)
@@ -402,15 +403,15 @@ def dodge(state: State, seat: int, move: str, args: dict[str, Any]) -> None:
 def _shop(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # noqa: C901 - SG-8.7's checks first
     """SG-7 / SG-8.7: buy in any castle; the full price or refused; the player says what to drop."""
     if state["map"]["rows"][p["cell"][0]][p["cell"][1]] not in "AB":
-        raise GameError("shop: only inside a castle (SG-2)")
+        raise GameError(say("shop: only inside a castle (SG-2)"))
     pile = args.get("pile")
     if pile not in ("strategy", "weapon", "horse"):
         raise GameError(f"shop: pile must be strategy, weapon or horse, got {pile!r}")
     price = PRICE[pile]
     if p["gold"] < price:
-        raise GameError(f"shop: a {pile} card costs {price} gold; you have {p['gold']}")
+        raise GameError(say("shop: a {pile} card costs {price} gold; you have {gold}", pile=pile, price=price, gold=p["gold"]))
     if not state["decks"][pile]:
-        raise GameError(f"shop: the {pile} pile is empty")
+        raise GameError(say("shop: the {pile} pile is empty", pile=pile))
     drop = args.get("drop")
     if pile == "strategy":
         if len(p["strategy"]) >= CARRY["strategy"]:
@@ -444,12 +445,12 @@ def _shop(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # noq
 def _upgrade(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
     """SG-4 / SG-8.7: +1 max and +1 health for 10 gold, in any castle, up to the class's cap."""
     if state["map"]["rows"][p["cell"][0]][p["cell"][1]] not in "AB":
-        raise GameError("upgrade: only inside a castle")
+        raise GameError(say("upgrade: only inside a castle"))
     cap = CLASS[p["class"]]["cap"]
     if p["max_health"] >= cap:
-        raise GameError(f"upgrade: max health is at its cap of {cap}")
+        raise GameError(say("upgrade: max health is at its cap of {cap}", cap=cap))
     if p["gold"] < PRICE["upgrade"]:
-        raise GameError(f"upgrade: costs {PRICE['upgrade']} gold; you have {p['gold']}")
+        raise GameError(say("upgrade: costs {price} gold; you have {gold}", price=PRICE["upgrade"], gold=p["gold"]))
     board.to_bank(state, p, PRICE["upgrade"])
     p["max_health"] += 1
     p["health"] += 1
@@ -478,6 +479,8 @@ def _discard(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
 
 ZONE = {("castle", True): 2, ("castle", False): -1, ("inner", True): 1, ("inner", False): -1,
         ("outer", False): -1}
+_FIGHT_ON = {True: N_("{move}: a duel fight is being played; finish it first"),
+             False: N_("{move}: a boss fight is being played; finish it first")}
 # The zone's line by kind, whole sentences so each language words them its own way (docs/i18n.md).
 _HEAL_IN = {"castle": N_("{who} heals to {health} in the castle zone"),
             "inner": N_("{who} heals to {health} in the inner zone"),

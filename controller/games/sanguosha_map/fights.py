@@ -49,9 +49,9 @@ def request_duel(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
     target = args.get("target")
     t = player(state, target) if isinstance(target, int) and not isinstance(target, bool) else None
     if t is None or t not in _enemies_on(state, p):
-        raise GameError("request_duel: the target must be an enemy general on your cell (SG-6)")
+        raise GameError(say("request_duel: the target must be an enemy general on your cell (SG-6)"))
     if state["turn"].get("dueled"):
-        raise GameError("request_duel: one duel request per turn")
+        raise GameError(say("request_duel: one duel request per turn"))
     state["turn"]["dueled"] = True
     state["turn"]["movement_left"] = 0  # SG-8.14: a duel comes at the end of movement
     state["fight"] = {"kind": "duel", "stage": "offer", "requester": p["seat"], "joiners": [],
@@ -132,9 +132,9 @@ def challenge_boss(state: State, p: dict[str, Any], args: dict[str, Any]) -> Non
     if want is not None:
         points = [k for k in points if want == [int(x) for x in k.split(",")]]
     if not points:
-        raise GameError("challenge_boss: stand on a door of the enemy boss point (SG-6)")
+        raise GameError(say("challenge_boss: stand on a door of the enemy boss point (SG-6)"))
     if state["turn"]["movement_left"] < 1:
-        raise GameError("challenge_boss: entering costs 1 movement")
+        raise GameError(say("challenge_boss: entering costs 1 movement"))
     state["turn"]["movement_left"] -= 1
     boss = state["sides"][enemy]["boss"]
     state["fight"] = {"kind": "boss", "stage": "join", "entrant": p["seat"], "joiners": [], "side": enemy,
@@ -173,10 +173,10 @@ def react(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # 
     """An answer to the open window, or a move of the fight being played."""
     w, f = state["window"], state["fight"]
     if w is not None and seat not in w["seats"]:
-        raise GameError(f"{move}: seat {seat} has nothing to answer in this window")
+        raise GameError(say("{move}: seat {seat} has nothing to answer in this window", move=move, seat=seat))
     if w is not None and w["kind"] == "dodge":
         if move not in ("dodge", "pass"):
-            raise GameError(f"{move}: answer the attack with dodge or pass")
+            raise GameError(say("{move}: answer the attack with dodge or pass", move=move))
         DODGE(state, seat, move, args)
         return
     if w is not None and w["kind"] == "duel":
@@ -184,7 +184,7 @@ def react(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # 
         return
     if w is not None and w["kind"] == "boss_join":
         if move not in ("join_boss", "pass"):
-            raise GameError(f"{move}: join_boss (2 gold) or pass")
+            raise GameError(say("{move}: join_boss (2 gold) or pass", move=move))
         if move == "join_boss":
             q = player(state, seat)
             board.to_bank(state, q, 2)  # SG-7 join a boss fight -2 (eligibility checked the 2)
@@ -195,7 +195,7 @@ def react(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # 
         return
     if w is not None and w["kind"] == "confirm":
         if move not in ("confirm", "dispute"):
-            raise GameError(f"{move}: confirm or dispute the fight's result")
+            raise GameError(say("{move}: confirm or dispute the fight's result", move=move))
         if move == "confirm":
             emit(state, say("{who} confirms the result", who=player(state, seat)["name"]), {"kind": "confirm", "seat": seat})
             finish(state, f["result"])
@@ -212,7 +212,7 @@ def react(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # 
     elif move == "flee":
         _flee(state, seat, args)
     else:
-        raise GameError(f"{move}: the fight is being played; enter its result or flee")
+        raise GameError(say("{move}: the fight is being played; enter its result or flee", move=move))
 
 
 def _duel_answer(state: State, seat: int, move: str, args: dict[str, Any]) -> None:
@@ -220,18 +220,18 @@ def _duel_answer(state: State, seat: int, move: str, args: dict[str, Any]) -> No
     q = player(state, seat)
     if seat in f["defenders"]:
         if move not in ("accept", "refuse"):
-            raise GameError(f"{move}: accept or refuse the duel")
+            raise GameError(say("{move}: accept or refuse the duel", move=move))
         if move == "refuse":
             price = refuse_price(f)
             if q["gold"] < price:
-                raise GameError(f"refuse: refusing costs {price} gold; you have {q['gold']} (SG-8.7)")
+                raise GameError(say("refuse: refusing costs {price} gold; you have {gold} (SG-8.7)", price=price, gold=q["gold"]))
             f["refused"].append(seat)
         f["answers"][str(seat)] = move
         emit(state, say("{who} accepts", who=q["name"]) if move == "accept" else say("{who} refuses", who=q["name"]),
              {"kind": "duel_answer", "seat": seat, "answer": move})
     else:
         if move not in ("join", "pass"):
-            raise GameError(f"{move}: join the duel (1 gold) or pass")
+            raise GameError(say("{move}: join the duel (1 gold) or pass", move=move))
         if move == "join":
             foes = _enemies_on(state, q)
             free = [e for e in foes if e["seat"] not in f["defenders"]]
