@@ -76,3 +76,20 @@ def test_sg4_a_strike_out_of_range_is_refused_in_chinese():
     msg = _sg_refusal(state, 1, "attack", target=2, cards=["strike-1"])
     assert render(msg, "en").startswith("attack: P2 is ") and "your range is" in render(msg, "en")
     assert render(msg, "zh").startswith("攻击：P2 距离 ")
+
+
+def test_bg8_refusals_a_bang_phone_meets_are_said_in_chinese():
+    from controller.games import bang
+    from controller.games.base import GameError
+    from core.said import msg_of
+    from tests.bang.helpers import move, table
+
+    s = table(hands={1: ["bang-AS"], 2: ["missed-2S"]})
+    with pytest.raises(GameError) as err:
+        bang.apply(s, {"type": "move", "seat": 2, "move": "play", "args": {"card": "missed-2S"}})
+    assert render(msg_of(err.value.args[0]), "zh") == "现在不是座位 2 的回合"
+    s = move(s, 1, "play", card="bang-AS", target=2)
+    with pytest.raises(GameError) as err:
+        move(s, 3, "pass")
+    assert str(err.value) == "seat 3 may not answer this window (seat 2 must)"
+    assert render(msg_of(err.value.args[0]), "zh") == "座位 3 不能回应这个窗口（应由座位 2 回应）"
