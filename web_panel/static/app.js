@@ -372,11 +372,11 @@ function questionCard(st, seat, host, how = {}) {
   if (!q) return "";
   const mine = host || (q.seats || []).includes(seat);
   if (!mine) {
-    return `<section class="card"><h2>${esc(t("Waiting for an answer"))}</h2><p>${esc(t("{who} must answer:", { who: (q.seats || []).map(nameOf) }))} <b>${how.text ? how.text(q.text) : esc(q.text)}</b></p>${how.extra || ""}</section>`;
+    return `<section class="card"><h2>${esc(t("Waiting for an answer"))}</h2><p>${esc(t("{who} must answer:", { who: (q.seats || []).map(nameOf) }))} <b>${how.text ? how.text(q.text, q) : esc(q.text)}</b></p>${how.extra || ""}</section>`;
   }
   const sel = S.sel[q.id] || [];
   const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${how.label ? how.label(c) : `<span>${esc(c)}</span>`}</button>`).join("");
-  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${how.text ? how.text(q.text) : esc(q.text)}</h2>
+  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${how.text ? how.text(q.text, q) : esc(q.text)}</h2>
     <p class="muted small">${esc(t("{hint}, then send.", { hint: (how.hint || t("Tap every answer that applies")) + (q.multi === false ? t(" (one)") : "") }))} ${esc(host ? t("Answering as the host.") : t("The table cannot see this by itself."))}</p>
     ${q.kind === "flown" ? `<button class="btn good wide" data-action="answer" data-none="1" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="answer-none">${esc(t("Nobody flew"))}</button>` : ""}${how.extra || ""}
     <div class="chips">${chips}</div>
