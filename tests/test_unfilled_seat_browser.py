@@ -115,3 +115,42 @@ def test_a_phone_gone_longer_than_the_table_setting_is_named_to_the_host(broker,
         for ctx in list(browser.contexts):
             ctx.close()
         stack.stop()
+
+
+def test_the_host_hands_a_gone_phones_seat_to_a_bot_and_the_game_goes_on(broker, browser, tmp_path):
+    """The absent-phone prompt's third answer: "🤖 A bot plays it" sends the daemon's seat_to_bot
+    (journalled); the log says so, the public state lists the seat among the bots, nobody waits for
+    Bo's phone, and the prompt does not come back."""
+    from tests.helpers.coup_panel import coup_game
+    from tests.helpers.panel import start_stack
+
+    stack = start_stack(broker, str(tmp_path / "journal.sqlite"), absent_s=1.0, keepalive_s=0.3)
+    try:
+        rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
+        try:
+            assert rec.command("t1", coup_game(cid=f"tobot-{uuid.uuid4().hex[:8]}"))["ok"]
+            assert rec.command("t1", {"id": f"tobot-{uuid.uuid4().hex}", "type": "move", "seat": 1,
+                                      "move": "income", "args": {}})["ok"]  # Bo's turn next
+        finally:
+            rec.close()
+        phones = {s: phone_page(browser, stack.url + "/join", ERRORS) for s in (1, 2, 3)}
+        for seat, page in phones.items():
+            page.click(f"#seat-{seat}")
+            page.locator("#my-cards").wait_for()
+        host = unlocked_host(browser, stack, ERRORS)
+        phones[2].context.close()  # Bo's phone is gone
+        prompt = host.locator("#absent-seat")
+        expect(prompt).to_contain_text("A phone is gone: Bo")
+        host.click("#absent-bot-2")
+        expect(prompt).to_have_count(0)
+        table = phone_page(browser, stack.url + "/table", ERRORS)
+        expect(table.locator("#log")).to_contain_text("A bot plays for Bo from now on")
+        expect(table.locator("#waiting-seat")).to_have_count(0)
+        assert stack.daemon.public_state()["bots"] == [2]
+        assert [r.input["type"] for r in stack.daemon.journal.records()][-1] == "seat_to_bot"
+        shot("unfilled-absent-to-bot.png", host)
+        assert not ERRORS, ERRORS
+    finally:
+        for ctx in list(browser.contexts):
+            ctx.close()
+        stack.stop()
