@@ -18,11 +18,11 @@ from typing import Any
 from controller.games import Game, GameError, get_game
 from controller.journal import Journal, JournalError
 from core.clock import Clock, SystemClock
-from core.said import Said
+from core.said import Said, listing, say
 
 log = logging.getLogger("gametable.table")
 
-CONTROL_TYPES = {"new_game", "undo", "abort"}
+CONTROL_TYPES = {"new_game", "undo", "abort", "seat_to_bot"}
 MAX_REMEMBERED_RESULTS = 4096
 # No legal input comes near this (a Coup `setup` stacking every card is < 2 KiB); a bigger one
 # is a bug or an attack, and would otherwise sit in the journal and every event forever. (The
@@ -134,6 +134,9 @@ class Table:
         self.game: Game | None = None
         self.state: dict[str, Any] | None = None
         self.inputs: list[dict[str, Any]] = []  # effective inputs (undo pops), all games
+        self._bots_for: tuple[int, int] | None = None  # bot_seats()'s cache key
+        self._bots: list[int] = []
+        self._handed = False  # a seat_to_bot in the current game
         self._results: OrderedDict[str, Result] = OrderedDict()
         self._accepted_ids: set[str] = set()
         self.seq = 0
@@ -304,6 +307,8 @@ class Table:
             return self._undone()
         if self.state is None or self.game is None:
             raise GameError(f"no game in progress: start one with new_game before {kind!r}")
+        if kind == "seat_to_bot":
+            return self._seat_to_bot(inp), self.game
         if kind == "abort":
             if self.state.get("phase") != "playing":
                 raise GameError(f"the game is already {self.state.get('phase')}; nothing to abort")
@@ -313,6 +318,43 @@ class Table:
         if self.state.get("phase") == "aborted":
             raise GameError("the game was aborted; start a new game")
         return self.game.apply(self.state, inp), self.game
+
+    def _seat_to_bot(self, inp: dict[str, Any]) -> dict[str, Any]:
+        """The host hands a seat whose phone is gone to a bot (docs/phones.md "A seat nobody
+        plays"): the game's state stays as it is; the table notes the seat as a bot seat from now on
+        (:meth:`bot_seats`, replayed from the journal like any input)."""
+        assert self.state is not None
+        seat = inp.get("seat")
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.seats():
+            raise GameError(say("seat_to_bot: 'seat' must be a seat of this game ({seats}), got {got}",
+                                seats=listing(self.seats()), got=repr(seat)))
+        if self.state.get("phase") != "playing":
+            raise GameError(say("seat_to_bot: the game is {phase}", phase=str(self.state.get("phase"))))
+        if seat in self.bot_seats():
+            raise GameError(say("seat_to_bot: a bot plays seat {seat} already", seat=seat))
+        return dict(self.state, last=[{"kind": "seat_to_bot", "seat": seat}])
+
+    def bot_seats(self) -> list[int]:
+        """The seats bots play in the current game: its ``new_game``'s ``"bot": true`` players and
+        every seat the host handed over since (``seat_to_bot``). Cached per input list."""
+        key = (len(self.inputs), id(self.inputs[-1]) if self.inputs else 0)
+        grown = self._bots_for is not None and key[0] == self._bots_for[0] + 1 and key[0] >= 2 \
+            and id(self.inputs[-2]) == self._bots_for[1]
+        if grown and self.inputs[-1]["type"] not in ("seat_to_bot", "new_game"):
+            self._bots_for = key  # one more ordinary input: the same seats (no rescan on the hot path)
+        elif self._bots_for != key:
+            seats: set[int] = set()
+            handed = False
+            for inp in reversed(self.inputs):
+                if inp["type"] == "seat_to_bot":
+                    seats.add(inp["seat"])
+                    handed = True
+                elif inp["type"] == "new_game":
+                    seats.update(p["seat"] for p in inp.get("players") or []
+                                 if isinstance(p, dict) and p.get("bot") is True and isinstance(p.get("seat"), int))
+                    break
+            self._bots_for, self._bots, self._handed = key, sorted(seats), handed
+        return self._bots
 
     def _undone(self) -> tuple[dict[str, Any] | None, Game | None]:
         """Undo = drop the last effective input and replay (docs/architecture.md)."""
@@ -380,7 +422,11 @@ class Table:
     def public_view(self) -> dict[str, Any] | None:
         if self.state is None or self.game is None:
             return None
-        return self.game.view(self.state, None)
+        view = self.game.view(self.state, None)
+        self.bot_seats()  # refreshes the cache and ``_handed``
+        if self._handed:
+            view = {**view, "bots": self._bots}  # an addition, only once a seat was handed over
+        return view
 
     def seat_view(self, seat: int) -> dict[str, Any] | None:
         if self.state is None or self.game is None:

@@ -81,6 +81,13 @@ def listing(items: Iterable[Any], sep: str = ", ") -> Listing:
     return made
 
 
+def heard(text: str, msg: Msg) -> Said:
+    """A line said earlier and kept in a game's state as its English ``text`` and wire ``msg``
+    (state is plain JSON): the same line again, its message exactly as it was published."""
+    extra: Msg | None = {k: msg[k] for k in ("plural", "n") if k in msg} or None
+    return _said(text, str(msg["id"]), dict(msg.get("args") or {}), extra)
+
+
 def msg_of(line: Any) -> Msg:
     """The wire form of one line of ``words``: its message, or ``{"text": line}`` for a plain line
     (a player's name, a line a game wrote without :func:`say`): shown as it is in every language."""
@@ -97,6 +104,8 @@ def says(lines: Iterable[Any]) -> list[Msg]:
 def _wire(value: Any) -> Any:
     if isinstance(value, Said):
         return value.msg
+    if isinstance(value, dict):
+        return value  # already a wire message (a line :func:`heard` again)
     if isinstance(value, list | tuple):
         return [_wire(v) for v in value]
     if isinstance(value, int | float) and not isinstance(value, bool):

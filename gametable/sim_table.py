@@ -118,7 +118,9 @@ class VirtualTable:
         self.ask = ask or camera is not None
         self.speed = speed
         self.fixed_bots = set(bots)  # bots in every game (a caller's own table); `gametable sim` passes none
-        self.bots = self.fixed_bots | bot_seats((daemon.public_state() or {}).get("players"))  # a resumed game's too
+        resumed = daemon.public_state() or {}
+        # a resumed game's too: its new_game's bots and any seat the host handed over ("bots")
+        self.bots = self.fixed_bots | bot_seats(resumed.get("players")) | set(resumed.get("bots") or [])
         self.seed = seed
         self.bot_seed = seed if bot_seed is None else bot_seed
         self.physics = TablePhysics(params, fly, seed=seed)
@@ -163,6 +165,8 @@ class VirtualTable:
         if cmd.get("type") == "new_game":
             self._new_game = True
             self.bots = self.fixed_bots | bot_seats(cmd.get("players"))
+        elif cmd.get("type") == "seat_to_bot" and isinstance(cmd.get("seat"), int):
+            self.bots = self.bots | {cmd["seat"]}  # the host handed a gone phone's seat to a bot
         elif cmd.get("type") == "strike":
             with self._strike_seen:
                 self._strikes.append(dict(cmd))

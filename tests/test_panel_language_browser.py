@@ -1,18 +1,22 @@
 """The panel in Chinese and English (docs/i18n.md), in a real Chromium at 360 x 640 against the real
 daemon, Mosquitto and panel: every game and mode starts with one phone reading Chinese and one
 reading English at the same table; the first turn is played and both phones say it in their own
-language. The toggle is remembered, the host's table language is followed, the how-to-play pages
+language. A few more inputs follow (the phones' games from bots, Coin War's strike results from random legal
+facts), and every line of the log reads Chinese on the Chinese phone. The toggle is remembered, the host's table language is followed, the how-to-play pages
 are reached from the lobby and a seat, and a card shows its text on a tap.
 Screenshots: test-artifacts/i18n/ (checked by eye: the CJK font renders).
 """
 
 from __future__ import annotations
 
+import random
 import re
 import uuid
 
 import pytest
 
+from controller.bot_runner import BotRunner
+from controller.games.coinwar.randomplay import random_input
 from tests.helpers.browser import PHONE_360, shot
 from tests.helpers.coup_panel import coup_game
 from tests.helpers.mqtt_client import Recorder
@@ -72,6 +76,31 @@ def first_turn(broker, stack, game: str) -> None:
         assert result["ok"], result
 
 
+def more_turns(broker, stack, game: str, n: int, inputs: int = 5) -> None:
+    """A few more inputs after the first one: bots at every seat of the phones' games, random legal
+    strikes and strike results (some facts unknown: a question, CW-8) for Coin War, whose shots come
+    from the table and never from a bot."""
+    if game != "coinwar":
+        BotRunner(stack.daemon, range(1, n + 1), seed=7).poll(max_inputs=inputs)
+        return
+    rnd = random.Random(7)
+    for _ in range(inputs):
+        inp = random_input(stack.daemon.table.state, rnd, unknown_p=0.3)
+        if inp is None:
+            break
+        result = command(broker, inp)
+        assert result["ok"], (inp, result)
+
+
+def log_lines(rec: Recorder, stack) -> list[str]:
+    """Every line the daemon said since the game started, once its last event has arrived."""
+    last = stack.daemon.journal.last_seq
+    rec.wait_for("gametable/t1/events", lambda m: m.json().get("seq") == last)
+    events = [m.json() for m in rec.messages if m.topic == "gametable/t1/events"]
+    start = max(i for i, e in enumerate(events) if (e.get("input") or {}).get("type") == "new_game")
+    return [line for e in events[start:] for line in e["words"]]
+
+
 def seat_phone(browser, stack, seat: int, locale: str):
     page = phone(browser, stack.url + "/join", locale)
     page.click(f"#seat-{seat}")
@@ -87,6 +116,7 @@ def test_every_game_and_mode_plays_its_first_turn_in_chinese_and_english_at_one_
     en.locator("h1").filter(has_text="Join the table").wait_for()
     zh.click("#seat-1")
     en.click("#seat-2")
+    rec = Recorder(broker.host, broker.port, "gametable/t1/events")
     assert command(broker, new_game(game, mode, n))["ok"]
     top = "#castles" if game == "sanguosha_map" else "#turn-banner"  # the battlefield's turn line
     for page in (zh, en):
@@ -130,6 +160,21 @@ def test_every_game_and_mode_plays_its_first_turn_in_chinese_and_english_at_one_
     assert "New game" not in zh.inner_text("#log")
     shot(f"i18n/{game}-{mode}-table-zh.png", zh, full=True)
     shot(f"i18n/{game}-{mode}-table-en.png", en, full=True)
+
+    # The first turns: a few more inputs; both phones show every line, the Chinese one in Chinese
+    more_turns(broker, stack, game, n)
+    lines = log_lines(rec, stack)
+    rec.close()
+    shown = min(len(lines), 40)  # the log card keeps the last 40 lines
+    newest = re.sub(r"\s*\((?:CW|CP|BG|SG)-[0-9.]+[a-z]?\)", "", lines[-1])  # the log hides rule numbers
+    en.locator("#log li").first.filter(has_text=newest).wait_for()
+    for page in (zh, en):
+        page.wait_for_function("n => document.querySelectorAll('#log li').length === n", arg=shown)
+    zh_lines = zh.locator("#log li").all_inner_texts()
+    assert all(CJK.search(line) for line in zh_lines), [x for x in zh_lines if not CJK.search(x)]
+    assert not any("{" in line for line in zh_lines + en.locator("#log li").all_inner_texts())
+    shot(f"i18n/{game}-{mode}-turns-zh.png", zh, full=True)
+    shot(f"i18n/{game}-{mode}-turns-en.png", en, full=True)
     assert not ERRORS, ERRORS
 
 

@@ -15,6 +15,7 @@ from controller.bot_runner import BotRunner
 from controller.table import Table
 from tests.helpers.daemon import daemon_and_phone
 from tests.sgmap_helpers import tiny_map
+from web_panel.i18n import render
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = [{"seat": 1, "name": "Ann", "team": "A"}, {"seat": 2, "name": "Bo", "team": "B"}]
@@ -135,4 +136,6 @@ def test_the_dodge_window_times_out_on_the_daemons_clock(broker, tmp_path, fake_
         event = phone.wait_for(f"gametable/{t}/events", lambda m: m.json().get("source") == "timer", start=start).json()
         assert event["input"]["type"] == "timeout"
         assert "Bo loses 1 health to Ann's 杀" in event["words"]
+        said = event["says"][event["words"].index("Bo loses 1 health to Ann's 杀")]  # a Chinese phone's line
+        assert render(said, "zh") == "Bo 失去 1 点体力（Ann 的杀）"
         assert daemon.public_state()["players"][1]["health"] == 2

@@ -7,6 +7,7 @@ to wait for. Screenshots: test-artifacts/unfilled-*.png."""
 from __future__ import annotations
 
 import uuid
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import expect
@@ -78,9 +79,10 @@ def test_a_bot_for_the_unfilled_seat_leaves_nothing_to_wait_for(stack, browser, 
     assert not ERRORS, ERRORS
 
 
-def test_a_phone_gone_longer_than_the_table_setting_is_named_to_the_host(broker, browser, tmp_path):
-    """[panel] absent_s (here 1 s): Bo's phone closes mid-game; the host is told and frees the seat;
-    then the table says the game waits for a phone for Bo's seat. Bo's new phone takes it again."""
+@contextmanager
+def bo_gone(broker, browser, tmp_path, tag: str):
+    """[panel] absent_s (here 1 s): a Coup game at Bo's turn, three phones, the host unlocked; then
+    Bo's phone closes and the host is told. Yields the stack and the host's page."""
     from tests.helpers.coup_panel import coup_game
     from tests.helpers.panel import start_stack
 
@@ -88,8 +90,8 @@ def test_a_phone_gone_longer_than_the_table_setting_is_named_to_the_host(broker,
     try:
         rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
         try:
-            assert rec.command("t1", coup_game(cid=f"absent-{uuid.uuid4().hex[:8]}"))["ok"]
-            assert rec.command("t1", {"id": f"absent-{uuid.uuid4().hex}", "type": "move", "seat": 1,
+            assert rec.command("t1", coup_game(cid=f"{tag}-{uuid.uuid4().hex[:8]}"))["ok"]
+            assert rec.command("t1", {"id": f"{tag}-{uuid.uuid4().hex}", "type": "move", "seat": 1,
                                       "move": "income", "args": {}})["ok"]  # Bo's turn next
         finally:
             rec.close()
@@ -99,8 +101,19 @@ def test_a_phone_gone_longer_than_the_table_setting_is_named_to_the_host(broker,
             page.locator("#my-cards").wait_for()
         host = unlocked_host(browser, stack, ERRORS)
         phones[2].context.close()  # Bo's phone is gone
+        expect(host.locator("#absent-seat")).to_contain_text("A phone is gone: Bo")
+        yield stack, host
+    finally:
+        for ctx in list(browser.contexts):
+            ctx.close()
+        stack.stop()
+
+
+def test_a_phone_gone_longer_than_the_table_setting_is_named_to_the_host(broker, browser, tmp_path):
+    """[panel] absent_s (here 1 s): Bo's phone closes mid-game; the host is told and frees the seat;
+    then the table says the game waits for a phone for Bo's seat. Bo's new phone takes it again."""
+    with bo_gone(broker, browser, tmp_path, "absent") as (stack, host):
         prompt = host.locator("#absent-seat")
-        expect(prompt).to_contain_text("A phone is gone: Bo")
         shot("unfilled-absent-host.png", host)
         host.click("#absent-free-2")
         table = phone_page(browser, stack.url + "/table", ERRORS)
@@ -111,7 +124,20 @@ def test_a_phone_gone_longer_than_the_table_setting_is_named_to_the_host(broker,
         again.locator("#my-cards").wait_for()
         expect(table.locator("#waiting-seat")).to_have_count(0)
         assert not ERRORS, ERRORS
-    finally:
-        for ctx in list(browser.contexts):
-            ctx.close()
-        stack.stop()
+
+
+def test_the_host_hands_a_gone_phones_seat_to_a_bot_and_the_game_goes_on(broker, browser, tmp_path):
+    """The absent-phone prompt's third answer: "🤖 A bot plays it" sends the daemon's seat_to_bot
+    (journalled); the log says so, the public state lists the seat among the bots, nobody waits for
+    Bo's phone, and the prompt does not come back."""
+    with bo_gone(broker, browser, tmp_path, "tobot") as (stack, host):
+        prompt = host.locator("#absent-seat")
+        host.click("#absent-bot-2")
+        expect(prompt).to_have_count(0)
+        table = phone_page(browser, stack.url + "/table", ERRORS)
+        expect(table.locator("#log")).to_contain_text("A bot plays for Bo from now on")
+        expect(table.locator("#waiting-seat")).to_have_count(0)
+        assert stack.daemon.public_state()["bots"] == [2]
+        assert [r.input["type"] for r in stack.daemon.journal.records()][-1] == "seat_to_bot"
+        shot("unfilled-absent-to-bot.png", host)
+        assert not ERRORS, ERRORS

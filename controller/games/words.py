@@ -81,6 +81,8 @@ def shared_line(eff: dict[str, Any], speak: Speaker, inp: dict[str, Any], titles
         return winner_line(eff.get("winner"), who)
     if kind == "aborted":
         return say("The game was aborted")
+    if kind == "seat_to_bot":  # the host handed the seat of a phone that is gone to a bot (controller/table.py)
+        return say("A bot plays for {who} from now on", who=who(seat))
     return generic(eff, who)
 
 

@@ -78,8 +78,9 @@ function waitingSeatCard(st) {
   // the bots of this game: its "New game" entry says (web_panel/link.py); a log that does not reach
   // back to it falls back to the lobby's bot names ("Bot 2")
   const started = gameStart();
-  const bots = new Set(started ? started.bots || []
-    : players().filter((p) => /^(bot|机器人)\s*[1-6]?$/i.test(String(p.name || "").trim())).map((p) => p.seat));
+  const bots = new Set([...(started ? started.bots || []
+    : players().filter((p) => /^(bot|机器人)\s*[1-6]?$/i.test(String(p.name || "").trim())).map((p) => p.seat)),
+  ...(st.bots || [])]);  // and the seats the host handed to a bot since (the public state's "bots")
   const w = st.window && typeof st.window === "object" ? st.window : null;
   const waiting = new Set([...(st.turn ? [st.turn.seat] : []), ...((w && w.seats) || []), ...((st.questions || []).flatMap((q) => q.seats || []))]);
   const empty = [...waiting].filter((s) => typeof s === "number" && !S.taken.includes(s) && !bots.has(s)).sort();
@@ -90,15 +91,17 @@ function waitingSeatCard(st) {
 }
 
 /** The host's prompt for a seat whose phone is gone (the panel's [panel] absent_s, docs/phones.md):
- * free the seat so another phone may take it, or wait; a bot or fewer players need a new game. */
+ * a bot plays it from now on (the daemon's seat_to_bot), free the seat so another phone may take it, or wait. */
 function absentCard() {
-  const seats = (S.absent || []).filter((s) => S.taken.includes(s) && !(S.absentOk || []).includes(s));
+  const handed = (S.state && S.state.bots) || [];  // seats the host already gave to a bot
+  const seats = (S.absent || []).filter((s) => S.taken.includes(s) && !(S.absentOk || []).includes(s) && !handed.includes(s));
   if (!seats.length) return "";
   const rows = seats.map((s) => `<div class="row" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span>
+    <button class="btn" data-action="seat-to-bot" data-seat="${s}" id="absent-bot-${s}">${esc(t("🤖 A bot plays it"))}</button>
     <button class="btn" data-action="release" data-seat="${s}" id="absent-free-${s}">${esc(t("Free the seat"))}</button>
     <button class="btn ghost" data-action="absent-wait" data-seat="${s}" id="absent-wait-${s}">${esc(t("Wait"))}</button></div>`).join("");
   return `<section class="card question" id="absent-seat"><h2>${esc(t("A phone is gone: {who}", { who: seats.map(nameOf) }))}</h2>
-    <p class="small">${esc(t("Free the seat so another phone can take it (the game goes on from where it is), or wait for the phone. A bot or fewer players: abort and set up the game again."))}</p>${rows}</section>`;
+    <p class="small">${esc(t("A bot plays the seat from now on, or free the seat so another phone can take it (the game goes on from where it is), or wait for the phone."))}</p>${rows}</section>`;
 }
 
 function ask(text, yes = t("Yes")) {
@@ -376,11 +379,11 @@ function questionCard(st, seat, host, how = {}) {
   if (!q) return "";
   const mine = host || (q.seats || []).includes(seat);
   if (!mine) {
-    return `<section class="card"><h2>${esc(t("Waiting for an answer"))}</h2><p>${esc(t("{who} must answer:", { who: (q.seats || []).map(nameOf) }))} <b>${how.text ? how.text(q.text) : esc(q.text)}</b></p>${how.extra || ""}</section>`;
+    return `<section class="card"><h2>${esc(t("Waiting for an answer"))}</h2><p>${esc(t("{who} must answer:", { who: (q.seats || []).map(nameOf) }))} <b>${how.text ? how.text(q.text, q) : esc(q.text)}</b></p>${how.extra || ""}</section>`;
   }
   const sel = S.sel[q.id] || [];
   const chips = (q.options || []).map((c) => `<button class="chip" data-action="pick" data-q="${esc(q.id)}" data-coin="${esc(c)}" aria-pressed="${sel.includes(c)}">${how.label ? how.label(c) : `<span>${esc(c)}</span>`}</button>`).join("");
-  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${how.text ? how.text(q.text) : esc(q.text)}</h2>
+  return `<section class="card question" id="question" data-question="${esc(q.id)}"><h2>${how.text ? how.text(q.text, q) : esc(q.text)}</h2>
     <p class="muted small">${esc(t("{hint}, then send.", { hint: (how.hint || t("Tap every answer that applies")) + (q.multi === false ? t(" (one)") : "") }))} ${esc(host ? t("Answering as the host.") : t("The table cannot see this by itself."))}</p>
     ${q.kind === "flown" ? `<button class="btn good wide" data-action="answer" data-none="1" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="answer-none">${esc(t("Nobody flew"))}</button>` : ""}${how.extra || ""}
     <div class="chips">${chips}</div>
@@ -774,6 +777,9 @@ async function act(el) {
     const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast(t("Undone"), true);
   } else if (a === "abort") {
     if (await ask(t("Abort this game for everyone?"), t("Abort"))) await post("/api/host/cmd", { type: "abort" });
+  } else if (a === "seat-to-bot") {
+    const d = await post("/api/host/cmd", { type: "seat_to_bot", seat: +el.dataset.seat });
+    if (d.ok) { S.absentOk = [...(S.absentOk || []), +el.dataset.seat]; toast(t("A bot plays the seat now"), true); }
   } else if (a === "absent-wait") {
     S.absentOk = [...(S.absentOk || []), +el.dataset.seat]; render();
   } else if (a === "release") {

@@ -34,6 +34,7 @@ from controller.games.bang.flow import (
     weapon_range,
 )
 from controller.games.base import GameError, Input, State, copy_with_layout, require, seat_of
+from core.said import say, term
 
 MOVES = ("play", "respond", "pass", "draw_choice", "pick", "ability", "discard", "end_turn")
 ARGS: dict[str, tuple[str, ...]] = {
@@ -63,41 +64,41 @@ def check_play(state: State, seat: int, args: dict[str, Any]) -> dict[str, Any]:
     if as_ is not None:
         ok = (me["character"] == "calamity_janet" and eff == "missed" and as_ == "bang") or (
             state["options"]["saloon_as_beer"] and eff == "saloon" and as_ == "beer")
-        require(ok, f"play: {C.TITLES[eff]} cannot be played as {as_!r}")
+        require(ok, say("play: {card} cannot be played as {as_}", card=term(C.TITLES[eff]), as_=repr(as_)))
         eff = as_
     target: Any = args.get("target")
     tcard: Any = args.get("target_card")
-    require(eff != "missed", "play: a Missed! is played only in answer to a BANG!")
+    require(eff != "missed", say("play: a Missed! is played only in answer to a BANG!"))
     if eff in UNTARGETED:
-        require(target is None and tcard is None, f"play: {C.TITLES[eff]} takes no target")
+        require(target is None and tcard is None, say("play: {card} takes no target", card=term(C.TITLES[eff])))
     else:
         require(isinstance(target, int) and not isinstance(target, bool)
                 and any(p["seat"] == target for p in state["players"]), f"play: target {target!r} is not a seat")
-        require(target != seat, "play: you cannot target yourself (BG-8.11)")
-        require(player(state, target)["alive"], f"play: seat {target} is out of the game")
+        require(target != seat, say("play: you cannot target yourself (BG-8.11)"))
+        require(player(state, target)["alive"], say("play: seat {target} is out of the game", target=target))
         if eff not in ("cat_balou", "panic"):
             require(tcard is None, f"play: {C.TITLES[eff]} takes no target_card")
     if eff == "bang":
-        require(state["turn"]["bangs"] < 1 or unlimited_bangs(me), "play: only one BANG! per turn (BG-2.3)")
+        require(state["turn"]["bangs"] < 1 or unlimited_bangs(me), say("play: only one BANG! per turn (BG-2.3)"))
         d, r = distance(state, seat, target), weapon_range(me)
-        require(d <= r, f"play: seat {target} is out of range (distance {d}, range {r}) (BG-3)")
+        require(d <= r, say("play: seat {target} is out of range (distance {d}, range {r}) (BG-3)", target=target, d=d, r=r))
     elif eff == "beer":
-        require(me["life"] < me["max_life"], "play: Beer at full life is not allowed (BG-8.10)")
-        require(not beer_is_void(state), "play: Beer has no effect with 2 players left (BG-4)")
+        require(me["life"] < me["max_life"], say("play: Beer at full life is not allowed (BG-8.10)"))
+        require(not beer_is_void(state), say("play: Beer has no effect with 2 players left (BG-4)"))
     elif eff in ("cat_balou", "panic"):
         victim = player(state, target)
-        require(bool(victim["hand"] or victim["in_play"]), f"play: seat {target} has no cards")
+        require(bool(victim["hand"] or victim["in_play"]), say("play: seat {target} has no cards", target=target))
         if eff == "panic":
             d = distance(state, seat, target)
-            require(d <= 1, f"play: Panic! reaches distance 1; seat {target} is at {d} (BG-3)")
+            require(d <= 1, say("play: Panic! reaches distance 1; seat {target} is at {d} (BG-3)", target=target, d=d))
         require(tcard == "hand" and bool(victim["hand"]) or tcard in victim["in_play"],
                 f"play: target_card must be 'hand' or a card in front of seat {target}, got {tcard!r}")
     elif eff == "jail":
         victim = player(state, target)
-        require(victim["role"] != "sheriff", "play: Jail never goes on the Sheriff (BG-8.11)")
-        require(not has(victim, "jail"), f"play: seat {target} is already in Jail (BG-8.11)")
+        require(victim["role"] != "sheriff", say("play: Jail never goes on the Sheriff (BG-8.11)"))
+        require(not has(victim, "jail"), say("play: seat {target} is already in Jail (BG-8.11)", target=target))
     elif eff in C.BLUE and eff not in C.WEAPON_RANGE:
-        require(not has(me, eff), f"play: you already have a {C.TITLES[eff]} in play (BG-8.11)")
+        require(not has(me, eff), say("play: you already have a {card} in play (BG-8.11)", card=term(C.TITLES[eff])))
     return {"card": card, "eff": eff, "target": target, "target_card": tcard, "as": as_}
 
 
@@ -294,11 +295,11 @@ def _take_it(state: State, seat: int) -> None:
 
 def _timeout(state: State, inp: Input, copy: bool) -> State:
     window = state["window"]
-    require(window is not None, "timeout: no response window is open")
+    require(window is not None, say("timeout: no response window is open"))
     wid = inp.get("window")
     require(wid is None or (isinstance(wid, int) and not isinstance(wid, bool)),
             f"timeout: 'window' must be a window id number, got {wid!r}")
-    require(wid is None or wid == window["id"], f"stale timeout for window {wid!r}; window {window['id']} is open")
+    require(wid is None or wid == window["id"], say("stale timeout for window {stale}; window {window} is open", stale=repr(wid), window=window["id"]))
     new = _fresh(state, copy)
     seat, kind = window["seats"][0], window["kind"]
     emit(new, {"kind": "timeout", "seat": seat, "window": kind})
@@ -398,17 +399,17 @@ def _move(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) 
         return _ability(state, seat, args, copy)
     if window is not None:
         if seat not in window["seats"]:
-            raise GameError(f"seat {seat} may not answer this window (seat {window['seats'][0]} must)")
+            raise GameError(say("seat {seat} may not answer this window (seat {must} must)", seat=seat, must=window["seats"][0]))
         return _answer(state, seat, move, args, copy)
     if turn is None or seat != turn["seat"]:
-        raise GameError(f"it is not seat {seat}'s turn")
+        raise GameError(say("it is not seat {seat}'s turn", seat=seat))
     if turn["step"] == "discard":
         if not (move == "discard" or (move == "end_turn" and len(me["hand"]) <= me["life"])):
-            raise GameError("discard down to your life first (BG-2.4)")
+            raise GameError(say("discard down to your life first (BG-2.4)"))
     elif turn["step"] != "play":
-        raise GameError(f"seat {seat} cannot move now")
+        raise GameError(say("seat {seat} cannot move now", seat=seat))
     elif move not in ("play", "end_turn"):
-        raise GameError(f"{move}: nothing to answer now; play a card or end your turn")
+        raise GameError(say("{move}: nothing to answer now; play a card or end your turn", move=move))
     if move == "play":
         p = check_play(state, seat, args)
         new = _fresh(state, copy)
@@ -423,7 +424,7 @@ def _move(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) 
     else:
         cards = _cards_arg(args, "discard", me["hand"])
         need = len(me["hand"]) - me["life"]
-        require(len(cards) == need, f"discard: discard exactly {need} card(s) down to your life (BG-2.4)")
+        require(len(cards) == need, say("discard: discard exactly {n} card(s) down to your life (BG-2.4)", n=need))
         new = _fresh(state, copy)
         for c in cards:
             player(new, seat)["hand"].remove(c)
@@ -459,7 +460,7 @@ def _answer(state: State, seat: int, move: str, args: dict[str, Any], copy: bool
         close_window(new)
         resolve_draw_choice(new, seat, args[key])
     else:
-        require(move in ("respond", "pass"), f"{move}: answer the window first (respond or pass)")
+        require(move in ("respond", "pass"), say("{move}: answer the window first (respond or pass)", move=move))
         if move == "respond":
             _check_respond(state, seat, args)
         new = _fresh(state, copy)

@@ -15,6 +15,7 @@ from controller.games.coinwar import turns
 from controller.games.coinwar.classic import Teams, build_team_groups, check_order
 from controller.games.coinwar.modes import Option, ShotContext, State
 from controller.games.coinwar.turns import player
+from core.said import say
 
 BIO = "biohazard"
 HUMANS = "humans"
@@ -107,8 +108,8 @@ class Biohazard(Teams):
                 continue  # the struck coin's own question already covers it
             options = [c for c in bio_coins if c != coin]
             questions.append({"subject": coin, "options": options, "witness": options[0] if options else None,
-                              "text": f"Did {coin} touch a biohazard coin (black or blue) during this strike? "
-                                      "Pick the ones it touched (none: leave empty)."})
+                              "text": say("Did {coin} touch a biohazard coin (black or blue) during this strike? "
+                                                  "Pick the ones it touched (none: leave empty).", coin=coin)})
         return questions
 
     # --- deaths -----------------------------------------------------------------------------

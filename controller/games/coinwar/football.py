@@ -18,6 +18,7 @@ from controller.games.coinwar.classic import build_team_groups, check_order
 from controller.games.coinwar.infinite import OTHER, check_ab_teams, score_winner
 from controller.games.coinwar.modes import Mode, Option, ShotContext, State
 from controller.games.coinwar.turns import player
+from core.said import say
 
 BALL = "ball"
 TEAM_COINS = {"A": ["A1", "A2", "A3"], "B": ["B1", "B2", "B3"]}
@@ -102,7 +103,7 @@ class Football(Mode):
         coin = pending["coin"]
         ball = [BALL] if BALL in self.coins_on_table(state) else []
         return [{"subject": coin, "options": ball, "witness": ball[0] if ball else None,
-                 "text": f"Did {coin} touch the ball? (pick it if so)"}]
+                 "text": say("Did {coin} touch the ball? (pick it if so)", coin=coin)}]
 
     def check_shot(self, state: State, pending: dict[str, Any], inp: dict[str, Any]) -> None:
         mouth = inp.get("mouth")

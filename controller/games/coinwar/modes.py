@@ -14,6 +14,7 @@ from typing import Any
 
 from controller.games.base import GameError
 from controller.games.coinwar.turns import player
+from core.said import say
 
 State = dict[str, Any]
 
@@ -162,7 +163,7 @@ class Mode:
         others = [c for c in self.coins_on_table(state) if c != coin]
         enemies = [c for c in others if self.is_enemy_coin(state, seat, c)]
         return [{"subject": coin, "options": others, "witness": enemies[0] if enemies else None,
-                 "text": f"Which coins did {coin} touch?"}]
+                 "text": say("Which coins did {coin} touch?", coin=coin)}]
 
     # --- optional hooks: the defaults are "nothing special"; the referee calls every one -------
     @property

@@ -15,6 +15,7 @@ from controller.games.base import GameError, require, seat_of
 from controller.games.coinwar import turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
+from core.said import N_, msg_of, say
 
 FACT_FIELDS = ("dead", "flown", "contacts")
 
@@ -303,9 +304,9 @@ def mode_answer(mode: Mode, state: State, question: dict[str, Any], value: Any) 
 # --- questions (CW-8) --------------------------------------------------------------------------
 
 QUESTION_TEXT = {
-    "dead": "Which coins are lying entirely inside the goal?",
-    "flown": "Which coins flew (off the table, or tilted on a coin or a rail)?",
-    "contacts": "Which coins did {coin} touch?",
+    "dead": N_("Which coins are lying entirely inside the goal?"),
+    "flown": N_("Which coins flew (off the table, or tilted on a coin or a rail)?"),
+    "contacts": N_("Which coins did {coin} touch?"),
 }
 
 
@@ -407,7 +408,8 @@ def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> dict[str, Any
 def ask(mode: Mode, state: State, kind: str, contact_q: dict[str, Any] | None = None) -> None:
     pending = state["pending_shot"]
     extra: dict[str, Any] = {}
-    text = QUESTION_TEXT[kind].format(coin=pending["coin"])
+    template = QUESTION_TEXT[kind]
+    text: str = say(template, coin=pending["coin"]) if "{coin}" in template else say(template)
     if contact_q is not None:
         options = list(contact_q["options"])
         text = contact_q["text"]
@@ -422,7 +424,8 @@ def ask(mode: Mode, state: State, kind: str, contact_q: dict[str, Any] | None = 
     state["questions"] = [{
         "id": qid,
         "kind": kind,
-        "text": text,
+        "text": str(text),
+        "says": msg_of(text),  # the question as a message: each phone asks it in its own language (docs/i18n.md)
         "seats": [pending["seat"]],
         "options": options,
         "multi": True,

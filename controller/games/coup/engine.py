@@ -30,12 +30,15 @@ from controller.games.coup.flow import (
     player,
     reveal,
     run,
-    say,
     shuffle_in,
     who,
 )
+from controller.games.coup.flow import say as tell  # one public line (flow.say); core.said.say words an error
+from core.said import N_, listing, say
 
 Copy = Callable[[State], State]
+# "waiting for Ann (seat 1) to choose …": whole sentences, so each language words them (docs/i18n.md)
+WAITING = {True: N_("waiting for {who} to choose an influence to lose"), False: N_("waiting for {who} to choose cards to return")}
 ACTIONS = tuple(ACTION_CLAIM)
 REACTIONS = ("challenge", "block", "pass")
 CHOICES = ("lose_influence", "exchange_return")
@@ -123,7 +126,7 @@ def _apply(state: State, inp: Input, copy: Copy) -> State:
     if extra:
         raise GameError(f"{move} takes no {extra[0]!r} argument")
     if not me["hand"]:
-        raise GameError(f"{who(state, seat)} is out of the game")
+        raise GameError(say("{who} is out of the game", who=who(state, seat)))
     if state["pending"] is not None:
         return _choice(state, seat, move, args, copy)
     if state["window"] is not None:
@@ -135,14 +138,14 @@ def _timeout(state: State, inp: Input, copy: Copy) -> State:
     """CP-7: the window closes as if every remaining eligible seat passed."""
     window = state["window"]
     if window is None:
-        raise GameError("timeout: no reaction window is open")
+        raise GameError(say("timeout: no reaction window is open"))
     wid = inp.get("window")
     if wid is not None and (isinstance(wid, bool) or not isinstance(wid, int)):
         raise GameError(f"timeout: 'window' must be a window id number, got {wid!r}")
     if wid is not None and wid != window["id"]:
-        raise GameError(f"stale timeout for window {wid!r}; window {window['id']} is open")
+        raise GameError(say("stale timeout for window {stale}; window {window} is open", stale=repr(wid), window=window["id"]))
     new = _fresh(state, copy)
-    say(new, f"time is up for window {window['id']}", {"kind": "timeout", "window": window["id"]})
+    tell(new, f"time is up for window {window['id']}", {"kind": "timeout", "window": window["id"]})
     close_unanswered(new)
     run(new)
     return new
@@ -152,16 +155,16 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Cop
     """A turn's one action (CP-2)."""
     if move not in ACTIONS:
         if move in REACTIONS:
-            raise GameError(f"{move}: no reaction window is open")
-        raise GameError(f"{move}: nobody has to choose anything now")
+            raise GameError(say("{move}: no reaction window is open", move=move))
+        raise GameError(say("{move}: nobody has to choose anything now", move=move))
     if seat != state["turn"]:
-        raise GameError(f"it is {who(state, state['turn'])}'s turn, not seat {seat}'s")
+        raise GameError(say("it is {who}'s turn, not seat {seat}'s", who=who(state, state["turn"]), seat=seat))
     me = player(state, seat)
     if me["coins"] >= MUST_COUP_AT and move != "coup":
-        raise GameError(f"{me['name']} has {me['coins']} coins and must coup (CP-2.1)")
+        raise GameError(say("{who} has {n} coins and must coup (CP-2.1)", who=me["name"], n=me["coins"]))
     cost = COST.get(move, 0)
     if me["coins"] < cost:
-        raise GameError(f"{move} costs {cost} coins; {me['name']} has {me['coins']}")
+        raise GameError(say("{move} costs {cost} coins; {who} has {n}", move=move, cost=cost, who=me["name"], n=me["coins"]))
     target = _target(state, seat, move, args)
     new = _fresh(state, copy)
     me = player(new, seat)
@@ -171,10 +174,10 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Cop
     new["action"] = a
     if move == "income":
         got = gain(new, me, 1)
-        say(new, f"{who(new, seat)} takes income (+{got})", {"kind": "coins", "seat": seat, "coins": got, "move": move})
+        tell(new, f"{who(new, seat)} takes income (+{got})", {"kind": "coins", "seat": seat, "coins": got, "move": move})
     elif move == "coup" and target is not None:  # always: coup is TARGETED, its target checked above
         pay(new, me, cost)
-        say(new, f"{who(new, seat)} launches a coup against {who(new, target)}",
+        tell(new, f"{who(new, seat)} launches a coup against {who(new, target)}",
              {"kind": "coup", "seat": seat, "target": target, "coins": cost})
         new["losses"].append(target)
     else:
@@ -182,7 +185,7 @@ def _declare(state: State, seat: int, move: str, args: dict[str, Any], copy: Cop
             pay(new, me, cost)
         aim = f" against {who(new, target)}" if target is not None else ""
         said = f" claiming {claim}" if claim else ""
-        say(new, f"{who(new, seat)} declares {move.replace('_', ' ')}{aim}{said}",
+        tell(new, f"{who(new, seat)} declares {move.replace('_', ' ')}{aim}{said}",
              {"kind": "declare", "seat": seat, "move": move, "target": target, "claim": claim, "paid": cost})
         if claim:
             a["step"] = "challenge_action"
@@ -198,11 +201,11 @@ def _target(state: State, seat: int, move: str, args: dict[str, Any]) -> int | N
         return None
     target = args.get("target")
     if isinstance(target, bool) or not isinstance(target, int):
-        raise GameError(f"{move} needs a target seat, got {target!r}")
+        raise GameError(say("{move} needs a target seat, got {got}", move=move, got=repr(target)))
     if target == seat:
-        raise GameError(f"{move}: you cannot target yourself")
+        raise GameError(say("{move}: you cannot target yourself", move=move))
     if target not in alive_seats(state):
-        raise GameError(f"{move}: seat {target} is not a living player")
+        raise GameError(say("{move}: seat {target} is not a living player", move=move, target=target))
     return target
 
 
@@ -221,7 +224,7 @@ def _react(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy)
     elif move == "block":
         new["window"] = None
         a["blocker"], a["block_claim"], a["step"] = seat, claim, "challenge_block"
-        say(new, f"{who(new, seat)} claims {claim} to block", {"kind": "block", "seat": seat, "claim": claim})
+        tell(new, f"{who(new, seat)} claims {claim} to block", {"kind": "block", "seat": seat, "claim": claim})
     else:  # challenge; CP-3.4 the first one wins and closes the window
         new["window"] = None
         _challenged(new, seat, kind, a)
@@ -233,20 +236,21 @@ def _check_reaction(window: dict[str, Any], seat: int, move: str, args: dict[str
     """Refuse an answer this window does not take; the claimed card of a block (CP-4), else None."""
     kind = window["kind"]
     if move not in REACTIONS:
-        raise GameError(f"{move}: a {kind.replace('_', ' ')} window is open; answer it first")
+        raise GameError(say("{move}: a {window} window is open; answer it first", move=move, window=kind.replace("_", " ")))
     if seat not in window["seats"]:
         if seat == window["claimant"] and kind != "block":
-            raise GameError(f"seat {seat} cannot answer a challenge window on its own claim")
-        raise GameError(f"seat {seat} may not answer this {kind.replace('_', ' ')} window")
+            raise GameError(say("seat {seat} cannot answer a challenge window on its own claim", seat=seat))
+        raise GameError(say("seat {seat} may not answer this {window} window", seat=seat, window=kind.replace("_", " ")))
     if move == "challenge" and kind == "block":
-        raise GameError("challenge: this is a block window (the action's challenge window has closed)")
+        raise GameError(say("challenge: this is a block window (the action's challenge window has closed)"))
     if move == "block" and kind != "block":
-        raise GameError(f"block: this is a {kind.replace('_', ' ')} window, not a block window")
+        raise GameError(say("block: this is a {window} window, not a block window", window=kind.replace("_", " ")))
     if move != "block":
         return None
     claim = check_card(args.get("claim"), "block")
     if claim not in window["claims"]:
-        raise GameError(f"block: {window['action']['move']} can only be blocked by {', '.join(window['claims'])}")
+        raise GameError(say("block: {move} can only be blocked by {cards}", move=window["action"]["move"],
+                            cards=listing(window["claims"])))
     return claim
 
 
@@ -258,13 +262,13 @@ def _challenged(new: State, seat: int, kind: str, a: dict[str, Any]) -> None:
         else:
             if a["move"] == "assassinate":  # CP-2.3 refunded only here
                 gain(new, player(new, a["seat"]), COST["assassinate"])
-                say(new, f"{who(new, a['seat'])} gets the 3 coins back",
+                tell(new, f"{who(new, a['seat'])} gets the 3 coins back",
                      {"kind": "refund", "seat": a["seat"], "coins": COST["assassinate"], "rule": "CP-2.3"})
             a["step"] = "done"
     else:
         stands = challenge(new, seat, a["blocker"], a["block_claim"])
         if stands:
-            say(new, f"the block stands: {a['move'].replace('_', ' ')} fails",
+            tell(new, f"the block stands: {a['move'].replace('_', ' ')} fails",
                  {"kind": "blocked", "seat": a["blocker"], "claim": a["block_claim"], "rule": "CP-4.2"})
             a["step"] = "done"
         else:
@@ -275,16 +279,16 @@ def _choice(state: State, seat: int, move: str, args: dict[str, Any], copy: Copy
     """The pending choice: an influence to lose (CP-5.1) or the cards to return (CP-2.4)."""
     pending = state["pending"]
     if seat != pending["seat"]:
-        what = "an influence to lose" if pending["kind"] == "lose_influence" else "cards to return"
-        raise GameError(f"waiting for {who(state, pending['seat'])} to choose {what}")
+        raise GameError(say(WAITING[pending["kind"] == "lose_influence"], who=who(state, pending["seat"])))
     wanted = "lose_influence" if pending["kind"] == "lose_influence" else "exchange_return"
     if move != wanted:
-        raise GameError(f"{move}: {who(state, seat)} must answer with {wanted} first")
+        raise GameError(say("{move}: {who} must answer with {wanted} first", move=move, who=who(state, seat), wanted=wanted))
     if wanted == "lose_influence":
         card = check_card(args.get("card"), "lose_influence")
         hand = player(state, seat)["hand"]
         if card not in hand:
-            raise GameError(f"lose_influence: you have no face-down {card}; choose one of {', '.join(hand)}")
+            raise GameError(say("lose_influence: you have no face-down {card}; choose one of {cards}", card=card,
+                                cards=listing(hand)))
         new = _fresh(state, copy)
         new["pending"] = None
         reveal(new, player(new, seat), card)
@@ -299,11 +303,11 @@ def _exchange_return(state: State, seat: int, cards: object, copy: Copy) -> Stat
     drawn = state["pending"]["drawn"]
     pool = player(state, seat)["hand"] + drawn
     if not isinstance(cards, list) or len(cards) != len(drawn):
-        raise GameError(f"exchange_return: return exactly {len(drawn)} cards as a list, got {cards!r}")
+        raise GameError(say("exchange_return: return exactly {n} cards as a list, got {got}", n=len(drawn), got=repr(cards)))
     cards = [check_card(c, "exchange_return") for c in cards]
     lacking = missing_from(pool, cards)
     if lacking is not None:
-        raise GameError(f"exchange_return: you cannot return {lacking}; you hold {', '.join(pool)}")
+        raise GameError(say("exchange_return: you cannot return {card}; you hold {cards}", card=lacking, cards=listing(pool)))
     new = _fresh(state, copy)
     me = player(new, seat)
     keep = list(pool)
@@ -317,6 +321,6 @@ def _exchange_return(state: State, seat: int, cards: object, copy: Copy) -> Stat
     else:
         shuffle_in(new, cards)
         where = "into the deck"
-    say(new, f"{who(new, seat)} returns {len(cards)} cards {where}",
+    tell(new, f"{who(new, seat)} returns {len(cards)} cards {where}",
          {"kind": "exchange_return", "seat": seat, "count": len(cards), "rule": "CP-2.4"})
     return new

@@ -15,7 +15,7 @@ from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
 from controller.games.sanguosha_map.view import inputs_for, legal, view
 from controller.games.words import Speaker, mode_titles, narrate
-from core.said import N_, say
+from core.said import N_, heard, say
 
 
 def describe() -> dict[str, Any]:
@@ -88,7 +88,9 @@ def _line(eff: dict[str, Any], speak: Speaker, rows: list[str]) -> str | None:
             return say("{who} starts on {place}", who=speak.who(eff.get("seat")), place=where)
         return say("{who} moves to {place}, {n} movement", who=speak.who(eff.get("seat")), place=where,
                    n=eff.get("cost", 0))
-    text = eff.get("text")
+    text, msg = eff.get("text"), eff.get("says")
+    if isinstance(text, str) and isinstance(msg, dict) and isinstance(msg.get("id"), str):
+        return heard(text, msg)  # the engine's own message (board.emit)
     return text if isinstance(text, str) else None
 
 

@@ -13,16 +13,21 @@ from controller.games.base import State
 from controller.games.kit import player
 from controller.games.sanguosha_map import maps
 from controller.games.sanguosha_map.cards import CLASS, EQUIPMENT, WAKE_HEALTH, range_of
+from core.said import Said, listing, say
 
 LOG_KEEP = 12
 
 
 def emit(state: State, text: str, effect: dict[str, Any]) -> None:
-    """One public effect (``events``' ``last``) with its sentence; the log keeps the last few."""
-    effect["text"] = text
+    """One public effect (``events``' ``last``) with its sentence; the log keeps the last few.
+    A sentence built with :func:`say` also keeps its message (``says``), so ``words`` can publish it
+    for a phone in either language (docs/i18n.md "Log lines on the wire")."""
+    effect["text"] = str(text)
+    if isinstance(text, Said):
+        effect["says"] = text.msg
     state["last"].append(effect)
     log = state["log"]
-    log.append(text)
+    log.append(effect["text"])
     if len(log) > LOG_KEEP:
         del log[0]
 
@@ -158,7 +163,7 @@ def move_minions(state: State, roll: int) -> None:  # noqa: C901 - SG-5's four s
             if step:
                 m["cell"] = list(path[i][step - 1])
             m["arrived"] = step == len(path[i])
-    emit(state, f"Minions move {roll}", {"kind": "minions_move", "roll": roll})
+    emit(state, say("Minions move {roll}", roll=roll), {"kind": "minions_move", "roll": roll})
     # SG-5: two opposing minions on one final cell both die
     where: dict[tuple[int, int], list[tuple[str, int]]] = {}
     for side in maps.SIDES:
@@ -168,8 +173,8 @@ def move_minions(state: State, roll: int) -> None:  # noqa: C901 - SG-5's four s
     for spot, here in where.items():
         sides_here = {s for s, _ in here}
         if len(sides_here) == 2:
-            names = " and ".join(f"{s}{i + 1}" for s, i in here)
-            emit(state, f"Minions {names} collide and die", {"kind": "collision", "cell": list(spot),
+            names = listing([f"{s}{i + 1}" for s, i in here], " and ")
+            emit(state, say("Minions {names} collide and die", names=names), {"kind": "collision", "cell": list(spot),
                                                               "minions": [f"{s}{i + 1}" for s, i in here]})
             for s, i in here:
                 minion_dies(state, s, i)
@@ -183,9 +188,9 @@ def move_minions(state: State, roll: int) -> None:  # noqa: C901 - SG-5's four s
                 continue
             if len(arrived) == 2:
                 enemy = maps.other(side)
-                castle_damage(state, enemy, 1, f"minions {ma['id']} and {mb['id']} arrive", settle=False)
+                castle_damage(state, enemy, 1, say("minions {a} and {b} arrive", a=ma["id"], b=mb["id"]), settle=False)
             elif ma["waiting"] or mb["waiting"]:
-                emit(state, f"Minion {arrived[0]['id']} arrives alone: no damage",
+                emit(state, say("Minion {minion} arrives alone: no damage", minion=arrived[0]["id"]),
                      {"kind": "arrive_alone", "minion": arrived[0]["id"]})
             else:
                 continue  # the partner is still on its way: wait where it stands
@@ -200,7 +205,7 @@ def move_minions(state: State, roll: int) -> None:  # noqa: C901 - SG-5's four s
             if m["alive"]:
                 for p in state["players"]:
                     if p["team"] != side and not p["knocked_out"] and p["cell"] == m["cell"]:
-                        hurt(state, p, 1, f"minion {m['id']}", None)
+                        hurt(state, p, 1, say("minion {minion}", minion=m["id"]), None)
 
 
 # ---------------------------------------------------------------- health, knock-outs, the end
@@ -211,13 +216,13 @@ def hurt(state: State, p: dict[str, Any], n: int, by: str, killer: dict[str, Any
     if p["knocked_out"] or state["phase"] != "playing":
         return
     p["health"] = max(0, p["health"] - n)
-    emit(state, f"{p['name']} loses {n} health to {by}", {"kind": "damage", "seat": p["seat"], "amount": n,
+    emit(state, say("{who} loses {n} health to {by}", who=p["name"], n=n, by=by), {"kind": "damage", "seat": p["seat"], "amount": n,
                                                           "health": p["health"]})
     if p["health"] == 0:
         knock_out(state, p)
         if killer is not None:
             gain(state, killer, 2)  # SG-7 kill a general +2
-            emit(state, f"{killer['name']} gets 2 gold for the kill",
+            emit(state, say("{who} gets 2 gold for the kill", who=killer["name"]),
                  {"kind": "gold", "seat": killer["seat"], "amount": 2, "why": "kill"})
 
 
@@ -230,7 +235,7 @@ def knock_out(state: State, p: dict[str, Any]) -> None:
     if p["weapon"]:
         state["decks"]["weapon"].append(p["weapon"])
         p["weapon"] = None
-    emit(state, f"{p['name']} is knocked out", {"kind": "knocked_out", "seat": p["seat"]})
+    emit(state, say("{who} is knocked out", who=p["name"]), {"kind": "knocked_out", "seat": p["seat"]})
 
 
 def skip_or_wake(state: State, p: dict[str, Any]) -> bool:
@@ -238,11 +243,11 @@ def skip_or_wake(state: State, p: dict[str, Any]) -> bool:
     target); at the start of the turn after it they wake and play it. True when the turn is skipped."""
     if p["skips"] > 0:
         p["skips"] -= 1
-        emit(state, f"{p['name']} is knocked out and skips this turn", {"kind": "skip", "seat": p["seat"]})
+        emit(state, say("{who} is knocked out and skips this turn", who=p["name"]), {"kind": "skip", "seat": p["seat"]})
         return True
     p["knocked_out"] = False
     p["health"] = min(WAKE_HEALTH, p["max_health"])
-    emit(state, f"{p['name']} wakes with {p['health']} health",
+    emit(state, say("{who} wakes with {health} health", who=p["name"], health=p["health"]),
          {"kind": "wake", "seat": p["seat"], "health": p["health"]})
     return False
 
@@ -250,7 +255,7 @@ def skip_or_wake(state: State, p: dict[str, Any]) -> bool:
 def castle_damage(state: State, side: str, n: int, why: str, settle: bool = True) -> None:
     s = state["sides"][side]
     s["castle"] = max(0, s["castle"] - n)
-    emit(state, f"Castle {side} loses {n} ({why}): {s['castle']} left",
+    emit(state, say("Castle {side} loses {n} ({why}): {left} left", side=side, n=n, why=why, left=s["castle"]),
          {"kind": "castle", "side": side, "amount": n, "castle": s["castle"]})
     if settle and s["castle"] == 0 and state["phase"] == "playing":
         end_game(state)
@@ -262,11 +267,11 @@ def end_game(state: State) -> None:
     seats = sorted(p["seat"] for p in state["players"])
     if len(down) == 2:
         state["winner"] = {"draw": seats}
-        text = "Both castles fall: a draw"
+        text = say("Both castles fall: a draw")
     else:
         won = maps.other(down[0])
         state["winner"] = sorted(p["seat"] for p in state["players"] if p["team"] == won)
-        text = f"Castle {down[0]} falls: side {won} wins"
+        text = say("Castle {side} falls: side {won} wins", side=down[0], won=won)
     state["phase"] = "over"
     state["window"] = None
     state["fight"] = None

@@ -15,6 +15,7 @@ from controller.games.kit import player
 from controller.games.sanguosha_map import board, fights, maps
 from controller.games.sanguosha_map.board import emit, name
 from controller.games.sanguosha_map.cards import CARRY, CLASS, EQUIPMENT, GENERALS, PRICE, is_dodge, is_strike
+from core.said import N_, say
 
 TURN_MOVES = ("roll", "reroll", "keep", "move", "attack", "shop", "upgrade", "discard", "request_duel",
               "challenge_boss", "end_turn", "pick_general", "place")
@@ -75,7 +76,7 @@ def apply(state: State, inp: Input) -> State:
     if new["window"] is not None or (new["fight"] is not None and move in fights.FIGHT_MOVES):
         fights.react(new, seat, move, args)
     elif new["fight"] is not None:
-        raise GameError(f"{move}: a {new['fight']['kind']} fight is being played; finish it first")
+        raise GameError(say(_FIGHT_ON[new["fight"]["kind"] == "duel"], move=move))
     else:
         _turn_move(new, seat, move, args)
     settle(new)
@@ -90,12 +91,12 @@ def apply_in_place(state: State, inp: Input) -> State:
 def _timeout(state: State, inp: Input) -> State:
     window = state["window"]
     if window is None:
-        raise GameError("timeout: no window is open")
+        raise GameError(say("timeout: no window is open"))
     wid = inp.get("window")
     if wid is not None and wid != window["id"]:
-        raise GameError(f"stale timeout for window {wid!r}; window {window['id']} is open")
+        raise GameError(say("stale timeout for window {stale}; window {window} is open", stale=repr(wid), window=window["id"]))
     new = _copy(state)
-    emit(new, f"Time is up for window {window['id']}", {"kind": "timeout", "window": window["id"]})
+    emit(new, say("Time is up for window {window}", window=window["id"]), {"kind": "timeout", "window": window["id"]})
     fights.timeout(new)
     settle(new)
     return new
@@ -107,7 +108,7 @@ def _timeout(state: State, inp: Input) -> State:
 def start_round(state: State, first: int | None = None) -> None:
     """SG-3: the minion roll (unless a real die is awaited), then the first general's turn."""
     state["round"] = {"n": state["round"]["n"] + 1, "minion_roll": None}
-    emit(state, f"Round {state['round']['n']}", {"kind": "round", "n": state["round"]["n"]})
+    emit(state, say("Round {n}", n=state["round"]["n"]), {"kind": "round", "n": state["round"]["n"]})
     order = state["order"]
     index = order.index(first) if first is not None else 0
     if state["options"]["physical_dice"]:
@@ -135,7 +136,7 @@ def begin_turn(state: State, index: int) -> None:
             continue
         state["turn"] = {"seat": p["seat"], "index": index, "stage": "roll", "roll": None, "rerolled": False,
                          "movement_left": 0}
-        emit(state, f"{p['name']}'s turn", {"kind": "turn", "seat": p["seat"]})
+        emit(state, say("{who}'s turn", who=p["name"]), {"kind": "turn", "seat": p["seat"]})
         return
     start_round(state)
 
@@ -161,7 +162,7 @@ def _final(state: State, p: dict[str, Any]) -> None:
     turn["stage"] = "act"
     got = [c for c in (board.draw(state, "action"), board.draw(state, "action")) if c]
     p["action"].extend(got)
-    emit(state, f"{p['name']} moves up to {turn['movement_left']} and draws {len(got)}",
+    emit(state, say("{who} moves up to {movement} and draws {n}", who=p["name"], movement=turn["movement_left"], n=len(got)),
          {"kind": "draw", "seat": p["seat"], "count": len(got), "movement": turn["movement_left"]})
 
 
@@ -178,10 +179,11 @@ def _die_value(state: State, args: dict[str, Any], what: str) -> int:
 
 def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # noqa: C901 - SG-9.1's turn steps
     if move in fights.FIGHT_MOVES or move in ("dodge", "pass"):
-        raise GameError(f"{move}: there is nothing to answer now")
+        raise GameError(say("{move}: there is nothing to answer now", move=move))
     turn = state["turn"]
     if turn is None or turn["seat"] != seat:
-        raise GameError(f"it is {name(state, turn['seat'])}'s turn, not seat {seat}'s" if turn else "no turn")
+        raise GameError(say("it is {who}'s turn, not seat {seat}'s", who=name(state, turn["seat"]), seat=seat)
+                        if turn else say("no turn"))
     p = player(state, seat)
     stage = turn["stage"]
     if move in ("pick_general", "place"):
@@ -189,38 +191,38 @@ def _turn_move(state: State, seat: int, move: str, args: dict[str, Any]) -> None
         return
     if stage == "minion_roll":
         if move != "roll":
-            raise GameError(f"{move}: first roll the minions' die (physical dice)")
+            raise GameError(say("{move}: first roll the minions' die (physical dice)", move=move))
         minion_roll(state, _die_value(state, args, "roll"))
         if state["phase"] == "playing":
             begin_turn(state, turn["index"])  # a knocked-out roller skips or wakes (SG-8.14)
         return
     if move == "roll":
         if stage != "roll":
-            raise GameError("roll: you rolled already this turn")
+            raise GameError(say("roll: you rolled already this turn"))
         v = _die_value(state, args, "roll")
         turn.update(roll=v, movement_left=v, stage="rolled")
         p["started"] = True
-        emit(state, f"{p['name']} rolls {v}", {"kind": "roll", "seat": seat, "value": v})
+        emit(state, say("{who} rolls {value}", who=p["name"], value=v), {"kind": "roll", "seat": seat, "value": v})
         return
     if stage == "roll":
-        raise GameError(f"{move}: roll the die first (SG-3)")
+        raise GameError(say("{move}: roll the die first (SG-3)", move=move))
     if move == "reroll":
         if stage != "rolled" or turn["rerolled"]:
-            raise GameError("reroll: only one re-roll, straight after the roll (SG-8.10)")
+            raise GameError(say("reroll: only one re-roll, straight after the roll (SG-8.10)"))
         v = _die_value(state, args, "reroll")
         turn.update(roll=v, movement_left=v, rerolled=True)
-        emit(state, f"{p['name']} re-rolls {v}", {"kind": "roll", "seat": seat, "value": v, "reroll": True})
+        emit(state, say("{who} re-rolls {value}", who=p["name"], value=v), {"kind": "roll", "seat": seat, "value": v, "reroll": True})
         _final(state, p)
         return
     if move == "keep":
         if stage != "rolled":
-            raise GameError("keep: the movement value is final already")
+            raise GameError(say("keep: the movement value is final already"))
         _final(state, p)
         return
     _final(state, p)
     if move != "discard" and over_the_limit(p):
-        raise GameError(f"{move}: you hold {len(p['action'])} action cards; discard down to {CARRY['action']} "
-                        f"before any other move (SG-8.14)")
+        raise GameError(say("{move}: you hold {n} action cards; discard down to {keep} before any other move (SG-8.14)",
+                            move=move, n=len(p["action"]), keep=CARRY["action"]))
     HANDLERS[move](state, p, args)
 
 
@@ -232,20 +234,20 @@ def over_the_limit(p: dict[str, Any]) -> bool:
 def _before_start(state: State, p: dict[str, Any], move: str, args: dict[str, Any]) -> None:
     """SG-1: a player picks their general and start cell before their first roll."""
     if p["started"] or state["turn"]["stage"] not in ("roll", "minion_roll"):
-        raise GameError(f"{move}: only before your first roll")
+        raise GameError(say("{move}: only before your first roll", move=move))
     if move == "pick_general":
         g = args.get("general")
         if not isinstance(g, str) or g not in p["offers"]:
             raise GameError(f"pick_general: choose one of {', '.join(p['offers'])}, not {g!r}")
         p["class"] = GENERALS[g]["card_health"]
         p.update(general=g, health=CLASS[p["class"]]["health"], max_health=CLASS[p["class"]]["health"])
-        emit(state, f"{p['name']} picks {g}", {"kind": "pick_general", "seat": p["seat"], "general": g})
+        emit(state, say("{who} picks {general}", who=p["name"], general=g), {"kind": "pick_general", "seat": p["seat"], "general": g})
         return
     c = maps.parse_cell(args.get("cell"), "place: cell", state["map"]["rows"])
     if state["map"]["rows"][c[0]][c[1]] != maps.INNER[p["team"]]:
         raise GameError(f"place: {list(c)} is not in your inner zone (SG-1)")
     p["cell"] = list(c)
-    emit(state, f"{p['name']} starts on {list(c)}", {"kind": "place", "seat": p["seat"], "cell": list(c)})
+    emit(state, say("{who} starts on {cell}", who=p["name"], cell=str(list(c))), {"kind": "place", "seat": p["seat"], "cell": list(c)})
 
 
 def _cells(value: object, rows: list[str]) -> list[maps.Cell]:
@@ -276,10 +278,10 @@ def _move(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
     cost = path_cost(state, p, path)
     turn = state["turn"]
     if cost > turn["movement_left"]:
-        raise GameError(f"move: the path costs {cost}; {turn['movement_left']} movement left")
+        raise GameError(say("move: the path costs {cost}; {left} movement left", cost=cost, left=turn["movement_left"]))
     turn["movement_left"] -= cost
     p["cell"] = list(path[-1])
-    emit(state, f"{p['name']} moves to {p['cell']} ({cost})",
+    emit(state, say("{who} moves to {cell} ({cost})", who=p["name"], cell=str(p["cell"]), cost=cost),
          {"kind": "move", "seat": p["seat"], "cell": p["cell"], "cost": cost})
     ended_on_minions(state, p)
 
@@ -290,11 +292,11 @@ def ended_on_minions(state: State, p: dict[str, Any]) -> None:
         for i, m in enumerate(state["sides"][side]["minions"]):
             if m["alive"] and m["cell"] == p["cell"]:
                 if side == p["team"]:
-                    emit(state, f"{p['name']} removes own minion {m['id']}",
+                    emit(state, say("{who} removes own minion {minion}", who=p["name"], minion=m["id"]),
                          {"kind": "minion_killed", "minion": m["id"], "seat": p["seat"]})
                     board.minion_dies(state, side, i)
                 else:
-                    board.hurt(state, p, 1, f"minion {m['id']}", None)
+                    board.hurt(state, p, 1, say("minion {minion}", minion=m["id"]), None)
 
 
 def _strikes(p: dict[str, Any], cards: object) -> list[str]:
@@ -306,9 +308,9 @@ def _strikes(p: dict[str, Any], cards: object) -> list[str]:
         if not is_strike(c):
             raise GameError(f"attack: {c!r} is not a 杀 (strike)")
         if c not in p["action"]:
-            raise GameError(f"attack: you do not hold {c}")
+            raise GameError(say("attack: you do not hold {card}", card=c))
     if len(cards) > 1 and p["weapon"] != "crossbow":
-        raise GameError("attack: one 杀 per attack unless you hold the Crossbow (SG-4)")
+        raise GameError(say("attack: one 杀 per attack unless you hold the Crossbow (SG-4)"))
     return list(cards)
 
 
@@ -316,7 +318,7 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
     """SG-4 / SG-8.4: 1 movement and 杀 on a general (dodge window), a minion or the castle."""
     turn = state["turn"]
     if turn["movement_left"] < 1:
-        raise GameError("attack: no movement left (an attack costs 1)")
+        raise GameError(say("attack: no movement left (an attack costs 1)"))
     cards = _strikes(p, args.get("cards"))
     target = args.get("target")
     reach = board.attack_range(p)
@@ -324,25 +326,25 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
     if target == "castle":
         d = min(board.distance(state, p, c, None) for c in board.castle_cells(state, enemy))
         if d > reach:
-            raise GameError(f"attack: castle {enemy} is {d} away; your range is {reach}")
+            raise GameError(say("attack: castle {side} is {d} away; your range is {reach}", side=enemy, d=d, reach=reach))
         _spend(state, p, cards)
         # SG-8.14: 1 durability per attack, however many 杀 a Crossbow plays in it
-        board.castle_damage(state, enemy, 1, f"{p['name']}'s attack")
+        board.castle_damage(state, enemy, 1, say("{who}'s attack", who=p["name"]))
         return
     if isinstance(target, str):
         side, idx = (target[:1], int(target[1:]) - 1) if target[1:].isdigit() else ("", -1)
         if side not in maps.SIDES or not 0 <= idx < 6:
             raise GameError(f"attack: unknown target {target!r}; a seat, a minion id A1-B6 or 'castle'")
         if side == p["team"]:
-            raise GameError("attack: that is your own minion (end your movement on it instead, SG-5)")
+            raise GameError(say("attack: that is your own minion (end your movement on it instead, SG-5)"))
         m = state["sides"][side]["minions"][idx]
         if not m["alive"]:
-            raise GameError(f"attack: minion {target} is not on the board")
+            raise GameError(say("attack: minion {minion} is not on the board", minion=target))
         d = board.distance(state, p, (m["cell"][0], m["cell"][1]), None)
         if d > reach:
-            raise GameError(f"attack: minion {target} is {d} away; your range is {reach}")
+            raise GameError(say("attack: minion {minion} is {d} away; your range is {reach}", minion=target, d=d, reach=reach))
         _spend(state, p, cards)
-        emit(state, f"{p['name']} kills minion {target}", {"kind": "minion_killed", "minion": target,
+        emit(state, say("{who} kills minion {minion}", who=p["name"], minion=target), {"kind": "minion_killed", "minion": target,
                                                            "seat": p["seat"]})
         board.minion_dies(state, side, idx)
         board.gain(state, p, 1)  # SG-7 kill a minion +1
@@ -351,17 +353,17 @@ def _attack(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # n
         raise GameError(f"attack: 'target' must be a seat, a minion id or 'castle', got {target!r}")
     t = player(state, target)
     if t["team"] == p["team"]:
-        raise GameError("attack: that general is on your side")
+        raise GameError(say("attack: that general is on your side"))
     if t["knocked_out"]:
-        raise GameError(f"attack: {t['name']} is knocked out")
+        raise GameError(say("attack: {who} is knocked out", who=t["name"]))
     d = board.distance(state, p, board.cell(t), t)
     if d > reach:
-        raise GameError(f"attack: {t['name']} is {d} away; your range is {reach}")
+        raise GameError(say("attack: {who} is {d} away; your range is {reach}", who=t["name"], d=d, reach=reach))
     _spend(state, p, cards)
     state["seq"] += 1
     state["window"] = {"id": state["seq"], "kind": "dodge", "seats": [target], "attacker": p["seat"],
                        "target": target, "strikes": len(cards), "timeout_s": state["options"]["timeout_s"]}
-    emit(state, f"{p['name']} attacks {t['name']} with {len(cards)} 杀",
+    emit(state, say("{who} attacks {target} with {n} 杀", who=p["name"], target=t["name"], n=len(cards)),
          {"kind": "attack", "seat": p["seat"], "target": target, "strikes": len(cards)})
 
 
@@ -383,33 +385,33 @@ def dodge(state: State, seat: int, move: str, args: dict[str, Any]) -> None:
             raise GameError("dodge: 'cards' must list the 闪 (dodge) cards played")
         for c in cards:
             if not isinstance(c, str) or not is_dodge(c) or c not in t["action"]:
-                raise GameError(f"dodge: {c!r} is not a 闪 you hold")
+                raise GameError(say("dodge: {card} is not a 闪 you hold", card=repr(c)))
         if len(cards) > w["strikes"]:
-            raise GameError(f"dodge: only {w['strikes']} 杀 to dodge")
+            raise GameError(say("dodge: only {n} 杀 to dodge", n=w["strikes"]))
         used = list(cards)
     for c in used:
         t["action"].remove(c)
         state["discard"].append(c)
     state["window"] = None
     if used:
-        emit(state, f"{t['name']} dodges {len(used)}", {"kind": "dodge", "seat": seat, "count": len(used)})
+        emit(state, say("{who} dodges {n}", who=t["name"], n=len(used)), {"kind": "dodge", "seat": seat, "count": len(used)})
     hits = w["strikes"] - len(used)
     if hits:
-        board.hurt(state, t, hits, f"{player(state, w['attacker'])['name']}'s 杀", player(state, w["attacker"]))
+        board.hurt(state, t, hits, say("{who}'s 杀", who=player(state, w["attacker"])["name"]), player(state, w["attacker"]))
 
 
 def _shop(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # noqa: C901 - SG-8.7's checks first
     """SG-7 / SG-8.7: buy in any castle; the full price or refused; the player says what to drop."""
     if state["map"]["rows"][p["cell"][0]][p["cell"][1]] not in "AB":
-        raise GameError("shop: only inside a castle (SG-2)")
+        raise GameError(say("shop: only inside a castle (SG-2)"))
     pile = args.get("pile")
     if pile not in ("strategy", "weapon", "horse"):
         raise GameError(f"shop: pile must be strategy, weapon or horse, got {pile!r}")
     price = PRICE[pile]
     if p["gold"] < price:
-        raise GameError(f"shop: a {pile} card costs {price} gold; you have {p['gold']}")
+        raise GameError(say("shop: a {pile} card costs {price} gold; you have {gold}", pile=pile, price=price, gold=p["gold"]))
     if not state["decks"][pile]:
-        raise GameError(f"shop: the {pile} pile is empty")
+        raise GameError(say("shop: the {pile} pile is empty", pile=pile))
     drop = args.get("drop")
     if pile == "strategy":
         if len(p["strategy"]) >= CARRY["strategy"]:
@@ -427,7 +429,7 @@ def _shop(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # noq
             gone = card if drop == "new" else drop
             p["strategy"].remove(gone)
             state["decks"]["strategy"].append(gone)
-        emit(state, f"{p['name']} buys a strategy card", {"kind": "shop", "seat": p["seat"], "pile": pile})
+        emit(state, say("{who} buys a strategy card", who=p["name"]), {"kind": "shop", "seat": p["seat"], "pile": pile})
         return
     old = p[pile]
     if old is not None and drop == "new":
@@ -436,23 +438,23 @@ def _shop(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:  # noq
         if old is not None:
             state["decks"][pile].append(old)
         p[pile] = card
-    emit(state, f"{p['name']} buys {EQUIPMENT[card]['name']} ({card})",
+    emit(state, say("{who} buys {item} ({card})", who=p["name"], item=EQUIPMENT[card]["name"], card=card),
          {"kind": "shop", "seat": p["seat"], "pile": pile, "card": card})
 
 
 def _upgrade(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
     """SG-4 / SG-8.7: +1 max and +1 health for 10 gold, in any castle, up to the class's cap."""
     if state["map"]["rows"][p["cell"][0]][p["cell"][1]] not in "AB":
-        raise GameError("upgrade: only inside a castle")
+        raise GameError(say("upgrade: only inside a castle"))
     cap = CLASS[p["class"]]["cap"]
     if p["max_health"] >= cap:
-        raise GameError(f"upgrade: max health is at its cap of {cap}")
+        raise GameError(say("upgrade: max health is at its cap of {cap}", cap=cap))
     if p["gold"] < PRICE["upgrade"]:
-        raise GameError(f"upgrade: costs {PRICE['upgrade']} gold; you have {p['gold']}")
+        raise GameError(say("upgrade: costs {price} gold; you have {gold}", price=PRICE["upgrade"], gold=p["gold"]))
     board.to_bank(state, p, PRICE["upgrade"])
     p["max_health"] += 1
     p["health"] += 1
-    emit(state, f"{p['name']} upgrades to {p['max_health']} max health",
+    emit(state, say("{who} upgrades to {n} max health", who=p["name"], n=p["max_health"]),
          {"kind": "upgrade", "seat": p["seat"], "max_health": p["max_health"]})
 
 
@@ -471,12 +473,20 @@ def _discard(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
             p["strategy"].remove(c)
             state["decks"]["strategy"].append(c)
     shown = [c for c in cards if is_strike(c) or is_dodge(c)]  # action cards go face up; strategy cards stay hidden
-    emit(state, f"{p['name']} discards {len(cards)}", {"kind": "discard", "seat": p["seat"], "cards": shown,
+    emit(state, say("{who} discards {n}", who=p["name"], n=len(cards)), {"kind": "discard", "seat": p["seat"], "cards": shown,
                                                        "count": len(cards)})
 
 
 ZONE = {("castle", True): 2, ("castle", False): -1, ("inner", True): 1, ("inner", False): -1,
         ("outer", False): -1}
+_FIGHT_ON = {True: N_("{move}: a duel fight is being played; finish it first"),
+             False: N_("{move}: a boss fight is being played; finish it first")}
+# The zone's line by kind, whole sentences so each language words them its own way (docs/i18n.md).
+_HEAL_IN = {"castle": N_("{who} heals to {health} in the castle zone"),
+            "inner": N_("{who} heals to {health} in the inner zone"),
+            "outer": N_("{who} heals to {health} in the outer zone")}
+_ENEMY_ZONE = {"castle": N_("the enemy castle zone"), "inner": N_("the enemy inner zone"),
+               "outer": N_("the enemy outer zone")}
 
 
 def _end_turn(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
@@ -487,10 +497,10 @@ def _end_turn(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
         delta = ZONE.get((kind[0], kind[1] == p["team"]), 0)
         if delta > 0 and p["health"] < p["max_health"]:
             p["health"] = min(p["max_health"], p["health"] + delta)
-            emit(state, f"{p['name']} heals to {p['health']} in the {kind[0]} zone",
+            emit(state, say(_HEAL_IN[kind[0]], who=p["name"], health=p["health"]),
                  {"kind": "heal", "seat": p["seat"], "health": p["health"]})
         elif delta < 0:
-            board.hurt(state, p, -delta, f"the enemy {kind[0]} zone", None)
+            board.hurt(state, p, -delta, say(_ENEMY_ZONE[kind[0]]), None)
     if state["phase"] == "playing":
         next_turn(state)
 

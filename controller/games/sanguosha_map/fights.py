@@ -15,6 +15,7 @@ from controller.games.kit import player
 from controller.games.sanguosha_map import board, maps
 from controller.games.sanguosha_map.board import emit
 from controller.games.sanguosha_map.cards import is_strike
+from core.said import say
 
 FIGHT_MOVES = ("join", "accept", "refuse", "fight_result", "confirm", "dispute", "join_boss", "flee")
 def _no_dodge(state: State, seat: int, move: str, args: dict[str, Any]) -> None:
@@ -48,14 +49,14 @@ def request_duel(state: State, p: dict[str, Any], args: dict[str, Any]) -> None:
     target = args.get("target")
     t = player(state, target) if isinstance(target, int) and not isinstance(target, bool) else None
     if t is None or t not in _enemies_on(state, p):
-        raise GameError("request_duel: the target must be an enemy general on your cell (SG-6)")
+        raise GameError(say("request_duel: the target must be an enemy general on your cell (SG-6)"))
     if state["turn"].get("dueled"):
-        raise GameError("request_duel: one duel request per turn")
+        raise GameError(say("request_duel: one duel request per turn"))
     state["turn"]["dueled"] = True
     state["turn"]["movement_left"] = 0  # SG-8.14: a duel comes at the end of movement
     state["fight"] = {"kind": "duel", "stage": "offer", "requester": p["seat"], "joiners": [],
                       "defenders": [t["seat"]], "answers": {}, "refused": [], "result": None}
-    emit(state, f"{p['name']} challenges {t['name']} to a duel",
+    emit(state, say("{who} challenges {target} to a duel", who=p["name"], target=t["name"]),
          {"kind": "duel_request", "seat": p["seat"], "target": t["seat"]})
     _offer_window(state)
 
@@ -95,12 +96,12 @@ def _offer_window(state: State) -> None:
             dp = player(state, d)
             for s in [f["requester"], *f["joiners"]]:
                 board.transfer(dp, player(state, s), 1)
-            emit(state, f"{dp['name']} refuses the duel and pays {refuse_price(f)}",
+            emit(state, say("{who} refuses the duel and pays {n}", who=dp["name"], n=refuse_price(f)),
                  {"kind": "duel_refused", "seat": d, "paid": refuse_price(f)})
-        emit(state, f"The duel of {req['name']} is cancelled", {"kind": "duel_cancelled"})
+        emit(state, say("The duel of {who} is cancelled", who=req["name"]), {"kind": "duel_cancelled"})
         state["fight"] = None
         return
-    emit(state, "The duel is on", {"kind": "duel_on", "seats": participants(f)})
+    emit(state, say("The duel is on"), {"kind": "duel_on", "seats": participants(f)})
     _play(state)
 
 
@@ -131,14 +132,15 @@ def challenge_boss(state: State, p: dict[str, Any], args: dict[str, Any]) -> Non
     if want is not None:
         points = [k for k in points if want == [int(x) for x in k.split(",")]]
     if not points:
-        raise GameError("challenge_boss: stand on a door of the enemy boss point (SG-6)")
+        raise GameError(say("challenge_boss: stand on a door of the enemy boss point (SG-6)"))
     if state["turn"]["movement_left"] < 1:
-        raise GameError("challenge_boss: entering costs 1 movement")
+        raise GameError(say("challenge_boss: entering costs 1 movement"))
     state["turn"]["movement_left"] -= 1
     boss = state["sides"][enemy]["boss"]
     state["fight"] = {"kind": "boss", "stage": "join", "entrant": p["seat"], "joiners": [], "side": enemy,
                       "point": points[0], "answers": {}, "result": None}
-    emit(state, f"{p['name']} challenges boss {boss['general']} ({boss['health']} health)",
+    emit(state, say("{who} challenges boss {boss} ({health} health)", who=p["name"], boss=boss["general"],
+                    health=boss["health"]),
          {"kind": "boss_challenge", "seat": p["seat"], "boss": boss["general"], "health": boss["health"]})
     _boss_join_window(state)
 
@@ -171,10 +173,10 @@ def react(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # 
     """An answer to the open window, or a move of the fight being played."""
     w, f = state["window"], state["fight"]
     if w is not None and seat not in w["seats"]:
-        raise GameError(f"{move}: seat {seat} has nothing to answer in this window")
+        raise GameError(say("{move}: seat {seat} has nothing to answer in this window", move=move, seat=seat))
     if w is not None and w["kind"] == "dodge":
         if move not in ("dodge", "pass"):
-            raise GameError(f"{move}: answer the attack with dodge or pass")
+            raise GameError(say("{move}: answer the attack with dodge or pass", move=move))
         DODGE(state, seat, move, args)
         return
     if w is not None and w["kind"] == "duel":
@@ -182,23 +184,24 @@ def react(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # 
         return
     if w is not None and w["kind"] == "boss_join":
         if move not in ("join_boss", "pass"):
-            raise GameError(f"{move}: join_boss (2 gold) or pass")
+            raise GameError(say("{move}: join_boss (2 gold) or pass", move=move))
         if move == "join_boss":
             q = player(state, seat)
             board.to_bank(state, q, 2)  # SG-7 join a boss fight -2 (eligibility checked the 2)
             f["joiners"].append(seat)
-            emit(state, f"{q['name']} joins the boss fight for 2 gold", {"kind": "boss_join", "seat": seat})
+            emit(state, say("{who} joins the boss fight for 2 gold", who=q["name"]), {"kind": "boss_join", "seat": seat})
         f["answers"][str(seat)] = move
         _boss_join_window(state)
         return
     if w is not None and w["kind"] == "confirm":
         if move not in ("confirm", "dispute"):
-            raise GameError(f"{move}: confirm or dispute the fight's result")
+            raise GameError(say("{move}: confirm or dispute the fight's result", move=move))
         if move == "confirm":
-            emit(state, f"{player(state, seat)['name']} confirms the result", {"kind": "confirm", "seat": seat})
+            emit(state, say("{who} confirms the result", who=player(state, seat)["name"]), {"kind": "confirm", "seat": seat})
             finish(state, f["result"])
         else:
-            emit(state, f"{player(state, seat)['name']} disputes the result: enter it again (or the host undoes)",
+            emit(state, say("{who} disputes the result: enter it again (or the host undoes)",
+                                    who=player(state, seat)["name"]),
                  {"kind": "dispute", "seat": seat})
             f.update(stage="result", result=None)
             state["window"] = None
@@ -209,7 +212,7 @@ def react(state: State, seat: int, move: str, args: dict[str, Any]) -> None:  # 
     elif move == "flee":
         _flee(state, seat, args)
     else:
-        raise GameError(f"{move}: the fight is being played; enter its result or flee")
+        raise GameError(say("{move}: the fight is being played; enter its result or flee", move=move))
 
 
 def _duel_answer(state: State, seat: int, move: str, args: dict[str, Any]) -> None:
@@ -217,18 +220,18 @@ def _duel_answer(state: State, seat: int, move: str, args: dict[str, Any]) -> No
     q = player(state, seat)
     if seat in f["defenders"]:
         if move not in ("accept", "refuse"):
-            raise GameError(f"{move}: accept or refuse the duel")
+            raise GameError(say("{move}: accept or refuse the duel", move=move))
         if move == "refuse":
             price = refuse_price(f)
             if q["gold"] < price:
-                raise GameError(f"refuse: refusing costs {price} gold; you have {q['gold']} (SG-8.7)")
+                raise GameError(say("refuse: refusing costs {price} gold; you have {gold} (SG-8.7)", price=price, gold=q["gold"]))
             f["refused"].append(seat)
         f["answers"][str(seat)] = move
-        emit(state, f"{q['name']} {'accepts' if move == 'accept' else 'refuses'}",
+        emit(state, say("{who} accepts", who=q["name"]) if move == "accept" else say("{who} refuses", who=q["name"]),
              {"kind": "duel_answer", "seat": seat, "answer": move})
     else:
         if move not in ("join", "pass"):
-            raise GameError(f"{move}: join the duel (1 gold) or pass")
+            raise GameError(say("{move}: join the duel (1 gold) or pass", move=move))
         if move == "join":
             foes = _enemies_on(state, q)
             free = [e for e in foes if e["seat"] not in f["defenders"]]
@@ -241,10 +244,11 @@ def _duel_answer(state: State, seat: int, move: str, args: dict[str, Any]) -> No
             f["joiners"].append(seat)
             if pick is not None and pick["seat"] not in f["defenders"]:
                 f["defenders"].append(pick["seat"])  # the enemy on the joiner's cell defends too
-                emit(state, f"{q['name']} joins the duel for 1 gold; {pick['name']} defends",
+                emit(state, say("{who} joins the duel for 1 gold; {defender} defends", who=q["name"],
+                                     defender=pick["name"]),
                      {"kind": "duel_join", "seat": seat, "defender": pick["seat"]})
             else:
-                emit(state, f"{q['name']} joins the duel for 1 gold", {"kind": "duel_join", "seat": seat})
+                emit(state, say("{who} joins the duel for 1 gold", who=q["name"]), {"kind": "duel_join", "seat": seat})
         f["answers"][str(seat)] = move
     _offer_window(state)
 
@@ -309,7 +313,7 @@ def _enter_result(state: State, seat: int, args: dict[str, Any]) -> None:
     me = player(state, seat)["team"]
     others = [s for s in (seats if f["kind"] == "duel" else [p["seat"] for p in state["players"]])
               if player(state, s)["team"] != me]
-    emit(state, f"Fight result entered: side {winner} wins", {"kind": "fight_result", "winner": winner})
+    emit(state, say("Fight result entered: side {side} wins", side=winner), {"kind": "fight_result", "winner": winner})
     _open(state, "confirm", others, "fight_timeout_s")
 
 
@@ -332,11 +336,11 @@ def _flee(state: State, seat: int, args: dict[str, Any]) -> None:
         raise GameError(f"flee: boss_health must be 1-{boss['max_health']} (a boss at 0 is beaten: enter "
                         f"fight_result), got {bh!r}")
     board.to_bank(state, q, 1)
-    emit(state, f"{q['name']} flees the boss fight for 1 gold", {"kind": "flee", "seat": seat})
+    emit(state, say("{who} flees the boss fight for 1 gold", who=q["name"]), {"kind": "flee", "seat": seat})
     if rest:
         # the challenger left enters the result (SG-8.11)
         f["entrant"], f["joiners"] = rest[0], rest[1:]
-        emit(state, f"{player(state, rest[0])['name']} fights the boss on", {"kind": "fights_on", "seat": rest[0]})
+        emit(state, say("{who} fights the boss on", who=player(state, rest[0])["name"]), {"kind": "fights_on", "seat": rest[0]})
         return
     if bh is not None:
         boss["health"] = bh
@@ -417,7 +421,7 @@ def finish(state: State, result: dict[str, Any]) -> None:  # noqa: C901 - duel a
         for lp in losers:  # SG-7 lose a duel -1 per winner (what they have, SG-8.7)
             for wp in winners:
                 board.transfer(lp, wp, 1)
-        emit(state, f"Side {winner} wins the duel", {"kind": "duel_over", "winner": winner,
+        emit(state, say("Side {side} wins the duel", side=winner), {"kind": "duel_over", "winner": winner,
                                                      "winners": [p["seat"] for p in winners]})
         down = {p["seat"] for p in losers} | set(result["knocked_out"])
     else:
@@ -440,14 +444,14 @@ def finish(state: State, result: dict[str, Any]) -> None:  # noqa: C901 - duel a
                         state["decks"]["armour"].append(p["armour"])
                     p["armour"] = armour
                 board.gain(state, p, 2)  # SG-7 beat a boss +2
-            emit(state, f"Boss {boss['general']} is beaten", {"kind": "boss_beaten", "side": f["side"]})
+            emit(state, say("Boss {boss} is beaten", boss=boss["general"]), {"kind": "boss_beaten", "side": f["side"]})
             down = {p["seat"] for p in dead}
         else:
             if result.get("boss_health") is not None:
                 boss["health"] = result["boss_health"]
             for p in challengers:
                 board.to_bank(state, p, 2)  # SG-6 a challenger who dies pays 2
-            emit(state, f"Boss {boss['general']} wins ({boss['health']} health left)",
+            emit(state, say("Boss {boss} wins ({health} health left)", boss=boss["general"], health=boss["health"]),
                  {"kind": "boss_wins", "side": f["side"], "health": boss["health"]})
             down = {p["seat"] for p in challengers}
     for s in sorted(down):

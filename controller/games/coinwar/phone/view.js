@@ -58,24 +58,12 @@
     const owner = coinOwner(coin);
     return owner ? `${coinBadge(owner)}<span>${esc(nameOf(owner))}</span>` : `${coinBadge(null, { label: coin })}<span>${esc(coin)}</span>`;
   }
-  /** A question's text with each coin named as players see it ("Which coins did your coin (red
-   * circle 1) touch?"), escaped. */
-  function questionText(text) {
-    return esc(translateQuestion(String(text || ""))).replace(/\b(c[1-6]|[AB][1-3]|ball)\b/g, (coin) => esc(coinName(coin)));
-  }
-  /** The referee's questions (controller/games/coinwar/referee.py QUESTION_TEXT, the modes' contact
-   * questions) in the phone's language: each is a known sentence around one coin id. */
-  const QUESTIONS = [
-    [/^Which coins are lying entirely inside the goal\?$/, () => t("Which coins are lying entirely inside the goal?")],
-    [/^Which coins flew \(off the table, or tilted on a coin or a rail\)\?$/, () => t("Which coins flew (off the table, or tilted on a coin or a rail)?")],
-    [/^Which coins did (\S+) touch\?$/, (coin) => t("Which coins did {coin} touch?", { coin })],
-    [/^Did (\S+) touch the ball\? \(pick it if so\)$/, (coin) => t("Did {coin} touch the ball? (pick it if so)", { coin })],
-    [/^Did (\S+) touch a biohazard coin \(black or blue\) during this strike\? Pick the ones it touched \(none: leave empty\)\.$/,
-      (coin) => t("Did {coin} touch a biohazard coin (black or blue) during this strike? Pick the ones it touched (none: leave empty).", { coin })],
-  ];
-  function translateQuestion(text) {
-    for (const [re, say] of QUESTIONS) { const m = re.exec(text); if (m) return say(m[1]); }
-    return text;
+  /** A question in the phone's language, each coin named as players see it ("Which coins did your
+   * coin (red circle 1) touch?"), escaped. The referee sends it as a message (``says``, like a log
+   * line: docs/i18n.md), so a new question is in the catalogue or fails its test, never silently English. */
+  function questionText(text, q) {
+    const asked = q && q.says ? say(q.says) : String(text || "");
+    return esc(asked).replace(/\b(c[1-6]|[AB][1-3]|ball)\b/g, (coin) => esc(coinName(coin)));
   }
   const QUESTION = { label: coinChipLabel, get hint() { return t("Tap every coin that applies"); }, text: questionText };
   const WITHDRAW_BUTTON = () => `<button class="btn wide" data-action="withdraw" id="withdraw-strike">${esc(t("Withdraw strike (the table saw nothing)"))}</button>`;  // CW-5.6
