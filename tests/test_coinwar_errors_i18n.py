@@ -75,15 +75,21 @@ def test_cw9_placing_a_coin_nobody_owes_is_refused_in_chinese():
     assert chinese == "币 'c1' 不需要放回（待放回的：无）"
 
 
-def test_cw7_5_a_combo_out_of_turn_is_refused_in_chinese():
+def three_kingdoms_table() -> Table:
+    """Four players (CW-7.5), a deck of every kind so each hand holds something to play."""
     table = Table(clock=FakeClock())
     identities = {"1": "lord", "2": "rebel", "3": "loyalist", "4": "traitor"}
-    deck = [{"kind": kind, "points": 1} for kind in ["combo"] * 9]
+    deck = [{"kind": kind, "points": 1 + i % 5} for i, kind in enumerate(["combo", "elixir", "burning_camps"] * 4)]
     started = submit(table, {"type": "new_game", "game": "coinwar", "mode": "three_kingdoms", "seed": 1,
                              "order": [1, 2, 3, 4], "options": {"identities": identities, "deck": deck},
                              "players": [{"seat": s, "name": f"P{s}"} for s in (1, 2, 3, 4)]})
     assert started["ok"], started
-    card = table.state["tk"]["hands"]["2"][0]["id"]
+    return table
+
+
+def test_cw7_5_a_combo_out_of_turn_is_refused_in_chinese():
+    table = three_kingdoms_table()
+    card = table.state["tk"]["hands"]["2"][0]["id"]  # out of turn is refused before the card is looked at
     error, chinese = refused(table, {"type": "move", "seat": 2, "move": "combo", "args": {"card": card}})
     assert error == "seat 2 may play Combo only in their own turn (CW-7.5)"
     assert chinese == "座位 2 只能在自己的回合打出连击"
@@ -106,9 +112,12 @@ PLAYER_INPUTS = st.one_of(
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(PLAYER_INPUTS, min_size=1, max_size=12))
 def test_every_refusal_a_player_meets_in_play_is_said_in_chinese(inputs):
+    assert_said_in_chinese(ffa_table(1, 2, 3), inputs)
+
+
+def assert_said_in_chinese(table: Table, inputs: list[dict[str, Any]]) -> None:
     """Whatever a phone sends during a game, a refusal carries its message (the Chinese differs from
-    the English and names no rule); an accepted input simply plays on."""
-    table = ffa_table(1, 2, 3)
+    the English and names no rule) and changes nothing; an accepted input simply plays on."""
     for inp in inputs:
         before, seq = table.state, table.seq
         result = submit(table, inp)
@@ -119,3 +128,23 @@ def test_every_refusal_a_player_meets_in_play_is_said_in_chinese(inputs):
         assert render(result["error_msg"], "en") == result["error"]
         chinese = render(result["error_msg"], "zh")
         assert "CW-" not in chinese and chinese != result["error"]
+
+
+CARD_IDS = st.one_of(st.sampled_from([f"k{i}" for i in range(1, 14)]), st.none(), st.integers(0, 3))
+TK_INPUTS = st.one_of(
+    st.fixed_dictionaries({"type": st.just("move"), "seat": st.integers(1, 4),
+                           "move": st.sampled_from(["combo", "burning_camps", "elixir", "take_damage", "discard", "x"]),
+                           "args": st.fixed_dictionaries({}, optional={
+                               "card": CARD_IDS, "target": st.integers(0, 5), "hide": st.sampled_from([True, False, 1]),
+                               "cards": st.lists(CARD_IDS, max_size=3)})}),
+    st.fixed_dictionaries({"type": st.just("shot"), "seat": st.integers(1, 4), "coin": st.sampled_from(["c1", "c2"]),
+                           "dead": st.sampled_from([[], ["c2"], ["c1"]]), "flown": st.just([]),
+                           "contacts": st.sampled_from([[], [["c1", "c2"]]])}),
+    st.fixed_dictionaries({"type": st.just("end_turn"), "seat": st.integers(1, 4)}),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(TK_INPUTS, min_size=1, max_size=12))
+def test_cw7_5_every_refusal_of_a_card_move_is_said_in_chinese(inputs):
+    assert_said_in_chinese(three_kingdoms_table(), inputs)
