@@ -69,6 +69,19 @@ def test_cw8_a_wrong_answer_and_a_strike_before_answering_are_refused_in_chinese
     assert chinese.startswith("问题 q1 还没回答（") and "Which coins" not in chinese  # the question, in Chinese too
 
 
+def test_cw7_3_football_the_open_ball_question_is_quoted_in_chinese():
+    table = Table(clock=FakeClock())
+    teams = {1: "A", 2: "B"}
+    started = submit(table, {"type": "new_game", "game": "coinwar", "mode": "football", "seed": 3, "order": [1, 2],
+                             "players": [{"seat": s, "name": f"P{s}", "team": t} for s, t in teams.items()]})
+    assert started["ok"], started
+    asked = submit(table, {"type": "shot", "seat": 1, "coin": "A1", "dead": [], "flown": [], "contacts": None})
+    assert asked["ok"] and table.state["questions"][0]["subject"] == "A1"
+    error, chinese = refused(table, {"type": "end_turn", "seat": 1})
+    assert error == "question q1 is open (Did A1 touch the ball? (pick it if so)); answer it first"
+    assert chinese.startswith("问题 q1 还没回答（") and "A1" in chinese and "Did" not in chinese
+
+
 def test_cw9_placing_a_coin_nobody_owes_is_refused_in_chinese():
     error, chinese = refused(ffa_table(1, 2), {"type": "placed", "coin": "c1"})
     assert error == "nothing to place for coin 'c1' (pending: nothing)"

@@ -15,7 +15,7 @@ from controller.games.base import GameError, seat_of
 from controller.games.coinwar import turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
-from core.said import Said, say, term
+from core.said import N_, say, term
 
 FACT_FIELDS = ("dead", "flown", "contacts")
 
@@ -319,6 +319,7 @@ QUESTION_TEXT = {
     "flown": "Which coins flew (off the table, or tilted on a coin or a rail)?",
     "contacts": "Which coins did {coin} touch?",
 }
+BALL_CONTACT_TEXT = N_("Did {coin} touch the ball? (pick it if so)")  # Football's contact question (CW-7.3)
 
 
 def question_text(question: dict[str, Any]) -> str:
@@ -329,8 +330,10 @@ def question_text(question: dict[str, Any]) -> str:
     if kind in ("dead", "flown") and text == QUESTION_TEXT[kind]:
         return term(text)
     subject = question.get("subject")
-    if kind == "contacts" and isinstance(subject, str) and text == QUESTION_TEXT["contacts"].format(coin=subject):
-        return Said(text, {"id": QUESTION_TEXT["contacts"], "args": {"coin": subject}})
+    if kind == "contacts" and isinstance(subject, str):
+        for template in (QUESTION_TEXT["contacts"], BALL_CONTACT_TEXT):
+            if text == template.format(coin=subject):
+                return say(template, coin=subject)
     return text
 
 
