@@ -19,7 +19,7 @@ from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
 from controller.games.players import check_players, name_of
 from controller.games.words import mode_titles
-from core.said import say
+from core.said import listing, say
 
 NAME = "coinwar"
 TITLE = "Coin War (币战)"
@@ -181,7 +181,7 @@ def _apply(new_state: State, inp: dict[str, Any]) -> State:
     if handler is None:
         expected = [*_HANDLERS, *m.extra_inputs, "move", "abort"]
         raise GameError(say("unknown input type {got} for coinwar (expected: {expected})",
-                            got=repr(kind), expected=", ".join(expected)))
+                            got=repr(kind), expected=listing(expected)))
     handler(m, new_state, inp)
     return new_state
 

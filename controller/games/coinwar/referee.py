@@ -15,7 +15,7 @@ from controller.games.base import GameError, seat_of
 from controller.games.coinwar import turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
-from core.said import N_, say, term
+from core.said import N_, listing, say, term
 
 FACT_FIELDS = ("dead", "flown", "contacts")
 
@@ -76,7 +76,7 @@ def check_coin_list(mode: Mode, state: State, value: Any, key: str,
     for coin in value:
         if coin not in on_table:
             raise GameError(say("'{key}' names coin {coin}, which is not on the table (coins: {coins})",
-                                key=key, coin=repr(coin), coins=", ".join(on_table)))
+                                key=key, coin=repr(coin), coins=listing(on_table)))
     if len(set(value)) != len(value):
         raise GameError(say("'{key}' names a coin twice: {coins}", key=key, coins=str(value)))
     return list(value)
@@ -202,7 +202,7 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     allowed = mode.strikable_coins(state, seat)
     if coin not in allowed:
         raise GameError(say("seat {seat} may strike only {allowed}, not {coin} (CW-5.1)",
-                            seat=seat, allowed=" or ".join(allowed), coin=repr(coin)))
+                            seat=seat, allowed=listing(allowed, " or "), coin=repr(coin)))
     if state.get("turn_coin") not in (None, coin):
         raise GameError(say("seat {seat} already struck {coin} this turn; one coin per turn",
                             seat=seat, coin=state["turn_coin"]))
@@ -250,7 +250,8 @@ def placed(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     coin = inp.get("coin")
     match = [p for p in state["pending_placements"] if p["coin"] == coin]
     if not match:
-        pending = ", ".join(p["coin"] for p in state["pending_placements"]) or say("nothing")
+        waiting = [p["coin"] for p in state["pending_placements"]]
+        pending = listing(waiting) if waiting else say("nothing")
         raise GameError(say("nothing to place for coin {coin} (pending: {pending})", coin=repr(coin), pending=pending))
     if "seat" in inp and seat_of(inp) != match[0]["by"]:
         raise GameError(say("coin {coin} is placed by seat {placer}, not seat {seat}",

@@ -22,7 +22,7 @@ from controller.games.coinwar.biohazard import seat_map
 from controller.games.coinwar.classic import FreeForAll, check_order
 from controller.games.coinwar.modes import Option, ShotContext, State
 from controller.games.coinwar.turns import player
-from core.said import say, term
+from core.said import listing, say, term
 
 IDENTITIES = ("lord", "loyalist", "rebel", "traitor")
 REBELS_FOR = {4: 1, 5: 2, 6: 3}  # CW-7.5: 1 lord, 1 loyalist, 1 traitor, the rest rebels
@@ -327,7 +327,7 @@ class ThreeKingdoms(FreeForAll):
         handler = self.MOVES.get(name) if isinstance(name, str) else None
         if handler is None:
             raise GameError(say("unknown Three Kingdoms move {move} (moves: {moves})",
-                                move=repr(name), moves=", ".join(self.MOVES)))
+                                move=repr(name), moves=listing(self.MOVES)))
         args = inp.get("args", {})
         if args is None:
             args = {}
