@@ -12,8 +12,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from controller.games.coinwar.referee import question_text
 from controller.table import Table
 from core.clock import FakeClock
+from core.said import Said
 from web_panel.i18n import render
 
 RUN = uuid.uuid4().hex[:8]  # command ids never repeat across runs
@@ -161,3 +163,13 @@ TK_INPUTS = st.one_of(
 @given(st.lists(TK_INPUTS, min_size=1, max_size=12))
 def test_cw7_5_every_refusal_of_a_card_move_is_said_in_chinese(inputs):
     assert_said_in_chinese(three_kingdoms_table(), inputs)
+
+
+def test_cw8_a_question_carrying_its_message_is_quoted_by_it():
+    question = {"id": "q1", "kind": "contacts", "subject": "c1", "text": "Which coins did c1 touch?",
+                "says": {"id": "Which coins did {coin} touch?", "args": {"coin": "c1"}}}
+    quoted, rebuilt = question_text(question), question_text({**question, "says": None})
+    assert isinstance(quoted, Said) and isinstance(rebuilt, Said)
+    assert quoted == "Which coins did c1 touch?" and render(quoted.msg, "zh") != quoted
+    assert rebuilt.msg == question["says"]  # the same message, from the template that wrote it
+    assert question_text({"kind": "contacts", "subject": "c1", "text": "odd"}) == "odd"

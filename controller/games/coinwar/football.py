@@ -103,7 +103,7 @@ class Football(Mode):
         coin = pending["coin"]
         ball = [BALL] if BALL in self.coins_on_table(state) else []
         return [{"subject": coin, "options": ball, "witness": ball[0] if ball else None,
-                 "text": referee.BALL_CONTACT_TEXT.format(coin=coin)}]
+                 "text": f"Did {coin} touch the ball? (pick it if so)"}]
 
     def check_shot(self, state: State, pending: dict[str, Any], inp: dict[str, Any]) -> None:
         mouth = inp.get("mouth")

@@ -15,7 +15,7 @@ from controller.games.base import GameError, seat_of
 from controller.games.coinwar import turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
-from core.said import N_, listing, say, term
+from core.said import N_, Said, listing, say, term
 
 FACT_FIELDS = ("dead", "flown", "contacts")
 
@@ -320,13 +320,17 @@ QUESTION_TEXT = {
     "flown": "Which coins flew (off the table, or tilted on a coin or a rail)?",
     "contacts": "Which coins did {coin} touch?",
 }
-BALL_CONTACT_TEXT = N_("Did {coin} touch the ball? (pick it if so)")  # Football's contact question (CW-7.3)
+BALL_CONTACT_TEXT = N_("Did {coin} touch the ball? (pick it if so)")  # Football's (football.py, CW-7.3)
 
 
 def question_text(question: dict[str, Any]) -> str:
     """An open question's text as a message, so an error quoting it reads in the phone's language
-    (docs/i18n.md); a text no template here produced stays as it is."""
+    (docs/i18n.md): the message the question carries, else the template that wrote it; a text no
+    template here wrote stays as it is."""
     text: str = question["text"]
+    carried = question.get("says")
+    if isinstance(carried, dict) and isinstance(carried.get("id"), str):
+        return Said(text, carried)
     kind = question.get("kind")
     if kind in ("dead", "flown") and text == QUESTION_TEXT[kind]:
         return term(text)
