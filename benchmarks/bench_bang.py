@@ -1,5 +1,5 @@
 """Bang! engine and bot speed: whole random-bot games (engine + legal, no views, no I/O) and the
-heuristic bot's decision time from a seat view (performance.md aims: >= 200 games/s, p95 < 50 ms)."""
+heuristic bot's decision time from a seat view (docs/performance.md aims: >= 200 games/s, p95 < 50 ms)."""
 
 from __future__ import annotations
 

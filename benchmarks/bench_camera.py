@@ -1,4 +1,4 @@
-"""Camera observer figures (docs/camera.md, performance.md): questions per strike on the beams-only
+"""Camera observer figures (docs/camera.md, docs/performance.md): questions per strike on the beams-only
 path and with the camera, wrong facts, and the analysis' CPU time, over random believable strikes
 rendered through the virtual camera.
 

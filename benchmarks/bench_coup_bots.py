@@ -1,4 +1,4 @@
-"""How well the Coup heuristic bot plays (issue 12): win rates over seeded games, seats rotated.
+"""How well the Coup heuristic bot plays: win rates over seeded games, seats rotated.
 
 Matchups, each over ``GAMES`` seeded games (engine only, no I/O):
 - ``heuristic`` vs ``random`` heads-up, and ``heuristic`` vs the frozen first heuristic

@@ -1,4 +1,4 @@
-"""Panel benchmarks against the real served panel, daemon and Mosquitto (issue 17 aims).
+"""Panel benchmarks against the real served panel, daemon and Mosquitto.
 
 - ``sse_clients``: SSE streams held open at once (100 phones/screens), each got its snapshot.
 - ``state_to_browser_p95_ms``: a state published on MQTT -> the ``state`` event read by each of the

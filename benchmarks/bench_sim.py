@@ -47,7 +47,7 @@ def observer_accuracy(shots: int = 10_000, seed: int = 2) -> dict[str, float]:
         facts: list = []
         vb.reset(table.positions())
         # the virtual table's physics flies every coin through the rail beams' plane ("rails");
-        # a real table leaves flown unknown instead (controller/games/coinwar/sensing.py, #3)
+        # a real table leaves flown unknown instead (controller/games/coinwar/sensing.py)
         observer = Observer(beams, clock, facts.append, initially_blocked=vb.state, flight_proof="rails")
         vb.on_edge = observer.on_edge
         coin, vx, vy = random_flick(rng, table.positions())

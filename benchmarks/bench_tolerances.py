@@ -1,4 +1,4 @@
-"""The goal proof under realistic mounting tolerances (#4), Monte Carlo.
+"""The goal proof under realistic mounting tolerances, Monte Carlo.
 
 The observer proves "no coin is dead" from the *configured* point-beam positions; a real build has
 its beams a little elsewhere. Each trial draws one build:

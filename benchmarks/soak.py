@@ -152,7 +152,7 @@ class Soak:
         self.broker.close()
 
 
-# --- the hostile LAN (issue 17) ---------------------------------------------------------------
+# --- the hostile LAN ---------------------------------------------------------------
 def _connect_once(soak: Soak, client_id: str, username: str | None = None, password: str | None = None) -> None:
     """One MQTT connection as ``client_id``, held until the broker answers, then dropped."""
     import threading

@@ -1,4 +1,4 @@
-"""The hostile-LAN phase of ``make soak`` (issue 17): phones play through the panel under attack.
+"""The hostile-LAN phase of ``make soak``: phones play through the panel under attack.
 
 The real ``gametable run --no-hardware`` (daemon + panel in one process) behind a real Mosquitto.
 Two seated phones play Coin War through ``POST /api/cmd`` from their own loopback addresses while

@@ -8,9 +8,8 @@ result (``"duplicate": true``) and never applies it twice, which makes the retry
 
 :class:`CommandClient` is that rule in code, for tools, bots, the soak test and the panel.
 
-The other half of the rule: **a command the sender gave up on must never apply later** (issue 17
-item 6). A client that reported "the table did not answer" to its user must not have the command
-delivered afterwards by a queue somewhere:
+The other half of the rule: **a command the sender gave up on must never apply later**. A client
+that reported "the table did not answer" to its user must not have the command delivered afterwards by a queue somewhere:
 
 - paho's queue: while the broker is unreachable nothing is published (paho would keep it and send it
   on reconnect), and on every reconnect whatever paho still holds from before is dropped

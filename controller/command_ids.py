@@ -1,8 +1,8 @@
-"""Command ids that never repeat across runs (architecture.md, "Commands and inputs").
+"""Command ids that never repeat across runs (docs/architecture.md, "Commands and inputs").
 
 The daemon answers a repeated ``id`` with its first result and never applies it again, and the
 journal remembers every id for good. So an id that restarts from 1 on every run (``sim-1-1``,
-``sim-1-2``…) is swallowed as a duplicate after a restart on the same journal (issue 16 item 1).
+``sim-1-2``…) is swallowed as a duplicate after a restart on the same journal.
 Each :class:`CommandIds` draws a random run token (72 bits) once, then counts: ids stay short and
 readable, and two runs never share one.
 """

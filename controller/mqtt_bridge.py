@@ -1,4 +1,4 @@
-"""The MQTT side of the daemon: the topic contract of architecture.md (names: controller.topics).
+"""The MQTT side of the daemon: the topic contract of docs/architecture.md (names: controller.topics).
 
 paho-mqtt keeps reconnecting by itself with a capped backoff; every (re)connect re-announces
 ``online`` and calls ``on_connected`` so the daemon republishes its retained topics.

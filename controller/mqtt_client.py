@@ -1,4 +1,4 @@
-"""Every long-lived MQTT client of the table, set up in one place (architecture.md "MQTT").
+"""Every long-lived MQTT client of the table, set up in one place (docs/architecture.md "MQTT").
 
 The daemon's bridge, the panel's link, the command client, the simulator's table and the venue's
 service and auto-start differ only in what is chosen here: the client id, MQTT v5 (message expiry, controller.command_client) or a persistent v3.1.1

@@ -1,4 +1,4 @@
-"""Which striker belongs to which seat, and which MACs the base station forwards (issue 15 #6).
+"""Which striker belongs to which seat, and which MACs the base station forwards.
 
 The host pairs strikers from the panel ("wave the striker, tap the seat"); the Pi owns the result
 and keeps it in a small JSON file beside the journal (``<journal>.strikers.json``), merged over

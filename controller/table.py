@@ -315,7 +315,7 @@ class Table:
         return self.game.apply(self.state, inp), self.game
 
     def _undone(self) -> tuple[dict[str, Any] | None, Game | None]:
-        """Undo = drop the last effective input and replay (architecture.md)."""
+        """Undo = drop the last effective input and replay (docs/architecture.md)."""
         if not self.inputs:
             raise GameError("nothing to undo")
         return self._rebuild(self.inputs[:-1])

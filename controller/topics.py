@@ -1,4 +1,4 @@
-"""The one place that builds MQTT topic names and client ids (architecture.md, "MQTT (contract)").
+"""The one place that builds MQTT topic names and client ids (docs/architecture.md, "MQTT (contract)").
 
 The daemon's bridge, the panel's link, the virtual table, the command client, bots and tools all
 take their topic strings from here, so the contract is written down once. Standard library only:
@@ -27,6 +27,7 @@ import secrets
 from dataclasses import dataclass
 
 ROOT = "gametable"
+OFFER = "offer"  # gametable/<id>/offer: the venue's next match for this table (bridged in, retained)
 
 
 def base(table_id: str) -> str:
@@ -54,6 +55,11 @@ class Topics:
     @property
     def state(self) -> str:
         return f"{self.base}/state"
+
+    @property
+    def offer(self) -> str:
+        """The venue's match offer for this table (controller/venue_offer.py), retained."""
+        return f"{self.base}/{OFFER}"
 
     @property
     def events(self) -> str:
@@ -123,7 +129,7 @@ def topics(table_id: str) -> Topics:
 # --- client ids ----------------------------------------------------------------------------------
 # Mosquitto disconnects a client when another one connects with the same client id. A fixed,
 # guessable id (the table id is public in every topic) lets anyone on the LAN kick the daemon off
-# the broker again and again (issue 17 item 2). So: the daemon's id carries a suffix derived from
+# the broker again and again. So: the daemon's id carries a suffix derived from
 # its broker password (stable across restarts, which its persistent session needs; unknowable
 # without the password); every other client takes a random id per connection.
 

@@ -139,6 +139,17 @@ class PanelConfig:
     absent_s: float = key(120.0, number(5.0, 86400.0))
 
 
+def _venue_url(value: Any, _: str) -> Any:
+    return value.rstrip("/") if isinstance(value, str) and re.match(r"^https?://[^/\s]+(/\S*)?$", value) else REFUSED
+
+
+@dataclass(frozen=True)
+class VenueLinkConfig:
+    """The venue this table belongs to (hardware_docs/multi_table.md): its lobby lists the venue's players."""
+
+    url: str | None = key(None, Rule("the venue board's address, e.g. \"http://venue.local:8090\"", _venue_url))
+
+
 BEAM_KINDS = ("segment", "point")
 BEAM_KIND = one_of(*BEAM_KINDS)
 PART_KEYS = ("part", "range_mm", "span_mm")  # also `[beam_parts.<kind>]`: every beam of that kind
@@ -295,6 +306,7 @@ class Config:
     beams: tuple[BeamConfig, ...] = ()
     leds: LedConfig = LedConfig()
     sim: SimConfig = SimConfig()
+    venue: VenueLinkConfig = VenueLinkConfig()
     camera: CameraConfig | None = None  # None: no camera, the beams and phones as before
     source: str = "<defaults>"
 
@@ -303,7 +315,7 @@ class Config:
 # is one line in its section's dataclass (and its row in README.md's table). [camera] alone is optional.
 SECTIONS: dict[str, type] = {"mqtt": MqttConfig, "striker": StrikerConfig, "gpio": GpioConfig,
                              "journal": JournalConfig, "panel": PanelConfig, "leds": LedConfig, "sim": SimConfig,
-                             "camera": CameraConfig}
+                             "venue": VenueLinkConfig, "camera": CameraConfig}
 TOP_KEYS = {f.name for f in fields(Config)} - {"source"} | {"beam_parts"}
 
 

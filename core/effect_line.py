@@ -3,7 +3,7 @@
 Two places say an effect without knowing its game: the daemon's shared words
 (``controller.games.words``) for an effect a game has no sentence for, and the panel's log
 (``web_panel.loglines``) for an event from a daemon older than the ``words`` contract
-(architecture.md "MQTT"). They must read alike, and the panel may not import a game package,
+(docs/architecture.md "MQTT"). They must read alike, and the panel may not import a game package,
 so the line lives here, below both.
 """
 

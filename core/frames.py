@@ -1,4 +1,4 @@
-"""Striker serial protocol 1 (architecture.md, "Frame contract"): encode and stream-decode frames.
+"""Striker serial protocol 1 (docs/architecture.md, "Frame contract"): encode and stream-decode frames.
 
 A frame on the wire is ``COBS(payload ‖ CRC16(payload)) ‖ 0x00``: COBS removes every zero byte
 from the body so 0x00 can only mean "end of frame", which is what lets the reader resynchronise

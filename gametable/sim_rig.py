@@ -1,7 +1,7 @@
 """The virtual table's sensors on the *real* sensor code (hardware_docs/virtual_table.md).
 
 Why: ``gametable sim`` should exercise what ``gametable run`` runs on the Pi, not a shortcut
-(architecture.md: the virtual table "drives the beam pins through gpiozero's MockFactory from coin
+(docs/architecture.md: the virtual table "drives the beam pins through gpiozero's MockFactory from coin
 geometry and feeds striker frames through a pty"). :class:`SimHardware` builds exactly the
 :class:`~controller.hardware.Hardware` of the Pi on the virtual sensors of
 :class:`virtual.sensor_rig.VirtualSensors`:

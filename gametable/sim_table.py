@@ -6,7 +6,7 @@ directly, without the CLI, the demo or MQTT around it.
 :class:`VirtualTable` is the platform object: on a flick it submits ``strike``, runs the physics,
 drives the beams from coin geometry, then submits the ``shot`` -- the ground truth (``--truth``) or
 what the observer made of the beams (``--ask``, questions then answered from the ground truth, as
-architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
+docs/architecture.md says) -- places coins the rules ask to be placed, and plays bot seats.
 
 It knows no game: what a game puts on the table, what a strike means to it and how its bots aim
 come from the game's virtual parts (``controller/virtual_parts.py``, looked up by

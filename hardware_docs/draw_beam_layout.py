@@ -22,7 +22,7 @@ if str(ROOT) not in sys.path:
 
 from core.config import BeamConfig, Config, ConfigError, load  # noqa: E402
 
-DEFAULT_CONFIGS = (ROOT / "controller" / "data" / "default-table.toml",)  # the one pin map (#13)
+DEFAULT_CONFIGS = (ROOT / "controller" / "data" / "default-table.toml",)  # the one pin map
 COIN_MM = 30.0
 SCALE = 1.0  # SVG user units per mm
 MARGIN = 60.0  # room around the table

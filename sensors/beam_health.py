@@ -1,4 +1,4 @@
-"""Dead beams (#5): an unplugged receiver reads "clear" forever, so nothing else would notice it.
+"""Dead beams: an unplugged receiver reads "clear" forever, so nothing else would notice it.
 
 Two checks, both fed the debounced :class:`~sensors.beams.BeamEdge` s:
 

@@ -15,7 +15,7 @@ accepted level, one :class:`BeamEdge` is delivered, stamped with the clock time 
 - toggles that return to the accepted level within 1 ms give nothing;
 - chatter at the start of a real change is folded into that one change.
 
-Edge times (#14): with lgpio, gpiozero gets each edge with the kernel's timestamp (CLOCK_MONOTONIC,
+Edge times: with lgpio, gpiozero gets each edge with the kernel's timestamp (CLOCK_MONOTONIC,
 the clock ``SystemClock`` uses) and keeps it as the device's last change. The bank then stamps an
 edge with that time (``clock.now()`` minus the device's ``active_time``/``inactive_time``) rather
 than with the moment Python got round to the callback, which on a busy Pi can be milliseconds

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 HALF_SEQ = SEQ_MOD // 2
 RECENT_SEQS = 64  # a seq seen among the last 64 from a sender is a duplicate, not a restart
 BATTERY_HYSTERESIS_V = 0.05
-# What one sender may cost (#7): a striker sends a heartbeat a second and a few strikes; a base
+# What one sender may cost: a striker sends a heartbeat a second and a few strikes; a base
 # station in a room of tables, a broken board or an attacker may send thousands of ids. Every
 # per-sender table is bounded and every diagnostic is rate-limited, so memory and MQTT traffic
 # stay flat whatever arrives on the port.
@@ -38,7 +38,7 @@ MAX_SENDERS = 64  # tracked senders (paired strikers + the base); more are count
 MAX_FRAMES_PER_S = 50  # per sender, sustained (a token bucket) ...
 BURST_FRAMES = 200  # ... after a burst this big: a base station's backlog after a USB stall passes
 MAX_UNPAIRED_IDS = 16  # unpaired ids remembered for stats (most recent first)
-# a striker going to sleep by design (#8), firmware 1.1.0 (serial_protocol.md):
+# a striker going to sleep by design, firmware 1.1.0 (serial_protocol.md):
 # {"t":"sleep","id":"s3","seq":19,"bat":3.88,"why":"idle"}
 SLEEP = "sleep"
 # the base station's pairing reports (firmware 1.1.0) and its RSSI report (``radio``, 1.2.0):
@@ -66,7 +66,7 @@ class SenderState:
     low_battery: bool = False
     fw: str | None = None
     proto: int | None = None
-    asleep: bool = False  # said "sleep": quiet by design, not silent (#8)
+    asleep: bool = False  # said "sleep": quiet by design, not silent
     tokens: float = float(BURST_FRAMES)
     refilled: float | None = None
     flooding: bool = False
@@ -432,7 +432,7 @@ class StrikerLink:
         self.allowed = None if allowed is None else frozenset(allowed) | {"base"}
 
     def _admit(self, sid: str, now: float) -> SenderState | None:
-        """A new sender gets a table entry only if it is paired and the table has room (#7)."""
+        """A new sender gets a table entry only if it is paired and the table has room."""
         if self.allowed is not None and sid not in self.allowed:
             self._counts["ignored_unpaired"] += 1
             self._unpaired[sid] = self._unpaired.pop(sid, 0) + 1
@@ -501,7 +501,7 @@ class StrikerLink:
                     del self._senders[sid]  # unpaired (set_allowed): no "silent" report for it
             for sid, st in self._senders.items():
                 if st.last_seen is None or st.silent or st.asleep:
-                    continue  # a striker asleep by design is not a fault (#8)
+                    continue  # a striker asleep by design is not a fault
                 quiet = now - st.last_seen
                 if quiet > self.silence_s:
                     st.silent = True

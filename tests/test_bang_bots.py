@@ -1,4 +1,4 @@
-"""Bang!'s heuristic bot (issue 13): answers when it can, equips better blue cards, and plays to
+"""Bang!'s heuristic bot: answers when it can, equips better blue cards, and plays to
 its role from public events — Outlaws go for the Sheriff, the Renegade keeps the Sheriff for last."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Bang! on four phones (issue 13), in a real Chromium with the real daemon, Mosquitto and panel.
+"""Bang! on four phones, in a real Chromium with the real daemon, Mosquitto and panel.
 
 A stacked table (BG-8.14 ``options.setup``): Ann, the Sheriff, taps her Duel, sees Bo lit at
 distance 1 and challenges him; Bo answers with a BANG! from his phone, Ann takes the hit from hers.

@@ -1,4 +1,4 @@
-"""A scripted Bang! game replayed through ``gametable replay`` (architecture.md; docs/rules/bang.md BG-8.14):
+"""A scripted Bang! game replayed through ``gametable replay`` (docs/architecture.md; docs/rules/bang.md BG-8.14):
 a Duel, a Gatling, a dying window that times out, rewards and the Sheriff's win."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""#5 dead beams: the walk test and the running check, fed by the real BeamBank on MockFactory pins."""
+"""Dead beams: the walk test and the running check, fed by the real BeamBank on MockFactory pins."""
 
 from __future__ import annotations
 

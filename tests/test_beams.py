@@ -348,7 +348,7 @@ def test_beam_blocked_at_start_reports_stuck() -> None:
         bank.close()
 
 
-# --- #14: the kernel's edge timestamp (lgpio) instead of the moment Python ran the callback -------
+# --- the kernel's edge timestamp (lgpio) instead of the moment Python ran the callback -------
 
 def _late_factory():
     """MockPins whose edges arrive with a timestamp 5 ms old, as lgpio's kernel timestamps do when

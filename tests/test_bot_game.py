@@ -1,6 +1,6 @@
 """A game of bots starts as each game declares it in ``describe()`` (``bot_game``), so the simulator
 (``gametable sim --bots N --game G``) knows no game by name: a game registered only from tests/
-gets bot games too (issue 11)."""
+gets bot games too."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The host's bring-up page in a real Chromium (issue 15 "builders expect", #5, #6): a real daemon
+"""The host's bring-up page in a real Chromium: a real daemon
 with its Hardware (beams on MockFactory pins, the striker link on a pty to the base station's own
 firmware logic), a real Mosquitto and the served panel. The host unlocks with the PIN, sees a beam
 toggle and the walk test, opens pairing, sees the waved striker, taps seat 3; the striker's next

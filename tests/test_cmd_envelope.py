@@ -1,4 +1,4 @@
-"""The command envelope over MQTT (architecture.md "Commands and inputs"): specific errors on
+"""The command envelope over MQTT (docs/architecture.md "Commands and inputs"): specific errors on
 ``cmd/result`` for malformed commands, nothing applied, QoS 1 both ways."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Property tests for the CW-7 modes: random legal play never crashes and reaches a winner, hidden
-identities and hands never leak (CW-7.5), and replays are exact (architecture.md)."""
+identities and hands never leak (CW-7.5), and replays are exact (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_cw_7_every_mode_is_described_for_the_lobby_with_its_options():
     assert {"identities", "lord_health", "health", "deck"} <= set(tk) and tk["lord_health"]["default"] == 4
 
 
-# --- the invariants behind issue 12's defects, over random legal play of every mode ---------------
+# --- the invariants behind the rules defects once found, over random legal play of every mode ---------------
 
 ALL_MODES = ["ffa", "teams", *MODES]
 

@@ -1,4 +1,4 @@
-"""CW-5.6: the striker's player withdraws a strike nothing on the table confirmed (issue 15.11)."""
+"""CW-5.6: the striker's player withdraws a strike nothing on the table confirmed."""
 
 from __future__ import annotations
 

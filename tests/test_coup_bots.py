@@ -103,7 +103,7 @@ def test_heuristic_bot_remembers_an_exposed_bluff_and_doubts_that_player_more():
 
 
 def test_heuristic_bot_does_not_challenge_a_likely_claim_at_a_full_table():
-    # Issue 12: the old bot challenged 8 % of all claims whatever the table; a Duke claim nothing
+    # the old bot challenged 8 % of all claims whatever the table; a Duke claim nothing
     # contradicts, at a 4-player table where a failed challenge only helps the two others, is left.
     s = table({1: ["duke", "captain"], 2: ["assassin", "contessa"], 3: ["captain", "ambassador"],
                 4: ["contessa", "ambassador"]})

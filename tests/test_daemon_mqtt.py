@@ -1,4 +1,4 @@
-"""The daemon over a real Mosquitto: the topic contract of architecture.md."""
+"""The daemon over a real Mosquitto: the topic contract of docs/architecture.md."""
 
 from __future__ import annotations
 

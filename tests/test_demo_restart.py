@@ -1,4 +1,4 @@
-"""Issue 16, done when: `make demo` (`gametable sim --bots 1`) run twice in a row plays both times.
+"""`make demo` (`gametable sim --bots 1`) run twice in a row plays both times.
 
 The real CLI in a subprocess (its own Mosquitto, a free panel port, never 8080) on one journal:
 two bots play on the table view until a 360 x 640 phone takes a seat; then that seat plays a bot

@@ -102,8 +102,8 @@ def _cpython(script: str, extra: Path, tmp_path: Path) -> subprocess.CompletedPr
 
 
 def test_striker_sleeps_wakes_on_gpio3_and_rearms_every_time_under_real_micropython():
-    """Issue #1: latch read before any MPU write, re-armed before every sleep, GPIO wake on the C3
-    (timed polls on MicroPython < 1.27), plus watchdog/recovery (#9), unicast/pairing (#6), sleep frame (#8)."""
+    """Latch read before any MPU write, re-armed before every sleep, GPIO wake on the C3
+    (timed polls on MicroPython < 1.27), plus watchdog/recovery, unicast/pairing, sleep frame."""
     proc = _micropython("check_striker.py", ROOT / "firmware" / "striker")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "(micropython)" in proc.stdout and "FAIL" not in proc.stdout
@@ -306,7 +306,7 @@ def test_base_station_rejects_radio_garbage_and_impersonation():
 
 
 def test_base_station_forwards_only_allowed_macs_and_bounds_what_strangers_cost():
-    """Issue #6/#7 on the base: a thousand strangers cost a bounded table and no frame to the Pi."""
+    """On the base: a thousand strangers cost a bounded table and no frame to the Pi."""
     base = BaseCore(peers={"348518000001": "s1"})
     for i in range(1000):
         mac = bytes([2, 0, 0, 0, i // 256, i % 256])
@@ -571,7 +571,7 @@ def _every_base_output() -> list[bytes]:
 @settings(max_examples=100, deadline=None)
 @given(st.lists(noise, min_size=6, max_size=6))
 def test_property_each_base_frame_survives_the_line_noise_just_before_it(garbage):
-    """Issue 26 #9: every frame the base writes starts with 0x00, so noise before a frame ends as
+    """Every frame the base writes starts with 0x00, so noise before a frame ends as
     one bad frame of its own; the frame after it arrives (protocol 1 unchanged: the Pi skips the
     empty frame between two delimiters)."""
     outputs = _every_base_output()
@@ -615,7 +615,7 @@ def test_the_pis_commands_start_with_a_delimiter_too_and_survive_noise_at_the_ba
 # --- precompiled .mpy: a wake compiles no firmware source -----------------------------------------
 
 def test_the_shipped_mpy_files_match_their_py_sources():
-    """Issue 24 #7: firmware/mpy/*.mpy are what `make mpy` builds from today's .py (the truth)."""
+    """``firmware/mpy/*.mpy`` are what `make mpy` builds from today's .py (the truth)."""
     from firmware import build_mpy
 
     assert build_mpy.stale() == [], "run `make mpy` and commit firmware/mpy/"
@@ -640,7 +640,7 @@ def test_striker_and_base_station_run_from_the_shipped_mpy_under_real_micropytho
 # --- sleeping between turns: >= 8 h of play on the 250 mAh cell -----------------------------------
 
 def test_a_game_night_under_real_micropython_sends_every_flick_and_lasts_8_hours():
-    """Issue 24 #6: the real striker_app with the shipped config deep-sleeps between turns (woken by
+    """The real striker_app with the shipped config deep-sleeps between turns (woken by
     the pick-up, awake while in the hand); the measured awake time per turn and the datasheet
     currents give >= 8 h of play (duty_cycle.py prints the sum hardware_docs/firmware.md shows)."""
     proc = _micropython("duty_cycle.py", ROOT / "firmware" / "striker")
@@ -708,7 +708,7 @@ def test_the_key_vectors_micropython_checks_are_cpythons_hmac():
 @given(st.dictionaries(macs, sender_ids, min_size=1, max_size=6).filter(lambda d: len(set(d.values())) == len(d)),
        hex_keys)
 def test_property_a_full_table_with_its_secret_fits_one_frame_and_each_striker_gets_its_own_keys(peers, secret):
-    """Issue 24 #8: peers_set with six strikers and the table's secret fits one frame (a key per
+    """``peers_set`` with six strikers and the table's secret fits one frame (a key per
     striker would not); the base derives the PMK and one LMK per striker; each new striker is told
     ``paired`` with the PMK and its own LMK, in the clear (``True``): the one frame it can read before
     it has them."""

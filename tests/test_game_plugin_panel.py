@@ -1,4 +1,4 @@
-"""Proof of the game contract, panel part (issue 11): a game that lives only under ``tests/``
+"""Proof of the game contract, panel part: a game that lives only under ``tests/``
 (Take Turns, ``tests/games/taketurns``: two players take 1-3 tokens in turn, the other may doubt
 within a reaction window, and the table's deadline closes it) is registered and played end to end
 through the REAL daemon, a real Mosquitto and the served panel in Chromium — its lobby entry from

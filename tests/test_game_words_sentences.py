@@ -1,5 +1,5 @@
 """The log sentences each game says (its ``words``, published on ``events``), as the phone panel
-showed them before issue 11 moved them out of ``web_panel``: the same sentences, now asserted on
+showed them before they moved out of ``web_panel``: the same sentences, now asserted on
 the game side (docs/rules/coinwar.md CW-4 … CW-8, docs/rules/coup.md CP-1 … CP-5)."""
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def test_cp_1_coup_words_name_roles_with_their_poker_rank():
 
 
 def test_three_kingdoms_effects_read_as_players_say_them():
-    """Issue 16 item 6: "Ann draws 1 card", not "Ann: draw (count 1)"; hidden cards never named."""
+    """"Ann draws 1 card", not "Ann: draw (count 1)"; hidden cards never named."""
     from controller.games import registry
 
     coinwar = registry()["coinwar"]

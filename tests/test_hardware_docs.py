@@ -16,7 +16,7 @@ from hardware_docs import draw_beam_layout, draw_table, draw_wiring
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "hardware_docs"
-EXAMPLE = ROOT / "controller" / "data" / "default-table.toml"  # the one pin map (#13)
+EXAMPLE = ROOT / "controller" / "data" / "default-table.toml"  # the one pin map
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -166,7 +166,7 @@ def test_docs_exist_and_link_to_files_that_exist():
             assert (DOCS / target).exists(), f"{name} links to missing {target}"
 
 
-# --- #4: the 1:1 drilling jig ---------------------------------------------------------------------
+# --- the 1:1 drilling jig ---------------------------------------------------------------------
 
 def test_drilling_jig_is_one_to_one_with_every_goal_hole_and_a_scale_check(tmp_path):
     import math

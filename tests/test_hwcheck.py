@@ -98,7 +98,7 @@ def test_beam_and_led_on_one_pin_is_one_line_and_exit_2(tmp_path, capsys) -> Non
                    '[leds]\nseats = { "1" = 5 }\n')
     assert main(["--config", str(cfg), "--seconds", "0"]) == 2
     err = capsys.readouterr().err.strip()
-    # refused by the config check (#13) before any pin is opened
+    # refused by the config check before any pin is opened
     assert "leds.seats.1: GPIO5 is already used by beam 'x'" in err and "\n" not in err
 
 

@@ -127,7 +127,7 @@ def test_killing_a_writer_mid_append_loses_no_acknowledged_record(tmp_path):
     assert [r.input["i"] for r in records] == list(range(1, len(records) + 1))
 
 
-# --- a damaged journal (issue 17 #3, #10): only a bad LAST record is dropped ------------------------
+# --- a damaged journal: only a bad LAST record is dropped ------------------------
 
 def _journal_of(path, n: int) -> list[tuple]:
     """A closed journal of ``n`` inputs (checkpointed into the main file); returns its rows."""
@@ -262,7 +262,7 @@ def test_a_lone_surrogate_in_the_id_is_refused_with_a_clear_error(tmp_path):
     assert list(t.journal.records()) == []
 
 
-# --- seeds from the command id (issue 17 #7) -------------------------------------------------------
+# --- seeds from the command id -------------------------------------------------------
 
 COUP = {"type": "new_game", "game": "coup", "players": [{"seat": 1, "name": "A"}, {"seat": 2, "name": "B"}]}
 

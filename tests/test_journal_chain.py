@@ -1,4 +1,4 @@
-"""Issue 26 item 3: a journal that loses committed records says so (controller/journal_chain.py).
+"""A journal that loses committed records says so (controller/journal_chain.py).
 
 The records chain (each covers the one before); the last record's seq and chain also sit in the
 anchor file, which the WAL cannot take with it. A tail gone is named at open, kept as ``lost`` rows
@@ -55,7 +55,7 @@ def test_the_anchor_follows_every_append_and_a_torn_slot_falls_back_to_the_other
     j.close()
 
 
-def test_item3_a_lost_tail_is_named_kept_as_lost_seqs_told_to_the_host_and_never_reused(tmp_path):
+def test_a_lost_tail_is_named_kept_as_lost_seqs_told_to_the_host_and_never_reused(tmp_path):
     path = tmp_path / "j.sqlite"
     _journal_of(path, 40)
     _delete_rows(path, "seq > 33")
@@ -80,7 +80,7 @@ def test_item3_a_lost_tail_is_named_kept_as_lost_seqs_told_to_the_host_and_never
     assert code == 0 and "earlier: 7 record(s) dropped" in out and "all good" in out
 
 
-def test_item3_a_record_gone_between_two_others_stops_the_start_and_repair_keeps_its_seq_dropped(tmp_path):
+def test_a_record_gone_between_two_others_stops_the_start_and_repair_keeps_its_seq_dropped(tmp_path):
     path = tmp_path / "j.sqlite"
     _journal_of(path, 30)
     _delete_rows(path, "seq BETWEEN 10 AND 12")
@@ -96,7 +96,7 @@ def test_item3_a_record_gone_between_two_others_stops_the_start_and_repair_keeps
     j.close()
 
 
-def test_item3_a_changed_id_or_time_breaks_the_chain_though_the_body_crc_still_matches(tmp_path):
+def test_a_changed_id_or_time_breaks_the_chain_though_the_body_crc_still_matches(tmp_path):
     path = tmp_path / "j.sqlite"
     _journal_of(path, 20)
     db = sqlite3.connect(path)
@@ -130,7 +130,7 @@ def test_a_journal_written_before_the_chain_opens_and_chains_from_then_on(tmp_pa
     assert read_anchor(anchor_path(str(path))) == Mark(2, read_anchor(anchor_path(str(path))).chain)
 
 
-def test_item3_a_journal_deleted_beside_its_anchor_starts_anew_and_says_what_was_lost(tmp_path):
+def test_a_journal_deleted_beside_its_anchor_starts_anew_and_says_what_was_lost(tmp_path):
     path = tmp_path / "j.sqlite"
     _journal_of(path, 12)
     path.unlink()  # the anchor stays: a botched clean-up, a card that lost the file

@@ -1,4 +1,4 @@
-"""`gametable journal check|export|repair FILE` and `gametable replay JOURNAL.sqlite` (issue 17 #3).
+"""`gametable journal check|export|repair FILE` and `gametable replay JOURNAL.sqlite`.
 
 In-process through ``gametable.cli.main`` (fast); the real daemon on such files is in
 tests/faults/test_journal_integrity.py.

@@ -1,4 +1,4 @@
-"""Issue 26 item 3, on the host's page: inputs the storage lost are named on the host's phone.
+"""On the host's page: inputs the storage lost are named on the host's phone.
 
 A journal whose last committed records vanished behind SQLite's back (what a card that drops synced
 pages leaves; its anchor still names them): the real daemon, real Mosquitto and panel, and the
@@ -19,7 +19,7 @@ from tests.test_panel_journal_notice import host_alone_is_told
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
 
-def test_item3_the_host_is_told_which_committed_inputs_were_lost(broker, browser, tmp_path):
+def test_the_host_is_told_which_committed_inputs_were_lost(broker, browser, tmp_path):
     path = tmp_path / "journal.sqlite"
     table = Table(Journal(path))
     for i in range(5):  # (a new game is always legal)

@@ -1,4 +1,4 @@
-"""Issue 26 item 5: a start goes on from the journal's latest snapshot, never replaying all history,
+"""A start goes on from the journal's latest snapshot, never replaying all history,
 and a snapshot never changes a thing: the state, the inputs undo steps back through, what
 `gametable replay` prints, and undo across the snapshot's boundary are those of a full replay."""
 
@@ -53,7 +53,7 @@ def _picture(t: Table) -> str:
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), n=st.integers(1, 60), per_game=st.integers(3, 25),
        every=st.integers(2, 30), undos=st.integers(0, 40))
-def test_item5_property_a_start_from_a_snapshot_equals_a_full_replay_and_undo_crosses_it(
+def test_property_a_start_from_a_snapshot_equals_a_full_replay_and_undo_crosses_it(
         tmp_path_factory, monkeypatch, seed, n, per_game, every, undos):
     monkeypatch.setattr(table_module, "SNAPSHOT_EVERY", every)  # periodic snapshots too, not only new_game
     tmp_path = tmp_path_factory.mktemp("snap")
@@ -75,7 +75,7 @@ def test_item5_property_a_start_from_a_snapshot_equals_a_full_replay_and_undo_cr
     full.journal.close()
 
 
-def test_item5_a_start_reads_only_the_records_after_the_latest_snapshot(tmp_path, monkeypatch):
+def test_a_start_reads_only_the_records_after_the_latest_snapshot(tmp_path, monkeypatch):
     path = tmp_path / "j.sqlite"
     _play(path, seed=3, n=120, per_game=20)
     db = sqlite3.connect(path)
@@ -92,7 +92,7 @@ def test_item5_a_start_reads_only_the_records_after_the_latest_snapshot(tmp_path
     journal.close()
 
 
-def test_item5_a_bad_snapshot_falls_back_to_the_one_before_with_the_same_state(tmp_path, caplog):
+def test_a_bad_snapshot_falls_back_to_the_one_before_with_the_same_state(tmp_path, caplog):
     path = tmp_path / "j.sqlite"
     _play(path, seed=5, n=80, per_game=15)
     full = Table(Journal(_without_snapshots(path, tmp_path)))
@@ -107,7 +107,7 @@ def test_item5_a_bad_snapshot_falls_back_to_the_one_before_with_the_same_state(t
     assert _picture(snap) == _picture(full)
 
 
-def test_item5_a_journal_from_before_snapshots_gets_one_at_its_first_start(tmp_path, monkeypatch):
+def test_a_journal_from_before_snapshots_gets_one_at_its_first_start(tmp_path, monkeypatch):
     """The first start replays such a journal once and stores a snapshot; the next reads from it."""
     monkeypatch.setattr(table_module, "SNAPSHOT_EVERY", 10)
     played = tmp_path / "played.sqlite"

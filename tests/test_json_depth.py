@@ -1,4 +1,4 @@
-"""core.json_depth: deep JSON is refused before the parser recurses (issue 17 #10)."""
+"""``core.json_depth``: deep JSON is refused before the parser recurses."""
 
 from __future__ import annotations
 

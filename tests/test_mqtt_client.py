@@ -1,5 +1,5 @@
 """The one MQTT client set-up (controller.mqtt_client) against a real Mosquitto: what the daemon,
-the panel and the command client rely on it for (architecture.md "MQTT")."""
+the panel and the command client rely on it for (docs/architecture.md "MQTT")."""
 
 from __future__ import annotations
 

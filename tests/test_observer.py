@@ -256,7 +256,7 @@ def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
         clock.advance(2.0)
     (first, source), (second, _) = daemon.inputs
     assert source == "observer" and first["id"] != second["id"]
-    # a real table cannot prove that nobody flew over a rail beam (#3): flown is left to the engine
+    # a real table cannot prove that nobody flew over a rail beam: flown is left to the engine
     assert {k: first[k] for k in ("type", "seat", "coin", "dead", "flown", "contacts")} == {
         "type": "shot", "seat": 2, "coin": "c2", "dead": [], "flown": None, "contacts": None}
 
@@ -277,7 +277,7 @@ def test_a_stopped_observer_reports_nothing_and_a_failing_daemon_does_not_crash_
     assert not broken.busy
 
 
-# --- #3: rail beams, flown, and hands ---------------------------------------------------------------
+# --- rail beams, flown, and hands ---------------------------------------------------------------
 
 def _rail_obs(**kw):
     clock = FakeClock()

@@ -1,4 +1,4 @@
-"""Pairing strikers from the host (issue 15 #6), Pi side: the pairing file, the base's reports,
+"""Pairing strikers from the host, Pi side: the pairing file, the base's reports,
 and end to end through a real pty to the base station's own firmware logic (BaseCore), the real
 daemon, Hardware and StrikerLink, and a real Mosquitto."""
 
@@ -67,7 +67,7 @@ def test_an_unreadable_pairing_file_falls_back_to_the_config_and_says_so(tmp_pat
 
 
 def test_the_first_pairing_makes_the_tables_esp_now_secret_peers_set_carries_it_nothing_shows_it(tmp_path):
-    """Issue 24 #8: one 16-byte secret per table (secrets), made at the first pairing from the panel,
+    """One 16-byte secret per table (secrets), made at the first pairing from the panel,
     kept across restarts; peers_set carries it; nothing the panel shows does; the file is 0600."""
     path = tmp_path / "p.json"
     p = Pairings(path, {"s1": 1})
@@ -216,7 +216,7 @@ def test_the_pi_sends_its_list_after_every_hello_and_a_waved_striker_paired_to_s
     state = phone.wait_for("gametable/pair/state", lambda m: (m.json().get("turn") or {}).get("strikes") == 1,
                            start=mark).json()
     assert state["turn"]["seat"] == 3
-    # issue 24 #8: the first pairing made the table's ESP-NOW secret; the base derives the keys from
+    # the first pairing made the table's ESP-NOW secret; the base derives the keys from
     # it, the file is its owner's only, and no MQTT message ever carries a key
     path = pairings_file(table.config.journal.path)
     stored = json.loads(path.read_text())

@@ -157,7 +157,7 @@ def test_virtual_table_drawing_and_slingshot_flick(stack, browser, broker):
         flick = watcher.wait_for("gametable/t1/sim/flick", start=start).json()
         assert flick["seat"] == 1 and flick["coin"] == "c1"
         assert abs(flick["vx"]) < 1 and flick["vy"] == pytest.approx(-480, abs=40)  # 60 mm back -> 0.48 m/s up
-        # Issue 16 item 2: the phone shows the table's real outcome, not "sent" (here the table, this
+        # the phone shows the table's real outcome, not "sent" (here the table, this
         # test's stand-in, refuses it as a virtual table does when the coin left the surface).
         watcher.publish("gametable/t1/sim/flick/result",
                         {"ok": False, "error": "flick: coin 'c1' is not on the table", "id": flick["id"]}, qos=0)

@@ -1,4 +1,4 @@
-"""Issue 16: the phone panel as a first-time player meets it, on a 360 x 640 phone (Chromium), with
+"""The phone panel as a first-time player meets it, on a 360 x 640 phone (Chromium), with
 the real daemon, Mosquitto, panel and virtual table. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def _flick_first_turn(page, stack, seat: int) -> None:
 
 @pytest.mark.parametrize("mode", COINWAR_MODES)
 def test_every_coin_war_mode_starts_from_the_lobby_and_plays_its_first_flick(stack, browser, mode):
-    """Issue 16, done when: each Coin War mode starts from the lobby on a 360 x 640 phone (the
+    """Each Coin War mode starts from the lobby on a 360 x 640 phone (the
     lobby sends what the mode needs: teams, or no teams and roles drawn for Biohazard, identities
     for Three Kingdoms) and the first player's flick on the table view is played."""
     sim = start_sim(stack)

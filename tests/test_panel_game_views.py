@@ -1,4 +1,4 @@
-"""Each game's phone view is served from its own package, found by path (issue 11, item 3/4).
+"""Each game's phone view is served from its own package, found by path.
 
 The panel serves ``controller/games/<game>/phone/<file>`` at ``/games/<game>/<file>`` (and a
 folder given for a game living elsewhere), and nothing else: no engine source, no path outside
@@ -81,7 +81,7 @@ def test_cp_1_coups_description_carries_the_card_table_its_phone_view_draws():
 
 
 def test_the_panel_imports_no_rules_engine():
-    """web_panel talks to the daemon only over MQTT (architecture.md): loading and serving the
+    """web_panel talks to the daemon only over MQTT (docs/architecture.md): loading and serving the
     panel never imports controller.games or any game package."""
     code = ("import sys, web_panel.app, web_panel.server, web_panel.commands; "
             "print(sorted(m for m in sys.modules if m.startswith('controller.games')))")

@@ -383,3 +383,36 @@ def test_with_no_daemon_a_start_says_the_table_has_not_listed_its_games(broker, 
             (409, {"ok": False, "error": "the table has not listed its games yet (is the daemon running?)"})
     finally:
         panel.stop()
+
+
+def test_a_phones_venue_ticket_goes_into_its_seats_new_game_entry_once_and_a_bad_one_changes_nothing(stack, wire):
+    """hardware_docs/multi_table.md "Players known at every table": the claim hands the ticket over."""
+    phone = Http(stack.panel.port)
+    assert phone.post("/api/seat/claim", {"id": "claim-ticket-0", "seat": 1, "venue_ticket": "p-123"}) == \
+        (400, {"ok": False, "error": "'venue_ticket' must be the seat ticket from the venue board (vt1.…); "
+                                     "fetch a new one there"})
+    assert json.loads(phone.get("/api/info")[1])["taken"] == []
+    ticket = "vt1.p-0123456789.1796169137.a2bdc871d87c51f6.a5c367f0973c4f899b7f2eaebbb94090"
+    assert phone.post("/api/seat/claim", {"id": "claim-ticket-1", "seat": 1, "venue_ticket": ticket})[0] == 200
+    host = host_phone(stack)
+    start = len(wire.messages)
+    bad = {**NEW_GAME, "id": "start-bad-ticket", "players": [{**NEW_GAME["players"][0], "venue_ticket": 7},
+                                                             *NEW_GAME["players"][1:]]}
+    assert host.post("/api/host/cmd", bad)[0] == 400
+    assert published(wire, start) == []
+    assert host.post("/api/host/cmd", {**NEW_GAME, "id": "start-ticket-1"}) == (200, {"ok": True})
+    sent = wire.wait_for("gametable/t1/cmd", lambda m: m.json().get("id") == "host-start-ticket-1").json()
+    assert [p.get("venue_ticket") for p in sent["players"]] == [ticket, None, None]
+    assert host.post("/api/host/cmd", {**NEW_GAME, "id": "start-ticket-2"}) == (200, {"ok": True})
+    again = wire.wait_for("gametable/t1/cmd", lambda m: m.json().get("id") == "host-start-ticket-2").json()
+    assert all("venue_ticket" not in p for p in again["players"])  # good for one game: spent
+
+
+def test_starting_an_offered_match_without_an_offer_or_the_pin_is_refused_and_nothing_published(stack, wire):
+    start = len(wire.messages)
+    phone = Http(stack.panel.port)
+    assert phone.post("/api/host/offer", {"id": "offer-tap-1", "offer": "venue-1-1-ab"})[0] == 403
+    host = host_phone(stack)
+    assert host.post("/api/host/offer", {"id": "offer-tap-2", "offer": "venue-1-1-ab"}) == \
+        (409, {"ok": False, "error": "the venue offers this table no match now"})
+    assert published(wire, start) == []

@@ -1,4 +1,4 @@
-"""The host's panel says when the table dropped a torn journal record at its start (issue 17 #7).
+"""The host's panel says when the table dropped a torn journal record at its start.
 
 The daemon publishes a retained ``sensors/journal``; the host's phone (real Chromium, real
 Mosquitto, real daemon and panel) shows it in the connection line until a sound start clears it.

@@ -1,4 +1,4 @@
-"""Issue 15 #3 follow-up: a real table rarely proves that no coin flew, so CW-8 asks "which coins
+"""A real table rarely proves that no coin flew, so CW-8 asks "which coins
 flew?" after almost every strike; the striker's phone answers it with one tap ("Nobody flew",
 shown first). Real Chromium, the real daemon and Mosquitto."""
 
@@ -21,7 +21,7 @@ def test_cw8_the_striker_answers_which_coins_flew_with_one_tap(stack, browser, b
     ann.click("#seat-1")
     ann.locator("#turn-banner").filter(has_text="YOUR TURN").wait_for()
 
-    # the beams saw the goal stay empty but cannot prove that nothing flew (issue 15 #3)
+    # the beams saw the goal stay empty but cannot prove that nothing flew
     sensors = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
     try:
         res = sensors.command("t1", {"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": None,

@@ -244,3 +244,18 @@ def test_cp_6_host_pause_and_resume_go_to_the_daemon_and_a_phone_may_not_send_th
         host_command({"id": "pause-00002", "type": "pause"}, dict(coup, phase="over"), {})
     with pytest.raises(CommandError, match=r"^unknown command type 'pause'"):
         seat_command({"id": "pause-00004", "type": "pause"}, 2, coup, {"legal": []})
+
+
+@given(st.one_of(st.text(max_size=220), st.integers(), st.none(), st.just("vt1.p-0123456789.9.ab.cd")))
+def test_a_seats_venue_ticket_is_kept_as_sent_or_refused_in_one_line(ticket):
+    """hardware_docs/multi_table.md "Players known at every table": the panel passes the ticket on
+    unchanged (only the venue can tell whether it binds) or refuses what is not shaped like one."""
+    body = {"id": "req-00000009", "type": "new_game", "game": "coinwar",
+            "players": [{"seat": 1, "name": "Ann", "venue_ticket": ticket}, {"seat": 2, "name": "Bo"}]}
+    try:
+        cmd = host_command(body, None, {"coinwar": {}})
+    except CommandError as exc:
+        assert exc.status == 400 and "venue_ticket" in exc.message
+        return
+    assert cmd["players"] == [{"seat": 1, "name": "Ann", "venue_ticket": ticket}, {"seat": 2, "name": "Bo"}]
+    assert isinstance(ticket, str) and ticket.startswith("vt1.")

@@ -1,4 +1,4 @@
-"""CW-5.6 on the phone: the striker's seat withdraws a strike the table did not see (issue 15.11),
+"""CW-5.6 on the phone: the striker's seat withdraws a strike the table did not see,
 with the real daemon, Mosquitto and panel (HTTP), and on a 360 x 640 phone (Chromium)."""
 
 from __future__ import annotations

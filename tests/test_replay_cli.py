@@ -1,4 +1,4 @@
-"""`gametable replay FILE.jsonl [--view SEAT]` exactly as architecture.md says."""
+"""`gametable replay FILE.jsonl [--view SEAT]` exactly as docs/architecture.md says."""
 
 from __future__ import annotations
 

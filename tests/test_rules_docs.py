@@ -1,4 +1,4 @@
-"""Every rule number cited in the code, tests and docs is defined in docs/rules/ (issue 11 item 7):
+"""Every rule number cited in the code, tests and docs is defined in docs/rules/:
 a reader who meets "CW-7.2", "CP-2.4", "BG-8.7" or "SG-8.11" anywhere can open the rule in the
 repository."""
 
@@ -95,3 +95,22 @@ def test_no_rule_citation_points_at_a_spec_file_outside_the_repository():
             if outside.search(line) or bare.search(line):
                 offenders.append(f"{path.relative_to(ROOT).as_posix()}:{n}")
     assert offenders == []
+
+
+def test_no_comment_cites_an_issue_number_and_contracts_are_cited_in_docs():
+    """History lives in CHANGELOG.md: a reader of a clone cannot look an issue up, so comments cite
+    rules and the contracts in docs/ (architecture.md, performance.md, camera.md) instead."""
+    issue = re.compile(r"\b[Ii]ssues? ?#?\d+|\(#\d{1,2}\)")
+    contract = re.compile(r"(?<![\w/.-])(architecture|performance)\.md\b")
+    issues, bare = [], []
+    for path in _sources():
+        if path.suffix not in (".py", ".js") or path == Path(__file__).resolve():
+            continue
+        for n, line in _comment_lines(path):
+            where = f"{path.relative_to(ROOT).as_posix()}:{n}"
+            if issue.search(line):
+                issues.append(where)
+            if contract.search(line):
+                bare.append(where)
+    assert issues == [] and bare == []
+    assert (ROOT / "docs" / "architecture.md").is_file() and (ROOT / "docs" / "performance.md").is_file()

@@ -1,4 +1,4 @@
-"""Issue 12's hand-made games replayed through ``gametable replay``, as a careful player would:
+"""Hand-made games replayed through ``gametable replay``, as a careful player would:
 the replayed game must follow the rules (docs/rules/coinwar.md), not just the engine's unit tests."""
 
 from __future__ import annotations

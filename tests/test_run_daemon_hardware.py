@@ -75,7 +75,7 @@ def test_seat_leds_light_the_active_player(table):
     assert hardware.lights.levels()["1"] == pytest.approx(1.0)
 
 
-# --- #7 / #8 through the real link on a pty, the real daemon and its LED plan ----------------------
+# --- through the real link on a pty, the real daemon and its LED plan ----------------------
 
 @pytest.fixture
 def quiet_table(tmp_path):

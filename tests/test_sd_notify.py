@@ -60,7 +60,7 @@ def test_watchdog_does_nothing_without_watchdogsec(fake_clock):
     assert dog.pings == 0
 
 
-# --- #12: ping only while the daemon is alive (main loop, journal, MQTT link) -----------------
+# --- ping only while the daemon is alive (main loop, journal, MQTT link) -----------------
 
 @pytest.fixture
 def drained(systemd):

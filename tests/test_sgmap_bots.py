@@ -1,4 +1,4 @@
-"""The battlefield's path-search bot plays like a sensible player (docs/rules/sanguosha-map.md; issue 14)."""
+"""The battlefield's path-search bot plays like a sensible player (docs/rules/sanguosha-map.md)."""
 
 from __future__ import annotations
 

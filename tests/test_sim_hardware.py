@@ -1,4 +1,4 @@
-"""The virtual table on the real sensor code (architecture.md "Virtual table"): a flick is a striker
+"""The virtual table on the real sensor code (docs/architecture.md "Virtual table"): a flick is a striker
 frame through a real pty, the beams are gpiozero MockFactory pins read by the Pi's BeamBank, the
 seat LEDs are MockPWMPins -- with the real Daemon, the Coin War engine and a real Mosquitto.
 
@@ -106,7 +106,7 @@ def test_beam_edges_go_through_the_beam_bank_into_the_observer_and_truth_is_comp
 
 def test_short_beam_pulses_of_a_coin_sliding_through_the_goal_survive_the_debounce(make_table):
     """A coin grazing the goal's point beams at speed blocks each for a few ms: not one pulse may be
-    lost on its way through the pins, the BeamBank's debounce and Hardware (architecture.md: >= 3 ms)."""
+    lost on its way through the pins, the BeamBank's debounce and Hardware (docs/architecture.md: >= 3 ms)."""
     vt, daemon, rig, phone = make_table()
     vt.physics.remove("c1")
     vt.physics.place("c1", 212.5 + 14.0, 40.0)

@@ -1,4 +1,4 @@
-"""Issue 11, item 5: the virtual table talks to one platform seam with two implementations -- the
+"""The virtual table talks to one platform seam with two implementations -- the
 table's own sensor code (pty striker frames, MockFactory beam pins, the Pi's observer) and the
 ground truth (inputs submitted from the physics) -- chosen once; the same flick reaches the same
 accepted ``shot`` through either, wherever the beams can see it.

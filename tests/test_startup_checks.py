@@ -1,4 +1,4 @@
-"""Issue 26 items 6 and 8: ``gametable run`` refuses, with one line and exit 78 (no restart loop), a
+"""``gametable run`` refuses, with one line and exit 78 (no restart loop), a
 journal that would live in RAM (a read-only root's overlay, tmpfs), a journal folder it cannot make
 or write, and a machine the table does not support (32-bit ARM)."""
 
@@ -45,7 +45,7 @@ def _mountinfo(tmp_path: Path, text: str) -> Path:
 
 
 @pytest.mark.usefixtures("no_volatile_override")
-def test_item6_a_journal_on_the_read_only_roots_ram_overlay_is_refused_and_the_data_partition_is_not(tmp_path):
+def test_a_journal_on_the_read_only_roots_ram_overlay_is_refused_and_the_data_partition_is_not(tmp_path):
     info = _mountinfo(tmp_path, PI_OVERLAY_ROOT)
     mounts = read_mounts(info)
     assert mounts[3].point == "/srv/gametable data"  # "\040" is a space
@@ -58,12 +58,12 @@ def test_item6_a_journal_on_the_read_only_roots_ram_overlay_is_refused_and_the_d
 
 
 @pytest.mark.usefixtures("no_volatile_override")
-def test_item6_an_overlay_written_to_a_disk_is_not_volatile(tmp_path):
+def test_an_overlay_written_to_a_disk_is_not_volatile(tmp_path):
     assert volatile_reason("/var/lib/gametable", read_mounts(_mountinfo(tmp_path, DOCKER_ROOT))) is None
 
 
 @pytest.mark.usefixtures("no_volatile_override")
-def test_item6_run_exits_78_on_a_journal_in_ram_before_touching_anything(tmp_path, monkeypatch, capsys):
+def test_run_exits_78_on_a_journal_in_ram_before_touching_anything(tmp_path, monkeypatch, capsys):
     journal = tmp_path / "journal" / "j.sqlite"
     info = _mountinfo(tmp_path, f"21 0 0:19 / / rw - ext4 /dev/vda rw\n22 21 0:20 / {tmp_path} rw - tmpfs tmpfs rw\n")
     monkeypatch.setattr(startup_checks, "MOUNTINFO", str(info))
@@ -84,7 +84,7 @@ def _run(config: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.parametrize("where", ["sysfs", "read-only folder"])
-def test_item6_a_journal_folder_that_cannot_be_made_is_one_line_and_exit_78(tmp_path, where):
+def test_a_journal_folder_that_cannot_be_made_is_one_line_and_exit_78(tmp_path, where):
     if where == "sysfs":  # a real file system that refuses new folders, even to root
         journal = Path("/sys/gametable-journal-test/j.sqlite")
     else:
@@ -101,14 +101,14 @@ def test_item6_a_journal_folder_that_cannot_be_made_is_one_line_and_exit_78(tmp_
     assert r.stdout.strip().startswith(f"gametable run: cannot make the journal folder {journal.parent}: ")
 
 
-def test_item8_32_bit_arm_is_refused_with_what_to_install_and_64_bit_machines_are_not():
+def test_32_bit_arm_is_refused_with_what_to_install_and_64_bit_machines_are_not():
     message = platform_refusal("armv7l")
     assert message is not None and "armv7l" in message and "Raspberry Pi OS (64-bit)" in message
     assert platform_refusal("armv6l") is not None
     assert [platform_refusal(m) for m in ("aarch64", "x86_64")] == [None, None]
 
 
-def test_item8_every_dependency_is_pinned_in_constraints_txt_within_what_pyproject_allows():
+def test_every_dependency_is_pinned_in_constraints_txt_within_what_pyproject_allows():
     """`make` installs with ``-c constraints.txt``: each package pyproject.toml names (its extras too,
     the camera's once it lands) has one tested version there, inside its range (pymunk 7: the code
     calls Space.on_collision)."""
@@ -132,7 +132,7 @@ def test_item8_every_dependency_is_pinned_in_constraints_txt_within_what_pyproje
     assert not Requirement(next(r for r in project["dependencies"] if r.startswith("pymunk"))).specifier.contains("6.9")
 
 
-def test_item7_the_unit_bounds_memory_above_the_measured_figures_and_is_spared_by_the_oom_killer():
+def test_the_unit_bounds_memory_above_the_measured_figures_and_is_spared_by_the_oom_killer():
     import configparser
 
     unit = configparser.ConfigParser(strict=False, interpolation=None)

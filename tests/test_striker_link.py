@@ -377,7 +377,7 @@ def test_property_lost_and_duplicate_counts_match_what_was_sent(start, steps):
     assert st_["lost"] == lost and st_["duplicates"] == dups
 
 
-# --- #7: unpaired ids, bounded tables, rate limits; #8: a sleeping striker is not silent ------------
+# --- unpaired ids, bounded tables, rate limits; a sleeping striker is not silent ------------
 
 def _started(pty, clock, **kw) -> StrikerLink:
     rec = Recorder()

@@ -1,4 +1,4 @@
-"""Recording striker traces and tuning the detector from them (issue 15 item 11).
+"""Recording striker traces and tuning the detector from them.
 
 The striker side (firmware/striker/record_trace.py) runs on the stand-in MPU under real MicroPython
 and CPython; its printed output is parsed by the Pi side (gametable/striker_trace.py). No trace has

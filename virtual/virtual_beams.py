@@ -1,6 +1,6 @@
 """Which beams the coins block, and the edges that follow as they move (the virtual table's eyes).
 
-The blocking rule itself (architecture.md: a segment beam is blocked by a coin whose centre is
+The blocking rule itself (docs/architecture.md: a segment beam is blocked by a coin whose centre is
 closer than the coin radius to the segment; a point beam by a coin covering the point) is
 ``core/beam_geometry.py``'s, shared with the hardware path that drives MockFactory pins.
 

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import segno
 from flask import Flask, Response, abort, g, jsonify, request, send_file, send_from_directory
 
+from controller.venue_offer import OfferError, new_game_for
 from core.clock import Clock, SystemClock
 from core.config import Config
 from core.json_depth import too_deep
@@ -36,6 +37,7 @@ from web_panel.commands import (
     request_id,
     seat_command,
     seats_moves,
+    venue_ticket,
 )
 from web_panel.game_views import GameViews
 from web_panel.host_login import HostLogin
@@ -53,6 +55,7 @@ from web_panel.security import (
     ReplayGuard,
     SeatRegistry,
 )
+from web_panel.venue_seats import VenueSeats
 
 log = logging.getLogger("gametable.panel")
 STATIC = Path(__file__).parent / "static"
@@ -166,7 +169,7 @@ _GETS = [
 ]
 _POSTS = [
     ("/api/host/bringup", "bringup_cmd"),
-    ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
+    ("/api/host/offer", "start_offer"), ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
     ("/api/host/lock", "lock"), ("/api/host/lift", "lift"), ("/api/host/share", "share"), ("/api/host/release", "release"),
     ("/api/cmd", "cmd"), ("/api/host/cmd", "host_cmd"), ("/api/flick", "do_flick"),
     ("/api/host/lang", "set_table_lang"),
@@ -211,6 +214,12 @@ def _post_refusal() -> Response | None:
     return None
 
 
+def origin(url: str) -> str:
+    """``scheme://host:port`` of an address: what a Content-Security-Policy names."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def _valid_seat(seat: Any) -> bool:
     return not isinstance(seat, bool) and isinstance(seat, int) and seat in SEATS
 
@@ -223,6 +232,7 @@ class _Panel:
         self.config, self.link, self.clock, self.pins, self.views = config, link, clock, pins, views
         self.seats, self.hosts = SeatRegistry(seats_file(config)), HostSessions()
         self.join_codes = JoinCodes(clock)
+        self.venue_seats = VenueSeats()
         self.replays = ReplayGuard()
         self.table_lang = TableLanguage(lang_file(config))
         self.host_names = HostCheck.for_config(config)
@@ -231,7 +241,7 @@ class _Panel:
     # --- the gate ----------------------------------------------------------------------------
     def gate(self) -> Response | None:
         if not self.host_names.allowed(request.headers.get("Host")):
-            # DNS rebinding (issue 17 #11): a page on another name must not reach the table.
+            # DNS rebinding: a page on another name must not reach the table.
             return fail(421, f"unknown host name {request.headers.get('Host')!r}: open the panel by the table's address")
         g.seat = self.seats.seat_of(request.cookies.get(SEAT_COOKIE))
         g.host = self.hosts.valid(request.cookies.get(HOST_COOKIE))
@@ -243,13 +253,13 @@ class _Panel:
     def _read_body(self) -> Response | None:
         """Parse a POST's JSON body into ``g.body``, refusing bad JSON and replayed request ids."""
         raw = request.get_data(cache=True) or b"null"
-        if too_deep(raw, MAX_JSON_DEPTH):  # e.g. 3,000 nested arrays (issue 17 #10), refused unparsed
+        if too_deep(raw, MAX_JSON_DEPTH):  # e.g. 3,000 nested arrays, refused unparsed
             return fail(400, "the request body is nested too deeply")
         try:
             body = json.loads(raw)
         except ValueError:
             return fail(400, "the request body is not valid JSON")
-        except RecursionError:  # e.g. 3,000 nested arrays (issue 17 #10)
+        except RecursionError:  # e.g. 3,000 nested arrays
             return fail(400, "the request body is nested too deeply")
         try:
             rid = request_id(body)
@@ -268,7 +278,8 @@ class _Panel:
         resp.headers.setdefault("Referrer-Policy", "same-origin")
         resp.headers.setdefault("X-Frame-Options", "DENY")
         resp.headers.setdefault("Content-Security-Policy",
-                                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'")
+                                "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'"
+                                + (f"; connect-src 'self' {origin(self.config.venue.url)}" if self.config.venue.url else ""))
         if not request.cookies.get(CSRF_COOKIE) and not request.path.startswith(("/static/", "/games/")):
             resp.set_cookie(CSRF_COOKIE, secrets.token_urlsafe(24), max_age=COOKIE_AGE, samesite="Strict")
         return resp
@@ -369,6 +380,8 @@ class _Panel:
                 "now": self.clock.wall()}  # phones correct their clock for window countdowns (CP-6)
         if self.at_table() or g.host:  # the table's screen (and the host) see a PIN lockout to lift
             info["host_login"] = self.pins.report()
+        if self.config.venue.url:  # the lobby lists the venue's players (its public GET /api/profiles)
+            info["venue"] = {"url": self.config.venue.url, "seats": self.venue_seats.profiles()}
         if self.at_table():
             info["host_link"] = host_link(self.config, request.host_url, self.pins.key)
         return jsonify(info)
@@ -423,15 +436,25 @@ class _Panel:
         refusal = self._not_at_table(seat)
         if refusal:
             return refusal
+        ticket = g.body.get("venue_ticket")
+        if ticket is not None:
+            try:
+                venue_ticket(ticket)
+            except CommandError as exc:
+                return fail(exc.status, exc.message)
         address = request.remote_addr or "?"
         mine = seats.held_by(address)
         if mine and address not in LOCAL_ADDRESSES and not seats.is_open_for_shared(seat):
-            # One seat per phone (issue 17 #9): a cleared cookie does not buy a second seat.
+            # One seat per phone: a cleared cookie does not buy a second seat.
             return fail(409, say("this phone already holds seat {mine}; one seat per phone "
                                  "(the host can free it, or open seat {seat} for a shared phone)", mine=mine[0], seat=seat))
         token = seats.claim(seat, address)
         if token is None:
             return fail(409, say("seat {seat} is taken by another phone (the host can free it)", seat=seat))
+        if ticket is None:
+            self.venue_seats.drop(seat)
+        else:
+            self.venue_seats.hold(seat, ticket)
         self.link.hub.publish("taken", seats.taken())
         return cookie(jsonify({"ok": True, "seat": seat}), SEAT_COOKIE, token)
 
@@ -452,6 +475,7 @@ class _Panel:
         if g.seat is None:
             return fail(403, say("this phone holds no seat"))
         self.seats.release(g.seat)
+        self.venue_seats.drop(g.seat)
         self.link.hub.close_seat(g.seat)
         self.link.hub.publish("taken", self.seats.taken())
         return cookie(jsonify({"ok": True}), SEAT_COOKIE, None)
@@ -501,6 +525,7 @@ class _Panel:
         seat = g.body.get("seat")
         if isinstance(seat, bool) or not isinstance(seat, int) or not self.seats.release(seat):
             return fail(409, f"seat {seat!r} is not held by any phone")
+        self.venue_seats.drop(seat)
         self.link.hub.close_seat(seat)  # the old phone's stream must not keep receiving this seat's view
         self.link.hub.publish("taken", self.seats.taken())
         return jsonify({"ok": True})
@@ -525,9 +550,32 @@ class _Panel:
             return fail(403, say("this needs the host PIN (unlock the host screen first)"))
         try:
             games = link.described_games(wait_s=GAMES_WAIT_S if g.body.get("type") == "new_game" else 0.0)
-            command = host_command(g.body, link.public_state(), games, seats_moves(link.private_views()))
+            command = self.venue_seats.into(host_command(g.body, link.public_state(), games,
+                                                         seats_moves(link.private_views())))
         except CommandError as exc:
             return fail(exc.status, exc.message)
+        resp = self.publish(command)
+        if resp.status_code == 200:
+            self.venue_seats.spend(command)
+        return resp
+
+    def start_offer(self) -> Response:
+        """The host's one tap on the venue's offered match: its ``new_game`` under the offer's own id
+        (controller/venue_offer.py), so a second tap, or the auto-start, is answered as a duplicate."""
+        if not g.host:
+            return fail(403, say("this needs the host PIN (unlock the host screen first)"))
+        offer = self.link.venue_offer()
+        if offer is None:
+            return fail(409, say("the venue offers this table no match now"))
+        if g.body.get("offer") != offer.get("offer"):
+            return fail(409, say("the venue's offer has changed; look at the new one first"))
+        games = self.link.described_games(wait_s=GAMES_WAIT_S)
+        if offer.get("game") not in games:
+            return fail(409, say("this table has no game {game}", game=repr(offer.get("game"))))
+        try:
+            command = new_game_for(offer, games[offer["game"]])
+        except OfferError as exc:
+            return fail(409, str(exc))
         return self.publish(command)
 
     def do_flick(self) -> Response:

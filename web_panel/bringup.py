@@ -1,4 +1,4 @@
-"""The host's bring-up page (issue 15, "builders expect"): what the sensors say, live, and pairing.
+"""The host's bring-up page: what the sensors say, live, and pairing.
 
 :class:`BringupCache` keeps the latest of the daemon's ``gametable/T/sensors/…`` messages that a
 builder needs while wiring the table — each beam's state and edge count (a coin passing blinks a

@@ -1,6 +1,6 @@
 """Checking what a phone or the host asks for, before anything is published on ``cmd``.
 
-The daemon trusts ``cmd`` (architecture.md), so the panel is the gate: the envelope and schema of
+The daemon trusts ``cmd`` (docs/architecture.md), so the panel is the gate: the envelope and schema of
 each request, the seat it acts for (a phone only ever acts for the seat its token holds), and
 whether the move is legal now — from the seats' ``legal`` lists in their private views (every
 game publishes them), never from a game's own state keys: an open question is an ``answer`` move
@@ -25,6 +25,7 @@ HOST_TYPES = ("abort", "answer", "new_game", "pause", "placed", "resume", "undo"
 NEVER_FROM_A_PHONE = frozenset(HOST_TYPES) | {"timeout", "time_up"}  # the host's and the table's own
 INPUT_TYPE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 MAX_SPEED_MM_S = 4000.0
+VENUE_TICKET = re.compile(r"^vt1\.[A-Za-z0-9_.-]{1,190}$")  # gametable/venue/tickets.py's shape
 
 
 class CommandError(ValueError):
@@ -196,7 +197,7 @@ def _placed(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], l
 
 def _move(body: dict[str, Any], seat: int, cid: str, public: dict[str, Any], legal: list[dict[str, Any]],
           moves: SeatMoves) -> dict[str, Any]:
-    """Card games (architecture.md "move"); names come from the seat's legal list."""
+    """Card games (docs/architecture.md "move"); names come from the seat's legal list."""
     name = body.get("move")
     if not isinstance(name, str) or not 0 < len(name) <= 40:
         raise _bad("'move' must be a move name from your legal moves, e.g. \"income\"")
@@ -221,7 +222,16 @@ def _players(players: Any) -> list[dict[str, Any]]:
     if not isinstance(players, list) or not 1 <= len(players) <= 6 or not all(isinstance(p, dict) for p in players):
         raise _bad("'players' must be a list of 1 to 6 {seat, name}")
     return [{k: p[k] for k in ("seat", "name", "team") if k in p} | ({"bot": True} if p.get("bot") is True else {})
+            | ({"venue_ticket": venue_ticket(p["venue_ticket"])} if "venue_ticket" in p else {})
             for p in players]
+
+
+def venue_ticket(ticket: Any) -> str:
+    """A venue seat ticket as a phone brought it (hardware_docs/multi_table.md "Players known at
+    every table"): only its shape is checked here; the venue alone can tell whether it binds."""
+    if not isinstance(ticket, str) or not VENUE_TICKET.match(ticket):
+        raise _bad("'venue_ticket' must be the seat ticket from the venue board (vt1.…); fetch a new one there")
+    return ticket
 
 
 def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, Any],

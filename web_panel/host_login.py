@@ -43,7 +43,7 @@ class Verdict:
 
 
 class ClientBackoff:
-    """Each client's own pause (issue 17 #8): ``free`` tries, then ``lock_s`` doubling per wrong PIN
+    """Each client's own pause: ``free`` tries, then ``lock_s`` doubling per wrong PIN
     (up to ``max_lock_s``). At most ``max_clients`` addresses are remembered (the table's budget
     makes forgetting one harmless)."""
 

@@ -1,4 +1,4 @@
-"""The panel's own MQTT connection: the only way it talks to the daemon (architecture.md).
+"""The panel's own MQTT connection: the only way it talks to the daemon (docs/architecture.md).
 
 It keeps the latest retained payloads (public state, each seat's private view, LEDs, status, the
 games the table offers, the virtual table's coin positions) so a phone that (re)connects gets the
@@ -47,6 +47,7 @@ class TableLink:
         self._virtual = False  # a virtual table publishes sensors/table: its drawing wins over a camera's
         self.journal: dict[str, Any] | None = None  # sensors/journal (retained): a torn record dropped at start
         self.games: dict[str, dict[str, Any]] = {}  # retained games: each game's describe(), by name
+        self.offer: dict[str, Any] | None = None  # the venue's match offer for this table (retained)
         self.games_listed = threading.Event()  # set once the daemon's retained games have arrived
         self.bringup = BringupCache()  # sensors/… for the host's bring-up page (GET /api/bringup)
         self.log: deque[dict[str, Any]] = deque(maxlen=LOG_SIZE)
@@ -79,7 +80,7 @@ class TableLink:
         t = self.names
         self._sub_mid = client.subscribe([(t.state, 1), (t.events, 0), (t.private_all, 1), (t.result, 1),
                                           (t.leds, 1), (t.status, 1), (t.sensors_all, 0),
-                                          (t.games, 1), (t.sim_flick_result, 0)])[1]
+                                          (t.games, 1), (t.sim_flick_result, 0), (t.offer, 1)])[1]
 
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
         # connected = subscribed (SUBACK): from now on no result or state update can be missed
@@ -111,8 +112,10 @@ class TableLink:
         self._route(rest, json.loads(payload.decode("utf-8")))
 
     def _cleared(self, rest: str) -> None:
-        """An empty retained message: only a seat's private view is ever cleared this way."""
-        if rest.startswith("seat/"):
+        """An empty retained message: a seat's private view or the venue's offer (withdrawn)."""
+        if rest == "offer":
+            self._on_offer(None)
+        elif rest.startswith("seat/"):
             seat = _seat_of(rest)
             if seat is not None:
                 with self._lock:
@@ -138,9 +141,11 @@ class TableLink:
             if games:
                 self.games_listed.set()
             self.hub.publish("games", games)
+        elif rest == "offer":
+            self._on_offer(data)
         elif rest == "leds":
             self.leds = data  # kept for the snapshot; phones do not need every LED change live
-        elif rest == "sensors/journal":  # the host's panel shows it (issue 17 #7)
+        elif rest == "sensors/journal":  # the host's panel shows it
             self.journal = data if isinstance(data, dict) and data.get("warning") else None
             self.hub.publish("journal", self.journal, HOST_ONLY)  # host-only: never a stranger's stream
         elif rest in ("sensors/table", "sensors/coins", "sensors/camera"):  # (coins: the physics branch's first name)
@@ -159,6 +164,12 @@ class TableLink:
                 return
         self.table = data
         self.hub.publish("table", data)
+
+    def _on_offer(self, data: Any) -> None:
+        """The venue's match offer: for the host's banner only (its one tap starts it)."""
+        with self._lock:
+            self.offer = data if isinstance(data, dict) else None
+        self.hub.publish("offer", self.offer, HOST_ONLY)
 
     def _on_event(self, data: Any) -> None:
         entry = self._log_entry(data)
@@ -265,10 +276,14 @@ class TableLink:
             if self.table is not None:
                 frames.append(sse_frame("table", self.table))
             if host:  # (null clears a warning the page still shows)
-                frames.append(sse_frame("journal", self.journal))
+                frames += [sse_frame("journal", self.journal), sse_frame("offer", self.offer)]
             if seat is not None:
                 frames.append(sse_frame("private", self.private.get(seat)))
         return frames
+
+    def venue_offer(self) -> dict[str, Any] | None:
+        with self._lock:
+            return self.offer
 
     def public_state(self) -> dict[str, Any] | None:
         with self._lock:

@@ -1,6 +1,6 @@
 """The table log's lines for one ``events`` message, without knowing any game.
 
-The game's own words arrive with the event (``"words": [...]``, architecture.md "MQTT"), written
+The game's own words arrive with the event (``"words": [...]``, docs/architecture.md "MQTT"), written
 by the game's words module in the daemon; the panel only shows them. An event without words (from
 a daemon older than the words contract) still gets one plain line per effect, so the log never
 drops an accepted input silently.

@@ -84,7 +84,7 @@ class SeatRegistry:
             return token
 
     def held_by(self, address: str) -> list[int]:
-        """The seats claimed from ``address`` during this run (one seat per phone, issue 17 #9)."""
+        """The seats claimed from ``address`` during this run (one seat per phone)."""
         with self._lock:
             return sorted(s for s, a in self._addresses.items() if a == address and s in self._holders)
 
@@ -224,7 +224,7 @@ def _announce(pin: str, where: str) -> None:
 
 
 class HostCheck:
-    """Is a ``Host`` header one of this table's own names (DNS rebinding, issue 17 #11)?
+    """Is a ``Host`` header one of this table's own names (DNS rebinding)?
 
     Allowed: localhost, loopback and this machine's own IP addresses (an address is ours if a
     socket can bind to it), the machine's host name (also ``.local``), the host of

@@ -1,6 +1,6 @@
 """Serving the panel: one asyncio event loop owns every socket; Flask runs in a few worker threads.
 
-Why not waitress (issue 17): it held one worker thread per Server-Sent-Events stream (100 threads
+Why not waitress: it held one worker thread per Server-Sent-Events stream (100 threads
 woke one after another for every state: p95 600-1,300 ms), its main loop polled ~24,000 times a
 second with the timeout we gave it, and 185 half-open sockets or 120 streams from one client
 starved every real phone. Here, on the standard library alone (it runs on a Pi):
@@ -55,7 +55,7 @@ SPECTATOR_SLICE = 100  # spectator streams written per turn of the event loop
 
 @dataclass(frozen=True)
 class Limits:
-    """What one client address, and everyone together, may hold (hostile LAN, issue 17)."""
+    """What one client address, and everyone together, may hold (hostile LAN)."""
 
     max_connections: int = 4096        # sockets in all (file descriptors)
     max_waiting: int = 1024            # connections without a request in progress (oldest closed)
@@ -834,7 +834,7 @@ def serve(config: Config, link: TableLink | None = None, *, generate_pin: bool =
     """Start the panel in a thread (``gametable sim`` / ``gametable run``); host/port from ``[panel]``.
 
     ``generate_pin`` (``gametable run``): a config left at the ``0000`` default gets a random PIN
-    made at the first start and kept beside the journal, printed on the console (issue 17 #8).
+    made at the first start and kept beside the journal, printed on the console.
     """
     if generate_pin and "pin" not in kwargs:
         kwargs["pin"] = resolve_pin(config)

@@ -1,4 +1,4 @@
-"""The contract every game implements (architecture.md, "Games"): :class:`Game`.
+"""The contract every game implements (docs/architecture.md, "Games"): :class:`Game`.
 
 A game is a module (or any object) with pure functions over plain JSON-able state
 (boardgame.io style). The daemon, table, LEDs, bot runner, simulator and panel know a game only

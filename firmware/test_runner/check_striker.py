@@ -70,7 +70,7 @@ def first_mpu_op_after(sim, mark):
 
 
 def scenario_wake_cycles_c3_127():
-    """#1: sleep, wake on GPIO3 (wake_on_gpio), re-arm before every sleep, three times over."""
+    """Sleep, wake on GPIO3 (wake_on_gpio), re-arm before every sleep, three times over."""
     sim = fakehw.Sim()
     app = fresh(sim)
     check(sim.boot(app) == "sleep", "power-on boot ends in deep sleep after the idle time")
@@ -186,7 +186,7 @@ def scenario_model_catches_the_old_order():
 
 
 def scenario_i2c_errors_and_watchdog():
-    """#9: I2C glitches are survived; a dead sensor stops the watchdog feeding → reset, never the REPL."""
+    """I2C glitches are survived; a dead sensor stops the watchdog feeding → reset, never the REPL."""
     sim = fakehw.Sim()
     app = fresh(sim, IDLE_SLEEP_MS=60000)
     sim.run_for(400)
@@ -249,7 +249,7 @@ def scenario_radio_errors_are_survived():
 
 
 def scenario_unicast_retries_and_pairing():
-    """#6: acknowledged unicast with retries; unpaired strikers only ask to pair when waved."""
+    """Acknowledged unicast with retries; unpaired strikers only ask to pair when waved."""
     sim = fakehw.Sim()
     tries = {}
 
@@ -303,7 +303,7 @@ def scenario_unicast_retries_and_pairing():
 
 
 def scenario_set_down_is_not_a_strike():
-    """#11 on the device: a vertical set-down spike sends nothing."""
+    """On the device: a vertical set-down spike sends nothing."""
     sim = fakehw.Sim()
     app = fresh(sim, IDLE_SLEEP_MS=60000)
     sim.mpu.accel = hits([200], amp=6.0, vertical=True)

@@ -17,29 +17,19 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from controller.games import get_game
 from controller.mqtt_client import mqtt_client
 from controller.topics import base
-from gametable.bot_game import new_game as bot_new_game
-from gametable.venue.setup import OFFER
+from controller.venue_offer import OFFER, OfferError
+from controller.venue_offer import new_game_for as offer_new_game
 
 log = logging.getLogger("gametable.venue")
 
 
-class OfferError(ValueError):
-    """An offer that is not a match this table can start; one line."""
-
-
 def new_game_for(offer: Any, *, bots: bool = False) -> dict[str, Any]:
-    """The ``new_game`` command of a match offer; ``bots``: the players are the table's bots."""
-    if not isinstance(offer, dict) or not isinstance(offer.get("offer"), str) or not isinstance(offer.get("game"), str):
-        raise OfferError(f"not a venue match offer: {str(offer)[:80]}")
-    players = offer.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, dict) and isinstance(p.get("seat"), int)
-                                                and isinstance(p.get("name"), str) for p in players):
-        raise OfferError("the offer's players must be a list of {seat, name}")
-    seated = [{"seat": p["seat"], "name": p["name"], **({"bot": True} if bots else {})} for p in players]
-    cmd = bot_new_game(offer["game"], seated, mode=offer.get("mode"), seed=None)
-    return {**cmd, "id": offer["offer"]}
+    """The ``new_game`` command of a match offer (controller/venue_offer.py), from the game's own describe()."""
+    game = offer.get("game") if isinstance(offer, dict) else None
+    return offer_new_game(offer, get_game(game).describe() if isinstance(game, str) else {}, bots=bots)
 
 
 class AutoStart:

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.topics import base
+from controller.venue_offer import OFFER
 
 BRIDGED = ("state", "events", "games", "leds", "status")  # public topics (docs/architecture.md, MQTT)
 LINK = "link"  # gametable/<id>/link: "1" while the table's bridge is up, "0" (its will) when it drops
-OFFER = "offer"  # gametable/<id>/offer: the venue's next match for this table (bridged in, retained)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SERVICE_USER = "venue"
 

@@ -1,4 +1,4 @@
-// Goal drilling jig (#4): a plate the size of the goal with a lip on two edges and 3.2 mm guide
+// Goal drilling jig: a plate the size of the goal with a lip on two edges and 3.2 mm guide
 // holes at the goal point beams' config positions (goal_points.scad, generated from the table
 // config by hardware_docs/draw_drilling_jig.py). Drilling through the guides keeps every hole well
 // inside the observer's 1.5 mm tolerance (controller/games/coinwar/sensing.py TOLERANCE_MM).

@@ -28,6 +28,7 @@ from sensors.camera.paths import (
     fill,
     impact,
     intervals,
+    sampled_approaches,
     towards_rail,
     velocities,
     velocity_change,
@@ -277,8 +278,8 @@ class StrikeTracker:
         idx = [i for i, p in enumerate(self.px[c]) if p is not None]
         if idx:
             out[idx] = self.calibration.to_table(np.array([self.px[c][i] for i in idx]))
-        if self.strike_t is not None:  # nothing moves before the flick: a hidden coin is where it rested
-            before = (np.array(self.times) < self.strike_t) & np.isnan(out[:, 0])
+        if self.strike_t is not None:  # nothing moves before the flick: every coin is where it rested
+            before = np.array(self.times) < self.strike_t  # (the hand and pen can only blur that)
             out[before] = self.coins[c].at
         return out
 
@@ -363,10 +364,10 @@ class StrikeTracker:
                             x.flight_confidence = min(x.flight_confidence, 0.5 if not (res.not_flat or other.not_flat) else 0.995)
 
     def _lone_impact(self, a: str, b: str, per: Any, filled: dict[str, Any], speeds: dict[str, Any],
-                     times: Any) -> bool:
-        """While ``a`` and ``b`` were within touching reach, did one of them change course
-        abruptly with nothing else there to do it: no rail, no third coin in reach, not the pen
-        at the flick? Then they touched (a glancing touch barely turns the moving coin)."""
+                     times: Any, tracks: dict[str, Any]) -> bool:
+        """While ``a`` and ``b`` were within touching reach, did one of them, at rest, start to move
+        with nothing else there to do it: no rail, no third coin in reach, not the pen at the flick,
+        no hand beside them? Then they touched (a glancing touch barely turns the moving coin)."""
         d = self.params.coin_diameter_mm
         r = d / 2
         reach = d + self.params.contact_band_mm
@@ -375,20 +376,43 @@ class StrikeTracker:
         for k in (int(i) for i in np.nonzero(per <= reach)[0]):
             lo, hi = max(k - 2, 0), min(k + 3, len(times) - 1)
             for c, partner in ((a, b), (b, a)):
-                if c == self.struck and self.strike_t is not None and times[lo] < self.strike_t + FLICK_S:
-                    continue  # the pen is still on the struck coin
-                if impact(speeds[c], k, dt) <= IMPACT_MM_S:
-                    continue
+                if self.strike_t is not None and times[lo] < self.strike_t + FLICK_S:
+                    continue  # the pen is still on the struck coin, the hand beside its neighbours
+                if float(np.hypot(*speeds[c][lo])) > LONE_REST_MM_S or impact(speeds[c], k, dt) <= IMPACT_MM_S:
+                    continue  # only a coin at rest that starts to move tells (a moving one's centre wobbles)
+                if any(self.covered[x][j] for x in (c, partner) for j in range(lo, hi + 1)):
+                    continue  # the hand or pen beside them: their centres are not trusted for this
                 path = filled[c][lo:hi + 1]
                 x0, y0 = path.min(axis=0)
                 x1, y1 = path.max(axis=0)
                 if min(x0, y0) < r + RAIL_GAP_MM or x1 > w - r - RAIL_GAP_MM or y1 > length - r - RAIL_GAP_MM:
                     continue  # a rail could have turned it
-                others = [o for o in self.ids if o not in (c, partner) and filled[o] is not None]
-                if any(np.hypot(*(filled[o][lo:hi + 1] - path).T).min() < reach + 2.0 for o in others):
-                    continue  # a third coin could have done it
+                if self._third_near(c, partner, k, filled, tracks):
+                    continue  # a third coin could have done it (or was not seen then)
                 return True
         return False
+
+    def _third_near(self, a: str, b: str, k: int, filled: dict[str, Any], tracks: dict[str, Any]) -> bool:
+        """Was a third coin within touching reach of ``a`` or ``b`` around frame ``k`` (or not seen)?"""
+        reach = self.params.coin_diameter_mm + self.params.contact_band_mm + 2.0
+        lo, hi = max(k - 2, 0), min(k + 3, len(self.times) - 1)
+        for o in self.ids:
+            if o in (a, b):
+                continue
+            if filled[o] is None or np.isnan(tracks[o][lo:hi + 1, 0]).any():
+                return True
+            for c in (a, b):
+                if filled[c] is not None and np.hypot(*(filled[o][lo:hi + 1] - filled[c][lo:hi + 1]).T).min() < reach:
+                    return True
+        return False
+
+    def _flick_seen(self, track: Any, times: Any) -> bool:
+        """Was the struck coin seen in two frames in a row just after the flick (its fastest)?"""
+        if self.strike_t is None:
+            return False
+        window = (times >= self.strike_t) & (times <= self.strike_t + FLICK_SEEN_S)
+        seen = ~np.isnan(track[:, 0]) & window
+        return bool((seen[1:] & seen[:-1]).any())
 
     def _kept_apart(self, a: str, b: str) -> bool:
         """Two coins that look alike kept their ids: both seen in every frame, never near each other."""
@@ -406,6 +430,7 @@ class StrikeTracker:
         d = self.params.coin_diameter_mm
         band = self.params.contact_band_mm
         filled = {c: fill(tr) for c, tr in tracks.items()}
+        around = {c: _seen_around(tr) for c, tr in tracks.items()}
         speeds = {c: velocities(filled[c], times) for c in self.ids}
         v_max = UNSEEN_SPEED_MM_S
         for tr in tracks.values():  # no coin is faster than the fastest seen (energy only drops)
@@ -413,6 +438,8 @@ class StrikeTracker:
             if ok.any():
                 step = np.hypot(*(tr[1:] - tr[:-1])[ok].T) / np.maximum(np.diff(times)[ok], 1e-6)
                 v_max = max(v_max, float(step.max()) * 1.2)
+        if not self._flick_seen(tracks[self.struck], times):
+            v_max = MAX_FLICK_MM_S  # the fastest moment went unseen: only the table's limit bounds it
         out: dict[tuple[str, str], float] = {}
         why: dict[tuple[str, str], str] = {}
         conf = 1.0
@@ -424,13 +451,19 @@ class StrikeTracker:
                     why[(a, b)] = "never seen"
                     conf *= 0.5
                     continue
-                per = approaches(pa, pb)
+                # positive evidence only from frames where both were seen (a gap's straight fill
+                # is no path): an interval counts when both coins were seen two frames around it
+                valid = around[a] & around[b]
+                per = np.where(valid, approaches(pa, pb), np.inf)
                 k = int(per.argmin())
                 dmin = float(per[k])
-                kick = velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
+                # overlapping discs prove a touch only in frames actually seen, not carried on
+                overlap = float(np.where(valid, sampled_approaches(pa, pb), np.inf).min()) < d - band
+                kick = (velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
+                        and not self._third_near(a, b, k, filled, tracks))  # a third coin may have hit both
                 if dmin <= d + band and not kick:
-                    kick = self._lone_impact(a, b, per, filled, speeds, times)
-                if dmin <= d + band and (kick or dmin < d - band):
+                    kick = self._lone_impact(a, b, per, filled, speeds, times, tracks)
+                if dmin <= d + band and (kick or overlap):
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
                 elif could_meet_unseen(tracks[a], pb, times, d + band, v_max) or could_meet_unseen(
                         tracks[b], pa, times, d + band, v_max):
@@ -462,6 +495,20 @@ TILTED_RATIO = 0.85  # blob minor/major axis below this: a tilted coin (on anoth
 FLAT_RATIO = 0.9
 
 
+def _seen_around(track: Any) -> Any:
+    """Per frame interval k: the coin was located in frames k-2 … k+3 (velocities there are real),
+    and had not left the table (no approach is measured towards where a gone coin is put)."""
+    seen = ~np.isnan(track[:, 0])
+    n = len(seen)
+    out = np.zeros(max(n - 1, 1), dtype=bool)
+    for k in range(n - 1):
+        out[k] = bool(seen[max(k - 2, 0):min(k + 4, n)].all())
+    gone = np.nonzero(track[:, 0] == GONE_MM[0])[0]
+    if len(gone):
+        out[max(int(gone[0]) - 1, 0):] = False
+    return out
+
+
 FULL_EVERY = 6  # every this many frames every coin is looked for, moving or not
 
 
@@ -474,6 +521,9 @@ FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, wh
 HAND_SHARE = 0.12  # "other" pixels around a coin, as a share of its area, that mean the hand covers it
 
 
+MAX_FLICK_MM_S = 5000.0  # the virtual table's limit (virtual/physics.py); a finger does ~3 m/s
+FLICK_SEEN_S = 0.06  # the struck coin must be seen moving this soon after the flick to bound speeds
+LONE_REST_MM_S = 30.0  # below this a coin counts as at rest for the lone-impact rule
 IMPACT_MM_S = 80.0  # a change of velocity beyond friction this large: something hit the coin
 FLICK_S = 0.08  # seconds after the strike the pen may still push the struck coin
 RAIL_GAP_MM = 3.0  # a coin this close to a rail may have been turned by it

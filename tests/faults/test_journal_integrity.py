@@ -1,4 +1,4 @@
-"""A damaged journal under the real daemon process (issue 17 #3, #7, #10).
+"""A damaged journal under the real daemon process.
 
 Only a bad *last* record may be dropped (a write cut short). A flipped bit in an old record, or a
 page SQLite cannot read, stops ``gametable run`` with one line naming the damage and the exit
@@ -139,7 +139,7 @@ def test_an_empty_journal_file_is_a_new_game_said_on_the_console_and_to_the_host
     mark = rig.start_daemon()
     assert "was an empty file (0 bytes): starting a NEW journal" in rig.daemon.log_text()
     notice = rig.phone.wait_for(f"{T}/sensors/journal", start=mark).json()
-    # the anchor (controller/journal_chain.py) says what the empty file lost (issue 26 item 3)
+    # the anchor (controller/journal_chain.py) says what the empty file lost
     assert notice["warning"] == ("journal file was empty (0 bytes): a new journal was started; its anchor names input "
                                  "#3: the journal before this one was lost (deleted or emptied); restore it from a "
                                  "backup if it held games")

@@ -1,4 +1,4 @@
-"""Issue 26 item 3: storage that loses committed journal data is caught, never "all good".
+"""Storage that loses committed journal data is caught, never "all good".
 
 The attack as the issue ran it: the daemon journals a game, dies, and its WAL loses synced pages
 (cut mid-file at 547,032 of 4,132,392 bytes: 1,469 records became 1,402); today the daemon started
@@ -30,7 +30,7 @@ WAL_CUT = 547_032 / 4_132_392  # where the issue's WAL lost its pages
 
 @pytest.mark.mqtt
 @pytest.mark.slow
-def test_item3_a_wal_cut_mid_file_is_reported_by_check_on_start_and_on_the_hosts_topic(rig):
+def test_a_wal_cut_mid_file_is_reported_by_check_on_start_and_on_the_hosts_topic(rig):
     rig.play(120)
     rig.daemon.kill()  # no checkpoint: the records since the last one live only in the WAL
     rows = rig.daemon.journal_rows()
@@ -117,7 +117,7 @@ def pristine(tmp_path_factory):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(record=st.integers(0, 199), part=st.sampled_from(PARTS), bit=st.integers(0, 10_000))
-def test_item3_property_every_flipped_bit_in_a_record_or_its_index_entry_is_found_by_check(
+def test_property_every_flipped_bit_in_a_record_or_its_index_entry_is_found_by_check(
         pristine, tmp_path_factory, record, part, bit):
     source, rows = pristine
     path = tmp_path_factory.mktemp("flip") / "j.sqlite"

@@ -1,4 +1,4 @@
-"""Issue 16 item 1: a restarted simulator plays on the same journal.
+"""A restarted simulator plays on the same journal.
 
 The sim and its bots used to number their commands ``sim-1-1``, ``bot-1-1``… from 1 on every run;
 the journal keeps every id, so after a restart the daemon answered each new command as a repeat
@@ -54,7 +54,7 @@ def test_the_sim_restarted_on_the_same_journal_plays_a_new_game_to_its_end(tmp_p
     assert [json.loads(b)["type"] for _, b in rows].count("new_game") == 2
 
 
-# --- issue 25 item 1: a restarted `make demo` plays on the game in progress -------------------------
+# --- a restarted `make demo` plays on the game in progress -------------------------
 
 def _rows(journal: Path) -> list[tuple[int, dict]]:
     db = sqlite3.connect(f"file:{journal}?mode=ro", uri=True)
@@ -95,7 +95,7 @@ def _demo_config(tmp_path: Path) -> tuple[Path, Path]:
     return cfg, journal
 
 
-def test_issue25_item1_make_demo_restarted_mid_game_plays_on_that_game(tmp_path):
+def test_make_demo_restarted_mid_game_plays_on_that_game(tmp_path):
     """The demo's bots' own game (Coin War: its bots move at the demo's watching pace)."""
     game = "coinwar"
     cfg, journal = _demo_config(tmp_path)
@@ -111,7 +111,7 @@ def test_issue25_item1_make_demo_restarted_mid_game_plays_on_that_game(tmp_path)
 
 
 @pytest.mark.parametrize("game", ["coinwar", "sanguosha_map", "coup"])
-def test_issue25_item1_a_phone_played_demo_game_goes_on_after_a_restart(tmp_path, game):
+def test_a_phone_played_demo_game_goes_on_after_a_restart(tmp_path, game):
     """The demo's own game of a phone's seat against a bot (Demo.step), stopped mid-game, twice."""
     from controller.journal import Journal
     from controller.table import Table

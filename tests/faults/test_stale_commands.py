@@ -1,4 +1,4 @@
-"""Issue 17 item 6: a command the sender was told failed never applies later.
+"""A command the sender was told failed never applies later.
 
 - The panel with the broker down: the host's undo and abort get 504; when the broker is back the
   panel's MQTT client must not deliver them (paho would have queued them). Before the fix two undos

@@ -17,7 +17,7 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
-PHONE_360 = {**PHONE, "viewport": {"width": 360, "height": 640}}  # issue 16: a small phone, whole screens
+PHONE_360 = {**PHONE, "viewport": {"width": 360, "height": 640}}  # a small phone, whole screens
 
 
 @pytest.fixture

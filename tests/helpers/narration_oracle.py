@@ -1,4 +1,4 @@
-"""The panel's narration as it was before issue 11 moved each game's sentences into the game
+"""The panel's narration as it was before each game's sentences moved into the game
 (``controller/games/<game>/words.py``). Kept, frozen, only as the oracle of
 ``tests/test_game_words.py``: the games' words must say exactly what the panel said.
 """
@@ -60,10 +60,10 @@ def narrate(effects: list[Any], players: list[dict[str, Any]], inp: dict[str, An
             lines.append(f"{who(seat)} strikes")
         elif kind == "shot":
             shooter = seat
-            if not eff.get("dead") and not eff.get("flown"):  # issue 16: one's own coin is "their coin"
+            if not eff.get("dead") and not eff.get("flown"):  # one's own coin is "their coin"
                 own = coin_owner.get(eff.get("coin")) == seat
                 lines.append(f"{who(seat)} flicked {'their coin' if own else coin_name(eff.get('coin'))}")
-        elif kind in TK or (kind == "out" and eff.get("identity")):  # issue 16: Three Kingdoms in words
+        elif kind in TK or (kind == "out" and eff.get("identity")):  # Three Kingdoms in words
             lines.append(_tk(eff, who))
         elif kind == "out" and eff.get("cause") is None:
             lines.append(f"{who(seat)} is out of the game")

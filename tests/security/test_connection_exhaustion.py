@@ -1,4 +1,4 @@
-"""Issue 17 #4: slowloris, stream floods and 500 streams never cut a seated phone or the host off.
+"""Slowloris, stream floods and 500 streams never cut a seated phone or the host off.
 
 Real sockets from distinct loopback addresses against the real served panel, daemon and Mosquitto.
 Each attack is bounded in sockets and time.

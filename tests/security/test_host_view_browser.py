@@ -1,4 +1,4 @@
-"""Issue 17 #8/#9 on the host screen (Chromium): the 0000 warning, sharing a seat, freeing a seat."""
+"""On the host screen (Chromium): the 0000 warning, sharing a seat, freeing a seat."""
 
 from __future__ import annotations
 

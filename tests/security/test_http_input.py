@@ -1,4 +1,4 @@
-"""Issue 17 #10/#11 (panel part): deep JSON, DNS rebinding, malformed requests, against the real panel."""
+"""Deep JSON, DNS rebinding, malformed requests, against the real panel."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Issue 17 item 11: the simulator's private broker is set up like a real table's.
+"""The simulator's private broker is set up like a real table's.
 
 ``gametable sim`` without a ``[mqtt] host`` starts Mosquitto with the shipped config and ACL and
 passwords generated for this run: its own daemon and panel work as usual, while any other user of

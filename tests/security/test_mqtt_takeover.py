@@ -1,4 +1,4 @@
-"""Issue 17 item 2: nobody on the LAN can kick the daemon off the broker.
+"""Nobody on the LAN can kick the daemon off the broker.
 
 Mosquitto disconnects a client when another connects with the same client id. With the shipped
 config (hardware_docs/mosquitto) the daemon's id carries a suffix derived from its password, so an

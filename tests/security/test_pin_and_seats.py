@@ -1,4 +1,4 @@
-"""Issue 17 #8 (PIN) and #9 (seats) against the real served panel, daemon and Mosquitto."""
+"""The host PIN and seat claims against the real served panel, daemon and Mosquitto."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ damped oscillation of the pen refill), each with the strikes a correct detector 
 count, peak (± tolerance) and start time (± tolerance). Seeded, so the file is reproducible.
 Expected peaks come from the trace amplitude, not from running our detector.
 
-The set-down cases (issue #11: a spike over 2.5 g when the striker is put down used up the turn)
+The set-down cases (a spike over 2.5 g when the striker is put down used up the turn)
 are synthesised too — no trace has been recorded on real hardware yet. Their shape: the hand
 lowers the striker (a slow ±0.3 g along gravity over 300 ms), then it lands: a short ring along
 gravity (220 Hz, the MPU's 260 Hz bandwidth keeps nothing faster), possibly tilted by the way it
@@ -88,7 +88,7 @@ def main() -> None:
     add("second_hit_inside_refractory_ignored", 1000, 400, double, counted=double[:1])
     add("hits_just_after_refractory", 1000, 500, [(100, 7.0, 300, 5), (230, 9.0, 300, 5)])
     add("500hz_sampling", 500, 500, [(100, 9.0, 120, 8), (350, 5.0, 120, 8)])
-    # issue #11: setting the striker down is a spike along gravity, a strike one across it
+    # setting the striker down is a spike along gravity, a strike one across it
     down = (0.0, 0.0, 1.0)
     add("set_down_flat_4g", 1000, 700, [(400, 4.0, 220, 3, down)], counted=[], lower=[400], noise=0.01)
     add("set_down_hard_9g", 1000, 700, [(400, 9.0, 220, 2, down)], counted=[], lower=[400], noise=0.01)

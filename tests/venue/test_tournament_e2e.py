@@ -1,4 +1,4 @@
-"""Issue 27's end-to-end venue: three virtual tables (bots, each its own Mosquitto) bridged into a
+"""The end-to-end venue: three virtual tables (bots, each its own Mosquitto) bridged into a
 venue Mosquitto, the venue service and its board in Chromium. A 4-player single-elimination Coup
 tournament over two tables plays to its end by itself -- matches offered to free tables, started
 by the tables' auto-start, results from the game-over states -- while a bridge is cut mid-game and

@@ -118,6 +118,7 @@ function connect() {
     if (S.lobby && !S.lobby.touched && d.length >= 2) S.lobby.include = Object.fromEntries(d.map((s) => [s, true]));
     if (S.lobby) for (const s of fresh) { S.lobby.include[s] = true; S.lobby.bots[s] = false; }  // a phone joined: it plays
     render();
+    if (S.info && S.info.venue) loadInfo().then(loadVenue).then(render);  // a phone may have brought a venue ticket
   });
   on("status", (d) => { S.status = d; conn(); });
   on("state", (d) => { S.state = d; render(); attention(); });
@@ -130,6 +131,7 @@ function connect() {
   on("games", (d) => { S.games = d || {}; for (const name of Object.keys(S.games)) GameViews.load(name); render(); });
   on("table", (d) => { const fresh = !S.table; S.table = d; hook("onTable", d); if (fresh) render(); });
   on("journal", (d) => { S.journal = d; conn(); });
+  on("offer", (d) => { S.offer = d; render(); });  // the venue's match offer (host streams only)
   es.onopen = () => { S.online = true; conn(); };
   es.onerror = () => {
     S.online = false; conn();
@@ -385,7 +387,7 @@ function questionCard(st, seat, host, how = {}) {
     <button class="btn primary wide" data-action="answer" data-q="${esc(q.id)}" data-host="${host ? 1 : 0}" id="send-answer">${esc(sel.length ? t("Send answer ({n})", { n: sel.length }) : t("None of them — send"))}</button></section>`;
 }
 
-/** Buttons for the seat's legal moves: those that name a ``move`` (card games: architecture.md
+/** Buttons for the seat's legal moves: those that name a ``move`` (card games: docs/architecture.md
  * "move"), and those of the game's own input types that phones may send (its describe()'s
  * ``phone_inputs``), each sent exactly as listed. */
 function movesCard(pv) {
@@ -541,6 +543,17 @@ function hostLoginCards() {
   }
   return html;
 }
+/* The venue offers this table a tournament match (hardware_docs/multi_table.md "Tournaments"): one tap
+   starts it under the offer's own id, so a second tap, or the table's auto-start, starts no second game. */
+function offerCard() {
+  const o = S.offer;
+  if (!o || (S.state && S.state.phase === "playing")) return "";
+  const players = (o.players || []).map((p) => p.name).join(", ");
+  return `<section class="card" id="venue-offer"><h2>${esc(t("Match offered by the venue"))}</h2>
+    <p>${esc(t("{tournament}, match {n}: {game} with {players}", { tournament: o.tournament || "", n: o.match ?? "", game: o.game, players }))}</p>
+    <button class="btn primary wide" data-action="start-offer" id="start-offer">${esc(t("Start this match"))}</button></section>`;
+}
+
 function hostView() {
   const qr = `<section class="card qr"><img src="/qr.svg" alt="${esc(t("QR code to join this table"))}" id="qr"><div><h2>${esc(t("Scan to join"))}</h2>
     <p class="url" id="join-url">${esc(S.info ? S.info.join_url : location.origin + "/join")}</p></div></section>`;
@@ -554,7 +567,7 @@ function hostView() {
   if (S.info && S.info.pin_is_default) {
     html += `<section class="card" id="pin-warning"><p><b>${esc(t("The table PIN is 0000."))}</b> ${esc(t("Anyone on this Wi-Fi can unlock the host screen: set {key} in the table's config.", { key: "[panel] pin" }))}</p></section>`;
   }
-  html += absentCard() + tableLangCard();
+  html += absentCard() + tableLangCard() + offerCard();
   if (st && st.phase === "playing") {
     const view = gameView();
     const own = view === LOADING ? loadingCard() : view && view.hostView ? view.hostView(st) : null;
@@ -633,10 +646,10 @@ function lobbyCard() {
   };
   const seatRows = [1, 2, 3, 4, 5, 6].map((s) => `<div class="lobby-seat">
       <label class="toggle">${coinBadge(s)}<input type="checkbox" data-lobby="include" data-seat="${s}" ${L.include[s] ? "checked" : ""} aria-label="${esc(t("Seat {n} plays", { n: s }))}">${S.taken.includes(s) ? `<span class="joined" title="${esc(t("a phone holds this seat"))}" id="joined-${s}">📱</span>` : ""}</label>
-      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${esc(L.bots[s] ? t("Bot {n}", { n: s }) : t("Seat {n} name", { n: s }))}" maxlength="40" aria-label="${esc(t("Name for seat {n}", { n: s }))}" id="name-${s}">
+      <input type="text" data-lobby="name" data-seat="${s}" value="${esc(L.names[s] || "")}" placeholder="${esc(L.bots[s] ? t("Bot {n}", { n: s }) : venueName(s) || t("Seat {n} name", { n: s }))}" list="venue-players" maxlength="40" aria-label="${esc(t("Name for seat {n}", { n: s }))}" id="name-${s}">
       ${seatExtra(s)}
       <button type="button" class="bot-toggle" data-action="lobby-bot" data-seat="${s}" id="bot-${s}" aria-pressed="${!!L.bots[s]}" title="${esc(t("A bot plays this seat (virtual table)"))}" aria-label="${esc(t("Bot plays seat {n}", { n: s }))}">🤖</button>
-    </div>`).join("");
+    </div>`).join("") + `<datalist id="venue-players">${(S.venuePlayers || []).map((p) => `<option value="${esc(p.name)}"></option>`).join("")}</datalist>`;
   const order = L.order.filter((s) => L.include[s]);
   const orderUi = L.orderMode === "manual" ? `<div class="order">${order.map((s, i) => `<button type="button" class="chip" data-action="order-up" data-seat="${s}" aria-label="${esc(t("Move seat {n} earlier", { n: s }))}">${i + 1}. ${coinBadge(s)}${i ? " ↑" : ""}</button>`).join("")}</div>` : "";
   const opts = Object.entries(mode.options || {}).filter(([k]) => !roles || k !== roles.option).map(([k, o]) => {
@@ -714,7 +727,7 @@ function newGameBody() {
   const view = GameViews.of(L.game);
   if (view && view !== LOADING && typeof view.newGame === "function") view.newGame({ order, options }, { manualOrder: L.orderMode === "manual" });
   return { type: "new_game", game: L.game, mode: L.mode, order, options,
-    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (L.bots[s] ? t("Bot {n}", { n: s }) : t("Seat {n}", { n: s })) },
+    players: seats.map((s) => Object.assign({ seat: s, name: (L.names[s] || "").trim() || (!L.bots[s] && venueName(s)) || (L.bots[s] ? t("Bot {n}", { n: s }) : t("Seat {n}", { n: s })) },
       pickTeams ? { team: teams[s] } : {}, L.bots[s] ? { bot: true } : {})) };
 }
 
@@ -729,7 +742,9 @@ async function act(el) {
     const seat = +el.dataset.seat;
     if (S.me.seat === seat) { go("/seat"); return; }
     // the join code of the table's QR code; the table's own screen and the host need none
-    const d = await post("/api/seat/claim", S.joinCode ? { seat, code: S.joinCode } : { seat });
+    // a phone sent from the venue board brings a seat ticket (hardware_docs/multi_table.md): it sits as its profile
+    const ticket = sessionStorage.getItem("gt_venue_ticket");
+    const d = await post("/api/seat/claim", Object.assign({ seat }, S.joinCode ? { code: S.joinCode } : {}, ticket ? { venue_ticket: ticket } : {}));
     if (d.ok) { S.me.seat = seat; connect(); go("/seat"); }
   } else if (a === "leave") {
     if (await ask(t("Leave your seat? Another phone may take it."), t("Leave"))) { const d = await post("/api/seat/leave"); if (d.ok) { S.me.seat = null; S.priv = null; connect(); go("/join"); } }
@@ -753,6 +768,8 @@ async function act(el) {
     const d = await post("/api/cmd", JSON.parse(el.dataset.body || "{}")); if (d.ok) toast(t("Done"), true);
   } else if (a === "host-window") {
     const d = await post("/api/host/cmd", { type: el.dataset.type }); if (d.ok) toast(el.dataset.type === "pause" ? t("Countdown paused") : t("Countdown resumed"), true);
+  } else if (a === "start-offer") {
+    const d = await post("/api/host/offer", { offer: S.offer && S.offer.offer }); if (d.ok) toast(t("Match started"), true);
   } else if (a === "undo") {
     const d = await post("/api/host/cmd", { type: "undo" }); if (d.ok) toast(t("Undone"), true);
   } else if (a === "abort") {
@@ -851,6 +868,19 @@ setInterval(() => {
   hook("tick", now);
 }, 250);
 
+/* The venue's players (hardware_docs/multi_table.md "Players known at every table"): the host's lobby
+   offers their names, and a seat whose phone brought a venue seat ticket is named after its profile. */
+async function loadVenue() {
+  const v = S.info && S.info.venue;
+  if (!v) return;
+  S.venueSeats = v.seats || {};
+  try { S.venuePlayers = await (await fetch(v.url + "/api/profiles", { credentials: "omit" })).json(); } catch { S.venuePlayers = []; }
+}
+function venueName(s) {
+  const id = (S.venueSeats || {})[s], p = (S.venuePlayers || []).find((x) => x.id === id);
+  return p ? p.name : "";
+}
+
 async function loadInfo() {
   // the panel's clock, read halfway through the request (the answer's own trip would otherwise add
   // its latency to every countdown: a 30 s window shown as 31 s on a slow network)
@@ -876,11 +906,14 @@ setInterval(async () => {
   S.joinCode = sessionStorage.getItem("gt_join_code") || "";
   // the host link (/host#key=…): the key is in the fragment, never in a request line; used once, then dropped
   const key = new URLSearchParams(location.hash.slice(1)).get("key");
+  const ticket = new URLSearchParams(location.hash.slice(1)).get("venue_ticket");  // from the venue board's /profile/ticket
+  if (ticket) { sessionStorage.setItem("gt_venue_ticket", ticket); history.replaceState(null, "", location.pathname + location.search); }
   if (key) {
     history.replaceState(null, "", location.pathname);
     if (!cookie("gt_csrf")) await loadInfo();  // (the first answer set the CSRF cookie)
     if ((await post("/api/host/unlock", { key })).ok) { toast(t("Host unlocked"), true); await loadInfo(); }
   }
+  await loadVenue();
   if (S.info) { S.me = S.info.me; S.taken = S.info.taken; $("#table-name").textContent = tableTitle(S.info.table); }
   if (route() === "join" && S.me.seat) history.replaceState(null, "", "/seat");
   render(); connect();

@@ -1,6 +1,6 @@
 """The observer: beam edges + strike starts -> per-strike facts (a CW-9 ``shot`` input).
 
-It knows only what the sensors show (architecture.md "Observer", CW-8):
+It knows only what the sensors show (docs/architecture.md "Observer", CW-8):
 
 - *which* strike: a strike start (striker -> seat) opens a strike; the struck coin is that seat's;
 - *coins at rest*: no beam edge for ``settle_s`` seconds (timer on the injected clock);
@@ -130,7 +130,7 @@ def _reachable_by_flat_coin(beam: BeamConfig, r: float) -> bool:
 
 LEAF_MM = 0.05  # smallest cell of the proof's quadtree
 # How long a coin flying over a rail blocks a rail-top beam: 30 mm at 0.4-5 m/s is 6-75 ms; allow
-# a slow, low hop up to 0.2 s. Longer is a hand, a sleeve or a striker, never a fact (#3).
+# a slow, low hop up to 0.2 s. Longer is a hand, a sleeve or a striker, never a fact.
 COIN_PULSE_S = (0.002, 0.2)
 FLIGHT_PROOFS = ("none", "rails")
 
@@ -159,7 +159,7 @@ def _dead_masks_cached(beams: tuple[BeamConfig, ...], r: float, tol: float) -> t
     leaf keeps only the sure beams. So the proof is sound: a real dead coin blocks all beams of the
     mask of the cell holding its centre, and "no mask is fully blocked" means "no coin is dead".
     A beam counts as *surely* blocked only within ``r - tol``: a beam mounted up to ``tol`` off its
-    config position (or tripping ``tol`` late) is still blocked by every centre of the cell (#4).
+    config position (or tripping ``tol`` late) is still blocked by every centre of the cell.
     """
     sure_r = r - tol
     g = geo.GOAL
@@ -406,7 +406,7 @@ class Observer:
         self.on_facts(facts)
 
     def _flown(self, s: dict[str, Any]) -> list[str] | None:
-        """``[]`` only when the geometry proves nobody flew (#3, CW-8); else unknown (``None``)."""
+        """``[]`` only when the geometry proves nobody flew (CW-8); else unknown (``None``)."""
         if s["rail"] or s["mouths"]:
             return None  # a coin crossed a rail, or a mouth (the ball or a flown coin): who is unknown
         if any(b in self.blocked for b in s["rail_since"]):

@@ -1,7 +1,7 @@
 """The first Coup heuristic bot, kept unchanged as the baseline that ``make bench`` measures the
 current :class:`controller.games.coup.bot.HeuristicBot` against (``bench_coup_bots``).
 
-Do not improve this file: its worth is that it stays what it was (issue 12: it challenged with a
+Do not improve this file: its worth is that it stays what it was (it challenged with a
 flat 8 % chance whatever the table, and most of its challenges lost).
 """
 
