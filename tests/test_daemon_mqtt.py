@@ -85,7 +85,8 @@ def test_bad_commands_get_specific_errors_and_change_nothing(daemon, phone):
     before = daemon.public_state()
     r = phone.command("t1", {"type": "shot", "seat": 2, "coin": "c2", "dead": [], "flown": [], "contacts": [],
                              "id": "bad1"})
-    assert r == {"id": "bad1", "ok": False, "error": "it is seat 1's turn, not seat 2's (CW-3)"}
+    assert r == {"id": "bad1", "ok": False, "error": "it is seat 1's turn, not seat 2's (CW-3)",
+                 "error_msg": {"id": "it is seat {turn}'s turn, not seat {seat}'s (CW-3)", "args": {"turn": 1, "seat": 2}}}
     start = len(phone.messages)
     phone.publish("gametable/t1/cmd", b"{nope")
     res = phone.wait_for("gametable/t1/cmd/result", start=start).json()

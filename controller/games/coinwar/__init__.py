@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.games import rng
-from controller.games.base import Bot, Deadline, GameError, TableView, Timer, View, require
+from controller.games.base import Bot, Deadline, GameError, TableView, Timer, View
 from controller.games.coinwar import referee, turns
 from controller.games.coinwar import words as coinwar_words
 from controller.games.coinwar.classic import FreeForAll, Teams
@@ -19,6 +19,7 @@ from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
 from controller.games.players import check_players, name_of
 from controller.games.words import mode_titles
+from core.said import listing, say
 
 NAME = "coinwar"
 TITLE = "Coin War (币战)"
@@ -161,7 +162,7 @@ def apply_in_place(state: State, inp: dict[str, Any]) -> State:
 
 def _apply(new_state: State, inp: dict[str, Any]) -> State:
     if not isinstance(inp, dict):
-        raise GameError(f"an input must be a JSON object, got {inp!r}")
+        raise GameError(say("an input must be a JSON object, got {got}", got=repr(inp)))
     kind = inp.get("type")
     state = new_state
     m = mode_of(state)
@@ -171,14 +172,16 @@ def _apply(new_state: State, inp: dict[str, Any]) -> State:
         new_state["last"] = [{"kind": "aborted"}]
         return new_state
     if kind == "move":
-        require(m.has_moves(), f"mode {m.name} has no card moves")
+        if not m.has_moves():
+            raise GameError(say("mode {mode} has no card moves", mode=m.name))
         referee.check_playing(state)
         m.move(new_state, inp)
         return new_state
     handler = (_HANDLERS.get(kind) or m.extra_inputs.get(kind)) if isinstance(kind, str) else None
     if handler is None:
         expected = [*_HANDLERS, *m.extra_inputs, "move", "abort"]
-        raise GameError(f"unknown input type {kind!r} for coinwar (expected: {', '.join(expected)})")
+        raise GameError(say("unknown input type {got} for coinwar (expected: {expected})",
+                            got=repr(kind), expected=listing(expected)))
     handler(m, new_state, inp)
     return new_state
 

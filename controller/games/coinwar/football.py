@@ -28,9 +28,9 @@ def time_up(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """``{"type": "time_up"}`` from the daemon's clock: the ``minutes`` limit has passed."""
     referee.check_playing(state)
     if state["options"].get("minutes") is None:
-        raise GameError("this game has no time limit (option 'minutes'); time_up does not apply")
+        raise GameError(say("this game has no time limit (option 'minutes'); time_up does not apply"))
     if state.get("time_up"):
-        raise GameError("time is already up; the game ends when the strike being observed is resolved")
+        raise GameError(say("time is already up; the game ends when the strike being observed is resolved"))
     state["time_up"] = True
     if state["striking"] or state["pending_shot"] is not None:
         state["last"] = [{"kind": "time_up", "ends": "after this strike", "rule": "CW-7.3"}]
@@ -108,14 +108,15 @@ class Football(Mode):
     def check_shot(self, state: State, pending: dict[str, Any], inp: dict[str, Any]) -> None:
         mouth = inp.get("mouth")
         if mouth not in ("A", "B", None):
-            raise GameError(f"'mouth' must be \"A\", \"B\" or null (the mouth the ball crossed), got {mouth!r}")
+            raise GameError(say("'mouth' must be \"A\", \"B\" or null (the mouth the ball crossed), got {got}",
+                                got=repr(mouth)))
         if pending["dead"]:
-            raise GameError(f"nothing dies in football (CW-7.3: the goal box is not a death zone); "
-                            f"'dead' must be empty, got {pending['dead']}")
+            raise GameError(say("nothing dies in football (CW-7.3: the goal box is not a death zone); "
+                                "'dead' must be empty, got {got}", got=str(pending["dead"])))
         if mouth is not None and BALL in (pending["flown"] or []):
-            raise GameError("the ball cannot both cross a mouth and be flown")
+            raise GameError(say("the ball cannot both cross a mouth and be flown"))
         if mouth is not None and BALL not in self.coins_on_table(state):
-            raise GameError("the ball is not on the table, so it cannot cross a mouth")
+            raise GameError(say("the ball is not on the table, so it cannot cross a mouth"))
         pending["dead"] = []
         pending["mouth"] = mouth
 

@@ -177,7 +177,7 @@ class Mode:
 
     def move(self, state: State, inp: dict[str, Any]) -> None:
         """A card move (CW-7.5); only modes with cards override it."""
-        raise GameError(f"mode {self.name} has no card moves")
+        raise GameError(say("mode {mode} has no card moves", mode=self.name))
 
     def legal_moves(self, state: State, seat: int) -> list[dict[str, Any]]:
         """The mode's own moves ``seat`` may make now (listed by ``legal``)."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from controller.games.base import GameError, require, seat_of
+from controller.games.base import GameError, seat_of
 from controller.games.coinwar import turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
-from core.said import N_, msg_of, say
+from core.said import N_, Said, listing, msg_of, say, term
 
 FACT_FIELDS = ("dead", "flown", "contacts")
 
@@ -25,13 +25,14 @@ FACT_FIELDS = ("dead", "flown", "contacts")
 def check_playing(state: State) -> None:
     # every input passes here: build the message only when it is needed (not via require)
     if state["phase"] != "playing":
-        raise GameError(f"the game is {state['phase']}; start a new game")
+        raise GameError(say("the game is {phase}; start a new game", phase=state["phase"]))
 
 
 def check_no_question(state: State) -> None:
     if state["questions"]:
         q = state["questions"][0]
-        raise GameError(f"question {q['id']} is open ({q['text']}); answer it first")
+        raise GameError(say("question {question} is open ({text}); answer it first",
+                            question=q["id"], text=question_text(q)))
 
 
 def check_not_blocked(mode: Mode, state: State) -> None:
@@ -44,9 +45,10 @@ def check_not_blocked(mode: Mode, state: State) -> None:
 def check_active(state: State, inp: dict[str, Any]) -> int:
     seat = seat_of(inp)
     turn = state["turn"]
-    require(turn is not None, "nobody's turn: the game is over")
+    if turn is None:
+        raise GameError(say("nobody's turn: the game is over"))
     if seat != turn["seat"]:
-        raise GameError(f"it is seat {turn['seat']}'s turn, not seat {seat}'s (CW-3)")
+        raise GameError(say("it is seat {turn}'s turn, not seat {seat}'s (CW-3)", turn=turn["seat"], seat=seat))
     return seat
 
 
@@ -55,7 +57,7 @@ def confirm_own_placements(state: State, seat: int) -> None:
     others = [p for p in state["pending_placements"] if p["by"] != seat]
     if others:
         p = others[0]
-        raise GameError(f"waiting for coin {p['coin']} to be placed by seat {p['by']} first (CW-9)")
+        raise GameError(say("waiting for coin {coin} to be placed by seat {by} first (CW-9)", coin=p["coin"], by=p["by"]))
     for p in state["pending_placements"]:
         state["coins"][p["coin"]]["on_table"] = True
     state["pending_placements"] = []
@@ -68,14 +70,15 @@ def check_coin_list(mode: Mode, state: State, value: Any, key: str,
     if value is None:
         return None
     if not isinstance(value, list) or any(not isinstance(c, str) for c in value):
-        raise GameError(f"'{key}' must be a list of coin ids or null, got {value!r}")
+        raise GameError(say("'{key}' must be a list of coin ids or null, got {got}", key=key, got=repr(value)))
     if on_table is None:
         on_table = mode.coins_on_table(state)
     for coin in value:
         if coin not in on_table:
-            raise GameError(f"'{key}' names coin {coin!r}, which is not on the table (coins: {', '.join(on_table)})")
+            raise GameError(say("'{key}' names coin {coin}, which is not on the table (coins: {coins})",
+                                key=key, coin=repr(coin), coins=listing(on_table)))
     if len(set(value)) != len(value):
-        raise GameError(f"'{key}' names a coin twice: {value}")
+        raise GameError(say("'{key}' names a coin twice: {coins}", key=key, coins=str(value)))
     return list(value)
 
 
@@ -84,18 +87,18 @@ def check_contacts(mode: Mode, state: State, value: Any,
     if value is None:
         return None
     if not isinstance(value, list):
-        raise GameError(f"'contacts' must be a list of coin pairs or null, got {value!r}")
+        raise GameError(say("'contacts' must be a list of coin pairs or null, got {got}", got=repr(value)))
     if on_table is None:
         on_table = mode.coins_on_table(state)
     pairs: list[list[str]] = []
     for pair in value:
         if not isinstance(pair, list) or len(pair) != 2 or any(not isinstance(c, str) for c in pair):
-            raise GameError(f"'contacts' entries must be pairs of coin ids, got {pair!r}")
+            raise GameError(say("'contacts' entries must be pairs of coin ids, got {got}", got=repr(pair)))
         for coin in pair:
             if coin not in on_table:
-                raise GameError(f"'contacts' names coin {coin!r}, which is not on the table")
+                raise GameError(say("'contacts' names coin {coin}, which is not on the table", coin=repr(coin)))
         if pair[0] == pair[1]:
-            raise GameError(f"'contacts' pairs a coin with itself: {pair}")
+            raise GameError(say("'contacts' pairs a coin with itself: {pair}", pair=str(pair)))
         pairs.append(list(pair))
     return pairs
 
@@ -115,7 +118,7 @@ def strike(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """A strike started (striker frame): it counts as one of the turn's 2 strikes (CW-5.1)."""
     seat = check_players_turn(mode, state, inp)
     if state["striking"]:
-        raise GameError(f"seat {seat}'s previous strike is still being observed")
+        raise GameError(say("seat {seat}'s previous strike is still being observed", seat=seat))
     check_strikes_left(mode, state, seat)
     confirm_own_placements(state, seat)
     state["turn"]["strikes"] += 1
@@ -137,7 +140,7 @@ def withdraw(mode: Mode, state: State, inp: dict[str, Any]) -> None:
         return
     seat = check_players_turn(mode, state, inp)
     if not state["striking"]:
-        raise GameError(f"seat {seat} has no strike in flight to withdraw (CW-5.6)")
+        raise GameError(say("seat {seat} has no strike in flight to withdraw (CW-5.6)", seat=seat))
     state["turn"]["strikes"] -= 1
     state["striking"] = False
     state["last"] = [{"kind": "withdraw", "seat": seat, "rule": "CW-5.6"}]
@@ -151,8 +154,8 @@ def withdraw_unseen_shot(state: State, inp: dict[str, Any]) -> None:
     if pending is None or pending["seat"] != seat:
         check_no_question(state)  # a question that is not about this seat's strike: answer it first
     if not pending.get("unseen"):
-        raise GameError(f"seat {seat}'s shot has arrived and the table's beams saw it (or it did not come "
-                        "from the beams); it stands (CW-5.6)")
+        raise GameError(say("seat {seat}'s shot has arrived and the table's beams saw it (or it did not come "
+                            "from the beams); it stands (CW-5.6)", seat=seat))
     state["turn"]["strikes"] -= 1
     state["pending_shot"] = None
     state["questions"] = []
@@ -177,14 +180,14 @@ def check_beam_edges(inp: dict[str, Any]) -> bool:
     if edges is None:
         return False
     if not isinstance(edges, int) or isinstance(edges, bool) or edges < 0:
-        raise GameError(f"'beam_edges' must be a whole number of beam edges (0 or more), got {edges!r}")
+        raise GameError(say("'beam_edges' must be a whole number of beam edges (0 or more), got {got}", got=repr(edges)))
     return edges == 0
 
 
 def check_strikes_left(mode: Mode, state: State, seat: int) -> None:
     limit = strike_limit(mode, state)
     if state["turn"]["strikes"] >= limit:
-        raise GameError(f"seat {seat} has used all {limit} strikes of this turn (CW-5.1)")
+        raise GameError(say("seat {seat} has used all {limit} strikes of this turn (CW-5.1)", seat=seat, limit=limit))
 
 
 def strike_limit(mode: Mode, state: State) -> int:
@@ -198,9 +201,11 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     coin = inp.get("coin")
     allowed = mode.strikable_coins(state, seat)
     if coin not in allowed:
-        raise GameError(f"seat {seat} may strike only {' or '.join(allowed)}, not {coin!r} (CW-5.1)")
+        raise GameError(say("seat {seat} may strike only {allowed}, not {coin} (CW-5.1)",
+                            seat=seat, allowed=listing(allowed, " or "), coin=repr(coin)))
     if state.get("turn_coin") not in (None, coin):
-        raise GameError(f"seat {seat} already struck {state['turn_coin']} this turn; one coin per turn")
+        raise GameError(say("seat {seat} already struck {coin} this turn; one coin per turn",
+                            seat=seat, coin=state["turn_coin"]))
     confirm_own_placements(state, seat)
     on_table = mode.coins_on_table(state)
     facts = {
@@ -210,7 +215,7 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     }
     for key in FACT_FIELDS:
         if key not in inp:
-            raise GameError(f"a shot needs '{key}' (a list, or null when the table could not observe it)")
+            raise GameError(say("a shot needs '{key}' (a list, or null when the table could not observe it)", key=key))
     unseen = check_beam_edges(inp)
     if not state["striking"]:
         check_strikes_left(mode, state, seat)
@@ -231,10 +236,10 @@ def end_turn(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     """CW-5.4: the active player may end the turn (after a move strike, or with none)."""
     seat = check_players_turn(mode, state, inp)
     if state["striking"]:
-        raise GameError(f"seat {seat}'s strike is still being observed")
+        raise GameError(say("seat {seat}'s strike is still being observed", seat=seat))
     if state["pending_placements"]:
         p = state["pending_placements"][0]
-        raise GameError(f"coin {p['coin']} must be placed by seat {p['by']} first (CW-9)")
+        raise GameError(say("coin {coin} must be placed by seat {by} first (CW-9)", coin=p["coin"], by=p["by"]))
     ctx = ShotContext(seat, "", [], {}, [], [], [])
     ctx.effects.append({"kind": "end_turn", "seat": seat, "strikes": state["turn"]["strikes"], "rule": "CW-5.4"})
     finish_turn(mode, state, ctx)
@@ -245,10 +250,12 @@ def placed(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     coin = inp.get("coin")
     match = [p for p in state["pending_placements"] if p["coin"] == coin]
     if not match:
-        pending = ", ".join(p["coin"] for p in state["pending_placements"]) or "nothing"
-        raise GameError(f"nothing to place for coin {coin!r} (pending: {pending})")
+        waiting = [p["coin"] for p in state["pending_placements"]]
+        pending = listing(waiting) if waiting else say("nothing")
+        raise GameError(say("nothing to place for coin {coin} (pending: {pending})", coin=repr(coin), pending=pending))
     if "seat" in inp and seat_of(inp) != match[0]["by"]:
-        raise GameError(f"coin {coin} is placed by seat {match[0]['by']}, not seat {inp['seat']}")
+        raise GameError(say("coin {coin} is placed by seat {placer}, not seat {seat}",
+                            coin=coin, placer=match[0]["by"], seat=inp["seat"]))
     state["pending_placements"] = [p for p in state["pending_placements"] if p["coin"] != coin]
     state["coins"][coin]["on_table"] = True
     state["last"] = [{"kind": "placed", "coin": coin, "seat": match[0]["by"]}]
@@ -259,12 +266,14 @@ def answer(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     check_playing(state)
     qid = inp.get("question")
     if not state["questions"]:
-        raise GameError(f"there is no open question to answer (got an answer to {qid!r})")
+        raise GameError(say("there is no open question to answer (got an answer to {got})", got=repr(qid)))
     question = state["questions"][0]
     if qid != question["id"]:
-        raise GameError(f"question {qid!r} is not open; the open question is {question['id']}")
+        raise GameError(say("question {got} is not open; the open question is {question}",
+                            got=repr(qid), question=question["id"]))
     if "seat" in inp and seat_of(inp) not in question["seats"]:
-        raise GameError(f"seat {inp['seat']} may not answer question {qid}; it is for seat(s) {question['seats']}")
+        raise GameError(say("seat {seat} may not answer question {question}; it is for seat(s) {seats}",
+                            seat=inp["seat"], question=qid, seats=str(question["seats"])))
     value = inp.get("value")
     fact = mode_answer(mode, state, question, value)
     if question["kind"] == "contacts":
@@ -289,15 +298,18 @@ def mode_answer(mode: Mode, state: State, question: dict[str, Any], value: Any) 
             isinstance(v, list) and len(v) == 2 and all(isinstance(c, str) for c in v) for v in value):
         subject = question.get("subject") or state["pending_shot"]["coin"]
         if any(subject not in pair for pair in value):
-            raise GameError(f"the answer to {question['id']} is about {subject}: every pair must name it")
+            raise GameError(say("the answer to {question} is about {coin}: every pair must name it",
+                                question=question["id"], coin=subject))
         value = [b if a == subject else a for a, b in value]
     if not isinstance(value, list) or any(not isinstance(v, str) for v in value):
-        raise GameError(f"the answer to {question['id']} must be a list of coin ids, got {value!r}")
+        raise GameError(say("the answer to {question} must be a list of coin ids, got {got}",
+                            question=question["id"], got=repr(value)))
     for coin in value:
         if coin not in question["options"]:
-            raise GameError(f"{coin!r} is not an option of {question['id']} (options: {question['options']})")
+            raise GameError(say("{coin} is not an option of {question} (options: {options})",
+                                coin=repr(coin), question=question["id"], options=str(question["options"])))
     if len(set(value)) != len(value):
-        raise GameError(f"the answer names a coin twice: {value}")
+        raise GameError(say("the answer names a coin twice: {coins}", coins=str(value)))
     return list(value)
 
 
@@ -308,6 +320,26 @@ QUESTION_TEXT = {
     "flown": N_("Which coins flew (off the table, or tilted on a coin or a rail)?"),
     "contacts": N_("Which coins did {coin} touch?"),
 }
+BALL_CONTACT_TEXT = N_("Did {coin} touch the ball? (pick it if so)")  # Football's (football.py, CW-7.3)
+
+
+def question_text(question: dict[str, Any]) -> str:
+    """An open question's text as a message, so an error quoting it reads in the phone's language
+    (docs/i18n.md): the message the question carries, else the template that wrote it; a text no
+    template here wrote stays as it is."""
+    text: str = question["text"]
+    carried = question.get("says")
+    if isinstance(carried, dict) and isinstance(carried.get("id"), str):
+        return Said(text, carried)
+    kind = question.get("kind")
+    if kind in ("dead", "flown") and text == QUESTION_TEXT[kind]:
+        return term(text)
+    subject = question.get("subject")
+    if kind == "contacts" and isinstance(subject, str):
+        for template in (QUESTION_TEXT["contacts"], BALL_CONTACT_TEXT):
+            if text == template.format(coin=subject):
+                return say(template, coin=subject)
+    return text
 
 
 def advance_questions(mode: Mode, state: State) -> None:

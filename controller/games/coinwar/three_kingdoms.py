@@ -16,12 +16,13 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from controller.games import rng
-from controller.games.base import GameError, require, seat_of
+from controller.games.base import GameError, seat_of
 from controller.games.coinwar import referee
 from controller.games.coinwar.biohazard import seat_map
 from controller.games.coinwar.classic import FreeForAll, check_order
 from controller.games.coinwar.modes import Option, ShotContext, State
 from controller.games.coinwar.turns import player
+from core.said import listing, say, term
 
 IDENTITIES = ("lord", "loyalist", "rebel", "traitor")
 REBELS_FOR = {4: 1, 5: 2, 6: 3}  # CW-7.5: 1 lord, 1 loyalist, 1 traitor, the rest rebels
@@ -132,10 +133,10 @@ class ThreeKingdoms(FreeForAll):
         for card in hand:
             if card["id"] == card_id:
                 if card["kind"] != kind:
-                    raise GameError(f"card {card_id} is a {card['kind']}, not a {kind}")
+                    raise GameError(say("card {card} is a {kind}, not a {wanted}", card=card_id, kind=card["kind"], wanted=kind))
                 hand.remove(card)
                 return card
-        raise GameError(f"seat {seat} holds no card {card_id!r}")
+        raise GameError(say("seat {seat} holds no card {card}", seat=seat, card=repr(card_id)))
 
     # --- health -------------------------------------------------------------------------------
     def damage(self, state: State, seat: int, cause: str, decision: dict[str, Any] | None,
@@ -313,9 +314,11 @@ class ThreeKingdoms(FreeForAll):
     def blocked(self, state: State) -> str | None:
         tk = state["tk"]
         if tk["reaction"]:
-            return f"waiting for seat {tk['reaction']['seat']} to answer the damage (elixir or take_damage, CW-7.5)"
+            return say("waiting for seat {seat} to answer the damage (elixir or take_damage, CW-7.5)",
+                       seat=tk["reaction"]["seat"])
         if tk["hold"]:
-            return f"waiting for seat {tk['hold']['seat']} to discard {tk['hold']['count']} card(s) (CW-7.5)"
+            return say("waiting for seat {seat} to discard {count} card(s) (CW-7.5)",
+                       seat=tk["hold"]["seat"], count=tk["hold"]["count"])
         return None
 
     def move(self, state: State, inp: dict[str, Any]) -> None:
@@ -323,19 +326,21 @@ class ThreeKingdoms(FreeForAll):
         name = inp.get("move")
         handler = self.MOVES.get(name) if isinstance(name, str) else None
         if handler is None:
-            raise GameError(f"unknown Three Kingdoms move {name!r} (moves: {', '.join(self.MOVES)})")
+            raise GameError(say("unknown Three Kingdoms move {move} (moves: {moves})",
+                                move=repr(name), moves=listing(self.MOVES)))
         args = inp.get("args", {})
         if args is None:
             args = {}
-        require(isinstance(args, dict), f"'args' must be an object, got {args!r}")
+        if not isinstance(args, dict):
+            raise GameError(say("'args' must be an object, got {got}", got=repr(args)))
         if not any(p["seat"] == seat for p in state["players"]):
-            raise GameError(f"seat {seat} is not playing")
+            raise GameError(say("seat {seat} is not playing", seat=seat))
         handler(self, state, seat, args)
 
     def _reaction_for(self, state: State, seat: int) -> dict[str, Any]:
         reaction = state["tk"]["reaction"]
         if not reaction or reaction["seat"] != seat:
-            raise GameError(f"seat {seat} has no damage to answer now")
+            raise GameError(say("seat {seat} has no damage to answer now", seat=seat))
         return reaction
 
     def _move_take_damage(self, state: State, seat: int, args: dict[str, Any]) -> None:
@@ -345,14 +350,15 @@ class ThreeKingdoms(FreeForAll):
         self._reaction_for(state, seat)
         card_id = args.get("card")
         hide = args.get("hide", False)
-        require(isinstance(hide, bool), f"'hide' must be true or false, got {hide!r}")
+        if not isinstance(hide, bool):
+            raise GameError(say("'hide' must be true or false, got {got}", got=repr(hide)))
         hand = state["tk"]["hands"][_k(seat)]
         card = next((c for c in hand if c["id"] == card_id), None)
         if card is None or card["kind"] != "elixir":
-            raise GameError(f"seat {seat} holds no Elixir {card_id!r}")
+            raise GameError(say("seat {seat} holds no Elixir {card}", seat=seat, card=repr(card_id)))
         if hide and not self._may_hide(state, seat):
-            why = "already revealed" if state["tk"]["revealed"][_k(seat)] else "carrying Burning Camps"
-            raise GameError(f"seat {seat} cannot stay hidden: {why} (CW-7.5)")
+            why = say("already revealed") if state["tk"]["revealed"][_k(seat)] else say("carrying Burning Camps")
+            raise GameError(say("seat {seat} cannot stay hidden: {why} (CW-7.5)", seat=seat, why=why))
         self._react(state, seat, {"elixir": card_id, "hide": hide})
 
     def _may_hide(self, state: State, seat: int) -> bool:
@@ -375,14 +381,15 @@ class ThreeKingdoms(FreeForAll):
         referee.check_not_blocked(self, state)
         turn = state["turn"]
         if turn is None or turn["seat"] != seat:
-            raise GameError(f"seat {seat} may play {what} only in their own turn (CW-7.5)")
-        require(not state["striking"], f"seat {seat}'s strike is still being observed")
+            raise GameError(say("seat {seat} may play {card} only in their own turn (CW-7.5)", seat=seat, card=term(what)))
+        if state["striking"]:
+            raise GameError(say("seat {seat}'s strike is still being observed", seat=seat))
 
     def _move_combo(self, state: State, seat: int, args: dict[str, Any]) -> None:
         """CW-7.5 Combo: one extra strike this turn, 3 at most."""
         self._own_turn(state, seat, "Combo")
         if referee.strike_limit(self, state) >= 3:
-            raise GameError("this turn already has 3 strikes (Combo allows 3 at most, CW-7.5)")
+            raise GameError(say("this turn already has 3 strikes (Combo allows 3 at most, CW-7.5)"))
         card = self._take_card(state, seat, args.get("card"), "combo")
         state["tk"]["discard"].append(card)
         state["strike_limit"] = referee.strike_limit(self, state) + 1
@@ -395,7 +402,8 @@ class ThreeKingdoms(FreeForAll):
         target = args.get("target")
         targets = self._burn_targets(state, seat)
         if target not in targets:
-            raise GameError(f"Burning Camps needs a target among {targets}, got {target!r}")
+            raise GameError(say("Burning Camps needs a target among {targets}, got {got}",
+                                targets=str(targets), got=repr(target)))
         card = self._take_card(state, seat, args.get("card"), "burning_camps")
         state["tk"]["burning"][_k(target)] = card
         state["last"] = [{"kind": "burning_camps", "seat": seat, "target": target, "card": card, "rule": "CW-7.5"}]
@@ -409,14 +417,15 @@ class ThreeKingdoms(FreeForAll):
         tk = state["tk"]
         hold = tk["hold"]
         if not hold or hold["seat"] != seat:
-            raise GameError(f"seat {seat} has nothing to discard now")
+            raise GameError(say("seat {seat} has nothing to discard now", seat=seat))
         cards = args.get("cards")
         if not isinstance(cards, list) or len(cards) != hold["count"] or len(set(map(str, cards))) != len(cards):
-            raise GameError(f"discard exactly {hold['count']} different card(s) as 'cards': [ids], got {cards!r}")
+            raise GameError(say("discard exactly {count} different card(s) as 'cards': [ids], got {got}",
+                                count=hold["count"], got=repr(cards)))
         hand_ids = [c["id"] for c in tk["hands"][_k(seat)]]
         for cid in cards:
             if cid not in hand_ids:
-                raise GameError(f"seat {seat} holds no card {cid!r}")
+                raise GameError(say("seat {seat} holds no card {card}", seat=seat, card=repr(cid)))
         dropped = [c for c in tk["hands"][_k(seat)] if c["id"] in cards]
         tk["hands"][_k(seat)] = [c for c in tk["hands"][_k(seat)] if c["id"] not in cards]
         tk["discard"].extend(dropped)
