@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from web_panel.security import HostCheck
-from web_panel.server import _BadRequest, _parse_head
+from web_panel.server.parsing import _BadRequest, _parse_head
 
 token = st.text(string.ascii_letters + string.digits + "-", min_size=1, max_size=20)
 value = st.text(string.printable.replace("\r", "").replace("\n", ""), max_size=40).map(str.strip)
