@@ -179,6 +179,9 @@ def test_fuzzed_heads_and_bodies_get_well_formed_answers_and_break_nothing(stack
             reply = read_reply(sock, raw.startswith(b"HEAD "))
             if well_framed:
                 assert reply is not None, raw
+            head = raw.lstrip(b"\r\n").partition(b"\r\n\r\n")[0]
+            if reply is not None and any(c in head.replace(b"\r\n", b"") for c in (b"\r", b"\n", b"\x00")):
+                assert reply[0] == 400, (raw, reply)  # RFC 9112 5.5: nothing smuggled inside a line gets through
             if reply is not None and reply[1] and well_framed:  # kept alive: the same socket still serves
                 sock.sendall(probe)
                 assert read_reply(sock, False) == (200, True, False)

@@ -33,6 +33,21 @@ def test_a_well_formed_head_parses_to_what_was_sent(method, target, headers):
     assert req.headers == [(k, v.strip(" \t")) for k, v in headers]
 
 
+@given(st.lists(st.tuples(token, value), min_size=1, max_size=6), st.data())
+def test_a_bare_cr_lf_or_nul_anywhere_in_the_head_is_a_400(headers, data):
+    """RFC 9112 5.5: a header smuggled inside another's value (``X: a\\nHost: evil``) never reaches the app."""
+    lines = ["GET /api/info HTTP/1.1"] + [f"{k}: {v}" for k, v in headers]
+    at = data.draw(st.integers(0, len(lines) - 1))
+    cut = data.draw(st.integers(0, len(lines[at])))
+    lines[at] = lines[at][:cut] + data.draw(st.sampled_from(["\r", "\n", "\x00", "\nHost: evil.example"])) + lines[at][cut:]
+    try:
+        _parse_head("\r\n".join(lines).encode("latin-1"))
+    except _BadRequest as exc:
+        assert exc.status == 400
+    else:
+        raise AssertionError(f"accepted {lines!r}")
+
+
 @given(st.text(max_size=80))
 def test_the_host_check_never_fails_on_a_hostile_host_header(host):
     check = HostCheck()

@@ -24,8 +24,8 @@ What it does NOT support (each is refused with a clear status, never half-served
   answers 411 and the connection closes (a body the server does not frame cannot smuggle a request).
 - **HTTP/2, HTTP/0.9, TLS, Upgrade (WebSocket)**: HTTP/1.0 and HTTP/1.1 in plain text only (505);
   an ``Upgrade`` header is ignored. The table is on a LAN; live updates are Server-Sent Events.
-- **Obsolete line folding, bare LF line ends, header names with spaces**: 400. A head ends only
-  at CRLF CRLF.
+- **Obsolete line folding, bare CR or LF line ends, a NUL anywhere in the head, header names
+  with spaces**: 400. A head ends only at CRLF CRLF.
 - **More than one Content-Length or Host**: 400 (which one a proxy used is unknowable).
 - **Content-Length other than plain digits** (signs, spaces, lists, hex): 400.
 - **Big requests**: a head over ``Limits.max_head_bytes`` (16 KiB) or over 100 lines is a 431;

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+# A CR, LF or NUL inside a line of the head (RFC 9112 5.5, 3.2): a value that ends early for one
+# reader and not for another, or a header smuggled inside another; never passed on.
+FORBIDDEN_IN_HEAD = (b"\r", b"\n", b"\x00")
 # Headers a request may carry once: a second Content-Length smuggles a body, a second Host a name.
 SINGLE_HEADERS = ("content-length", "host")
 
@@ -38,6 +41,8 @@ class _BadRequest(Exception):
 
 def _parse_head(head: bytes) -> _Request:
     lines = head.split(b"\r\n")
+    if any(bad in head.replace(b"\r\n", b"") for bad in FORBIDDEN_IN_HEAD):
+        raise _BadRequest(400, "a bare CR, LF or NUL in the request head")
     parts = lines[0].split(b" ")
     if len(parts) != 3 or not parts[0].isalpha() or not parts[1]:
         raise _BadRequest(400, "malformed request line")
