@@ -1,4 +1,4 @@
-"""Issue 28 #6: random and mutated request heads and bodies against the real served panel.
+"""Random and mutated request heads and bodies against the real served panel (web_panel/server/).
 
 Every request a hostile LAN can write (methods, targets, header names and values with CR/LF/NUL,
 duplicate and folded headers, Content-Length forms, bodies shorter or longer than said,
