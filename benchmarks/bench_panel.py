@@ -43,7 +43,8 @@ from controller.daemon import Daemon
 from controller.mqtt_client import no_delay
 from core.config import parse
 from gametable.broker import free_port, start_broker
-from web_panel.server import PanelServer, _raise_file_limit
+from web_panel.server import PanelServer
+from web_panel.server.limits import _raise_file_limit
 
 CLIENTS = 100
 HELD = 1000

@@ -1,6 +1,6 @@
 """Serving the venue board with waitress, a production WSGI server (pure Python, runs on a Pi).
 
-Why not the panel's own server (web_panel/server.py): it is built around one table's panel (its
+Why not the panel's own server (web_panel/server/): it is built around one table's panel (its
 config, seat cookies and hub). Why waitress fits here though the panel left it: the board has a few
 wall screens and phones open, not a table's hundred phones; each open board holds one worker
 thread for its stream (gametable/venue/board.py ``/api/stream``), so ``threads`` is how many boards

@@ -58,6 +58,8 @@ def test_join_url_names_the_table_never_a_foreign_host(stack):
     (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"a" * 20_000 + b"\r\n\r\n", 431),
     (b"GET / HTTP/1.1\r\nHost : 127.0.0.1\r\n\r\n", 400),
     (b"POST /api/cmd HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n", 400),
+    (b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: 1\nHost: evil.example\r\n\r\n", 400),
+    (b"GET /api/info HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: gt_seat=\x00x\r\n\r\n", 400),
 ])
 def test_malformed_requests_get_a_clear_status_and_are_closed(stack, raw, status):
     s = socket.create_connection(("127.0.0.1", stack.panel.port), timeout=5, source_address=(lan(0), 0))

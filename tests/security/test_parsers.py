@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from web_panel.security import HostCheck
-from web_panel.server import _BadRequest, _parse_head
+from web_panel.server.parsing import _BadRequest, _parse_head
 
 token = st.text(string.ascii_letters + string.digits + "-", min_size=1, max_size=20)
 value = st.text(string.printable.replace("\r", "").replace("\n", ""), max_size=40).map(str.strip)
@@ -31,6 +31,21 @@ def test_a_well_formed_head_parses_to_what_was_sent(method, target, headers):
     req = _parse_head(head.encode("latin-1")[:-2])  # as the server passes it: without the last CRLF
     assert (req.method, req.target, req.version) == (method, target, "HTTP/1.1")
     assert req.headers == [(k, v.strip(" \t")) for k, v in headers]
+
+
+@given(st.lists(st.tuples(token, value), min_size=1, max_size=6), st.data())
+def test_a_bare_cr_lf_or_nul_anywhere_in_the_head_is_a_400(headers, data):
+    """RFC 9112 5.5: a header smuggled inside another's value (``X: a\\nHost: evil``) never reaches the app."""
+    lines = ["GET /api/info HTTP/1.1"] + [f"{k}: {v}" for k, v in headers]
+    at = data.draw(st.integers(0, len(lines) - 1))
+    cut = data.draw(st.integers(0, len(lines[at])))
+    lines[at] = lines[at][:cut] + data.draw(st.sampled_from(["\r", "\n", "\x00", "\nHost: evil.example"])) + lines[at][cut:]
+    try:
+        _parse_head("\r\n".join(lines).encode("latin-1"))
+    except _BadRequest as exc:
+        assert exc.status == 400
+    else:
+        raise AssertionError(f"accepted {lines!r}")
 
 
 @given(st.text(max_size=80))

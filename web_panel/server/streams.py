@@ -1,143 +1,49 @@
-"""Serving the panel: one asyncio event loop owns every socket; Flask runs in a few worker threads.
-
-Why not waitress: it held one worker thread per Server-Sent-Events stream (100 threads
-woke one after another for every state: p95 600-1,300 ms), its main loop polled ~24,000 times a
-second with the timeout we gave it, and 185 half-open sockets or 120 streams from one client
-starved every real phone. Here, on the standard library alone (it runs on a Pi):
-
-- **One writer for all streams**: the app admits a stream (:func:`web_panel.app.create_app`'s
-  ``/api/stream``); from then on the loop writes the snapshot and every later frame to the socket
-  itself, the same bytes to every phone, and a slow reader whose buffer grows is dropped.
-- **Idle means asleep**: the loop only wakes for I/O, per-connection deadlines and one keepalive
-  timer for all streams.
-- **Hostile LAN** (see :class:`Limits`): a request head must arrive within ``head_timeout_s``
-  (slowloris); waiting connections are capped per client address and overall, and the *oldest
-  waiting one is closed* to make room, so a real phone's request (milliseconds) always gets in;
-  spectator streams are capped per address and overall; a seated phone's and the host's streams
-  never count against those caps, and their requests run on a reserved worker pool.
-- The table's own screen (``127.0.0.1``/``::1``) is not subject to the per-address caps.
-"""
+"""The event loop's side: every client socket, admission under the limits, and the one writer of all streams."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import io
 import logging
-import resource
 import socket
-import sys
-import threading
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-from urllib.parse import unquote_to_bytes, urlsplit
+from typing import Any, Protocol
 
+from flask import Flask
 from werkzeug.wrappers import Request
 
-from core.config import Config
-from web_panel.app import HOST_COOKIE, SEAT_COOKIE, create_app, host_link, link_for
+from web_panel.app import HOST_COOKIE, SEAT_COOKIE
 from web_panel.budget import RequestBudget
-from web_panel.hub import HOST_ONLY, KEEPALIVE_S
+from web_panel.hub import HOST_ONLY
 from web_panel.link import TableLink
-from web_panel.security import DEFAULT_PIN, LOCAL_ADDRESSES, resolve_pin
+from web_panel.security import LOCAL_ADDRESSES
+from web_panel.server.bridge import StreamRequest, wsgi_environ
+from web_panel.server.limits import Limits
+from web_panel.server.parsing import _BadRequest, _parse_head, _Request, _simple_response
 
 log = logging.getLogger("gametable.panel")
 
-MAX_STREAMS = 2000  # spectator streams held at once (seated phones and the host come on top)
 STREAM_PATH = "/api/stream"
 REFUSED_STREAM = "too many open screens on this table; close one and retry"
-# Headers a request may carry once: a second Content-Length smuggles a body, a second Host a name.
-SINGLE_HEADERS = ("content-length", "host")
 SPECTATOR_SLICE = 100  # spectator streams written per turn of the event loop
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one client address, and everyone together, may hold (hostile LAN)."""
-
-    max_connections: int = 4096        # sockets in all (file descriptors)
-    max_waiting: int = 1024            # connections without a request in progress (oldest closed)
-    client_waiting: int = 16           # the same, per client address (its oldest closed)
-    client_busy: int = 8               # requests in progress per address (more: 503)
-    client_streams: int = 8            # spectator streams per address (more: 503)
-    spectator_streams: int = MAX_STREAMS
-    seat_streams: int = 4              # streams per seat (the oldest closed: a phone that reloaded)
-    host_streams: int = 8              # streams of host screens (the oldest closed)
-    head_timeout_s: float = 5.0        # a request head (and body) must arrive within this
-    idle_timeout_s: float = 20.0       # an idle keep-alive connection is closed after this
-    max_head_bytes: int = 16 * 1024
-    max_body_bytes: int = 64 * 1024    # bigger bodies are not read (the app answers 413) and the socket closed
-    stream_buffer_bytes: int = 512 * 1024  # a stream whose unsent frames exceed this is dropped
-    workers: int = 16                  # threads for everyone's ordinary requests
-    reserved_workers: int = 8          # threads only seated phones and the host use
-    public_rate: float = 200.0         # requests a second served to strangers, all together (web_panel/budget.py)
-    public_burst: float = 400.0        # ... of which this many at once (a hundred phones loading the page)
-
-
-class _Request:
-    """A parsed request head plus its body."""
-
-    __slots__ = ("method", "target", "version", "headers", "body", "close_after", "declared")
-
-    def __init__(self, method: str, target: str, version: str, headers: list[tuple[str, str]]) -> None:
-        self.method, self.target, self.version, self.headers = method, target, version, headers
-        self.body = b""
-        self.close_after = False  # the body was not read: the connection cannot carry another request
-        self.declared = 0  # the Content-Length sent
-
-    def header(self, name: str) -> str | None:
-        for k, v in self.headers:
-            if k.lower() == name:
-                return v
-        return None
-
-    def keep_alive(self) -> bool:
-        conn = (self.header("connection") or "").lower()
-        if self.version == "HTTP/1.1":
-            return "close" not in conn
-        return "keep-alive" in conn
-
-
-class _BadRequest(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-def _parse_head(head: bytes) -> _Request:
-    lines = head.split(b"\r\n")
-    parts = lines[0].split(b" ")
-    if len(parts) != 3 or not parts[0].isalpha() or not parts[1]:
-        raise _BadRequest(400, "malformed request line")
-    version = parts[2].decode("latin-1")
-    if version not in ("HTTP/1.0", "HTTP/1.1"):
-        raise _BadRequest(505, "HTTP/1.0 or HTTP/1.1 only")
-    if len(lines) > 101:
-        raise _BadRequest(431, "too many header lines")
-    headers = []
-    for line in lines[1:]:
-        name, sep, value = line.partition(b":")
-        if not sep or not name or name.strip() != name or b" " in name or b"\t" in name:
-            raise _BadRequest(400, "malformed header line")
-        headers.append((name.decode("latin-1"), value.strip(b" \t").decode("latin-1")))
-    for single in SINGLE_HEADERS:  # two answers to one question: which one a proxy used is unknowable
-        if sum(1 for k, _ in headers if k.lower() == single) > 1:
-            raise _BadRequest(400, f"more than one {single.title()} header")
-    return _Request(parts[0].decode("ascii").upper(), parts[1].decode("latin-1"), version, headers)
-
-
-def _simple_response(status: int, message: str, *, close: bool = True, extra: str = "") -> bytes:
-    body = ('{"ok":false,"error":"' + message.replace('"', "'") + '"}').encode()
-    reason = {400: "Bad Request", 408: "Request Timeout", 431: "Request Header Fields Too Large",
-              503: "Service Unavailable", 505: "HTTP Version Not Supported", 500: "Internal Server Error"}
-    return (f"HTTP/1.1 {status} {reason.get(status, 'Error')}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\n{extra}Connection: {'close' if close else 'keep-alive'}\r\n\r\n"
-            ).encode() + body
-
-
 WAITING, BUSY, STREAM = "waiting", "busy", "stream"
+
+
+class PanelSide(Protocol):
+    """What the loop needs of the running panel (web_panel/server/panel.py)."""
+
+    app: Flask
+    link: TableLink
+    host_shown: str
+    port: int
+    absent_s: float
+
+    def call_app(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]: ...
+
+    def _soon(self, fn: Callable[..., Any], *args: Any) -> None: ...
+
+
 
 
 class _Conn(asyncio.Protocol):
@@ -302,22 +208,11 @@ class _Conn(asyncio.Protocol):
             self.parse()
 
 
-class _StreamRequest:
-    """Handed to the app in ``environ["gametable.sse"]``: the app calls it to admit the stream."""
-
-    def __init__(self) -> None:
-        self.snapshot: Callable[[], list[bytes]] | None = None
-        self.seat: int | None = None
-        self.host = False
-
-    def __call__(self, seat: int | None, host: bool, snapshot: Callable[[], list[bytes]]) -> None:
-        self.seat, self.host, self.snapshot = seat, host, snapshot
-
 
 class _Loop:
     """The event loop's side: bookkeeping of connections and streams (loop thread only)."""
 
-    def __init__(self, panel: PanelServer, limits: Limits, keepalive_s: float) -> None:
+    def __init__(self, panel: PanelSide, limits: Limits, keepalive_s: float) -> None:
         self.panel = panel
         self.limits = limits
         self.keepalive_s = keepalive_s
@@ -338,7 +233,7 @@ class _Loop:
         self.spectator_backlog: deque[tuple[int, bytes]] = deque()
         self.spectator_round: tuple[list[tuple[int, bytes]], bytes, list[_Conn]] | None = None
         self.budget = RequestBudget(limits.public_rate, limits.public_burst, self.loop.time())
-        self.parked: deque[tuple[_Conn, _Request, _StreamRequest | None]] = deque()  # strangers' requests waiting
+        self.parked: deque[tuple[_Conn, _Request, StreamRequest | None]] = deque()  # strangers' requests waiting
         self.unpark_timer: asyncio.TimerHandle | None = None
         self.stream_count = 0  # read from other threads (Hub.__len__)
         self.gone_since: dict[int, float] = {}  # seat -> when its last stream closed (loop time)
@@ -442,7 +337,7 @@ class _Loop:
             conn.refuse(503, "too many requests at once from this address")
             return
         path = req.target.split("?", 1)[0]
-        stream: _StreamRequest | None = None
+        stream: StreamRequest | None = None
         if path == STREAM_PATH and req.method in ("GET", "HEAD"):  # (HEAD: headers only, never a stream)
             if not conn.privileged and (
                     self.spectators >= self.limits.spectator_streams
@@ -452,7 +347,7 @@ class _Loop:
                 conn.write(_simple_response(503, REFUSED_STREAM, extra="Retry-After: 2\r\n"))
                 conn.close()
                 return
-            stream = _StreamRequest()
+            stream = StreamRequest()
         self.busy_by_addr[conn.addr] = self.busy_by_addr.get(conn.addr, 0) + 1
         if not conn.privileged and not local and (self.parked or not self.budget.take(self.loop.time())):
             self.parked.append((conn, req, stream))  # its turn comes (web_panel/budget.py); it costs nothing meanwhile
@@ -477,10 +372,10 @@ class _Loop:
             self.run_app(conn, req, stream)
         self._arm_unpark()
 
-    def run_app(self, conn: _Conn, req: _Request, stream: _StreamRequest | None) -> None:
+    def run_app(self, conn: _Conn, req: _Request, stream: StreamRequest | None) -> None:
         """Hand the request to a worker thread (a reserved one for seated phones and the host)."""
         pool = self.reserved if conn.privileged else self.public
-        environ = self.environ(conn, req, stream)
+        environ = wsgi_environ(req, stream, conn.addr, conn.port, self.panel.host_shown, self.panel.port)
         try:
             future = pool.submit(self.panel.call_app, environ)
         except RuntimeError:  # shutting down
@@ -488,39 +383,7 @@ class _Loop:
             return
         future.add_done_callback(lambda f: self.panel._soon(self.answer, conn, req, stream, f))
 
-    def environ(self, conn: _Conn, req: _Request, stream: _StreamRequest | None) -> dict[str, Any]:
-        target = req.target
-        if target.startswith(("http://", "https://")):
-            parts = urlsplit(target)
-            target = (parts.path or "/") + ("?" + parts.query if parts.query else "")
-        path, _, query = target.partition("?")
-        env: dict[str, Any] = {
-            "REQUEST_METHOD": req.method, "SCRIPT_NAME": "",
-            "PATH_INFO": unquote_to_bytes(path).decode("latin-1"), "QUERY_STRING": query,
-            "SERVER_NAME": self.panel.host_shown, "SERVER_PORT": str(self.panel.port),
-            "SERVER_PROTOCOL": req.version, "REMOTE_ADDR": conn.addr, "REMOTE_PORT": str(conn.port),
-            "wsgi.version": (1, 0), "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(req.body),
-            "wsgi.errors": sys.stderr, "wsgi.multithread": True, "wsgi.multiprocess": False,
-            "wsgi.run_once": False,
-        }
-        for name, value in req.headers:
-            key = name.upper().replace("-", "_")
-            if "_" in name:  # Foo_Bar would pose as Foo-Bar: dropped, as other servers do
-                continue
-            if key == "CONTENT_TYPE":
-                env["CONTENT_TYPE"] = value
-            elif key == "CONTENT_LENGTH":
-                continue  # set below from what was read
-            else:
-                key = "HTTP_" + key
-                env[key] = env[key] + "," + value if key in env else value
-        # What was read; a body too big to read keeps its declared length (the app answers 413 from it).
-        env["CONTENT_LENGTH"] = str(req.declared if req.close_after else len(req.body)) if req.declared else ""
-        if stream is not None:
-            env["gametable.sse"] = stream
-        return env
-
-    def answer(self, conn: _Conn, req: _Request, stream: _StreamRequest | None,
+    def answer(self, conn: _Conn, req: _Request, stream: StreamRequest | None,
                future: concurrent.futures.Future) -> None:
         """The app's answer is ready (loop thread): write it, or turn the connection into a stream."""
         if conn.state == BUSY:
@@ -550,7 +413,7 @@ class _Loop:
             conn.close()
 
     # --- streams ------------------------------------------------------------------------------
-    def start_stream(self, conn: _Conn, status: str, headers: list[tuple[str, str]], stream: _StreamRequest) -> None:
+    def start_stream(self, conn: _Conn, status: str, headers: list[tuple[str, str]], stream: StreamRequest) -> None:
         conn.seat, conn.host = stream.seat, stream.host
         if conn.seat is None and not conn.host:  # the caps, checked again now that it is certain
             if self.spectators >= self.limits.spectator_streams or (
@@ -665,179 +528,3 @@ class _Loop:
         for conn in list(self.streams):
             conn.close()
 
-
-class PanelServer:
-    """A running panel: ``url``, ``port``, ``pin`` and ``stop()``."""
-
-    def __init__(self, config: Config, link: TableLink | None = None, *, host: str | None = None,
-                 port: int | None = None, max_streams: int = MAX_STREAMS, limits: Limits | None = None,
-                 pin: str | None = None, absent_s: float | None = None, **app_kwargs: Any) -> None:
-        self.owns_link = link is None
-        self.absent_s = float(absent_s if absent_s is not None else config.panel.absent_s)
-        self.link = link or link_for(config)
-        self.limits = limits or Limits(spectator_streams=max_streams)
-        self.link.hub.max_clients = self.limits.spectator_streams
-        if self.owns_link:
-            self.link.start()
-        self.pin = pin or config.panel.pin
-        if self.pin == DEFAULT_PIN:
-            log.warning("the host PIN is %s: anyone on the LAN can unlock the host screen; "
-                        "set [panel] pin in the config", DEFAULT_PIN)
-        self.app = create_app(config, self.link, pin=self.pin, **app_kwargs)
-        _raise_file_limit(self.limits.max_connections + 256)
-        bind_host = host if host is not None else config.panel.host
-        bind_port = port if port is not None else config.panel.port
-        try:  # bound before the event loop exists: a busy port leaves nothing half made behind
-            self._sock = _listen(bind_host, bind_port)
-        except OSError:
-            if self.owns_link:
-                self.link.stop()
-            raise
-        self._core = _Loop(self, self.limits, float(app_kwargs.get("keepalive_s", KEEPALIVE_S)))
-        self._server: asyncio.Server | None = None
-        self._ready = threading.Event()
-        sockname = self._sock.getsockname()
-        self.port: int = sockname[1]
-        shown = sockname[0]
-        self.host_shown = "127.0.0.1" if shown in ("0.0.0.0", "::") else shown
-        self.url = f"http://{self.host_shown if ':' not in self.host_shown else '[' + self.host_shown + ']'}:{self.port}"
-        self.app.extensions["gametable"]["allowed_ports"] = {self.port}
-        self.config = config
-        self._thread = threading.Thread(target=self._run, name="gametable-panel", daemon=True)
-
-    # Hub sink (thread-safe): frames from the MQTT thread go to the loop in one hand-over each.
-    def deliver(self, frame: bytes, seat: int | None) -> None:
-        self._soon(self._core.broadcast, frame, seat)
-
-    def close_seat(self, seat: int) -> None:
-        self._soon(self._core.close_seat, seat)
-
-    def close_all(self) -> None:
-        self._soon(self._core.close_streams)
-
-    def __len__(self) -> int:
-        return self._core.stream_count
-
-    @property
-    def console_join_code(self) -> str:
-        """The join code for the console's own QR code (``gametable sim``'s banner): valid this run."""
-        return str(self.app.extensions["gametable"]["join_codes"].console)
-
-    @property
-    def host_link(self) -> str:
-        """The host link of this run: for the console and the table's own screen only."""
-        return host_link(self.config, self.url, self.app.extensions["gametable"]["login"].key)
-
-    @property
-    def refused(self) -> int:
-        """Connections and requests refused or cut off so far (hostile-LAN tests and the soak)."""
-        return self._core.refused
-
-    def _soon(self, fn: Callable[..., Any], *args: Any) -> None:
-        try:
-            self._core.loop.call_soon_threadsafe(fn, *args)
-        except RuntimeError:  # the loop is closed: nothing to write to
-            pass
-
-    def call_app(self, environ: dict[str, Any]) -> tuple[str, list[tuple[str, str]], bytes]:
-        """Run the Flask app in a worker thread; the whole body is collected (streams have none)."""
-        started: list[Any] = []
-
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
-            started[:] = [status, headers]
-            return lambda data: chunks.append(data)
-
-        chunks: list[bytes] = []
-        result = self.app(environ, start_response)
-        try:
-            for chunk in result:
-                chunks.append(chunk)
-        finally:
-            close = getattr(result, "close", None)
-            if close:
-                close()
-        return started[0], list(started[1]), b"".join(chunks)
-
-    def _run(self) -> None:
-        # The loop is built and run in its own thread: the caller's thread may run another loop
-        # (Playwright's sync API does).
-        loop = self._core.loop
-        asyncio.set_event_loop(loop)
-        try:
-            self._server = loop.run_until_complete(
-                loop.create_server(lambda: _Conn(self._core), sock=self._sock, backlog=1024))
-            loop.call_later(self._core.keepalive_s, self._core.keepalive)
-            self._ready.set()
-            loop.run_forever()
-        finally:
-            self._ready.set()
-            loop.close()
-
-    def start(self) -> PanelServer:
-        self.link.hub.attach_sink(self)
-        self._thread.start()
-        self._ready.wait(10)
-        log.info("panel on %s", self.url)
-        return self
-
-    def stop(self) -> None:
-        self.link.hub.detach_sink(self)
-        loop = self._core.loop
-        if self._thread.is_alive():
-            done = threading.Event()
-
-            def shut() -> None:
-                if self._server is not None:
-                    self._server.close()
-                for conn in list(self._core.conns):
-                    conn.abort()
-                loop.call_soon(loop.stop)
-                done.set()
-
-            loop.call_soon_threadsafe(shut)
-            done.wait(3)
-            self._thread.join(timeout=3)
-        else:
-            self._sock.close()
-            loop.close()
-        self._core.public.shutdown(wait=False, cancel_futures=True)
-        self._core.reserved.shutdown(wait=False, cancel_futures=True)
-        if self.owns_link:
-            self.link.stop()
-
-
-def _listen(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    if family == socket.AF_INET6 and host == "::":
-        sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)  # phones on IPv4 too
-    sock.bind((host, port))
-    sock.listen(1024)
-    sock.setblocking(False)
-    return sock
-
-
-def _raise_file_limit(wanted: int) -> None:
-    """Room for every socket: the soft limit of open files is often 1,024 (up to the hard limit)."""
-    try:
-        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-        if soft != resource.RLIM_INFINITY and soft < target:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-    except (ValueError, OSError):  # pragma: no cover - a container may forbid it
-        log.warning("cannot raise the open-file limit to %d", wanted)
-
-
-def serve(config: Config, link: TableLink | None = None, *, generate_pin: bool = False,
-          **kwargs: Any) -> PanelServer:
-    """Start the panel in a thread (``gametable sim`` / ``gametable run``); host/port from ``[panel]``.
-
-    ``generate_pin`` (``gametable run``): a config left at the ``0000`` default gets a random PIN
-    made at the first start and kept beside the journal, printed on the console.
-    """
-    if generate_pin and "pin" not in kwargs:
-        kwargs["pin"] = resolve_pin(config)
-    panel = PanelServer(config, link, **kwargs).start()
-    print(f"panel host link (opens the host screen; keep it to yourself): {panel.host_link}", flush=True)
-    return panel
