@@ -280,7 +280,10 @@ class StrikeTracker:
             out[idx] = self.calibration.to_table(np.array([self.px[c][i] for i in idx]))
         if self.strike_t is not None:  # nothing moves before the flick: every coin is where it rested
             before = np.array(self.times) < self.strike_t  # (the hand and pen can only blur that)
-            out[before] = self.coins[c].at
+            # where the frames put it (its median there), not the last known position: a millimetre
+            # between the two would be a jump at the flick, read as a kick of a coin at rest
+            measured = out[before & ~np.isnan(out[:, 0])]
+            out[before] = np.median(measured, axis=0) if len(measured) else self.coins[c].at
         return out
 
     def _coin_result(self, c: str, track: Any, times: Any) -> CoinResult:
