@@ -31,7 +31,7 @@ from pathlib import Path
 
 from benchmarks.journal_builder import build
 from controller.daemon import Daemon
-from controller.journal import Journal
+from controller.journal import Journal, JournalBusy
 from controller.table import Table
 from core.config import parse
 from gametable.replay import replay_lines
@@ -105,6 +105,20 @@ def startup_cpu_1m() -> dict[str, float]:
             "startup_resume_cpu_s_1m_inputs_full_replay": round(full, 2), "startup_inputs": float(count)}
 
 
+def _open_when_free(path: Path, timeout_s: float = 5.0) -> Journal:
+    """The killed daemon's journal, once its lock is free: right after ``kill -9`` of ``gametable run``
+    (which now has a panel child) the lock was seen still held now and then, for a moment; the
+    cause is not pinned down. The replay time below is measured on an open that does not wait."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            return Journal(path)
+        except JournalBusy:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def run() -> dict[str, float]:
     workdir = Path(tempfile.mkdtemp(prefix="gametable-bench-recovery-"))
     broker = start_broker()
@@ -125,6 +139,8 @@ def run() -> dict[str, float]:
             phone.wait_for(topic, lambda m: bool(m.payload) and comparable(m.json()) == expected, timeout=60, start=mark)
             times.append(time.perf_counter() - started)
             daemon.kill()
+            journal = _open_when_free(daemon.journal)
+            journal.close()
             t0 = time.perf_counter()
             journal = Journal(daemon.journal)
             Table(journal).load()
