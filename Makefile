@@ -8,7 +8,7 @@ RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 NODE_MODULES := firmware/test_runner/node_modules
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-LINTED := core sensors virtual controller web_panel gametable firmware tests benchmarks
+LINTED := gametable_core sensors controller web_panel gametable firmware tests benchmarks
 
 .PHONY: demo test bench soak lint run-deps test-deps apt clean stl mpy i18n platform
 
@@ -29,7 +29,7 @@ soak: test-deps
 
 lint: test-deps
 	$(PY) -m ruff check $(LINTED)
-	$(PY) -m mypy  # core sensors virtual controller web_panel gametable: [tool.mypy] in pyproject.toml
+	$(PY) -m mypy  # gametable_core sensors controller web_panel gametable: [tool.mypy] in pyproject.toml
 
 # The panel's catalogue (docs/i18n.md): extract every msgid into web_panel/locale/messages.pot and
 # merge it into the Chinese .po (new strings arrive empty: tests/test_i18n_catalogue.py fails until

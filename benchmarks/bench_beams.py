@@ -10,8 +10,8 @@ import statistics
 import threading
 import time
 
-from core.clock import SystemClock
-from core.config import BeamConfig
+from gametable_core.clock import SystemClock
+from gametable_core.config import BeamConfig
 from sensors.beams import BeamBank
 from sensors.gpio import make_pin_factory
 

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from controller.bot_runner import BotRunner
 from controller.daemon import Daemon
-from core.clock import FakeClock
-from core.config import parse
 from gametable.sim_table import VirtualTable
+from gametable_core.clock import FakeClock
+from gametable_core.config import parse
 
 COUP_GAMES = 6
 

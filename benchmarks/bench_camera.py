@@ -22,15 +22,15 @@ from controller.games.coinwar.camera_facts import camera_shot
 from controller.games.coinwar.camera_fusion import fuse
 from controller.games.coinwar.sensing import Observer
 from controller.games.coinwar.virtual_table import answer_from_truth
-from core.clock import FakeClock
+from gametable_core.clock import FakeClock
 from sensors.camera.calibration import Recalibrator
 from sensors.camera.recording import CoinInfo
 from sensors.camera.tracking import StrikeTracker
-from virtual.camera.record import record_strike
-from virtual.camera.rig import CameraRig
-from virtual.physics import StrikeTruth
-from virtual.random_shots import random_flick, random_table
-from virtual.virtual_beams import VirtualBeams
+from sensors.virtual.camera.record import record_strike
+from sensors.virtual.camera.rig import CameraRig
+from sensors.virtual.physics import StrikeTruth
+from sensors.virtual.random_shots import random_flick, random_table
+from sensors.virtual.virtual_beams import VirtualBeams
 
 STRIKES = 2000
 RIGS = 8  # mounts reused across strikes (the static table is drawn once per rig)

@@ -41,8 +41,8 @@ import paho.mqtt.client as mqtt
 
 from controller.daemon import Daemon
 from controller.mqtt_client import no_delay
-from core.config import parse
 from gametable.broker import free_port, start_broker
+from gametable_core.config import parse
 from web_panel.server import PanelServer
 from web_panel.server.limits import _raise_file_limit
 

@@ -33,8 +33,8 @@ from benchmarks.journal_builder import build
 from controller.daemon import Daemon
 from controller.journal import Journal, JournalBusy
 from controller.table import Table
-from core.config import parse
 from gametable.replay import replay_lines
+from gametable_core.config import parse
 from tests.helpers.broker import start_broker
 from tests.helpers.daemon_proc import DaemonProcess
 from tests.helpers.mqtt_client import Recorder

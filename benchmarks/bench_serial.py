@@ -12,8 +12,8 @@ import tempfile
 import threading
 import time
 
-from core.clock import SystemClock
-from core.frames import encode
+from gametable_core.clock import SystemClock
+from gametable_core.frames import encode
 from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import PtyPair, wait_for
 

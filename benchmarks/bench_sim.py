@@ -12,9 +12,9 @@ import time
 from controller.default_table import default_beams
 from controller.games.coinwar.sensing import Observer
 from controller.games.coinwar.shot_planner import plan
-from core.clock import FakeClock
-from virtual.random_shots import random_flick, random_table
-from virtual.virtual_beams import VirtualBeams
+from gametable_core.clock import FakeClock
+from sensors.virtual.random_shots import random_flick, random_table
+from sensors.virtual.virtual_beams import VirtualBeams
 
 
 def realtime_factor(strikes: int = 200, seed: int = 1, repeats: int = 3) -> float:

@@ -22,10 +22,10 @@ from typing import Any
 
 from controller.daemon import Daemon
 from controller.games.coinwar.virtual_table import compare_with_truth
-from core.clock import SystemClock
-from core.config import parse
 from gametable.sim_rig import SimHardware
 from gametable.sim_table import VirtualTable
+from gametable_core.clock import SystemClock
+from gametable_core.config import parse
 
 LANES = (-14.0, -7.0, 0.0, 7.0, 14.0)  # mm beside the goal's axis: short and long beam pulses
 

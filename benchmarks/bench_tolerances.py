@@ -7,7 +7,7 @@ its beams a little elsewhere. Each trial draws one build:
   jig, hardware_docs/drilling_jig.svg; a paper template is about twice as bad: ``paper`` figures);
 - plug slack and aperture offset: the goal sensor plug's nose anywhere within its 3.2 mm hole, and
   the aperture drilled through the plug's guide a little off its centre (uniform in discs of
-  ``ReflectiveSpot.plug_slack_mm`` and ``bore_offset_mm``, core/beam_optics.py);
+  ``ReflectiveSpot.plug_slack_mm`` and ``bore_offset_mm``, gametable_core/beam_optics.py);
 - aperture: the reflective receiver trips once a coin's foil covers part of its 1.2 mm aperture
   (with its 17x margin, well before all of it), so the radius at which a coin blocks a point varies
   by +- half the aperture per point (uniform).
@@ -29,10 +29,10 @@ import random
 
 from controller.default_table import default_beams
 from controller.games.coinwar.sensing import classify, dead_possible
-from core import table_geometry as geo
-from core.beam_optics import GOAL_SPOT
-from core.config import BeamConfig
-from virtual.random_shots import random_flick, random_table
+from gametable_core import table_geometry as geo
+from gametable_core.beam_optics import GOAL_SPOT
+from gametable_core.config import BeamConfig
+from sensors.virtual.random_shots import random_flick, random_table
 
 DRILL_SIGMA_MM = 0.35  # printed jig: 95 % of holes within 0.7 mm
 PAPER_SIGMA_MM = 0.8  # a paper template taped down and a hand drill

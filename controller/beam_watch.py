@@ -14,8 +14,8 @@ from typing import Any
 
 from controller.referee_api import TableReferee
 from controller.table_adapter import TableAdapter
-from core.config import BeamConfig
-from core.platform import BeamEdge
+from gametable_core.config import BeamConfig
+from gametable_core.platform import BeamEdge
 from sensors.beam_health import COIN_HOLD_S, BeamWalk, DeadBeamWatch
 
 log = logging.getLogger("gametable.hardware")

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from controller.referee_api import TableReferee
 from controller.table_adapter import TableAdapter
-from core.clock import Clock
-from core.config import CameraConfig
+from gametable_core.clock import Clock
+from gametable_core.config import CameraConfig
 
 if TYPE_CHECKING:  # OpenCV and numpy are the optional [camera] extra: imported where a camera starts
     from sensors.camera.capture import CameraFeed

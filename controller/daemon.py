@@ -22,12 +22,12 @@ from controller.games.words import narrate
 from controller.journal import Journal
 from controller.mqtt_bridge import MqttBridge
 from controller.table import Result, Table, short_error
-from core.clock import Clock, SystemClock
-from core.config import Config
-from core.json_depth import too_deep
-from core.led_patterns import LedPlanError, led_plan
-from core.platform import SeatLights
-from core.said import says
+from gametable_core.clock import Clock, SystemClock
+from gametable_core.config import Config
+from gametable_core.json_depth import too_deep
+from gametable_core.led_patterns import LedPlanError, led_plan
+from gametable_core.platform import SeatLights
+from gametable_core.said import says
 
 log = logging.getLogger("gametable.daemon")
 

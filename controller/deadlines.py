@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from controller.games.base import Deadline, Input, Timer
-from core.clock import Clock
+from gametable_core.clock import Clock
 
 Expire = Callable[[str, Input], None]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.config import BeamConfig, LedConfig, load
+from gametable_core.config import BeamConfig, LedConfig, load
 
 DEFAULT_TABLE = Path(__file__).parent / "data" / "default-table.toml"
 

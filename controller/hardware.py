@@ -30,9 +30,9 @@ from controller.striker_events import StrikerEvents
 from controller.striker_pairing import StrikerPairing
 from controller.table_adapter import TableAdapter, TableParts
 from controller.waiting import WaitingReasons
-from core.clock import Clock
-from core.config import Config
-from core.platform import BeamEdge
+from gametable_core.clock import Clock
+from gametable_core.config import Config
+from gametable_core.platform import BeamEdge
 
 if TYPE_CHECKING:  # imported where started: gpiozero and pyserial load only on a table that has the part
     from sensors.beams import BeamBank

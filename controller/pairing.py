@@ -16,7 +16,7 @@ hands it to the base station, which derives the PMK and each striker's own LMK f
 
 :class:`PairingDesk` is the pairing window as the Pi sees it: the base's ``pairing``, ``peers``
 and ``pair_seen`` reports (hardware_docs/serial_protocol.md, firmware 1.1.0), checked here because
-:mod:`core.frames` passes unknown types with only their common fields checked. No I/O.
+:mod:`gametable_core.frames` passes unknown types with only their common fields checked. No I/O.
 
 :class:`StrikerTuning` (firmware 1.2.0) is each paired striker's strike threshold — the one the
 host asked for with ``tune_striker`` and the one the striker's heartbeat reports (``thr``) — and

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from controller.games.base import TableView
-from core.platform import SeatLights
+from gametable_core.platform import SeatLights
 
 Listener = Callable[[dict[str, Any], dict[str, Any] | None], None]
 

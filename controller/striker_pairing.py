@@ -28,9 +28,9 @@ from controller.pairing import (
 )
 from controller.referee_api import TableReferee
 from controller.waiting import WaitingReasons
-from core.clock import Clock
-from core.config import Config
-from core.platform import StrikerSource
+from gametable_core.clock import Clock
+from gametable_core.config import Config
+from gametable_core.platform import StrikerSource
 
 log = logging.getLogger("gametable.hardware")
 

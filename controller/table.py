@@ -17,8 +17,8 @@ from typing import Any
 
 from controller.games import Game, GameError, get_game
 from controller.journal import Journal, JournalError
-from core.clock import Clock, SystemClock
-from core.said import Said, listing, say
+from gametable_core.clock import Clock, SystemClock
+from gametable_core.said import Said, listing, say
 
 log = logging.getLogger("gametable.table")
 

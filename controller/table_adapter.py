@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from controller.referee_api import TableReferee
-from core.clock import Clock
-from core.config import Config
-from core.platform import BeamEdge
+from gametable_core.clock import Clock
+from gametable_core.config import Config
+from gametable_core.platform import BeamEdge
 
 Input = dict[str, Any]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from virtual.physics import PhysicsParams, Point, StrikeTruth
+from sensors.virtual.physics import PhysicsParams, Point, StrikeTruth
 
 Input = dict[str, Any]
 # (coin, owner seat or None, on the table now?)

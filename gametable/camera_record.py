@@ -34,7 +34,7 @@ def run_record(args: argparse.Namespace) -> int:
     from controller.command_client import CommandClient
     from controller.command_ids import new_id
     from controller.topics import Topics
-    from core.config import ConfigError, load
+    from gametable_core.config import ConfigError, load
 
     try:
         config = load(args.config)

@@ -92,7 +92,7 @@ COMMANDS = {
 
 def _replay(args: argparse.Namespace) -> int:
     if args.config:
-        from core.config import ConfigError, load
+        from gametable_core.config import ConfigError, load
 
         try:
             load(args.config)

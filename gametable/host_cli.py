@@ -14,7 +14,7 @@ import json
 import uuid
 from typing import Any, TextIO
 
-from core.config import ConfigError, load
+from gametable_core.config import ConfigError, load
 
 
 def add_parser(sub: Any) -> None:

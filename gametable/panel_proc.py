@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any
 
-from core.config import ConfigError, load
+from gametable_core.config import ConfigError, load
 
 log = logging.getLogger("gametable.run")
 RESTART_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a panel that died, growing

@@ -12,11 +12,11 @@ import threading
 from controller.daemon import Daemon
 from controller.hardware import Hardware
 from controller.journal import JournalBusy, JournalError
-from core.clock import SystemClock
-from core.config import ConfigError, load
 from gametable import sd_notify
 from gametable.panel_proc import PanelProcess
 from gametable.startup_checks import startup_refusal
+from gametable_core.clock import SystemClock
+from gametable_core.config import ConfigError, load
 
 log = logging.getLogger("gametable.run")
 

@@ -18,7 +18,7 @@ import socket
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from core.clock import Clock
+from gametable_core.clock import Clock
 
 log = logging.getLogger("gametable.sd_notify")
 

@@ -21,15 +21,15 @@ from typing import Any
 from controller.bot_runner import BotRunner
 from controller.default_table import default_beams
 from controller.games import GameError, get_game
-from core.clock import Clock
-from core.config import BeamConfig, Config
 from gametable import bot_game
 from gametable.sim_demo import first_game, play_headless
 from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform
 from gametable.sim_rig import MAX_SPEED, SimHardware, SimHardwareError, direct_reason
 from gametable.sim_serve import serve
 from gametable.sim_table import VirtualTable
-from virtual.physics import PhysicsParams
+from gametable_core.clock import Clock
+from gametable_core.config import BeamConfig, Config
+from sensors.virtual.physics import PhysicsParams
 
 
 def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,9 +72,9 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     meanwhile). Otherwise it serves until Ctrl-C; ``--bots N`` starts a game of N bots to watch, and
     seats named "Bot …" in any game the lobby starts are played by the simulator.
     """
-    from core.clock import SystemClock
-    from core.config import ConfigError, load
     from gametable.broker import ensure_broker, say_how_to_watch
+    from gametable_core.clock import SystemClock
+    from gametable_core.config import ConfigError, load
 
     try:
         # a virtual table: the real table's "no strikers, no base station" check does not apply
@@ -177,9 +177,9 @@ def _virtual_camera(config: Config, clock: Clock, seed: int) -> tuple[Config, An
     import random
     from dataclasses import replace
 
-    from core.config import CameraConfig
-    from virtual.camera.rig import CameraRig
-    from virtual.camera_feed import VirtualCamera
+    from gametable_core.config import CameraConfig
+    from sensors.virtual.camera.rig import CameraRig
+    from sensors.virtual.camera_feed import VirtualCamera
 
     camera = config.camera or CameraConfig()
     rig = CameraRig.random(random.Random(seed ^ 0xCA3E7A))

@@ -22,10 +22,10 @@ from typing import Any, Protocol
 from controller.hardware import table_adapters
 from controller.referee_api import TableReferee
 from controller.table_adapter import TableAdapter, TableParts
-from core.clock import Clock
-from core.config import BeamConfig, CameraConfig, Config
 from gametable.sim_rig import SimHardware
-from virtual.physics import TablePhysics
+from gametable_core.clock import Clock
+from gametable_core.config import BeamConfig, CameraConfig, Config
+from sensors.virtual.physics import TablePhysics
 
 WAIT_STRIKE_S = 3.0  # bound on a strike frame's trip through the pty, the link thread and the daemon
 

@@ -4,14 +4,14 @@ Why: ``gametable sim`` should exercise what ``gametable run`` runs on the Pi, no
 (docs/architecture.md: the virtual table "drives the beam pins through gpiozero's MockFactory from coin
 geometry and feeds striker frames through a pty"). :class:`SimHardware` builds exactly the
 :class:`~controller.hardware.Hardware` of the Pi on the virtual sensors of
-:class:`virtual.sensor_rig.VirtualSensors`:
+:class:`sensors.virtual.sensor_rig.VirtualSensors`:
 
-- a :class:`~virtual.virtual_base.VirtualBaseStation` pty as ``[striker] port`` (strikers
+- a :class:`~sensors.virtual.virtual_base.VirtualBaseStation` pty as ``[striker] port`` (strikers
   ``s1``..``s6`` for seats 1..6 unless the config maps its own): a flick sends a protocol 1
   ``strike`` frame -> ``StrikerLink`` -> ``Hardware`` -> the daemon's ``strike`` input and
   ``observer.strike_started``;
 - one gpiozero ``MockFactory(pin_class=MockPWMPin)`` for beams and LEDs: physics steps drive the
-  beam pins with :func:`core.beam_geometry.drive` -> ``BeamBank`` (debounce on the clock) ->
+  beam pins with :func:`gametable_core.beam_geometry.drive` -> ``BeamBank`` (debounce on the clock) ->
   ``Hardware`` -> ``observer.beam_edge``; the daemon's LED plan lights ``MockPWMPin`` seat LEDs
   (the default table's LED pins when the config has none).
 
@@ -30,9 +30,9 @@ from typing import Any
 
 from controller.default_table import default_beams, default_leds
 from controller.referee_api import TableReferee
-from core.clock import Clock
-from core.config import BeamConfig, Config, GpioConfig
-from virtual.sensor_rig import DEFAULT_STRIKERS, SimHardwareError, VirtualSensors
+from gametable_core.clock import Clock
+from gametable_core.config import BeamConfig, Config, GpioConfig
+from sensors.virtual.sensor_rig import DEFAULT_STRIKERS, SimHardwareError, VirtualSensors
 
 MAX_SPEED = 2.0  # above this the debounced beams cannot follow the physics in real time
 WAIT_S = 3.0  # bound on waiting for real I/O (the pty, the reader thread, the debounce timer)
@@ -83,7 +83,7 @@ class SimHardware:
 
     @property
     def base(self) -> Any:
-        """The pty base station (:class:`virtual.virtual_base.VirtualBaseStation`)."""
+        """The pty base station (:class:`sensors.virtual.virtual_base.VirtualBaseStation`)."""
         return self.sensors.base
 
     @property

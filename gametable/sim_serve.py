@@ -12,11 +12,11 @@ from typing import Any
 
 from controller.bot_runner import BotRunner
 from controller.topics import Topics, client_id
-from core.config import Config
 from gametable.sim_demo import Demo
 from gametable.sim_platform import SimError
 from gametable.sim_table import VirtualTable
-from virtual.physics import Point
+from gametable_core.config import Config
+from sensors.virtual.physics import Point
 
 
 def sensor_topics(table_id: str) -> dict[str, str]:

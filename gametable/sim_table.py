@@ -10,7 +10,7 @@ docs/architecture.md says) -- places coins the rules ask to be placed, and plays
 
 It knows no game: what a game puts on the table, what a strike means to it and how its bots aim
 come from the game's virtual parts (``controller/virtual_parts.py``, looked up by
-:func:`virtual_parts`); the physics, the beams following it and the virtual sensors are ``virtual/``.
+:func:`virtual_parts`); the physics, the beams following it and the virtual sensors are ``sensors/virtual/``.
 
 It talks to the daemon only through the Daemon API (``submit``, ``public_state``, ``add_listener``),
 so tests can use a small fake daemon and the CLI the real one. How strikes and beams reach the
@@ -44,18 +44,18 @@ from controller.default_table import default_beams
 from controller.games import GameError, get_game
 from controller.referee_api import TableReferee
 from controller.virtual_parts import UNKNOWN, VirtualParts
-from core.clock import Clock
-from core.config import BeamConfig
 from gametable.sim_platform import SimError, TablePlatform, platform_for
 from gametable.sim_rig import SimHardware
-from virtual.flying import FlyModel
-from virtual.paced_beams import PacedBeams
-from virtual.physics import PhysicsParams, Point, StrikeTruth, TablePhysics
-from virtual.random_shots import free_spot_near
-from virtual.virtual_beams import VirtualBeams
+from gametable_core.clock import Clock
+from gametable_core.config import BeamConfig
+from sensors.virtual.flying import FlyModel
+from sensors.virtual.paced_beams import PacedBeams
+from sensors.virtual.physics import PhysicsParams, Point, StrikeTruth, TablePhysics
+from sensors.virtual.random_shots import free_spot_near
+from sensors.virtual.virtual_beams import VirtualBeams
 
 if TYPE_CHECKING:  # --camera only: OpenCV and numpy are the optional [camera] extra
-    from virtual.camera_feed import VirtualCamera
+    from sensors.virtual.camera_feed import VirtualCamera
 
 log = logging.getLogger("gametable.sim")  # the name the sim has always logged under
 

@@ -112,6 +112,26 @@ def journal_refusal(journal: str, mountinfo: str | Path | None = None) -> str | 
     return None
 
 
+# Our top-level import names that another distribution could also install (README.md, "Import
+# names"): PySensors installs ``sensors`` too, and whichever was installed last wins the folder.
+OWN_PACKAGES = ("sensors", "controller", "web_panel")
+
+
+def foreign_package_refusal(names: tuple[str, ...] = OWN_PACKAGES) -> str | None:
+    """A package of ours shadowed by another distribution's of the same name, named before it breaks."""
+    import importlib.util
+
+    home = Path(__file__).resolve().parent.parent
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        origin = spec.origin if spec is not None else None
+        if origin is None or Path(origin).resolve().parent.parent != home:
+            where = origin or "nowhere"
+            return (f"the package {name!r} found at {where} is not gametable's (expected under {home}): "
+                    f"another distribution installs the same name; give gametable its own environment")
+    return None
+
+
 def startup_refusal(journal: str) -> str | None:
     """The first fault of this machine or this journal's storage that no restart can fix."""
-    return platform_refusal() or journal_refusal(journal)
+    return platform_refusal() or foreign_package_refusal() or journal_refusal(journal)

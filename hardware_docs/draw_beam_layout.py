@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.config import BeamConfig, Config, ConfigError, load  # noqa: E402
+from gametable_core.config import BeamConfig, Config, ConfigError, load  # noqa: E402
 
 DEFAULT_CONFIGS = (ROOT / "controller" / "data" / "default-table.toml",)  # the one pin map
 COIN_MM = 30.0

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core import table_geometry as geo  # noqa: E402
-from core.config import Config  # noqa: E402
+from gametable_core import table_geometry as geo  # noqa: E402
+from gametable_core.config import Config  # noqa: E402
 from hardware_docs.draw_beam_layout import _fmt, load_layout, source_name  # noqa: E402
 
 PAGE_W, PAGE_H = 210.0, 297.0  # A4 portrait, millimetres

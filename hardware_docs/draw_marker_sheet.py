@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.config import CameraConfig, Config, ConfigError, load  # noqa: E402
+from gametable_core.config import CameraConfig, Config, ConfigError, load  # noqa: E402
 from hardware_docs.draw_beam_layout import _fmt, default_config_path, source_name  # noqa: E402
 from hardware_docs.draw_drilling_jig import ruler_100mm  # noqa: E402
 

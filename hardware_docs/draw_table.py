@@ -2,7 +2,7 @@
 
 Why generated: the rails, goal, beams, LEDs and cable runs a builder saws and drills to must be
 the ones the daemon loads (``controller/data/default-table.toml``), the optics the proof relies
-on (``core/beam_optics.py``) and the printed parts (``hardware_docs/printable/*.scad``); a test
+on (``gametable_core/beam_optics.py``) and the printed parts (``hardware_docs/printable/*.scad``); a test
 fails when the committed drawing is stale. Top view in table millimetres (1 unit = 1 mm, seat 1's
 rail at the bottom), and a section through a rail and the goal. Usage:
 
@@ -20,9 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core import table_geometry as geo  # noqa: E402
-from core.beam_optics import GOAL_SPOT, RAIL_BEAM  # noqa: E402
-from core.config import Config  # noqa: E402
+from gametable_core import table_geometry as geo  # noqa: E402
+from gametable_core.beam_optics import GOAL_SPOT, RAIL_BEAM  # noqa: E402
+from gametable_core.config import Config  # noqa: E402
 from hardware_docs import scad_params  # noqa: E402
 from hardware_docs.draw_beam_layout import _fmt, load_layout, source_name, write_drawing  # noqa: E402
 

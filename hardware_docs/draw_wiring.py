@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from core.config import BeamConfig, Config  # noqa: E402
+from gametable_core.config import BeamConfig, Config  # noqa: E402
 from hardware_docs.draw_beam_layout import load_layout, source_name, write_drawing  # noqa: E402
 
 # Physical header pin → BCM GPIO number, or a power/ground name (40-pin header, all Pi models since B+).

@@ -23,7 +23,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from core.config import BeamConfig
+from gametable_core.config import BeamConfig
 
 # Blocking edges the *other* beams of a group may see while one beam sees none before it is
 # flagged. Goal beams: a coin crossing the goal blocks 2-4 of its points, so 80 blocks by the

@@ -36,9 +36,9 @@ from typing import Any
 
 from gpiozero import DigitalInputDevice
 
-from core.clock import Clock
-from core.config import BeamConfig
-from core.platform import BeamEdge
+from gametable_core.clock import Clock
+from gametable_core.config import BeamConfig
+from gametable_core.platform import BeamEdge
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from typing import Any, TextIO
 
 from gpiozero import GPIOZeroError
 
-from core.clock import Clock, SystemClock
-from core.config import Config, ConfigError, load
-from core.platform import BeamEdge
+from gametable_core.clock import Clock, SystemClock
+from gametable_core.config import Config, ConfigError, load
+from gametable_core.platform import BeamEdge
 from sensors.beam_health import COIN_HOLD_S, BeamWalk
 from sensors.beams import BeamBank
 from sensors.gpio import PinFactoryError, make_pin_factory

@@ -1,6 +1,6 @@
-"""Seat turn LEDs and the status LED, driven from an LED plan (:mod:`core.led_patterns`).
+"""Seat turn LEDs and the status LED, driven from an LED plan (:mod:`gametable_core.led_patterns`).
 
-:class:`core.platform.SeatLights` is the small output interface the daemon uses, so an addressable strip can
+:class:`gametable_core.platform.SeatLights` is the small output interface the daemon uses, so an addressable strip can
 replace the GPIO LEDs later. :class:`GpioSeatLights` is the gpiozero implementation: one
 ``PWMLED`` per seat and an optional status ``RGBLED``.
 
@@ -19,9 +19,9 @@ from typing import Any
 
 from gpiozero import PWMLED, RGBLED
 
-from core.clock import Clock
-from core.config import LedConfig
-from core.led_patterns import ANIMATED, check_plan, seat_level, status_colour
+from gametable_core.clock import Clock
+from gametable_core.config import LedConfig
+from gametable_core.led_patterns import ANIMATED, check_plan, seat_level, status_colour
 
 FRAME_S = 0.04  # 25 frames/s: smooth enough for a pulse, cheap on a Pi
 

@@ -22,8 +22,8 @@ from typing import Any
 
 import serial
 
-from core.clock import Clock
-from core.frames import KNOWN_TYPES, PROTOCOL, SEQ_MOD, FrameDecoder, FrameError, encode
+from gametable_core.clock import Clock
+from gametable_core.frames import KNOWN_TYPES, PROTOCOL, SEQ_MOD, FrameDecoder, FrameError, encode
 
 log = logging.getLogger(__name__)
 
@@ -547,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     import json
     import sys
 
-    from core.clock import SystemClock
+    from gametable_core.clock import SystemClock
 
     ap = argparse.ArgumentParser(prog="python -m sensors.striker_link", description=(main.__doc__ or "").strip().split("\n")[0])
     ap.add_argument("port", help="e.g. /dev/serial/by-id/usb-Espressif_...-if00 or /dev/ttyACM0")

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from core.clock import FakeClock
+from gametable_core.clock import FakeClock
 from tests.helpers.broker import Broker, start_broker
 
 pytest_plugins = ["tests.helpers.browser"]  # the panel's browser fixtures
@@ -31,7 +31,7 @@ def broker() -> Broker:
 def offline_daemon(tmp_path, fake_clock):
     """The real daemon on a FakeClock with no broker: for its timers and command handling."""
     from controller.daemon import Daemon
-    from core.config import parse
+    from gametable_core.config import parse
 
     d = Daemon(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), fake_clock)
     d.start(connect=False)

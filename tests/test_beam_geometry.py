@@ -9,15 +9,15 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.beam_geometry import (
+from gametable_core.beam_geometry import (
     COIN_RADIUS_MM,
     blocked_beams,
     blocking_coins,
     distance_to_segment,
     drive,
 )
-from core.clock import FakeClock
-from core.config import BeamConfig
+from gametable_core.clock import FakeClock
+from gametable_core.config import BeamConfig
 from sensors.beams import BeamBank
 
 # A goal mouth beam across y = 0 from x = -50 to 50, a goal-floor point beam, and a rail beam.

@@ -6,8 +6,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller.default_table import default_beams
-from core.clock import FakeClock
-from core.config import BeamConfig
+from gametable_core.clock import FakeClock
+from gametable_core.config import BeamConfig
 from sensors.beam_health import BeamWalk, DeadBeamWatch
 from sensors.beams import BeamBank
 
@@ -115,8 +115,8 @@ def _watch_random_shots(shots: int, seed: int, unplugged: frozenset[str] = froze
     table (physics + beams from coin geometry); ``unplugged`` beams never report an edge."""
     import random
 
-    from virtual.random_shots import random_flick, random_table
-    from virtual.virtual_beams import VirtualBeams
+    from sensors.virtual.random_shots import random_flick, random_table
+    from sensors.virtual.virtual_beams import VirtualBeams
 
     rng, watch, first, shot_no = random.Random(seed), DeadBeamWatch(BEAMS), {}, [0]
 

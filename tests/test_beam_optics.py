@@ -1,4 +1,4 @@
-"""The optics of the rail beams and the goal points (core/beam_optics.py): a real coin trips them.
+"""The optics of the rail beams and the goal points (gametable_core/beam_optics.py): a real coin trips them.
 
 Datasheet arithmetic, not a measurement (hardware_docs/hardware_status.md); the printed parts are
 checked against the same numbers in tests/test_printable_parts.py.
@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.games.coinwar.sensing import TOLERANCE_MM, uncovered_dead_region
-from core import table_geometry as geo
-from core.beam_optics import GOAL_SPOT, MIN_MARGIN, RAIL_BEAM, ReflectiveSpot, SlitBeam
-from core.config import load
+from gametable_core import table_geometry as geo
+from gametable_core.beam_optics import GOAL_SPOT, MIN_MARGIN, RAIL_BEAM, ReflectiveSpot, SlitBeam
+from gametable_core.config import load
 
 DEFAULT = load(Path(__file__).resolve().parents[1] / "controller" / "data" / "default-table.toml", layout_only=True)
 RAILS = [b for b in DEFAULT.beams if b.kind == "segment"]

@@ -1,4 +1,4 @@
-"""One blocking rule for the virtual table and the hardware path (core/beam_geometry.py):
+"""One blocking rule for the virtual table and the hardware path (gametable_core/beam_geometry.py):
 the sim's indexed edge tracker must see exactly the beams the MockFactory path drives."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.default_table import default_beams
-from core.beam_geometry import blocked_beams
-from virtual.virtual_beams import VirtualBeams, blocked_set
+from gametable_core.beam_geometry import blocked_beams
+from sensors.virtual.virtual_beams import VirtualBeams, blocked_set
 
 BEAMS = default_beams()
 centre = st.tuples(st.floats(-40.0, 465.0), st.floats(-40.0, 665.0))

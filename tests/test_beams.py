@@ -7,9 +7,9 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.clock import FakeClock
-from core.config import BeamConfig
-from core.platform import BeamEdge
+from gametable_core.clock import FakeClock
+from gametable_core.config import BeamConfig
+from gametable_core.platform import BeamEdge
 from sensors.beams import BeamBank
 
 MS = 0.001

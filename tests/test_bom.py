@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.config import load
+from gametable_core.config import load
 
 ROOT = Path(__file__).resolve().parents[1]
 BOM = (ROOT / "hardware_docs" / "bill_of_materials.md").read_text(encoding="utf-8")

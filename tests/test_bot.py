@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.games.coinwar.shot_planner import BotError, plan
-from core.clock import FakeClock
 from gametable.sim_table import VirtualTable
+from gametable_core.clock import FakeClock
+from sensors.virtual.physics import MAX_FLICK_MM_S, TablePhysics
+from sensors.virtual.random_shots import random_table
 from tests.helpers.mini_referee import FakeDaemon
-from virtual.physics import MAX_FLICK_MM_S, TablePhysics
-from virtual.random_shots import random_table
 
 
 def state(players):

@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from controller.bot_runner import BotRunner, BotRunnerError
 from controller.daemon import Daemon
 from controller.games.coinwar.shot_planner import plan
-from core.clock import FakeClock
-from core.config import parse
 from gametable.sim_table import VirtualTable
+from gametable_core.clock import FakeClock
+from gametable_core.config import parse
 from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast

@@ -13,8 +13,8 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.daemon import Daemon
 from controller.hardware import Hardware
-from core.clock import SystemClock
-from core.config import parse
+from gametable_core.clock import SystemClock
+from gametable_core.config import parse
 from sensors.beam_health import COIN_HOLD_S
 from tests.helpers.browser import PHONE, shot
 from tests.helpers.firmware_base import FirmwareBase

@@ -54,8 +54,8 @@ def test_cam4_vector_through_the_cli_states_only_true_facts(vector: Path) -> Non
 def test_cam1_calibration_maps_table_points_within_a_millimetre() -> None:
     import numpy as np
 
-    from virtual.camera.render import DEFAULT_MARKERS, Renderer
-    from virtual.camera.rig import CameraRig
+    from sensors.virtual.camera.render import DEFAULT_MARKERS, Renderer
+    from sensors.virtual.camera.rig import CameraRig
 
     rig = CameraRig(k1=-0.05, tilt_deg=1.5, yaw_deg=-2.0, seed=3)
     frame = Renderer(rig, {}).render({})
@@ -92,9 +92,9 @@ def test_cam2_accepted_facts_are_never_false_on_random_strikes(seed: int, team: 
     every fact the camera states is true, and the game goes on exactly as the truth makes it."""
     from controller.games.coinwar.camera_facts import camera_shot
     from sensors.camera.tracking import StrikeTracker
-    from virtual.camera.record import record_strike
-    from virtual.camera.rig import CameraRig
-    from virtual.random_shots import random_flick, random_table
+    from sensors.virtual.camera.record import record_strike
+    from sensors.virtual.camera.rig import CameraRig
+    from sensors.virtual.random_shots import random_flick, random_table
 
     rng = random.Random(seed)
     n = rng.choice([4, 6]) if team else rng.randint(2, 6)

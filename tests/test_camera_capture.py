@@ -10,8 +10,8 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 np = pytest.importorskip("numpy")
 
-from core.clock import FakeClock  # noqa: E402
-from core.config import CameraConfig  # noqa: E402
+from gametable_core.clock import FakeClock  # noqa: E402
+from gametable_core.config import CameraConfig  # noqa: E402
 from sensors.camera.capture import CameraError, CameraFeed, open_camera  # noqa: E402
 
 
@@ -101,7 +101,7 @@ def test_a_configured_camera_that_cannot_open_is_reported_and_the_table_plays_on
 
     from controller.daemon import Daemon
     from controller.hardware import Hardware
-    from core.config import parse
+    from gametable_core.config import parse
 
     clock = FakeClock()
     config = parse({"journal": {"path": str(tmp_path / "j.sqlite")},

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from core import table_geometry as geo
+from gametable_core import table_geometry as geo
 from hardware_docs import scad_params
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -12,10 +12,10 @@ pytest.importorskip("cv2")
 
 from controller.games.coinwar.camera_observer import REST_EVERY_S, CameraObserver  # noqa: E402
 from controller.games.coinwar.virtual_table import SEAT_SPOTS  # noqa: E402
-from core.clock import FakeClock  # noqa: E402
-from core.config import CameraConfig  # noqa: E402
-from virtual.camera.rig import CameraRig  # noqa: E402
-from virtual.camera_feed import VirtualCamera  # noqa: E402
+from gametable_core.clock import FakeClock  # noqa: E402
+from gametable_core.config import CameraConfig  # noqa: E402
+from sensors.virtual.camera.rig import CameraRig  # noqa: E402
+from sensors.virtual.camera_feed import VirtualCamera  # noqa: E402
 
 STATE = {"game": "coinwar", "mode": "ffa", "seed": 1, "coins_on_table": ["c1", "c3"],
          "players": [{"seat": 1, "coin": "c1", "alive": True}, {"seat": 3, "coin": "c3", "alive": True}]}

@@ -14,9 +14,9 @@ import numpy as np  # noqa: E402
 from sensors.camera.calibration import CalibrationError, Recalibrator, detect_markers  # noqa: E402
 from sensors.camera.recording import CoinInfo  # noqa: E402
 from sensors.camera.tracking import StrikeTracker, bind_coins  # noqa: E402
-from virtual.camera.render import DEFAULT_MARKERS, Hand, Renderer  # noqa: E402
-from virtual.camera.rig import CameraRig  # noqa: E402
-from virtual.random_shots import random_normal_spots  # noqa: E402
+from sensors.virtual.camera.render import DEFAULT_MARKERS, Hand, Renderer  # noqa: E402
+from sensors.virtual.camera.rig import CameraRig  # noqa: E402
+from sensors.virtual.random_shots import random_normal_spots  # noqa: E402
 
 TWO_REDS = ["#d03030", "#3050d0", "#30a040", "#e0c020", "#202020", "#d03030"]
 

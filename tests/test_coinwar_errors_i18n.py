@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from controller.games.coinwar.referee import question_text
 from controller.table import Table
-from core.clock import FakeClock
-from core.said import Said
+from gametable_core.clock import FakeClock
+from gametable_core.said import Said
 from web_panel.i18n import render
 
 RUN = uuid.uuid4().hex[:8]  # command ids never repeat across runs

@@ -17,8 +17,8 @@ from controller.games import coinwar as cw
 from controller.games.base import GameError
 from controller.games.coinwar.randomplay import random_input, random_new_game
 from controller.games.coinwar.sensing import Observer
-from core.clock import FakeClock
 from gametable.replay import replay_lines
+from gametable_core.clock import FakeClock
 from tests.coinwar_helpers import ffa, play, shot
 
 STRIKE = {"type": "strike", "seat": 1}
@@ -203,7 +203,7 @@ class _EngineDaemon:
 
 
 def _observer(daemon):
-    from core.config import Config
+    from gametable_core.config import Config
 
     clock = FakeClock()
     return clock, Observer.for_daemon(Config(beams=default_beams()), clock, daemon)

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.config import (
+from gametable_core.config import (
     PART_KEYS,
     PIN_FACTORIES,
     SECTIONS,
@@ -22,7 +22,7 @@ from core.config import (
     load,
     parse,
 )
-from core.config_rules import default_of, keys_of
+from gametable_core.config_rules import default_of, keys_of
 
 ROOT = Path(__file__).parent.parent
 
@@ -260,11 +260,11 @@ def _same_default(cell: str, default: object) -> bool:
 
 def test_the_readme_lists_every_key_of_every_section_with_its_default():
     rows = _readme_rows()
-    assert set(rows) == TOP_KEYS, "README's config table lists other sections than core/config.py declares"
+    assert set(rows) == TOP_KEYS, "README's config table lists other sections than gametable_core/config.py declares"
     for name, section in SECTIONS.items():
         declared = keys_of(section)
         names, defaults = rows[name]
-        assert names == list(declared), f"README [{name}]: {names} but core/config.py declares {list(declared)}"
+        assert names == list(declared), f"README [{name}]: {names} but gametable_core/config.py declares {list(declared)}"
         if name in ("mqtt", "striker", "gpio", "journal", "panel", "sim"):  # rows that give every default
             assert len(defaults) == len(declared), f"README [{name}]: one default per key"
             for cell, f in zip(defaults, declared.values(), strict=True):

@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from controller.daemon import Daemon
-from core.config import parse
+from gametable_core.config import parse
 from tests.helpers.mqtt_client import Recorder
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
@@ -127,7 +127,7 @@ def test_restart_resumes_from_the_journal_and_republishes_retained_state(broker,
 
 DAEMON_SCRIPT = textwrap.dedent("""
     import sys, time
-    from core.config import parse
+    from gametable_core.config import parse
     from controller.daemon import Daemon
     d = Daemon(parse({"table_id": "t3", "mqtt": {"host": "127.0.0.1", "port": int(sys.argv[1]),
                       "keepalive": 5}, "journal": {"path": sys.argv[2]}}))

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.deadlines import Deadlines, PauseError
-from core.clock import FakeClock
+from gametable_core.clock import FakeClock
 
 
 @pytest.fixture

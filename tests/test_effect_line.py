@@ -1,7 +1,7 @@
 """One generic log line for an effect no game has words for, in the daemon and on the panel.
 
 The daemon's shared words (``controller.games.words``) and the panel's fallback for an event
-without ``words`` (``web_panel.loglines``) both say such an effect with ``core.effect_line``:
+without ``words`` (``web_panel.loglines``) both say such an effect with ``gametable_core.effect_line``:
 a player reads the same line whichever of the two wrote it.
 """
 

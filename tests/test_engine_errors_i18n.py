@@ -54,7 +54,7 @@ def test_cp3_an_answer_without_a_window_is_refused_in_chinese(move):
 def _sg_refusal(state: dict, seat: int, name: str, **args: object) -> object:
     from controller.games import sanguosha_map as sg
     from controller.games.base import GameError
-    from core.said import msg_of
+    from gametable_core.said import msg_of
 
     with pytest.raises(GameError) as err:
         sg.apply(state, {"type": "move", "seat": seat, "move": name, "args": args})
@@ -81,7 +81,7 @@ def test_sg4_a_strike_out_of_range_is_refused_in_chinese():
 def test_bg8_refusals_a_bang_phone_meets_are_said_in_chinese():
     from controller.games import bang
     from controller.games.base import GameError
-    from core.said import msg_of
+    from gametable_core.said import msg_of
     from tests.bang.helpers import move, table
 
     s = table(hands={1: ["bang-AS"], 2: ["missed-2S"]})

@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.games.coinwar.sensing import strike_input
-from core.clock import FakeClock
-from core.frames import FrameDecoder, encode
+from gametable_core.clock import FakeClock
+from gametable_core.frames import FrameDecoder, encode
 from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import PtyPair, wait_for
 
@@ -320,7 +320,7 @@ def test_base_station_forwards_only_allowed_macs_and_bounds_what_strangers_cost(
 @given(st.dictionaries(st.from_regex(r"[0-9a-f]{12}", fullmatch=True), sender_ids, max_size=8).filter(
     lambda d: len(set(d.values())) == len(d)), seqs)
 def test_property_pi_peers_set_is_understood_by_the_base_and_echoed(peers, seq):
-    """The Pi's frame (core.frames.encode) → the base's reader → the base's peers frame → the Pi's decoder."""
+    """The Pi's frame (gametable_core.frames.encode) → the base's reader → the base's peers frame → the Pi's decoder."""
     cmd = encode({"t": "peers_set", "id": "pi", "seq": seq, "peers": peers})
     [payload] = fw_frames.Unframer().feed(cmd)
     base = BaseCore()
@@ -453,7 +453,7 @@ thresholds = st.integers(100, 1600).map(lambda c: c / 100)
 @settings(max_examples=150, deadline=None)
 @given(sender_ids, seqs, thresholds, st.sampled_from(["pi", "base"]))
 def test_property_tune_frames_match_the_pi_encoder_byte_for_byte(sid, seq, thr, sender):
-    """The Pi writes ``tune`` with core.frames.encode; the base decodes it and builds its radio copy
+    """The Pi writes ``tune`` with gametable_core.frames.encode; the base decodes it and builds its radio copy
     with the firmware's builder: both give the same bytes for every 2-decimal threshold."""
     fw_wire = fw_frames.frame(fw_frames.tune_payload(seq, sid, thr, sender=sender))
     pi = {"t": "tune", "id": sender, "seq": seq, "sid": sid, "thr": thr}

@@ -6,9 +6,9 @@ import math
 
 from controller.games.coinwar.shot_planner import plan
 from controller.games.coinwar.virtual_table import FOOTBALL_SPOTS
-from core.clock import FakeClock
 from gametable.sim_table import VirtualTable
-from virtual.physics import PhysicsParams, TablePhysics
+from gametable_core.clock import FakeClock
+from sensors.virtual.physics import PhysicsParams, TablePhysics
 
 FOOTBALL = {
     "game": "coinwar", "mode": "football", "phase": "playing",

@@ -1,4 +1,4 @@
-"""Protocol 1 frames on the Pi side (core/frames.py) against the shared vectors and properties."""
+"""Protocol 1 frames on the Pi side (gametable_core/frames.py) against the shared vectors and properties."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.frames import (
+from gametable_core.frames import (
     MAX_FRAME,
     FrameDecoder,
     FrameError,

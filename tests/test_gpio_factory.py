@@ -8,8 +8,8 @@ import time
 import pytest
 from gpiozero import PWMLED
 
-from core.clock import SystemClock
-from core.config import BeamConfig
+from gametable_core.clock import SystemClock
+from gametable_core.config import BeamConfig
 from sensors.beams import BeamBank
 from sensors.gpio import PinFactoryError, make_pin_factory
 

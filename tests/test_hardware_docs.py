@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.config import load, parse
+from gametable_core.config import load, parse
 from hardware_docs import draw_beam_layout, draw_table, draw_wiring
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def test_committed_drawings_match_the_config_they_were_drawn_from(tmp_path):
 
 def test_the_table_drawing_is_dimensioned_from_the_config(tmp_path):
     """Item 5: rails, goal, every beam, every seat LED, the Pi and the cable runs, from the config."""
-    from core import table_geometry as geo
+    from gametable_core import table_geometry as geo
 
     out = tmp_path / "table.svg"
     assert draw_table.main(["--config", str(EXAMPLE), "--out", str(out)]) == 0
@@ -109,7 +109,7 @@ def test_seventeen_beams_six_leds_and_rgb_fill_all_26_gpios_exactly():
 )
 def test_the_config_refuses_the_hat_eeprom_pins_like_the_wiring_drawing(data, problem):
     """draw_wiring.py refused GPIO0/1 while `gametable run` accepted them."""
-    from core.config import ConfigError
+    from gametable_core.config import ConfigError
 
     with pytest.raises(ConfigError) as err:
         parse(data)
@@ -126,7 +126,7 @@ def test_the_config_refuses_the_hat_eeprom_pins_like_the_wiring_drawing(data, pr
     ],
 )
 def test_the_config_itself_refuses_a_pin_used_twice(data, problem):
-    from core.config import ConfigError
+    from gametable_core.config import ConfigError
 
     with pytest.raises(ConfigError) as err:
         parse(data)
@@ -275,7 +275,7 @@ def test_every_toml_example_in_the_docs_fits_the_default_table_without_moving_a_
 def test_the_example_check_catches_the_old_wrong_examples():
     import tomllib
 
-    from core.config import ConfigError
+    from gametable_core.config import ConfigError
 
     base = tomllib.loads(EXAMPLE.read_text())
     old_beam = '[[beams]]\nid = "mouth_n"\npin = 17\nkind = "segment"\na = [-50.0, 30.0]\nb = [50.0, 30.0]\n'

@@ -6,8 +6,8 @@ import io
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from core.clock import FakeClock
-from core.config import parse
+from gametable_core.clock import FakeClock
+from gametable_core.config import parse
 from sensors.hwcheck import check, main
 
 CFG = {

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.games import coup
-from core.said import Said, listing, msg_of, say, say_n, says, term
+from gametable_core.said import Said, listing, msg_of, say, say_n, says, term
 from web_panel.i18n import choose, from_accept_language, normalise
 from web_panel.loglines import log_entries
 

@@ -1,4 +1,4 @@
-"""``core.json_depth``: deep JSON is refused before the parser recurses."""
+"""``gametable_core.json_depth``: deep JSON is refused before the parser recurses."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.json_depth import too_deep
+from gametable_core.json_depth import too_deep
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),

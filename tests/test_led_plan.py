@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.led_patterns import (
+from gametable_core.led_patterns import (
     DIM_LEVEL,
     SEAT_PATTERNS,
     LedPlanError,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from core.clock import FakeClock
-from core.config import LedConfig
-from core.led_patterns import DIM_LEVEL, LedPlanError, led_plan
+from gametable_core.clock import FakeClock
+from gametable_core.config import LedConfig
+from gametable_core.led_patterns import DIM_LEVEL, LedPlanError, led_plan
 from sensors.leds import GpioSeatLights
 
 SEAT_PINS = {1: 5, 2: 6, 3: 13, 4: 19}

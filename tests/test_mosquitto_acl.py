@@ -16,8 +16,8 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from controller.daemon import Daemon
-from core.config import parse
 from gametable.broker import start_broker
+from gametable_core.config import parse
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME
 from web_panel.link import TableLink

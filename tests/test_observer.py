@@ -11,14 +11,14 @@ from hypothesis import strategies as st
 
 from controller.default_table import DEFAULT_TABLE, default_beams
 from controller.games.coinwar.sensing import Observer, classify, dead_possible, uncovered_dead_region
-from core import table_geometry as geo
-from core.clock import FakeClock
-from core.config import load
-from core.platform import BeamEdge
-from virtual.flying import FlyModel
-from virtual.physics import TablePhysics
-from virtual.random_shots import random_flick, random_table
-from virtual.virtual_beams import VirtualBeams
+from gametable_core import table_geometry as geo
+from gametable_core.clock import FakeClock
+from gametable_core.config import load
+from gametable_core.platform import BeamEdge
+from sensors.virtual.flying import FlyModel
+from sensors.virtual.physics import TablePhysics
+from sensors.virtual.random_shots import random_flick, random_table
+from sensors.virtual.virtual_beams import VirtualBeams
 
 BEAMS = default_beams()
 NO_FLY = FlyModel(enabled=False)
@@ -180,7 +180,7 @@ def test_bad_observer_input_is_refused_with_one_line_and_changes_nothing():
 
 
 def test_cw_7_3_optional_mouth_beams_are_recognised_from_their_geometry():
-    from core.config import BeamConfig
+    from gametable_core.config import BeamConfig
 
     mouths = [
         BeamConfig("mouth_a", 15, "segment", False, (162.5, -16.0), (262.5, -16.0)),
@@ -244,7 +244,7 @@ class _RecordingDaemon:
 
 
 def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
-    from core.config import Config
+    from gametable_core.config import Config
 
     clock = FakeClock()
     daemon = _RecordingDaemon()
@@ -262,7 +262,7 @@ def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
 
 
 def test_a_stopped_observer_reports_nothing_and_a_failing_daemon_does_not_crash_it():
-    from core.config import Config
+    from gametable_core.config import Config
 
     clock = FakeClock()
     daemon = _RecordingDaemon()

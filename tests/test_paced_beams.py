@@ -1,4 +1,4 @@
-"""The virtual beams follow a coin across the table on the injected clock (``virtual/paced_beams.py``)."""
+"""The virtual beams follow a coin across the table on the injected clock (``sensors/virtual/paced_beams.py``)."""
 
 from __future__ import annotations
 
@@ -6,10 +6,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.default_table import default_beams
-from core.clock import FakeClock
-from virtual.paced_beams import PacedBeams
-from virtual.physics import TablePhysics
-from virtual.virtual_beams import VirtualBeams
+from gametable_core.clock import FakeClock
+from sensors.virtual.paced_beams import PacedBeams
+from sensors.virtual.physics import TablePhysics
+from sensors.virtual.virtual_beams import VirtualBeams
 
 DT = TablePhysics().dt
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from controller.daemon import Daemon
 from controller.hardware import Hardware
 from controller.pairing import PairingDesk, PairingError, Pairings, base_report, pairings_file
-from core.clock import SystemClock
-from core.config import parse
+from gametable_core.clock import SystemClock
+from gametable_core.config import parse
 from tests.helpers.firmware_base import FirmwareBase, fw
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.pty_pair import wait_for
@@ -306,7 +306,7 @@ def test_a_base_already_running_when_the_pi_starts_gets_the_list_at_its_first_he
 # --- the link's send path and the panel's cache ----------------------------------------------------
 
 def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fake_clock):
-    from core.frames import FrameDecoder
+    from gametable_core.frames import FrameDecoder
     from sensors.striker_link import LinkDown, StrikerLink
     from tests.helpers.pty_pair import PtyPair
 
@@ -331,7 +331,7 @@ def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fak
         assert FrameDecoder().feed(data) == [{"t": "pair_open", "id": "pi", "seq": 0, "s": 60},
                                              {"t": "peers_set", "id": "pi", "seq": 1, "peers": {MAC: SID}}]
         # the base's reports reach on_frame; the same types from a striker do not
-        from core.frames import encode
+        from gametable_core.frames import encode
 
         pty.write(encode({"t": "pair_seen", "id": "base", "seq": 0, "sid": SID, "mac": MAC, "g": 6.2})
                   + encode({"t": "pair_seen", "id": "s1", "seq": 0, "sid": "x", "mac": MAC, "g": 1}))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from core.config import parse
+from gametable_core.config import parse
 from web_panel.app import create_app
 from web_panel.game_views import GameViews
 from web_panel.link import TableLink

@@ -12,7 +12,7 @@ import socket
 
 import pytest
 
-from core.clock import FakeClock
+from gametable_core.clock import FakeClock
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME, PIN, Http, start_sim, start_stack
 from web_panel.app import lan_address

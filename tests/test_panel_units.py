@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.games import coinwar
-from core.clock import FakeClock
+from gametable_core.clock import FakeClock
 from web_panel.commands import (
     MAX_SPEED_MM_S,
     CommandError,

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import table_geometry as geo
-from virtual.flying import FlyModel
-from virtual.physics import PhysicsParams, TablePhysics
-from virtual.random_shots import random_flick, random_table
+from gametable_core import table_geometry as geo
+from sensors.virtual.flying import FlyModel
+from sensors.virtual.physics import PhysicsParams, TablePhysics
+from sensors.virtual.random_shots import random_flick, random_table
 
 R = geo.COIN_RADIUS_MM
 NO_FLY = FlyModel(enabled=False)

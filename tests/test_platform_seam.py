@@ -1,4 +1,4 @@
-"""The platform seam (core.platform): the real drivers and the virtual table implement the same
+"""The platform seam (gametable_core.platform): the real drivers and the virtual table implement the same
 small interfaces, and a beam change reaches the observer as the same BeamEdge whoever saw it."""
 
 from __future__ import annotations
@@ -7,13 +7,13 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.default_table import default_beams, default_leds
 from controller.games.coinwar.sensing import Observer
-from core.beam_geometry import drive
-from core.clock import FakeClock
-from core.platform import BeamEdge, BeamSource, SeatLights, StrikerSource
+from gametable_core.beam_geometry import drive
+from gametable_core.clock import FakeClock
+from gametable_core.platform import BeamEdge, BeamSource, SeatLights, StrikerSource
 from sensors.beams import BeamBank
 from sensors.leds import GpioSeatLights
 from sensors.striker_link import StrikerLink
-from virtual.virtual_beams import VirtualBeams
+from sensors.virtual.virtual_beams import VirtualBeams
 
 COIN = {"c1": (212.5, 312.5)}  # a coin in the goal: blocks goal beams of the default layout
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from core import table_geometry as geo
-from core.beam_optics import GOAL_SPOT, RAIL_BEAM
-from core.config import load
+from gametable_core import table_geometry as geo
+from gametable_core.beam_optics import GOAL_SPOT, RAIL_BEAM
+from gametable_core.config import load
 from hardware_docs import scad_params
 
 ROOT = Path(__file__).resolve().parents[1]

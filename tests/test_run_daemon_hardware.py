@@ -11,11 +11,11 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.daemon import Daemon
 from controller.hardware import Hardware
-from core.clock import SystemClock
-from core.config import parse
+from gametable_core.clock import SystemClock
+from gametable_core.config import parse
 from sensors.beam_health import COIN_HOLD_S
+from sensors.virtual.virtual_base import VirtualBaseStation
 from tests.helpers.mqtt_client import Recorder
-from virtual.virtual_base import VirtualBaseStation
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], "order": [1, 2]}
@@ -79,7 +79,7 @@ def test_seat_leds_light_the_active_player(table):
 
 @pytest.fixture
 def quiet_table(tmp_path):
-    from core.clock import FakeClock
+    from gametable_core.clock import FakeClock
     from tests.helpers.pty_pair import PtyPair, wait_for
 
     clock = FakeClock()
@@ -93,7 +93,7 @@ def quiet_table(tmp_path):
     wait_for(lambda: hardware.link.is_open, what="the link to open the pty")
 
     def send(*frames: dict) -> None:
-        from core.frames import encode
+        from gametable_core.frames import encode
 
         before = hardware.link.stats()["frames"]
         pty.write(b"".join(encode(f) for f in frames))

@@ -134,7 +134,7 @@ def test_watchdog_stops_pinging_while_an_input_is_stuck_in_the_daemon(drained, o
 
 def test_watchdog_stops_pinging_when_the_journal_is_gone(drained, tmp_path, fake_clock):
     from controller.daemon import Daemon
-    from core.config import parse
+    from gametable_core.config import parse
 
     path, _got = drained
     d = Daemon(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), fake_clock)
@@ -152,7 +152,7 @@ def test_watchdog_tolerates_a_short_broker_outage_but_not_a_lasting_one(drained,
     import time
 
     from controller.daemon import Daemon
-    from core.config import parse
+    from gametable_core.config import parse
 
     path, got = drained
     d = Daemon(parse({"table_id": "wd", "mqtt": {"host": broker.host, "port": broker.port},

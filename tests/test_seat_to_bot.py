@@ -7,7 +7,7 @@ import pytest
 
 from controller.games import get_game
 from controller.table import Table
-from core.said import msg_of
+from gametable_core.said import msg_of
 from web_panel.i18n import render
 
 PLAYERS = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy", "bot": True}]

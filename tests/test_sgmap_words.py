@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.games import sanguosha_map as sg
-from core.said import msg_of
+from gametable_core.said import msg_of
 from tests.sgmap_helpers import ROWS, move, start, timeout
 from web_panel.i18n import render
 

@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from controller.default_table import default_beams
 from controller.games.coinwar.virtual_table import SEAT_SPOTS, answer_from_truth
-from core import table_geometry as geo
-from core.clock import FakeClock
 from gametable.sim import add_sim_arguments, run_sim
 from gametable.sim_platform import SimError
 from gametable.sim_table import VirtualTable
+from gametable_core import table_geometry as geo
+from gametable_core.clock import FakeClock
+from sensors.virtual.flying import FlyModel
 from tests.helpers.daemon_proc import panel_port
 from tests.helpers.mini_referee import FakeDaemon
-from virtual.flying import FlyModel
 
 ALWAYS_OFF_RAIL = FlyModel(rail_threshold=1.0, rail_full=2.0, rail_p_max=1.0, coin_threshold=1e12)
 
@@ -121,7 +121,7 @@ def test_beams_can_drive_gpio_pins_through_the_on_blocked_seam():
 
 
 def test_answer_from_truth_answers_by_what_the_question_asks():
-    from virtual.physics import StrikeTruth
+    from sensors.virtual.physics import StrikeTruth
 
     truth = StrikeTruth("c1", dead=["c2"], flown=[], contacts=[("c1", "c2"), ("c2", "c3")], positions={})
     st = {"players": [{"seat": 1, "coin": "c1", "team": "A"}, {"seat": 2, "coin": "c2", "team": "A"},
@@ -179,7 +179,7 @@ def test_run_sim_reports_a_broken_config(tmp_path, capsys):
 
 
 def test_answer_from_truth_names_seats_when_the_question_offers_seats():
-    from virtual.physics import StrikeTruth
+    from sensors.virtual.physics import StrikeTruth
 
     truth = StrikeTruth("c1", dead=["c3"], flown=[], contacts=[], positions={})
     st = {"players": [{"seat": 1, "coin": "c1"}, {"seat": 3, "coin": "c3"}]}
@@ -203,7 +203,7 @@ def test_any_bad_flick_payload_from_the_panel_gets_one_line_and_changes_nothing(
 
 
 def test_contact_questions_are_answered_about_their_subject_coin():
-    from virtual.physics import StrikeTruth
+    from sensors.virtual.physics import StrikeTruth
 
     truth = StrikeTruth("c1", dead=[], flown=[], contacts=[("c1", "c2"), ("c2", "c3")], positions={})
     q = {"kind": "contacts", "subject": "c2", "options": ["c1", "c3"], "multi": True, "text": "Which coins did c2 touch?"}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.clock import FakeClock
-from core.config import parse
 from gametable.sim_table import VirtualTable
+from gametable_core.clock import FakeClock
+from gametable_core.config import parse
 
 daemon_mod = pytest.importorskip("controller.daemon")
 pytestmark = pytest.mark.mqtt

@@ -16,11 +16,11 @@ import pytest
 
 from controller.daemon import Daemon
 from controller.games.coinwar.sensing import ObservedStrike
-from core.clock import SystemClock
-from core.config import parse
 from gametable.sim_platform import SimError
 from gametable.sim_rig import SimHardware, SimHardwareError, direct_reason
 from gametable.sim_table import VirtualTable
+from gametable_core.clock import SystemClock
+from gametable_core.config import parse
 from tests.helpers.broker import free_port
 from tests.helpers.mqtt_client import Recorder
 

@@ -10,10 +10,10 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 
-from core.clock import FakeClock
-from core.config import parse
 from gametable.sim_serve import sensor_topics, serve
 from gametable.sim_table import VirtualTable
+from gametable_core.clock import FakeClock
+from gametable_core.config import parse
 from tests.helpers.mini_referee import FakeDaemon
 
 pytestmark = pytest.mark.mqtt

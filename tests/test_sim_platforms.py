@@ -13,12 +13,12 @@ import pytest
 
 from controller.daemon import Daemon
 from controller.default_table import default_beams
-from core.clock import SystemClock
-from core.config import parse
 from gametable.sim import _virtual_sensors
 from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform
 from gametable.sim_rig import MAX_SPEED, SimHardware
 from gametable.sim_table import VirtualTable
+from gametable_core.clock import SystemClock
+from gametable_core.config import parse
 from tests.helpers.mqtt_client import Recorder
 
 pytestmark = pytest.mark.mqtt

@@ -147,3 +147,15 @@ def test_the_unit_bounds_memory_above_the_measured_figures_and_is_spared_by_the_
     measured_peak_rss_mb = 46  # hardware_docs/pi_setup.md, "Memory"
     assert 3 * measured_peak_rss_mb <= mb(svc["MemoryHigh"]) < mb(svc["MemoryMax"]) <= 512 // 2  # a Zero 2 W
     assert -1000 < int(svc["OOMScoreAdjust"]) < 0
+
+
+def test_our_packages_are_ours_and_a_same_named_package_from_elsewhere_is_refused(tmp_path, monkeypatch):
+    from gametable.startup_checks import foreign_package_refusal
+
+    assert foreign_package_refusal() is None  # sensors, controller, web_panel: this checkout's
+    (tmp_path / "lm_sensors_like").mkdir()
+    (tmp_path / "lm_sensors_like" / "__init__.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    refusal = foreign_package_refusal(("lm_sensors_like",))
+    assert refusal is not None and "'lm_sensors_like'" in refusal and str(tmp_path) in refusal
+    assert "own environment" in refusal

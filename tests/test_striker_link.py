@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.games.coinwar.sensing import strike_input
-from core.clock import FakeClock
-from core.frames import encode, encode_raw
+from gametable_core.clock import FakeClock
+from gametable_core.frames import encode, encode_raw
 from sensors.striker_link import StrikerLink
 from tests.helpers.pty_pair import PtyPair, wait_for
 
@@ -97,7 +97,7 @@ def test_garbage_between_frames_is_counted_and_frames_survive(pty, link):
 def test_bad_crc_is_reported_with_both_values_and_dropped(pty, link):
     good = encode(hb("s2", 5))
     payload = b'{"t":"hb","id":"s2","seq":4,"bat":3.9}'
-    from core.frames import cobs_encode
+    from gametable_core.frames import cobs_encode
 
     bad = cobs_encode(payload + b"\x12\x34") + b"\x00"
     send_and_wait(pty, link, bad + good, 1)

@@ -6,8 +6,8 @@ import pytest
 
 from controller.games.coinwar.sensing import strike_input
 from sensors.striker_link import StrikerLink
+from sensors.virtual.virtual_base import VirtualBaseStation
 from tests.helpers.pty_pair import wait_for
-from virtual.virtual_base import VirtualBaseStation
 
 
 @pytest.fixture

@@ -13,11 +13,11 @@ import pytest
 from controller.games import register, unregister
 from controller.games.coinwar.virtual_table import CoinWarParts
 from controller.virtual_parts import UNKNOWN, Coin
-from core.clock import FakeClock
 from gametable.sim_platform import SimError
 from gametable.sim_table import VirtualTable, virtual_parts
+from gametable_core.clock import FakeClock
+from sensors.virtual.physics import PhysicsParams, Point, StrikeTruth
 from tests.helpers.mini_referee import FakeDaemon
-from virtual.physics import PhysicsParams, Point, StrikeTruth
 
 PLUG = "plugcoin"
 

@@ -24,10 +24,10 @@ import segno
 from flask import Flask, Response, abort, g, jsonify, request, send_file, send_from_directory
 
 from controller.venue_offer import OfferError, new_game_for
-from core.clock import Clock, SystemClock
-from core.config import Config
-from core.json_depth import too_deep
-from core.said import Said, say
+from gametable_core.clock import Clock, SystemClock
+from gametable_core.config import Config
+from gametable_core.json_depth import too_deep
+from gametable_core.said import Said, say
 from web_panel.bringup import bringup_command, camera_still_command
 from web_panel.commands import (
     CommandError,

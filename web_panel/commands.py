@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from core.said import listing, say
+from gametable_core.said import listing, say
 
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 PHONE_TYPES = ("answer", "end_turn", "move", "placed")
@@ -34,7 +34,7 @@ class CommandError(ValueError):
     def __init__(self, status: int, message: str) -> None:
         super().__init__(message)
         self.status = status
-        self.message = message  # a core.said.Said when phones can say it in their language
+        self.message = message  # a gametable_core.said.Said when phones can say it in their language
 
 
 def _bad(message: str) -> CommandError:

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.clock import Clock
-from core.said import say, say_n
+from gametable_core.clock import Clock
+from gametable_core.said import say, say_n
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-from core.said import say
+from gametable_core.said import say
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "messages"
@@ -138,7 +138,7 @@ class TableLanguage:
 
 
 def render(msg: Any, lang: str) -> str:
-    """A message (``{"id", "args"[, "plural", "n"]}`` or ``{"text"}``, core/said.py) in ``lang``, by
+    """A message (``{"id", "args"[, "plural", "n"]}`` or ``{"text"}``, gametable_core/said.py) in ``lang``, by
     gettext: the panel's refusals and the daemon's errors, said in the asking phone's language."""
     if not isinstance(msg, dict):
         return str(msg)

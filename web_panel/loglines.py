@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.effect_line import effect_line, seat_names
+from gametable_core.effect_line import effect_line, seat_names
 
 MAX_LINES = 40  # one event never floods the phones' log
 MAX_CHARS = 300

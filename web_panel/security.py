@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from core.clock import Clock
-from core.config import Config
+from gametable_core.clock import Clock
+from gametable_core.config import Config
 
 log = logging.getLogger("gametable.panel")
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from core.effect_line import Who, effect_line, seat_names
-from core.said import listing, say, term
+from gametable_core.effect_line import Who, effect_line, seat_names
+from gametable_core.said import listing, say, term
 
 # One game's sentence for one effect: a line, "" for no line, or None when the effect is not the
 # game's own (then the shared words say it).

@@ -71,7 +71,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.config import ConfigError, load
+    from gametable_core.config import ConfigError, load
 
     try:
         config = load(args.config)

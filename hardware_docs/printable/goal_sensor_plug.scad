@@ -1,7 +1,7 @@
 // Goal sensor plug: one reflective 38 kHz point beam *under* the playing surface (CW-4.1; nothing
 // stands above the table). A TSAL4400 emitter and a TSSP4038SS1XB receiver look from either side,
 // tilt degrees from vertical, at one aperture flush with the surface; a coin's foil underside
-// mirrors the emitter into the receiver (core/beam_optics.py ReflectiveSpot, beam_layout.md
+// mirrors the emitter into the receiver (gametable_core/beam_optics.py ReflectiveSpot, beam_layout.md
 // "Optics"). The nose fits the 3.2 mm hole drilled with the jig, from below, through a 12 mm
 // counterbore that leaves board_left of the board; the tilt plane runs along the table's y (the
 // rows are 21.7 mm apart, the columns 15: tests/test_printable_parts.py checks the 12 fit).

@@ -1,5 +1,5 @@
 // Rail corner post: holds the two rail-beam parts of one table corner, each behind a 1 mm slit
-// just above the rail top (core/beam_optics.py SlitBeam, hardware_docs/beam_layout.md "Optics").
+// just above the rail top (gametable_core/beam_optics.py SlitBeam, hardware_docs/beam_layout.md "Optics").
 // Frame: origin at the inner corner of the rails on the rail top (z = 0 is the rail top), the
 // beam A along +y over the west rail at x = -beam_out, the beam B along +x over the south rail at
 // y = -beam_out (config: rail_w x = -16, rail_s y = -16). The post sits outside the corner and
@@ -8,7 +8,7 @@
 // Print 4 (mirror for the other corners: mirror([1,0,0]) etc.), PETG, black (opaque to 940 nm),
 // 0.2 mm layers, on its back. All sizes in mm; `make stl` / `make renders`.
 
-rail_width = 30;       // rail top width (core/table_geometry.py RAIL_WIDTH_MM)
+rail_width = 30;       // rail top width (gametable_core/table_geometry.py RAIL_WIDTH_MM)
 beam_out = 16;         // beam axis outside the rail's inner face (the config's -16 / 441 / 641)
 slit_bottom = 0.5;     // slit's lower edge above the rail top (SlitBeam.slit_bottom_mm)
 slit_height = 1.0;     // SlitBeam.slit_height_mm: the whole band lies inside a 2 mm coin

@@ -20,8 +20,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from core.clock import Clock
-from core.config import PICAMERA2, CameraConfig
+from gametable_core.clock import Clock
+from gametable_core.config import PICAMERA2, CameraConfig
 
 log = logging.getLogger("gametable.camera")
 

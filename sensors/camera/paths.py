@@ -167,7 +167,7 @@ def impact(vel: Any, k: int, dt: float) -> float:
     return float(np.hypot(*(after - expected)))
 
 
-FRICTION_MM_S2 = 3500.0  # a coin on the laminate slows at ~3 m/s^2 (virtual/physics.py), with room
+FRICTION_MM_S2 = 3500.0  # a coin on the laminate slows at ~3 m/s^2 (sensors/virtual/physics.py), with room
 
 
 def segment_min(start: Any, step: Any) -> Any:

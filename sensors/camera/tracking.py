@@ -524,7 +524,7 @@ FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, wh
 HAND_SHARE = 0.12  # "other" pixels around a coin, as a share of its area, that mean the hand covers it
 
 
-MAX_FLICK_MM_S = 5000.0  # the virtual table's limit (virtual/physics.py); a finger does ~3 m/s
+MAX_FLICK_MM_S = 5000.0  # the virtual table's limit (sensors/virtual/physics.py); a finger does ~3 m/s
 FLICK_SEEN_S = 0.06  # the struck coin must be seen moving this soon after the flick to bound speeds
 LONE_REST_MM_S = 30.0  # below this a coin counts as at rest for the lone-impact rule
 IMPACT_MM_S = 80.0  # a change of velocity beyond friction this large: something hit the coin

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from controller.daemon import Daemon
-from core.clock import Clock
-from core.config import parse
 from gametable.broker import Broker
+from gametable_core.clock import Clock
+from gametable_core.config import parse
 from tests.helpers.mqtt_client import Recorder
 
 

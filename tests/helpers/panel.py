@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from controller.daemon import Daemon
-from core.config import Config, parse
 from gametable.broker import Broker
+from gametable_core.config import Config, parse
 from web_panel.server import PanelServer
 
 PIN = "2468"
@@ -122,9 +122,9 @@ def start_sim(stack: Stack, speed: float = 20.0) -> SimTable:
     answered on ``sim/flick/result``; coin positions go to ``sensors/table``."""
     import threading
 
-    from core.clock import SystemClock
     from gametable.sim_serve import serve
     from gametable.sim_table import VirtualTable
+    from gametable_core.clock import SystemClock
 
     table = VirtualTable(stack.daemon, SystemClock(), seed=5, speed=speed, settle_s=0.2)
     stop = threading.Event()

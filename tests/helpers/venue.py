@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from controller.daemon import Daemon
-from core.config import parse
 from gametable.broker import Broker, _hand_to_mosquitto, _spawn, free_port, start_table_broker
 from gametable.venue.setup import VenueSetup, bridge_conf, build, table_user, write
+from gametable_core.config import parse
 from tests.helpers.netcut import NetCut
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from core.clock import FakeClock
+from gametable_core.clock import FakeClock
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import NEW_GAME, PIN, start_stack
 from tests.security.lan import Phone, lan

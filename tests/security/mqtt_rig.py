@@ -13,8 +13,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from controller.daemon import Daemon
-from core.config import parse
 from gametable.broker import Broker, start_table_broker
+from gametable_core.config import parse
 
 TABLE = "t1"
 

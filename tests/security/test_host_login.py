@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.clock import FakeClock
 from gametable import host_cli
+from gametable_core.clock import FakeClock
 from tests.helpers.panel import PIN
 from tests.security.conftest import rotating_pin_attack, unlock_with_pin
 from tests.security.lan import Phone, lan

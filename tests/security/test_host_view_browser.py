@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller.daemon import Daemon
-from core.config import parse
+from gametable_core.config import parse
 from tests.helpers.browser import PHONE, shot
 from tests.security.conftest import rotating_pin_attack
 from web_panel.server import PanelServer

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.clock import FakeClock
+from gametable_core.clock import FakeClock
 from tests.helpers.browser import PHONE, shot
 from tests.helpers.panel import start_stack
 from web_panel.app import lan_address

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from core.config import parse
+from gametable_core.config import parse
 from tests.helpers.panel import PIN
 from tests.security.conftest import host_of, join_code, seated, start_game
 from tests.security.lan import Phone, lan

@@ -1,6 +1,6 @@
 """Regenerate tests/vectors/frames.json (run: python -m tests.vectors.make_frames).
 
-The file is the shared truth for protocol 1: the Pi parser (core/frames.py) and the firmware
+The file is the shared truth for protocol 1: the Pi parser (gametable_core/frames.py) and the firmware
 (firmware/lib, under CPython and real MicroPython) are both tested against it. Anchors that do
 not come from our own code: the CRC check value 0x29B1 and the COBS examples of the reference
 implementation. Regenerating must not change existing entries; review the diff.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.frames import cobs_encode, crc16, encode, encode_raw
+from gametable_core.frames import cobs_encode, crc16, encode, encode_raw
 
 OUT = Path(__file__).with_name("frames.json")
 

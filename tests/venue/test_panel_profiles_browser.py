@@ -12,11 +12,11 @@ import urllib.request
 import pytest
 
 from controller.bot_runner import BotRunner
-from core.config import parse
 from gametable.broker import free_port
 from gametable.venue.config import VenueConfig
 from gametable.venue.ratings import league
 from gametable.venue.service import VenueService
+from gametable_core.config import parse
 from tests.helpers.browser import phone_page, start_from_lobby, unlocked_host
 from tests.helpers.mqtt_client import Recorder
 from tests.helpers.panel import PIN

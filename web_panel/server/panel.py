@@ -9,7 +9,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from core.config import Config
+from gametable_core.config import Config
 from web_panel.app import create_app, host_link, link_for
 from web_panel.hub import KEEPALIVE_S
 from web_panel.link import TableLink

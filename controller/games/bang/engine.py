@@ -34,7 +34,7 @@ from controller.games.bang.flow import (
     weapon_range,
 )
 from controller.games.base import GameError, Input, State, copy_with_layout, require, seat_of
-from core.said import say, term
+from gametable_core.said import say, term
 
 MOVES = ("play", "respond", "pass", "draw_choice", "pick", "ability", "discard", "end_turn")
 ARGS: dict[str, tuple[str, ...]] = {

@@ -11,7 +11,7 @@ from controller.games.bang.setup import describe
 from controller.games.bang.words import line
 from controller.games.base import State
 from controller.games.words import mode_titles, narrate
-from core.said import says
+from gametable_core.said import says
 
 LOG_SHOWN = 12
 

@@ -1,6 +1,6 @@
 """Bang!'s log lines: one sentence per effect, from public facts only (a draw says how many, never
 which card; a stolen hand card is "a card"). Each line is said with
-:func:`~core.said.say`, so phones show it in their language (card titles are terms of
+:func:`~gametable_core.said.say`, so phones show it in their language (card titles are terms of
 the catalogue: ``BANG! 8♦`` is the title ``BANG!`` and its rank and suit)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from controller.games.bang import cards as C
 from controller.games.words import Speaker
-from core.said import N_, listing, say, term
+from gametable_core.said import N_, listing, say, term
 
 ROLE = {"sheriff": N_("the Sheriff"), "deputy": N_("a Deputy"), "outlaw": N_("an Outlaw"), "renegade": N_("the Renegade")}
 CHECK = {"dynamite": "Dynamite", "jail": "Jail", "barrel": "Barrel"}  # card titles (terms)

@@ -19,7 +19,7 @@ from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
 from controller.games.players import check_players, name_of
 from controller.games.words import mode_titles
-from core.said import listing, say
+from gametable_core.said import listing, say
 
 NAME = "coinwar"
 TITLE = "Coin War (币战)"

@@ -15,7 +15,7 @@ from controller.games.coinwar import turns
 from controller.games.coinwar.classic import Teams, build_team_groups, check_order
 from controller.games.coinwar.modes import Option, ShotContext, State
 from controller.games.coinwar.turns import player
-from core.said import say
+from gametable_core.said import say
 
 BIO = "biohazard"
 HUMANS = "humans"

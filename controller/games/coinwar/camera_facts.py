@@ -1,6 +1,6 @@
 """Coin War's reading of what the camera saw (docs/camera.md, CAM-2): a CW-9 ``shot`` with confidences.
 
-``dead`` is CW-4.1 (at rest entirely inside the goal, ``core/table_geometry.py``), ``flown`` is CW-6.1
+``dead`` is CW-4.1 (at rest entirely inside the goal, ``gametable_core/table_geometry.py``), ``flown`` is CW-6.1
 (left the surface, or rests on another coin or a rail), ``contacts`` are every touching pair (the
 struck coin's decide move vs attack, CW-5.2). A fact whose confidence is below the threshold is
 ``None``: the referee asks (CW-8). It never guesses.
@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from core import table_geometry as geo
+from gametable_core import table_geometry as geo
 from sensors.camera.tracking import TrackResult
 
 DEFAULT_THRESHOLD = 0.98

@@ -34,7 +34,7 @@ from controller.games.coinwar.camera_facts import CameraShot, camera_shot
 from controller.games.coinwar.camera_fusion import fuse
 from controller.games.coinwar.sensing import ObservedStrike
 from controller.games.coinwar.virtual_table import initial_spot
-from core.config import CameraConfig
+from gametable_core.config import CameraConfig
 from sensors.camera.calibration import Calibration, CalibrationError, Recalibrator, detect_markers
 from sensors.camera.recording import CoinInfo, StrikeRecording, frame_names, save_recording
 from sensors.camera.tracking import StrikeTracker, bind_coins, locate_coins

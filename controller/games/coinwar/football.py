@@ -18,7 +18,7 @@ from controller.games.coinwar.classic import build_team_groups, check_order
 from controller.games.coinwar.infinite import OTHER, check_ab_teams, score_winner
 from controller.games.coinwar.modes import Mode, Option, ShotContext, State
 from controller.games.coinwar.turns import player
-from core.said import say
+from gametable_core.said import say
 
 BALL = "ball"
 TEAM_COINS = {"A": ["A1", "A2", "A3"], "B": ["B1", "B2", "B3"]}

@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.games.base import GameError
 from controller.games.coinwar.turns import player
-from core.said import say
+from gametable_core.said import say
 
 State = dict[str, Any]
 

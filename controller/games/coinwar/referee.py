@@ -15,7 +15,7 @@ from controller.games.base import GameError, seat_of
 from controller.games.coinwar import turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
-from core.said import N_, Said, listing, msg_of, say, term
+from gametable_core.said import N_, Said, listing, msg_of, say, term
 
 FACT_FIELDS = ("dead", "flown", "contacts")
 

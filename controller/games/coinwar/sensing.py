@@ -17,7 +17,7 @@ It knows only what the sensors show (docs/architecture.md "Observer", CW-8):
   Without a pulse, ``flown: []`` is stated only when the layout *proves* it (CW-8): ``flight_proof``
   ``"rails"`` says every coin leaving the table crosses a rail beam (the virtual table, whose
   physics flies coins through the beams' plane). On a real table a coin that clears the rail by
-  more than ~0.3 mm passes over the beam's band unseen (core/beam_optics.py ``RAIL_BEAM``), and a
+  more than ~0.3 mm passes over the beam's band unseen (gametable_core/beam_optics.py ``RAIL_BEAM``), and a
   coin tilted on another coin is invisible to beams, so the default
   ``"none"`` leaves ``flown`` unknown and the engine asks when it changes the outcome.
 - *contacts*: beams cannot see them -> ``null`` unless the struck coin is alone on the table.
@@ -35,11 +35,11 @@ from functools import lru_cache
 from typing import Any
 
 from controller.referee_api import Referee
-from core import table_geometry as geo
-from core.beam_geometry import beam_distance
-from core.clock import Clock
-from core.config import BeamConfig
-from core.platform import BeamEdge
+from gametable_core import table_geometry as geo
+from gametable_core.beam_geometry import beam_distance
+from gametable_core.clock import Clock
+from gametable_core.config import BeamConfig
+from gametable_core.platform import BeamEdge
 
 log = logging.getLogger("gametable.observer")
 
@@ -137,7 +137,7 @@ FLIGHT_PROOFS = ("none", "rails")
 
 # Mounting tolerances the goal proof allows for: a goal point's real aperture may sit this far from
 # its config position, or trip this much later, and the proof stays sound. It covers the reflective
-# spot's own figure, core/beam_optics.py ``GOAL_SPOT.tolerance_mm`` = 1.45 mm: drilling with the 1:1
+# spot's own figure, gametable_core/beam_optics.py ``GOAL_SPOT.tolerance_mm`` = 1.45 mm: drilling with the 1:1
 # jig (hardware_docs/drilling_jig.svg) 0.65 mm (2 sigma), the printed plug's slack in its hole
 # 0.1 mm, the aperture's offset in the plug 0.1 mm, and the 1.2 mm aperture's radius 0.6 mm (a coin
 # must cover all of it). Monte Carlo over these: benchmarks/bench_tolerances.py.

@@ -15,8 +15,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from core import table_geometry as geo
-from virtual.physics import PhysicsParams, TablePhysics
+from gametable_core import table_geometry as geo
+from sensors.virtual.physics import PhysicsParams, TablePhysics
 
 Point = tuple[float, float]
 

@@ -21,7 +21,7 @@ from controller.games.coinwar.sensing import (
     strike_input,
 )
 from controller.table_adapter import Input, TableParts
-from core.platform import BeamEdge
+from gametable_core.platform import BeamEdge
 
 if TYPE_CHECKING:  # OpenCV and numpy are the optional [camera] extra: imported only with a [camera]
     from controller.games.coinwar.camera_observer import CameraObserver

@@ -22,7 +22,7 @@ from controller.games.coinwar.biohazard import seat_map
 from controller.games.coinwar.classic import FreeForAll, check_order
 from controller.games.coinwar.modes import Option, ShotContext, State
 from controller.games.coinwar.turns import player
-from core.said import listing, say, term
+from gametable_core.said import listing, say, term
 
 IDENTITIES = ("lord", "loyalist", "rebel", "traitor")
 REBELS_FOR = {4: 1, 5: 2, 6: 3}  # CW-7.5: 1 lord, 1 loyalist, 1 traitor, the rest rebels

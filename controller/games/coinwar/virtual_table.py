@@ -1,6 +1,6 @@
 """Coin War on the virtual table: its virtual parts (``controller/virtual_parts.py``).
 
-The virtual table (``gametable/sim_table.py``, ``virtual/``) knows no game: through
+The virtual table (``gametable/sim_table.py``, ``sensors/virtual/``) knows no game: through
 :class:`CoinWarParts` it asks this module where a coin starts (CW-1.6, CW-2.3, the CW-7.3 kick-off),
 what a strike's ground truth (or the observer's facts) makes of the ``shot`` input, how that truth
 answers an engine question (CW-8) and how a bot aims (``shot_planner.py``); it logs how far the
@@ -17,8 +17,8 @@ from typing import Any
 from controller.games.coinwar.sensing import ObservedStrike
 from controller.games.coinwar.shot_planner import plan
 from controller.virtual_parts import UNKNOWN, Coin, Input
-from core import table_geometry as geo
-from virtual.physics import PhysicsParams, StrikeTruth
+from gametable_core import table_geometry as geo
+from sensors.virtual.physics import PhysicsParams, StrikeTruth
 
 log = logging.getLogger("gametable.sim")
 Point = tuple[float, float]

@@ -2,7 +2,7 @@
 
 Only public facts: the effects as ``events`` carries them and the public view (docs/rules/coinwar.md CW-4 …
 CW-8). Effects without a line here get the shared or generic line of :mod:`controller.games.words`.
-Each line is said with :func:`~core.said.say`, so phones show it in their language.
+Each line is said with :func:`~gametable_core.said.say`, so phones show it in their language.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games import words as shared
-from core.said import N_, listing, say, say_n
+from gametable_core.said import N_, listing, say, say_n
 
 QUESTIONS = {"dead": N_("which coins ended in the goal"), "flown": N_("which coins flew"),
              "contacts": N_("which coins were touched")}

@@ -33,8 +33,10 @@ from controller.games.coup.flow import (
     shuffle_in,
     who,
 )
-from controller.games.coup.flow import say as tell  # one public line (flow.say); core.said.say words an error
-from core.said import N_, listing, say
+from controller.games.coup.flow import (
+    say as tell,  # one public line (flow.say); gametable_core.said.say words an error
+)
+from gametable_core.said import N_, listing, say
 
 Copy = Callable[[State], State]
 # "waiting for Ann (seat 1) to choose …": whole sentences, so each language words them (docs/i18n.md)

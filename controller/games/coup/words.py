@@ -3,7 +3,7 @@
 Only public facts: effects are what the daemon publishes on ``events`` (hidden cards never appear
 in them), so a line can name a card only when the rules turn it face up or show it (CP-3.2, CP-5.1).
 Effects without a line here (new game, turn, out, game over) get the shared words of
-:mod:`controller.games.words`. Each line is said with :func:`~core.said.say`, so phones
+:mod:`controller.games.words`. Each line is said with :func:`~gametable_core.said.say`, so phones
 show it in their language.
 """
 
@@ -14,7 +14,7 @@ from typing import Any
 
 from controller.games.coup.cards import POKER_RANK
 from controller.games.words import Speaker, Who
-from core.said import N_, say, say_n
+from gametable_core.said import N_, say, say_n
 
 ROLES = {"duke": N_("Duke"), "assassin": N_("Assassin"), "ambassador": N_("Ambassador"), "captain": N_("Captain"),
          "contessa": N_("Contessa")}

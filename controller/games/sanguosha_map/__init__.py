@@ -15,7 +15,7 @@ from controller.games.sanguosha_map.engine import MOVES, apply, apply_in_place
 from controller.games.sanguosha_map.setup import PLAYERS, new
 from controller.games.sanguosha_map.view import inputs_for, legal, view
 from controller.games.words import Speaker, mode_titles, narrate
-from core.said import N_, heard, say
+from gametable_core.said import N_, heard, say
 
 
 def describe() -> dict[str, Any]:

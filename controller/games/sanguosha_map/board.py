@@ -13,7 +13,7 @@ from controller.games.base import State
 from controller.games.kit import player
 from controller.games.sanguosha_map import maps
 from controller.games.sanguosha_map.cards import CLASS, EQUIPMENT, WAKE_HEALTH, range_of
-from core.said import Said, listing, say
+from gametable_core.said import Said, listing, say
 
 LOG_KEEP = 12
 

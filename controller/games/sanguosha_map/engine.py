@@ -15,7 +15,7 @@ from controller.games.kit import player
 from controller.games.sanguosha_map import board, fights, maps
 from controller.games.sanguosha_map.board import emit, name
 from controller.games.sanguosha_map.cards import CARRY, CLASS, EQUIPMENT, GENERALS, PRICE, is_dodge, is_strike
-from core.said import N_, say
+from gametable_core.said import N_, say
 
 TURN_MOVES = ("roll", "reroll", "keep", "move", "attack", "shop", "upgrade", "discard", "request_duel",
               "challenge_boss", "end_turn", "pick_general", "place")

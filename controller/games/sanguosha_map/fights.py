@@ -15,7 +15,7 @@ from controller.games.kit import player
 from controller.games.sanguosha_map import board, maps
 from controller.games.sanguosha_map.board import emit
 from controller.games.sanguosha_map.cards import is_strike
-from core.said import say
+from gametable_core.said import say
 
 FIGHT_MOVES = ("join", "accept", "refuse", "fight_result", "confirm", "dispute", "join_boss", "flee")
 def _no_dodge(state: State, seat: int, move: str, args: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from controller.command_ids import CommandIds
 from controller.table_adapter import TableParts
-from core.platform import BeamEdge
+from gametable_core.platform import BeamEdge
 
 BEAM = "bowl"
 

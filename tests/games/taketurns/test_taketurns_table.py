@@ -12,7 +12,7 @@ from controller.bot_runner import BotRunner
 from controller.daemon import Daemon
 from controller.games import register, registry, unregister
 from controller.table import Table
-from core.config import parse
+from gametable_core.config import parse
 from tests.games import taketurns
 from tests.helpers.daemon import daemon_and_phone
 
@@ -125,7 +125,7 @@ def test_a_plugin_game_brings_its_own_sensor_through_the_hardware_that_knows_no_
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from controller.hardware import Hardware
-    from core.clock import SystemClock
+    from gametable_core.clock import SystemClock
     from tests.helpers.pty_pair import wait_for
 
     config = parse({"table_id": T, "mqtt": {"host": broker.host, "port": broker.port},

@@ -27,7 +27,7 @@
   }
   const football = () => !!(S.state && S.state.mode === "football");
   // The seat LEDs on the rail in front of each seat (as on the real table), lit as the daemon's LED
-  // plan says (gametable/T/leds, core/led_patterns.py): solid, dim, blink, pulse, chase, off.
+  // plan says (gametable/T/leds, gametable_core/led_patterns.py): solid, dim, blink, pulse, chase, off.
   const SEAT_LEDS = { 1: [212.5, 5, 1], 2: [420, 160, 0], 3: [420, 465, 0], 4: [212.5, 620, 1], 5: [5, 465, 0], 6: [5, 160, 0] };
   function ledLevel(pattern, t, seat) {
     if (pattern === "solid") return 1;

@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 import pymunk
 
-from core import table_geometry as geo
-from virtual.flying import FlyModel
+from gametable_core import table_geometry as geo
+from sensors.virtual.flying import FlyModel
 
 Point = tuple[float, float]
 StepHook = Callable[[float, dict[str, Point]], None]

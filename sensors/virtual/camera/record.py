@@ -6,11 +6,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from core import table_geometry as geo
+from gametable_core import table_geometry as geo
 from sensors.camera.recording import CoinInfo, StrikeRecording, frame_names
-from virtual.camera.render import Hand, Renderer
-from virtual.camera.rig import CameraRig
-from virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
+from sensors.virtual.camera.render import Hand, Renderer
+from sensors.virtual.camera.rig import CameraRig
+from sensors.virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
 
 STRIKE_T = 0.15  # seconds of table at rest (and the hand coming in) before the flick
 REST_TAIL_S = 0.1  # seconds of every coin at rest after the strike

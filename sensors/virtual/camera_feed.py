@@ -2,7 +2,7 @@
 
 Why: ``gametable sim --camera`` must take its facts from frames, through the same live observer
 as a Pi (docs/camera.md, CAM-5), never from the physics' truth. This is the live counterpart of
-``virtual/camera/record.py`` (which renders one strike into a recording): around every flick it
+``sensors/virtual/camera/record.py`` (which renders one strike into a recording): around every flick it
 renders the table at rest with the hand and pen coming in, every physics step due at the rig's
 frame rate (motion blur, coins hopping a rail or riding a coin), and the coins at rest after it,
 and hands each frame to ``door(t, image)`` -- the same door a real camera's frames use.
@@ -15,12 +15,12 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from core.clock import Clock
+from gametable_core.clock import Clock
 from sensors.camera.recording import CoinInfo
-from virtual.camera.record import REST_TAIL_S, STRIKE_T, _at, _hand_at, _heights
-from virtual.camera.render import Renderer
-from virtual.camera.rig import CameraRig
-from virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
+from sensors.virtual.camera.record import REST_TAIL_S, STRIKE_T, _at, _hand_at, _heights
+from sensors.virtual.camera.render import Renderer
+from sensors.virtual.camera.rig import CameraRig
+from sensors.virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
 
 Door = Callable[[float, Any], None]
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core import table_geometry as geo
+from gametable_core import table_geometry as geo
 
 
 @dataclass(frozen=True)

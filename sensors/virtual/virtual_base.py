@@ -15,8 +15,8 @@ import tty
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from core.clock import Clock
-from core.frames import PROTOCOL, SEQ_MOD, encode
+from gametable_core.clock import Clock
+from gametable_core.frames import PROTOCOL, SEQ_MOD, encode
 
 FW_VERSION = "virtual-1.0.0"
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.table_geometry import COIN_RADIUS_MM, COIN_THICKNESS_MM
+from gametable_core.table_geometry import COIN_RADIUS_MM, COIN_THICKNESS_MM
 
 # Vishay TSSP96038-family datasheet: "transmission distance 8 m" with a TSAL6200 at IF = 50 mA, and
 # minimum irradiance Ee min 0.7 mW/m2 typical, 1.2 maximum; the TSSP4038 is the same receiver class.

@@ -16,9 +16,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from core import table_geometry as geo
+from gametable_core import table_geometry as geo
 from sensors.camera.recording import CoinInfo, hex_bgr
-from virtual.camera.rig import CameraRig
+from sensors.virtual.camera.rig import CameraRig
 
 Point = tuple[float, float]
 

@@ -2,7 +2,7 @@
 
 A table is a *platform* (as in the Mission Pinball Framework): the real one on the Pi (gpiozero
 beams, the striker's serial link, PWM seat LEDs in ``sensors/``) or the virtual one (pymunk coins
-and virtual beams in ``virtual/``). Both implement these small interfaces and hand their
+and virtual beams in ``sensors/virtual/``). Both implement these small interfaces and hand their
 observations through one door: a beam change is a :class:`BeamEdge` whoever saw it, so the
 observer (Coin War's sensing adapter) cannot tell a real beam from a virtual one. Lives in
 ``core`` so drivers, the virtual table and the daemon can all name it without importing each other.
@@ -69,7 +69,7 @@ class SeatLights(Protocol):
     """What the daemon needs from any seat-light hardware."""
 
     def show(self, plan: dict[str, Any]) -> None:
-        """Display a plan from :func:`core.led_patterns.led_plan` (validated first)."""
+        """Display a plan from :func:`gametable_core.led_patterns.led_plan` (validated first)."""
 
     def tick(self, now: float | None = None) -> None:
         """Render the frame for clock time ``now`` (default: the clock's now)."""

@@ -5,7 +5,7 @@ Every error names the key and what was expected, e.g.
 Unknown keys are errors too: a typo must not silently fall back to a default.
 
 The schema is declared once: each section is a dataclass whose fields are its keys, and each
-field's ``key(default, rule)`` (core/config_rules.py) gives the default and the rule that validates
+field's ``key(default, rule)`` (gametable_core/config_rules.py) gives the default and the rule that validates
 it and says what was expected. The readers, the unknown-key lists and the docs check (tests/test_config.py) all read
 these declarations; only what spans keys (a beam's reach, pins used twice, a real table's
 strikers) is checked by hand in :func:`parse`.
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from core import table_geometry as geo
-from core.config_rules import (
+from gametable_core import table_geometry as geo
+from gametable_core.config_rules import (
     BOOL,
     POINT,
     REFUSED,

@@ -1,6 +1,6 @@
 """How a config key is declared and read: its default and the rule that checks it.
 
-core/config.py declares the table's schema with these, once; a rule says what it expects, so every
+gametable_core/config.py declares the table's schema with these, once; a rule says what it expects, so every
 error names the key and what was expected without a message written twice.
 """
 

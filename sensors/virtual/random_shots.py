@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import random
 
-from core import table_geometry as geo
-from virtual.physics import TablePhysics
+from gametable_core import table_geometry as geo
+from sensors.virtual.physics import TablePhysics
 
 Point = tuple[float, float]
 

@@ -3,10 +3,10 @@
 Why a module of its own: this is virtual hardware (no game, no referee); the simulator's wiring
 (``gametable/sim_rig.py``) builds the Pi's real ``Hardware`` glue on it. :class:`VirtualSensors` is
 
-- a :class:`~virtual.virtual_base.VirtualBaseStation` pty to use as ``[striker] port``: a seat's
+- a :class:`~sensors.virtual.virtual_base.VirtualBaseStation` pty to use as ``[striker] port``: a seat's
   strike is a protocol 1 ``strike`` frame from that seat's striker;
 - one gpiozero ``MockFactory(pin_class=MockPWMPin)`` for beams and LEDs: blocked beam ids become
-  receiver pin levels with :func:`core.beam_geometry.drive`, read like real receivers.
+  receiver pin levels with :func:`gametable_core.beam_geometry.drive`, read like real receivers.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.clock import Clock
-from core.config import BeamConfig
-from virtual.virtual_base import VirtualBaseStation
+from gametable_core.clock import Clock
+from gametable_core.config import BeamConfig
+from sensors.virtual.virtual_base import VirtualBaseStation
 
 log = logging.getLogger("gametable.sim")
 
@@ -52,7 +52,7 @@ class VirtualSensors:
 
     def drive(self, beams: Iterable[BeamConfig], blocked_ids: Iterable[str]) -> None:
         """Blocked beam ids -> receiver pin levels (nothing before :meth:`open_pins`)."""
-        from core.beam_geometry import drive
+        from gametable_core.beam_geometry import drive
 
         if self.factory is not None:
             drive(self.factory, beams, blocked_ids)

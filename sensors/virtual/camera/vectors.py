@@ -1,7 +1,7 @@
 """The shipped camera test vectors (tests/vectors/camera/): random believable strikes of the virtual
 camera, saved as ``gametable-strike/1`` JPEG recordings with the physics' truth beside them.
 
-Re-make them with ``python -m virtual.camera.vectors DIR`` (deterministic: the seeds below).
+Re-make them with ``python -m sensors.virtual.camera.vectors DIR`` (deterministic: the seeds below).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 from sensors.camera.recording import CoinInfo, save_recording
-from virtual.camera.record import record_strike
-from virtual.camera.rig import CameraRig
-from virtual.random_shots import random_flick, random_table
+from sensors.virtual.camera.record import record_strike
+from sensors.virtual.camera.rig import CameraRig
+from sensors.virtual.random_shots import random_flick, random_table
 
 # colours a real group would use; two seats share red, told apart by sticker dots (docs/camera.md)
 SEAT_COLOURS = ["#d03030", "#3050d0", "#30a040", "#e0c020", "#202020", "#d03030"]

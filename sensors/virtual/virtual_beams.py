@@ -2,7 +2,7 @@
 
 The blocking rule itself (docs/architecture.md: a segment beam is blocked by a coin whose centre is
 closer than the coin radius to the segment; a point beam by a coin covering the point) is
-``core/beam_geometry.py``'s, shared with the hardware path that drives MockFactory pins.
+``gametable_core/beam_geometry.py``'s, shared with the hardware path that drives MockFactory pins.
 
 :class:`VirtualBeams` turns a stream of coin positions (the physics step hook) into beam edges
 ``(beam_id, blocked, t)``. A coarse spatial index keeps it cheap enough to run at 240 Hz.
@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 
-from core import table_geometry as geo
-from core.beam_geometry import beam_distance, blocked_beams
-from core.config import BeamConfig
-from core.platform import BeamEdge
+from gametable_core import table_geometry as geo
+from gametable_core.beam_geometry import beam_distance, blocked_beams
+from gametable_core.config import BeamConfig
+from gametable_core.platform import BeamEdge
 
 Point = tuple[float, float]
 _CELL = 20.0

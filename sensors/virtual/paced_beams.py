@@ -3,16 +3,16 @@
 Why a module of its own: this is the virtual hardware between the physics and the beam receivers,
 not the simulator's wiring (``gametable/sim_table.py``). Each physics step either drives the beam
 levels (``drive``: MockFactory pins read by the Pi's own debounced ``BeamBank``) or, without pins,
-hands the geometry to :class:`~virtual.virtual_beams.VirtualBeams`, whose edges go to an observer.
+hands the geometry to :class:`~sensors.virtual.virtual_beams.VirtualBeams`, whose edges go to an observer.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.clock import Clock
-from virtual.physics import Point
-from virtual.virtual_beams import VirtualBeams
+from gametable_core.clock import Clock
+from sensors.virtual.physics import Point
+from sensors.virtual.virtual_beams import VirtualBeams
 
 Drive = Callable[[frozenset[str]], None]
 

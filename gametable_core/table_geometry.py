@@ -3,7 +3,7 @@
 Coordinates: origin at one corner of the playing surface, ``x`` along the short side (0…425),
 ``y`` along the long side (0…625). The goal (CW-1.4) is centred. Pure functions, no pymunk,
 so the observer can use them on the Pi without the simulator. Which beams a coin blocks is
-``core/beam_geometry.py`` (one rule for the physics, the observer and the hardware tests).
+``gametable_core/beam_geometry.py`` (one rule for the physics, the observer and the hardware tests).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Pure geometry (table millimetres) so the virtual table produces *the same observations as the
 hardware*: it computes the blocked set from coin centres and drives the real :class:`BeamBank`
 through gpiozero ``MockFactory`` pins with :func:`drive`. This is the one place the blocking rule
-lives: the virtual table's edge tracker (``virtual/virtual_beams.py``) and the observer's goal
+lives: the virtual table's edge tracker (``sensors/virtual/virtual_beams.py``) and the observer's goal
 proof (``controller/games/coinwar/sensing.py``) call :func:`beam_distance` from here.
 
 A ``segment`` beam is blocked when the distance from a coin's centre to the segment is less than
@@ -17,8 +17,8 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.config import BeamConfig
-from core.table_geometry import COIN_RADIUS_MM
+from gametable_core.config import BeamConfig
+from gametable_core.table_geometry import COIN_RADIUS_MM
 
 Point = tuple[float, float]
 
