@@ -217,8 +217,8 @@ class Table:
                 seen = key in self._accepted_ids or (self.journal is not None and self.journal.has_id(key))
             except JournalError as exc:
                 log.error("%s", exc)
-                return Result(cid, False, short_error(
-                    f"the table could not read its journal, so this input was not applied ({exc})"))
+                return Result(cid, False, short_error(say(
+                    "the table could not read its journal, so this input was not applied ({detail})", detail=str(exc))))
             if seen:
                 return Result(cid, True, duplicate=True)
         try:
@@ -237,8 +237,9 @@ class Table:
                 seq = self.journal.append(inp, now, key, self._snapshot_with(inp, now))
             except JournalError as exc:  # disk full, card gone: refuse loudly, and let a retry work
                 log.error("%s", exc)
-                return Result(cid, False, short_error(
-                    f"the table could not record this input, so it was not applied ({exc}); try again"))
+                return Result(cid, False, short_error(say(
+                    "the table could not record this input, so it was not applied ({detail}); try again",
+                    detail=str(exc))))
         self.seq = seq
         self.applied += 1
         self._since_snapshot = 0 if inp["type"] == "new_game" or self._since_snapshot + 1 >= SNAPSHOT_EVERY \
@@ -306,17 +307,17 @@ class Table:
         if kind == "undo":
             return self._undone()
         if self.state is None or self.game is None:
-            raise GameError(f"no game in progress: start one with new_game before {kind!r}")
+            raise GameError(say("no game in progress: start one with new_game before {command}", command=repr(kind)))
         if kind == "seat_to_bot":
             return self._seat_to_bot(inp), self.game
         if kind == "abort":
             if self.state.get("phase") != "playing":
-                raise GameError(f"the game is already {self.state.get('phase')}; nothing to abort")
+                raise GameError(say("the game is already {phase}; nothing to abort", phase=str(self.state.get("phase"))))
             state = dict(self.state, phase="aborted", turn=None)
             state["last"] = [{"kind": "aborted"}]
             return state, self.game
         if self.state.get("phase") == "aborted":
-            raise GameError("the game was aborted; start a new game")
+            raise GameError(say("the game was aborted; start a new game"))
         return self.game.apply(self.state, inp), self.game
 
     def _seat_to_bot(self, inp: dict[str, Any]) -> dict[str, Any]:
@@ -359,7 +360,7 @@ class Table:
     def _undone(self) -> tuple[dict[str, Any] | None, Game | None]:
         """Undo = drop the last effective input and replay (docs/architecture.md)."""
         if not self.inputs:
-            raise GameError("nothing to undo")
+            raise GameError(say("nothing to undo"))
         return self._rebuild(self.inputs[:-1])
 
     def _rebuild(self, inputs: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, Game | None]:
