@@ -14,8 +14,8 @@ from pathlib import Path
 
 from controller.daemon import Daemon
 from gametable.broker import start_broker
-from tests.helpers.coup_panel import SseStream, coup_game
-from tests.helpers.panel import Http, panel_config
+from gametable.testing.games import coup_game
+from gametable.testing.panel import Http, SseStream, panel_config
 from web_panel.server import PanelServer
 
 MOVES = 15  # five incomes each for three players: nobody reaches the forced coup at 10 coins (CP-2.1)

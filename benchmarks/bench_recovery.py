@@ -33,12 +33,12 @@ from benchmarks.journal_builder import build
 from controller.daemon import Daemon
 from controller.journal import Journal, JournalBusy
 from controller.table import Table
+from gametable.broker import start_broker
 from gametable.replay import replay_lines
+from gametable.testing.bots import Bot, comparable
+from gametable.testing.daemon_proc import DaemonProcess
+from gametable.testing.recorder import Recorder
 from gametable_core.config import parse
-from tests.helpers.broker import start_broker
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.play import Bot, comparable
 
 INPUTS = 400
 RUNS = 5

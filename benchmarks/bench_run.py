@@ -14,11 +14,11 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.daemon import Daemon
 from controller.hardware import Hardware
+from gametable.broker import start_broker
+from gametable.testing.recorder import Recorder
 from gametable_core.clock import SystemClock
 from gametable_core.config import parse
 from sensors.virtual.virtual_base import VirtualBaseStation
-from tests.helpers.broker import start_broker
-from tests.helpers.mqtt_client import Recorder
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], "order": [1, 2]}

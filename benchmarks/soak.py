@@ -40,11 +40,11 @@ from controller.command_client import CommandClient, CommandTimeout
 from controller.topics import daemon_client_id
 from gametable.broker import Broker, start_table_broker
 from gametable.replay import replay_lines
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.hostile import random_junk
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.netcut import NetCut
-from tests.helpers.play import Bot, comparable
+from gametable.testing.bots import Bot, comparable
+from gametable.testing.daemon_proc import DaemonProcess
+from gametable.testing.junk import random_junk
+from gametable.testing.netcut import NetCut
+from gametable.testing.recorder import Recorder
 
 TABLE = "soak"
 T = f"gametable/{TABLE}"

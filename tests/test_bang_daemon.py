@@ -8,7 +8,7 @@ import pytest
 
 from controller.bot_runner import BotRunner
 from controller.table import Table
-from tests.helpers.daemon import daemon_and_phone
+from gametable.testing.daemon import daemon_and_phone
 
 T = "bg"
 PLAYERS = [{"seat": s, "name": n} for s, n in [(1, "Ann"), (2, "Bo"), (4, "Cy"), (6, "Di")]]
@@ -90,7 +90,7 @@ def test_headless_sim_plays_bang_bot_games_to_the_end(tmp_path):
     import sys
     from pathlib import Path
 
-    from tests.helpers.broker import free_port
+    from gametable.broker import free_port
 
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "bangsim"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'

@@ -13,13 +13,13 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.daemon import Daemon
 from controller.hardware import Hardware
+from gametable.testing.panel import PIN, Http
+from gametable.testing.pty import wait_for
 from gametable_core.clock import SystemClock
 from gametable_core.config import parse
 from sensors.beam_health import COIN_HOLD_S
 from tests.helpers.browser import PHONE, shot
 from tests.helpers.firmware_base import FirmwareBase
-from tests.helpers.panel import PIN, Http
-from tests.helpers.pty_pair import wait_for
 from web_panel.server import PanelServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]

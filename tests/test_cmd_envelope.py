@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from controller.daemon import MAX_COMMAND_BYTES
-from tests.helpers.daemon import daemon_and_phone
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME
+from gametable.testing.daemon import daemon_and_phone
+from gametable.testing.panel import NEW_GAME
+from gametable.testing.recorder import Recorder
 
 pytestmark = pytest.mark.mqtt
 

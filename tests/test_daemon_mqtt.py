@@ -10,8 +10,8 @@ import textwrap
 import pytest
 
 from controller.daemon import Daemon
+from gametable.testing.recorder import Recorder
 from gametable_core.config import parse
-from tests.helpers.mqtt_client import Recorder
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}],

@@ -17,9 +17,9 @@ import pytest
 
 from controller.daemon import Daemon
 from gametable.broker import start_broker
+from gametable.testing.panel import NEW_GAME
+from gametable.testing.recorder import Recorder
 from gametable_core.config import parse
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME
 from web_panel.link import TableLink
 
 pytestmark = pytest.mark.mqtt

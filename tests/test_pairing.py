@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 from controller.daemon import Daemon
 from controller.hardware import Hardware
 from controller.pairing import PairingDesk, PairingError, Pairings, base_report, pairings_file
+from gametable.testing.pty import wait_for
+from gametable.testing.recorder import Recorder
 from gametable_core.clock import SystemClock
 from gametable_core.config import parse
 from tests.helpers.firmware_base import FirmwareBase, fw
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.pty_pair import wait_for
 
 MAC = "3485181a2b3c"
 SID = "st-1a2b3c"
@@ -306,9 +306,9 @@ def test_a_base_already_running_when_the_pi_starts_gets_the_list_at_its_first_he
 # --- the link's send path and the panel's cache ----------------------------------------------------
 
 def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fake_clock):
+    from gametable.testing.pty import PtyPair
     from gametable_core.frames import FrameDecoder
     from sensors.striker_link import LinkDown, StrikerLink
-    from tests.helpers.pty_pair import PtyPair
 
     got: list[dict] = []
     link = StrikerLink("/nonexistent/port", 115200, fake_clock, got.append, lambda e: None, allowed={"s1"})

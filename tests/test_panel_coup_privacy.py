@@ -13,9 +13,11 @@ import json
 import pytest
 
 from controller.daemon import games_payload
-from tests.helpers.coup_panel import SseStream, coup_game, keys_anywhere
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import PIN, Http, start_stack
+from gametable.testing.games import coup_game
+from gametable.testing.panel import PIN, Http, SseStream
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import start_stack
+from tests.helpers.coup_panel import keys_anywhere
 
 pytestmark = [pytest.mark.mqtt]
 

@@ -12,9 +12,10 @@ import socket
 
 import pytest
 
+from gametable.testing.panel import NEW_GAME, PIN, Http, start_sim
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import start_stack
 from gametable_core.clock import FakeClock
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME, PIN, Http, start_sim, start_stack
 from web_panel.app import lan_address
 
 pytestmark = pytest.mark.mqtt
@@ -304,7 +305,7 @@ def test_phones_keep_their_seats_across_a_panel_restart(broker, tmp_path):
 
 def test_cp_6_host_pauses_and_resumes_a_window_and_the_daemon_says_when_it_cannot(stack):
     """The panel reads no game key to pause: the daemon's answer (its deadlines) comes back."""
-    from tests.helpers.coup_panel import coup_game
+    from gametable.testing.games import coup_game
 
     host = host_phone(stack)
     body = {k: v for k, v in coup_game(timeout_s=30).items() if k != "id"}
@@ -344,7 +345,7 @@ def test_a_start_tapped_as_the_panel_connects_waits_for_the_games_list(broker, t
     import threading
 
     from controller.daemon import Daemon
-    from tests.helpers.panel import panel_config
+    from gametable.testing.panel import panel_config
     from web_panel.server import PanelServer
 
     config = panel_config(broker, str(tmp_path / "late.sqlite"))
@@ -370,7 +371,7 @@ def test_a_start_tapped_as_the_panel_connects_waits_for_the_games_list(broker, t
 
 
 def test_with_no_daemon_a_start_says_the_table_has_not_listed_its_games(broker, tmp_path):
-    from tests.helpers.panel import panel_config
+    from gametable.testing.panel import panel_config
     from web_panel.server import PanelServer
 
     panel = PanelServer(panel_config(broker, str(tmp_path / "none.sqlite")), port=0).start()

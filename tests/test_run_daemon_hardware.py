@@ -11,11 +11,11 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.daemon import Daemon
 from controller.hardware import Hardware
+from gametable.testing.recorder import Recorder
 from gametable_core.clock import SystemClock
 from gametable_core.config import parse
 from sensors.beam_health import COIN_HOLD_S
 from sensors.virtual.virtual_base import VirtualBaseStation
-from tests.helpers.mqtt_client import Recorder
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], "order": [1, 2]}
@@ -79,8 +79,8 @@ def test_seat_leds_light_the_active_player(table):
 
 @pytest.fixture
 def quiet_table(tmp_path):
+    from gametable.testing.pty import PtyPair, wait_for
     from gametable_core.clock import FakeClock
-    from tests.helpers.pty_pair import PtyPair, wait_for
 
     clock = FakeClock()
     pty = PtyPair()

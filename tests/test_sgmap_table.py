@@ -13,7 +13,7 @@ import pytest
 
 from controller.bot_runner import BotRunner
 from controller.table import Table
-from tests.helpers.daemon import daemon_and_phone
+from gametable.testing.daemon import daemon_and_phone
 from tests.sgmap_helpers import tiny_map
 from web_panel.i18n import render
 
@@ -102,7 +102,7 @@ def test_a_full_bot_game_through_the_daemon_and_mosquitto(broker, tmp_path, fake
 @pytest.mark.slow
 def test_headless_sim_plays_full_battlefield_games(tmp_path):
     """`gametable sim --game sanguosha_map --bots 4 --headless`: bots play quick-fight games to the end."""
-    from tests.helpers.broker import free_port
+    from gametable.broker import free_port
 
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "sgsim"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'

@@ -9,11 +9,11 @@ from typing import Any
 
 from controller.command_client import CommandClient, CommandTimeout
 from controller.daemon import led_plan_for
+from gametable.broker import Broker
 from gametable.replay import replay_lines
-from tests.helpers.broker import Broker
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.play import Bot, comparable
+from gametable.testing.bots import Bot, comparable
+from gametable.testing.daemon_proc import DaemonProcess
+from gametable.testing.recorder import Recorder
 
 TABLE = "t1"
 T = f"gametable/{TABLE}"

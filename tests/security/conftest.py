@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from gametable.testing.panel import NEW_GAME, PIN
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import start_stack
 from gametable_core.clock import FakeClock
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME, PIN, start_stack
 from tests.security.lan import Phone, lan
 from tests.security.mqtt_rig import start_secured_table
 from web_panel.server import Limits

@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gametable import host_cli
+from gametable.testing.panel import PIN
 from gametable_core.clock import FakeClock
-from tests.helpers.panel import PIN
 from tests.security.conftest import rotating_pin_attack, unlock_with_pin
 from tests.security.lan import Phone, lan
 from web_panel.host_login import ClientBackoff, HostLogin

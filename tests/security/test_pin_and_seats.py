@@ -8,8 +8,8 @@ import stat
 
 import pytest
 
+from gametable.testing.panel import PIN
 from gametable_core.config import parse
-from tests.helpers.panel import PIN
 from tests.security.conftest import host_of, join_code, seated, start_game
 from tests.security.lan import Phone, lan
 from web_panel.security import pin_file, resolve_pin
@@ -63,7 +63,7 @@ def test_gametable_run_makes_a_random_pin_at_first_start_and_keeps_it(tmp_path, 
 
 
 def test_the_default_pin_is_flagged_to_the_host_screen(broker, tmp_path):
-    from tests.helpers.panel import start_stack
+    from gametable.testing.table import start_stack
 
     s = start_stack(broker, str(tmp_path / "j.sqlite"))
     try:

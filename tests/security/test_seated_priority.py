@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gametable.testing.table import start_stack
 from gametable_core.clock import FakeClock
-from tests.helpers.panel import start_stack
 from tests.security.conftest import host_of, seated, start_game
 from tests.security.lan import Phone, lan
 from web_panel.budget import RequestBudget

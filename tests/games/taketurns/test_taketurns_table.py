@@ -12,9 +12,9 @@ from controller.bot_runner import BotRunner
 from controller.daemon import Daemon
 from controller.games import register, registry, unregister
 from controller.table import Table
+from gametable.testing.daemon import daemon_and_phone
 from gametable_core.config import parse
 from tests.games import taketurns
-from tests.helpers.daemon import daemon_and_phone
 
 T = "tt"
 PLAYERS = [{"seat": 2, "name": "Ann"}, {"seat": 5, "name": "Bo"}]
@@ -125,8 +125,8 @@ def test_a_plugin_game_brings_its_own_sensor_through_the_hardware_that_knows_no_
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from controller.hardware import Hardware
+    from gametable.testing.pty import wait_for
     from gametable_core.clock import SystemClock
-    from tests.helpers.pty_pair import wait_for
 
     config = parse({"table_id": T, "mqtt": {"host": broker.host, "port": broker.port},
                     "journal": {"path": str(tmp_path / "j.sqlite")},

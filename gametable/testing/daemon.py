@@ -7,9 +7,9 @@ from contextlib import contextmanager
 
 from controller.daemon import Daemon
 from gametable.broker import Broker
+from gametable.testing.recorder import Recorder
 from gametable_core.clock import Clock
 from gametable_core.config import parse
-from tests.helpers.mqtt_client import Recorder
 
 
 @contextmanager
@@ -23,7 +23,7 @@ def daemon_and_phone(broker: Broker, journal: str, table_id: str,
     daemon.start()
     phone = Recorder(broker.host, broker.port, f"gametable/{table_id}/#")
     try:
-        assert daemon.bridge.wait_connected(10)
+        assert daemon.bridge is not None and daemon.bridge.wait_connected(10)
         yield daemon, phone
     finally:
         phone.close()
