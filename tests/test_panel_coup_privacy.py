@@ -16,19 +16,11 @@ from controller.daemon import games_payload
 from gametable.testing.games import coup_game
 from gametable.testing.panel import PIN, Http, SseStream
 from gametable.testing.recorder import Recorder
-from gametable.testing.table import start_stack
 from tests.helpers.coup_panel import keys_anywhere
 
 pytestmark = [pytest.mark.mqtt]
 
 SECRET_KEYS = {"hand", "drawn", "deck", "rng", "setup", "hands"}  # what only a seat's own view may hold
-
-
-@pytest.fixture
-def stack(broker, tmp_path):
-    s = start_stack(broker, str(tmp_path / "journal.sqlite"))
-    yield s
-    s.stop()
 
 
 def _phone(stack, seat: int | None) -> Http:

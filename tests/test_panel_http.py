@@ -22,20 +22,9 @@ pytestmark = pytest.mark.mqtt
 
 
 @pytest.fixture
-def stack(broker, tmp_path):
-    clock = FakeClock()
-    s = start_stack(broker, str(tmp_path / "journal.sqlite"), clock=clock)
-    s.clock = clock
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def wire(broker):
-    """Everything written on the table's command topics (what the daemon / simulator would act on)."""
-    r = Recorder(broker.host, broker.port, "gametable/t1/#")
-    yield r
-    r.close()
+def stack(table):
+    """The daemon and the served panel, the panel on a FakeClock (``panel_clock``)."""
+    return table(phone=False, panel=True, panel_kwargs={"clock": FakeClock()})
 
 
 def published(wire: Recorder, start: int) -> list[str]:
@@ -179,7 +168,7 @@ def test_wrong_pins_are_rate_limited_by_the_clock(stack, wire):
     status, body = phone.post("/api/host/unlock", {"id": "pin-try-right", "pin": PIN})
     assert (status, body["error"]) == (429, "too many wrong PINs; try again in 60 s")
     assert "gt_host" not in phone.cookies
-    stack.clock.advance(61)
+    stack.panel_clock.advance(61)
     assert phone.post("/api/host/unlock", {"id": "pin-try-after", "pin": PIN}) == (200, {"ok": True})
     assert "gt_host" in phone.cookies
     assert published(wire, 0) == []

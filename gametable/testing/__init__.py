@@ -6,9 +6,9 @@ every module here needs only the standard library and the runtime dependencies; 
 by the fixture plugin (``gametable.testing.fixtures``) alone.
 
 - :mod:`.recorder` — an MQTT client that records every message (a phone, a wire tap).
-- :mod:`.daemon` / :mod:`.daemon_proc` — the real daemon in process (any clock) or as a process.
-- :mod:`.panel` — the served panel beside the daemon, and the phones' HTTP and SSE clients.
-- :mod:`.table` — one call that builds a whole table: broker, daemon, phone, panel, serial.
+- :mod:`.table` — one call that builds a whole table: the real daemon in process (on any clock),
+  a phone, the panel, the serial link and mock pins; :mod:`.daemon_proc` — the daemon as a process.
+- :mod:`.panel` — the panel's config and host PIN, the phones' HTTP and SSE clients.
 - :mod:`.pty` — a pseudo-terminal pair standing in for a USB serial port.
 - :mod:`.bots` — bots that play every registered game with random legal inputs.
 - :mod:`.fake_daemon` — the daemon's referee API without I/O, for tests of one part alone.

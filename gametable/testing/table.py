@@ -1,4 +1,4 @@
-"""One call builds the table a test says it needs: ``start_table(broker, workdir, game=..., panel=True,
+"""One call builds the table a test says it needs: ``start_table(broker, journal, game=..., panel=True,
 serial=True)`` (docs/testing.md).
 
 Every part is the real one: the daemon in process on the test's Mosquitto (on the clock the test
@@ -69,6 +69,7 @@ class RigTable:
     base: Any = None  # sensors.virtual.virtual_base.VirtualBaseStation
     hardware: Any = None  # controller.hardware.Hardware
     pins: Any = None  # gpiozero.pins.mock.MockFactory
+    panel_clock: Any = None  # the panel's own clock when the test handed one in (``panel_kwargs``)
     _closers: list[Callable[[], None]] = field(default_factory=list, repr=False)
 
     @property
@@ -115,12 +116,14 @@ class RigTable:
 def start_table(broker: Broker, journal: Path | str, *, table_id: str = "t1",
                 game: str | Mapping[str, Any] | None = None, clock: Clock | None = None,
                 phone: bool = True, panel: bool = False, panel_kwargs: Mapping[str, Any] | None = None,
-                serial: bool = False, config: Mapping[str, Any] | None = None) -> RigTable:
+                hardware: bool = False, serial: bool = False,
+                config: Mapping[str, Any] | None = None) -> RigTable:
     """Start a table; ``stop()`` it at the end (the ``table`` fixture does).
 
     ``game``: a ``new_game`` command or a game's name, played once the table is up. ``panel_kwargs``
-    go to ``PanelServer`` (``clock``, ``limits`` ...). ``serial``: the striker link on a pty to a
-    virtual base station (strikers ``s1``, ``s2`` for seats 1 and 2) and the Hardware on mock pins.
+    go to ``PanelServer`` (``clock``, ``limits`` ...). ``hardware``: the Hardware (beams, LEDs of
+    ``config``) on gpiozero mock pins, ``pins``. ``serial``: that too, and the striker link on a pty
+    to a virtual base station, ``base`` (strikers ``s1``, ``s2`` for seats 1 and 2).
     """
     clock = clock or SystemClock()
     base = None
@@ -139,12 +142,13 @@ def start_table(broker: Broker, journal: Path | str, *, table_id: str = "t1",
         rig._closers.append(daemon.stop)
         if daemon.bridge is None or not daemon.bridge.wait_connected(10):
             raise RuntimeError("the daemon did not connect to the test's broker")
-        if serial:
+        if hardware or serial:
             _start_hardware(rig)
         if panel:
             from web_panel.server import PanelServer
 
             rig.panel = PanelServer(cfg, port=0, **(panel_kwargs or {})).start()
+            rig.panel_clock = (panel_kwargs or {}).get("clock")
             rig._closers.append(rig.panel.stop)
             if not rig.panel.link.connected.wait(10):
                 raise RuntimeError("the panel did not connect to the test's broker")
@@ -173,7 +177,8 @@ def _start_hardware(rig: RigTable) -> None:
     rig.hardware = Hardware(rig.config, rig.clock, rig.daemon, pin_factory=rig.pins)
     rig.hardware.start()
     rig._closers.append(rig.hardware.stop)
-    rig.base.start()
+    if rig.base is not None:
+        rig.base.start()
 
 
 def start_stack(broker: Broker, journal: str, **panel_kwargs: Any) -> RigTable:

@@ -43,10 +43,10 @@ def test_a_guessing_phone_waits_longer_after_each_pause(stack):
         assert _unlock(phone, "1111", i)[0] == 403
     status, body = _unlock(phone, PIN, 10)  # even the right PIN waits out the pause
     assert (status, body["error"]) == (429, "too many wrong PINs; try again in 60 s")
-    stack.clock.advance(61)
+    stack.panel_clock.advance(61)
     assert _unlock(phone, "2222", 11)[0] == 403  # one more wrong PIN: the pause doubles
     assert _unlock(phone, PIN, 12)[1]["error"] == "too many wrong PINs; try again in 120 s"
-    stack.clock.advance(121)
+    stack.panel_clock.advance(121)
     assert _unlock(phone, PIN, 13) == (200, {"ok": True})
 
 
