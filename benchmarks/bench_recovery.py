@@ -73,10 +73,7 @@ def _process_cpu_s(pid: int) -> float:
 
 
 def _ready_cpu_s(daemon: DaemonProcess, phone: Recorder) -> float:
-    topic = f"gametable/{TABLE}/status"
-    mark = len(phone.messages)
-    daemon.start()
-    phone.wait_for(topic, lambda m: m.payload == b"online", timeout=120, start=mark)
+    daemon.start_online(phone, timeout=120)
     cpu = _process_cpu_s(daemon.pid)
     daemon.kill()
     return cpu

@@ -77,9 +77,7 @@ class Soak:
 
     # --- the daemon ---------------------------------------------------------------------------
     def start_daemon(self) -> None:
-        mark = len(self.phone.messages)
-        self.daemon.start()
-        self.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", timeout=30, start=mark)
+        self.daemon.start_online(self.phone, timeout=30)
 
     def sync_mirror(self) -> None:
         """The bot plays from what the table really holds: the journal (timeouts included)."""

@@ -116,21 +116,22 @@ class RigTable:
 def start_table(broker: Broker, journal: Path | str, *, table_id: str = "t1",
                 game: str | Mapping[str, Any] | None = None, clock: Clock | None = None,
                 phone: bool = True, panel: bool = False, panel_kwargs: Mapping[str, Any] | None = None,
-                hardware: bool = False, serial: bool = False,
+                hardware: bool = False, serial: bool = False, heartbeat_s: float = 0.2,
                 config: Mapping[str, Any] | None = None) -> RigTable:
     """Start a table; ``stop()`` it at the end (the ``table`` fixture does).
 
     ``game``: a ``new_game`` command or a game's name, played once the table is up. ``panel_kwargs``
     go to ``PanelServer`` (``clock``, ``limits`` ...). ``hardware``: the Hardware (beams, LEDs of
     ``config``) on gpiozero mock pins, ``pins``. ``serial``: that too, and the striker link on a pty
-    to a virtual base station, ``base`` (strikers ``s1``, ``s2`` for seats 1 and 2).
+    to a virtual base station, ``base`` (strikers ``s1``, ``s2`` for seats 1 and 2, a heartbeat
+    each every ``heartbeat_s``).
     """
     clock = clock or SystemClock()
     base = None
     if serial:
         from sensors.virtual.virtual_base import VirtualBaseStation
 
-        base = VirtualBaseStation(clock, list(STRIKERS), hb_interval_s=0.2)
+        base = VirtualBaseStation(clock, list(STRIKERS), hb_interval_s=heartbeat_s)
     cfg = table_config(broker, journal, table_id, panel=panel, striker_port=base.path if base else None,
                        extra=config)
     daemon = Daemon(cfg, clock)
