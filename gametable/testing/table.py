@@ -40,7 +40,8 @@ def new_game(game: str | Mapping[str, Any], seed: int = 0) -> dict[str, Any]:
 
 
 def table_config(broker: Broker, journal: Path | str, table_id: str = "t1", *, panel: bool = False,
-                 striker_port: str | None = None, extra: Mapping[str, Any] | None = None) -> Config:
+                 striker_port: str | None = None, strikers: Mapping[str, int] | None = None,
+                 extra: Mapping[str, Any] | None = None) -> Config:
     """The daemon's config on the test's broker; the panel on a free port with the rig's PIN;
     ``extra`` adds or replaces sections (``beams``, ``leds``, ``camera`` ...)."""
     raw: dict[str, Any] = {"table_id": table_id, "mqtt": {"host": broker.host, "port": broker.port},
@@ -49,7 +50,7 @@ def table_config(broker: Broker, journal: Path | str, table_id: str = "t1", *, p
         raw["panel"] = {"host": "127.0.0.1", "pin": PIN}
     if striker_port is not None:
         raw["striker"] = {"port": striker_port}
-        raw["strikers"] = dict(STRIKERS)
+        raw["strikers"] = dict(STRIKERS if strikers is None else strikers)
     for key, value in (extra or {}).items():
         raw[key] = {**raw[key], **value} if isinstance(value, Mapping) and isinstance(raw.get(key), dict) else value
     return parse(raw)
@@ -117,6 +118,7 @@ def start_table(broker: Broker, journal: Path | str, *, table_id: str = "t1",
                 game: str | Mapping[str, Any] | None = None, clock: Clock | None = None,
                 phone: bool = True, panel: bool = False, panel_kwargs: Mapping[str, Any] | None = None,
                 hardware: bool = False, serial: bool = False, heartbeat_s: float = 0.2,
+                base: Any = None, strikers: Mapping[str, int] | None = None,
                 config: Mapping[str, Any] | None = None) -> RigTable:
     """Start a table; ``stop()`` it at the end (the ``table`` fixture does).
 
@@ -124,27 +126,29 @@ def start_table(broker: Broker, journal: Path | str, *, table_id: str = "t1",
     go to ``PanelServer`` (``clock``, ``limits`` ...). ``hardware``: the Hardware (beams, LEDs of
     ``config``) on gpiozero mock pins, ``pins``. ``serial``: that too, and the striker link on a pty
     to a virtual base station, ``base`` (strikers ``s1``, ``s2`` for seats 1 and 2, a heartbeat
-    each every ``heartbeat_s``).
+    each every ``heartbeat_s``). ``base``: the test's own base station instead (anything with the
+    pty's ``path``, e.g. the firmware's own logic), started and closed by the test; ``strikers``: the
+    config's striker-to-seat map.
     """
     clock = clock or SystemClock()
-    base = None
-    if serial:
+    own_base = serial and base is None
+    if own_base:
         from sensors.virtual.virtual_base import VirtualBaseStation
 
-        base = VirtualBaseStation(clock, list(STRIKERS), hb_interval_s=heartbeat_s)
+        base = VirtualBaseStation(clock, list(strikers or STRIKERS), hb_interval_s=heartbeat_s)
     cfg = table_config(broker, journal, table_id, panel=panel, striker_port=base.path if base else None,
-                       extra=config)
+                       strikers=strikers, extra=config)
     daemon = Daemon(cfg, clock)
     rig = RigTable(table_id, broker, cfg, clock, daemon, base=base)
     try:
-        if base is not None:
+        if own_base:
             rig._closers.append(base.close)
         daemon.start()
         rig._closers.append(daemon.stop)
         if daemon.bridge is None or not daemon.bridge.wait_connected(10):
             raise RuntimeError("the daemon did not connect to the test's broker")
-        if hardware or serial:
-            _start_hardware(rig)
+        if hardware or serial or base is not None:
+            _start_hardware(rig, start_base=own_base)
         if panel:
             from web_panel.server import PanelServer
 
@@ -169,7 +173,7 @@ def start_table(broker: Broker, journal: Path | str, *, table_id: str = "t1",
     return rig
 
 
-def _start_hardware(rig: RigTable) -> None:
+def _start_hardware(rig: RigTable, start_base: bool) -> None:
     from gpiozero.pins.mock import MockFactory, MockPWMPin
 
     from controller.hardware import Hardware
@@ -178,7 +182,7 @@ def _start_hardware(rig: RigTable) -> None:
     rig.hardware = Hardware(rig.config, rig.clock, rig.daemon, pin_factory=rig.pins)
     rig.hardware.start()
     rig._closers.append(rig.hardware.stop)
-    if rig.base is not None:
+    if start_base:
         rig.base.start()
 
 
