@@ -199,7 +199,7 @@ def test_freeing_a_seat_ends_the_old_phones_private_stream(stack):
     host = started(stack)
     bo = seat_phone(stack, 2)
     conn = http.client.HTTPConnection("127.0.0.1", stack.panel.port, timeout=10)
-    conn.request("GET", "/api/stream", headers={"Cookie": bo._cookie_header()})
+    conn.request("GET", "/api/stream", headers={"Cookie": bo.cookie_header()})
     resp = conn.getresponse()
     stack.wait(lambda: len(stack.panel.link.hub) == 1, what="the stream")
     assert host.post("/api/host/release", {"id": "release-bo-01", "seat": 2}) == (200, {"ok": True})
@@ -214,7 +214,7 @@ def test_the_stream_resyncs_a_new_client_with_the_full_state(stack):
     started(stack)
     ann = seat_phone(stack, 1)
     conn = http.client.HTTPConnection("127.0.0.1", stack.panel.port, timeout=10)
-    conn.request("GET", "/api/stream", headers={"Cookie": ann._cookie_header()})
+    conn.request("GET", "/api/stream", headers={"Cookie": ann.cookie_header()})
     resp = conn.getresponse()
     assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
     events: dict[str, object] = {}

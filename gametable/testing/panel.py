@@ -25,15 +25,28 @@ def panel_config(broker: Broker, journal: str, table_id: str = "t1", **panel: An
 
 
 class Http:
-    """A tiny cookie-keeping HTTP client (one phone) speaking to the real served panel."""
+    """A tiny cookie-keeping HTTP client (one phone) speaking to the real served panel; from its
+    own loopback ``address`` (127.x.y.z) when a test needs phones the panel tells apart."""
 
-    def __init__(self, port: int) -> None:
-        self.port = port
+    def __init__(self, port: int, address: str | None = None, *, host_header: str | None = None) -> None:
+        self.port, self.address, self.host_header = port, address, host_header
         self.cookies: dict[str, str] = {}
         self.get("/api/info")
 
-    def _cookie_header(self) -> str:
+    def _conn(self, timeout: float) -> http.client.HTTPConnection:
+        source = (self.address, 0) if self.address else None
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=source)
+
+    def cookie_header(self) -> str:
+        """The ``Cookie`` header this phone sends (for a connection a test opens by hand)."""
         return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+
+    def _headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        out = {"Cookie": self.cookie_header()}
+        if self.host_header:
+            out["Host"] = self.host_header
+        out.update(extra or {})
+        return out
 
     def _keep(self, resp: http.client.HTTPResponse) -> None:
         for header in resp.headers.get_all("Set-Cookie") or []:
@@ -44,25 +57,30 @@ class Http:
             else:
                 self.cookies.pop(name, None)
 
-    def get(self, path: str) -> tuple[int, bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        conn.request("GET", path, headers={"Cookie": self._cookie_header()})
-        resp = conn.getresponse()
-        body = resp.read()
-        self._keep(resp)
-        return resp.status, body
+    def get(self, path: str, timeout: float = 10) -> tuple[int, bytes]:
+        conn = self._conn(timeout)
+        try:
+            conn.request("GET", path, headers=self._headers())
+            resp = conn.getresponse()
+            body = resp.read()
+            self._keep(resp)
+            return resp.status, body
+        finally:
+            conn.close()
 
     def post(self, path: str, body: Any, *, headers: dict[str, str] | None = None,
-             raw: bytes | None = None) -> tuple[int, dict[str, Any]]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
-        hdrs = {"Content-Type": "application/json", "X-CSRF-Token": self.cookies.get("gt_csrf", ""),
-                "Cookie": self._cookie_header()}
-        hdrs.update(headers or {})
-        data = raw if raw is not None else json.dumps(body).encode()
-        conn.request("POST", path, data, headers=hdrs)
-        resp = conn.getresponse()
-        payload = resp.read()
-        self._keep(resp)
+             raw: bytes | None = None, timeout: float = 15) -> tuple[int, dict[str, Any]]:
+        conn = self._conn(timeout)
+        try:
+            data = raw if raw is not None else json.dumps(body).encode()
+            conn.request("POST", path, data, headers=self._headers({
+                "Content-Type": "application/json", "X-CSRF-Token": self.cookies.get("gt_csrf", ""),
+                **(headers or {})}))
+            resp = conn.getresponse()
+            payload = resp.read()
+            self._keep(resp)
+        finally:
+            conn.close()
         try:
             return resp.status, json.loads(payload)
         except ValueError:
