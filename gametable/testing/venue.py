@@ -10,8 +10,8 @@ from pathlib import Path
 from controller.daemon import Daemon
 from gametable.broker import Broker, _hand_to_mosquitto, _spawn, free_port, start_table_broker
 from gametable.testing.netcut import NetCut
+from gametable.testing.table import start_table
 from gametable.venue.setup import VenueSetup, bridge_conf, build, table_user, write
-from gametable_core.config import parse
 
 
 @dataclass
@@ -60,11 +60,11 @@ def bridged_table(venue: VenueBroker, table_id: str, journal: Path) -> BridgedTa
     password = venue.setup.passwords[table_user(table_id)]
     broker.conf.write_text(broker.conf.read_text() + bridge_conf(table_id, "127.0.0.1", link.port, password, "1 1"))
     broker.restart()
-    config = parse({"table_id": table_id, "journal": {"path": str(journal)},
-                    "mqtt": {"host": broker.host, "port": broker.port, "username": "daemon",
-                             "password": broker.users["daemon"]}})
-    daemon = Daemon(config)
-    daemon.start()
-    if daemon.bridge is None or not daemon.bridge.wait_connected(10):
-        raise RuntimeError("the table's daemon did not connect to its broker")
-    return BridgedTable(table_id, broker, link, daemon)
+    try:
+        table = start_table(broker, journal, table_id=table_id, phone=False, config={
+            "mqtt": {"username": "daemon", "password": broker.users["daemon"]}})
+    except BaseException:
+        broker.close()
+        link.close()
+        raise
+    return BridgedTable(table_id, broker, link, table.daemon)
