@@ -224,7 +224,8 @@ def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_ev
         junk_applied = sum(1 for i in ids if str(i).startswith(("junk", "hostile")))
         refused = [(i, r.get("error")) for i, r in soak.results.items() if not r.get("ok")]
         expected = replay_lines([b for _s, _c, b in rows]).public_view()
-        late = Recorder(soak.broker.host, soak.broker.port, f"{T}/state")
+        late = Recorder(soak.broker.host, soak.broker.port, f"{T}/state", username="viewer",
+                        password=soak.broker.users["viewer"])  # a screen that joins late: state is public
         try:
             retained = late.wait_for(f"{T}/state", lambda m: m.retain, timeout=10).json()
         finally:
