@@ -12,10 +12,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.daemon import Daemon
 from gametable.broker import start_broker
-from tests.helpers.coup_panel import SseStream, coup_game
-from tests.helpers.panel import Http, panel_config
+from gametable.testing.games import coup_game
+from gametable.testing.panel import Http, SseStream
+from gametable.testing.table import start_stack
 from web_panel.server import PanelServer
 
 MOVES = 15  # five incomes each for three players: nobody reaches the forced coup at 10 coins (CP-2.1)
@@ -46,15 +46,11 @@ def _wait_until_panel_offers(panel: PanelServer, seat: int, move: str, timeout: 
 def run() -> dict[str, float]:
     broker = start_broker()
     workdir = Path(tempfile.mkdtemp(prefix="gametable-bench-coup-"))
-    config = panel_config(broker, str(workdir / "journal.sqlite"))
-    daemon = Daemon(config)
-    daemon.start()
-    panel = None
+    stack = None
     streams: list[SseStream] = []
     try:
-        assert daemon.bridge.wait_connected(10)
-        panel = PanelServer(config, port=0).start()
-        assert panel.link.connected.wait(10)
+        stack = start_stack(broker, str(workdir / "journal.sqlite"))
+        daemon, panel = stack.daemon, stack.panel
         phones = {}
         for seat in (1, 2, 3):
             phones[seat] = Http(panel.port)
@@ -80,8 +76,7 @@ def run() -> dict[str, float]:
     finally:
         for s in streams:
             s.close()
-        if panel is not None:
-            panel.stop()
-        daemon.stop()
+        if stack is not None:
+            stack.stop()
         broker.close()
         shutil.rmtree(workdir, ignore_errors=True)

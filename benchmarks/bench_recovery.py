@@ -33,12 +33,12 @@ from benchmarks.journal_builder import build
 from controller.daemon import Daemon
 from controller.journal import Journal, JournalBusy
 from controller.table import Table
+from gametable.broker import start_broker
 from gametable.replay import replay_lines
+from gametable.testing.bots import Bot, comparable
+from gametable.testing.daemon_proc import DaemonProcess
+from gametable.testing.recorder import Recorder
 from gametable_core.config import parse
-from tests.helpers.broker import start_broker
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.play import Bot, comparable
 
 INPUTS = 400
 RUNS = 5
@@ -73,10 +73,7 @@ def _process_cpu_s(pid: int) -> float:
 
 
 def _ready_cpu_s(daemon: DaemonProcess, phone: Recorder) -> float:
-    topic = f"gametable/{TABLE}/status"
-    mark = len(phone.messages)
-    daemon.start()
-    phone.wait_for(topic, lambda m: m.payload == b"online", timeout=120, start=mark)
+    daemon.start_online(phone, timeout=120)
     cpu = _process_cpu_s(daemon.pid)
     daemon.kill()
     return cpu

@@ -10,15 +10,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-from controller.daemon import Daemon
-from controller.hardware import Hardware
-from gametable_core.clock import SystemClock
-from gametable_core.config import parse
-from sensors.virtual.virtual_base import VirtualBaseStation
-from tests.helpers.broker import start_broker
-from tests.helpers.mqtt_client import Recorder
+from gametable.broker import start_broker
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import start_table
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], "order": [1, 2]}
@@ -27,22 +21,13 @@ END = {"type": "end_turn"}
 
 def run(rounds: int = 200) -> dict[str, float]:
     broker = start_broker()
-    clock = SystemClock()
-    base = VirtualBaseStation(clock, ["s1", "s2"], hb_interval_s=1.0)
+    latencies = []
     with tempfile.TemporaryDirectory() as tmp:
-        config = parse({"table_id": "bench", "mqtt": {"host": broker.host, "port": broker.port},
-                        "journal": {"path": str(Path(tmp) / "j.sqlite")},
-                        "striker": {"port": base.path}, "strikers": {"s1": 1, "s2": 2}})
-        daemon = Daemon(config, clock)
-        daemon.start()
-        daemon.bridge.wait_connected(10)
-        hardware = Hardware(config, clock, daemon, pin_factory=MockFactory(pin_class=MockPWMPin))
-        hardware.start()
-        base.start()
-        phone = Recorder(broker.host, broker.port, "gametable/bench/state")
-        latencies = []
+        table = start_table(broker, Path(tmp) / "j.sqlite", table_id="bench", serial=True, heartbeat_s=1.0,
+                            phone=False, game=NEW)
+        daemon, base = table.daemon, table.base
+        phone = Recorder(broker.host, broker.port, "gametable/bench/state")  # the state alone, as a screen
         try:
-            daemon.submit(NEW)
             for _ in range(rounds):
                 seat = daemon.public_state()["turn"]["seat"]
                 start_index = len(phone.messages)
@@ -57,9 +42,7 @@ def run(rounds: int = 200) -> dict[str, float]:
                 daemon.submit({**END, "seat": seat})
         finally:
             phone.close()
-            hardware.stop()
-            base.close()
-            daemon.stop()
+            table.stop()
             broker.stop()
     latencies.sort()
     return {

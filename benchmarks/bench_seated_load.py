@@ -26,7 +26,7 @@ from typing import Any
 
 from benchmarks.soak_hostile_lan import LanPhone
 from gametable.broker import free_port, start_broker
-from tests.helpers.daemon_proc import DaemonProcess
+from gametable.testing.daemon_proc import DaemonProcess
 
 PIN = "24681357"
 MOVES = 60

@@ -12,10 +12,10 @@ import tempfile
 import threading
 import time
 
+from gametable.testing.pty import PtyPair, wait_for
 from gametable_core.clock import SystemClock
 from gametable_core.frames import encode
 from sensors.striker_link import StrikerLink
-from tests.helpers.pty_pair import PtyPair, wait_for
 
 FRAMES = 60_000
 

@@ -25,9 +25,9 @@ import paho.mqtt.client as mqtt
 
 from controller.mqtt_client import no_delay
 from gametable.broker import free_port
+from gametable.testing.chromium import ARGS, CHROMIUM
+from gametable.testing.venue import start_venue_broker
 from gametable.venue.setup import table_user
-from tests.helpers.browser import ARGS, CHROMIUM
-from tests.helpers.venue import start_venue_broker
 
 TABLES = 200
 SECONDS = 20.0

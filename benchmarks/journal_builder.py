@@ -18,7 +18,7 @@ from typing import Any
 from controller.journal import SCHEMA, Journal
 from controller.journal_chain import GENESIS, Anchor, Mark, anchor_path, link
 from controller.table import Table
-from tests.helpers.play import Bot
+from gametable.testing.bots import Bot
 
 
 class _Recorder:

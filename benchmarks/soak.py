@@ -40,11 +40,11 @@ from controller.command_client import CommandClient, CommandTimeout
 from controller.topics import daemon_client_id
 from gametable.broker import Broker, start_table_broker
 from gametable.replay import replay_lines
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.hostile import random_junk
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.netcut import NetCut
-from tests.helpers.play import Bot, comparable
+from gametable.testing.bots import Bot, comparable
+from gametable.testing.daemon_proc import DaemonProcess
+from gametable.testing.junk import random_junk
+from gametable.testing.netcut import NetCut
+from gametable.testing.recorder import Recorder
 
 TABLE = "soak"
 T = f"gametable/{TABLE}"
@@ -77,9 +77,7 @@ class Soak:
 
     # --- the daemon ---------------------------------------------------------------------------
     def start_daemon(self) -> None:
-        mark = len(self.phone.messages)
-        self.daemon.start()
-        self.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", timeout=30, start=mark)
+        self.daemon.start_online(self.phone, timeout=30)
 
     def sync_mirror(self) -> None:
         """The bot plays from what the table really holds: the journal (timeouts included)."""
@@ -226,7 +224,8 @@ def run_soak(minutes: float = 30.0, seed: int = 1, pace_s: float = 2.0, fault_ev
         junk_applied = sum(1 for i in ids if str(i).startswith(("junk", "hostile")))
         refused = [(i, r.get("error")) for i, r in soak.results.items() if not r.get("ok")]
         expected = replay_lines([b for _s, _c, b in rows]).public_view()
-        late = Recorder(soak.broker.host, soak.broker.port, f"{T}/state")
+        late = Recorder(soak.broker.host, soak.broker.port, f"{T}/state", username="viewer",
+                        password=soak.broker.users["viewer"])  # a screen that joins late: state is public
         try:
             retained = late.wait_for(f"{T}/state", lambda m: m.retain, timeout=10).json()
         finally:

@@ -30,9 +30,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from gametable.broker import free_port
-from tests.helpers.broker import start_broker
-from tests.helpers.daemon_proc import DaemonProcess
+from gametable.broker import free_port, start_broker
+from gametable.testing.daemon_proc import DaemonProcess
 
 TABLE = "lan"
 PIN = "583920"

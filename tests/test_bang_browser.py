@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import PHONE, shot, start_from_lobby
-from tests.helpers.mqtt_client import Recorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 ERRORS: list[str] = []
@@ -98,7 +98,7 @@ def test_four_phones_play_a_duel_and_a_gatling(stack, browser, broker):
 
 
 def test_the_lobby_starts_bang_around_the_ring_even_with_random_order_bg8_2(stack, browser):
-    from tests.helpers.panel import PIN
+    from gametable.testing.panel import PIN
 
     host = phone(browser, stack.url + "/host")
     host.fill("#pin", PIN)

@@ -8,16 +8,15 @@ import pytest
 
 from controller.bot_runner import BotRunner
 from controller.table import Table
-from tests.helpers.daemon import daemon_and_phone
 
 T = "bg"
 PLAYERS = [{"seat": s, "name": n} for s, n in [(1, "Ann"), (2, "Bo"), (4, "Cy"), (6, "Di")]]
 
 
 @pytest.fixture
-def table(broker, tmp_path, fake_clock):
-    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), T, fake_clock) as pair:
-        yield pair
+def bang_table(table, fake_clock):
+    t = table(table_id=T, clock=fake_clock)
+    return t.daemon, t.phone
 
 
 def _words(phone, cmd_id, start):
@@ -26,8 +25,8 @@ def _words(phone, cmd_id, start):
 
 
 @pytest.mark.mqtt
-def test_bang_over_mqtt_a_bang_times_out_and_secrets_stay_on_private_topics(table, fake_clock):
-    daemon, phone = table
+def test_bang_over_mqtt_a_bang_times_out_and_secrets_stay_on_private_topics(bang_table, fake_clock):
+    daemon, phone = bang_table
     games = phone.wait_for(f"gametable/{T}/games").json()["games"]
     lobby = next(g for g in games if g["game"] == "bang")
     assert lobby["players"] == {"min": 4, "max": 6} and lobby["free_seating"] is False
@@ -67,8 +66,8 @@ def test_bang_over_mqtt_a_bang_times_out_and_secrets_stay_on_private_topics(tabl
 
 
 @pytest.mark.mqtt
-def test_a_full_bot_game_of_bang_through_the_daemon(table):
-    daemon, phone = table
+def test_a_full_bot_game_of_bang_through_the_daemon(bang_table):
+    daemon, phone = bang_table
     runner = BotRunner(daemon, [1, 2, 4, 6], seed=11)
     assert phone.command(T, {"id": "bang-bots", "type": "new_game", "game": "bang", "players": PLAYERS,
                              "options": {}, "seed": 11})["ok"]
@@ -90,7 +89,7 @@ def test_headless_sim_plays_bang_bot_games_to_the_end(tmp_path):
     import sys
     from pathlib import Path
 
-    from tests.helpers.broker import free_port
+    from gametable.broker import free_port
 
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "bangsim"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
@@ -107,10 +106,10 @@ def test_headless_sim_plays_bang_bot_games_to_the_end(tmp_path):
 
 
 @pytest.mark.mqtt
-def test_a_card_stolen_from_a_hand_travels_only_on_the_thiefs_and_victims_private_topics(table):
+def test_a_card_stolen_from_a_hand_travels_only_on_the_thiefs_and_victims_private_topics(bang_table):
     """BG-7 / BG-8.13: a Panic! from Bo's hand: only seat 1's and seat 2's private topics ever name the
     card; state, events (words included) and the other seats' topics show a count."""
-    _, phone = table
+    _, phone = bang_table
     setup = {"roles": {"1": "sheriff", "2": "outlaw", "4": "outlaw", "6": "renegade"},
              "characters": {"1": "willy_the_kid", "2": "vulture_sam", "4": "paul_regret", "6": "sid_ketchum"},
              "hands": {"1": ["panic-JH"], "2": ["beer-6H"], "4": ["missed-2S"], "6": []},

@@ -14,7 +14,7 @@ from gametable.sim_table import VirtualTable
 from gametable_core.clock import FakeClock
 from sensors.virtual.physics import MAX_FLICK_MM_S, TablePhysics
 from sensors.virtual.random_shots import random_table
-from tests.helpers.mini_referee import FakeDaemon
+from tests.helpers.mini_referee import mini_daemon
 
 
 def state(players):
@@ -78,7 +78,7 @@ def test_bot_refuses_a_seat_that_cannot_play():
 
 @pytest.mark.parametrize("ask", [False, True], ids=["truth", "ask"])
 def test_bot_vs_bot_free_for_all_game_reaches_the_end(ask):
-    daemon = FakeDaemon()
+    daemon = mini_daemon()
     vt = VirtualTable(daemon, FakeClock(), seed=11, ask=ask, bots={1, 2, 3})
     players = [{"seat": s, "name": f"Bot {s}"} for s in (1, 2, 3)]
     assert daemon.submit({"id": "g", "type": "new_game", "game": "coinwar", "mode": "ffa", "players": players,

@@ -11,9 +11,9 @@ import pytest
 
 from controller.games import register, unregister
 from gametable import bot_game
+from gametable.broker import free_port
 from gametable.sim import add_sim_arguments, run_sim
 from tests.games import taketurns
-from tests.helpers.broker import free_port
 
 
 def bots(*seats: int) -> list[dict]:

@@ -20,9 +20,9 @@ from controller.bot_runner import BotRunner, BotRunnerError
 from controller.daemon import Daemon
 from controller.games.coinwar.shot_planner import plan
 from gametable.sim_table import VirtualTable
+from gametable.testing.recorder import Recorder
 from gametable_core.clock import FakeClock
 from gametable_core.config import parse
-from tests.helpers.mqtt_client import Recorder
 
 # seeds picked for short games (a few hundred inputs at most) so the suite stays fast
 MODES = [("ffa", 3, 7, {}), ("teams", 4, 3, {}), ("infinite", 4, 4, {"target": 2}), ("biohazard", 4, 2, {}),

@@ -9,18 +9,12 @@ from __future__ import annotations
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.daemon import Daemon
-from controller.hardware import Hardware
-from gametable_core.clock import SystemClock
-from gametable_core.config import parse
+from gametable.testing.panel import PIN, Http
+from gametable.testing.pty import wait_for
 from sensors.beam_health import COIN_HOLD_S
 from tests.helpers.browser import PHONE, shot
 from tests.helpers.firmware_base import FirmwareBase
-from tests.helpers.panel import PIN, Http
-from tests.helpers.pty_pair import wait_for
-from web_panel.server import PanelServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
@@ -30,31 +24,19 @@ NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
 
 
 @pytest.fixture
-def real_table(broker, tmp_path):
+def real_table(table):
     base = FirmwareBase()
-    config = parse({
-        "table_id": "bu", "mqtt": {"host": broker.host, "port": broker.port},
-        "journal": {"path": str(tmp_path / "j.sqlite")}, "striker": {"port": base.path}, "strikers": {"s1": 1},
-        "panel": {"host": "127.0.0.1", "pin": PIN},
+    t = table(table_id="bu", base=base, strikers={"s1": 1}, panel=True, phone=False, config={
         "beams": [{"id": "goal_n", "pin": 17, "kind": "segment", "a": [182.5, 232.5], "b": [242.5, 232.5]},
-                  {"id": "goal_s", "pin": 18, "kind": "segment", "a": [182.5, 392.5], "b": [242.5, 392.5]}],
-    })
-    daemon = Daemon(config, SystemClock())
-    daemon.start()
-    assert daemon.bridge.wait_connected(10)
-    factory = MockFactory(pin_class=MockPWMPin)
-    hardware = Hardware(config, SystemClock(), daemon, pin_factory=factory)
-    hardware.start()
-    wait_for(lambda: hardware.link.is_open, what="the link to open the pty")
-    panel = PanelServer(config, port=0).start()
-    assert panel.link.connected.wait(10)
-    base.boot()
-    wait_for(lambda: base.commands, what="peers_set after the base's hello")
-    yield daemon, hardware, base, panel, factory
-    panel.stop()
-    hardware.stop()
-    daemon.stop()
-    base.close()
+                  {"id": "goal_s", "pin": 18, "kind": "segment", "a": [182.5, 392.5], "b": [242.5, 392.5]}]})
+    try:
+        wait_for(lambda: t.hardware.link.is_open, what="the link to open the pty")
+        base.boot()
+        wait_for(lambda: base.commands, what="peers_set after the base's hello")
+        yield t.daemon, t.hardware, base, t.panel, t.pins
+    finally:
+        t.stop()
+        base.close()
 
 
 def test_the_host_pairs_a_striker_to_seat_3_from_the_bringup_page(real_table, browser):

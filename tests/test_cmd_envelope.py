@@ -6,17 +6,16 @@ from __future__ import annotations
 import pytest
 
 from controller.daemon import MAX_COMMAND_BYTES
-from tests.helpers.daemon import daemon_and_phone
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME
+from gametable.testing.panel import NEW_GAME
+from gametable.testing.recorder import Recorder
 
 pytestmark = pytest.mark.mqtt
 
 
 @pytest.fixture
-def table(broker, tmp_path):
-    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), "t1") as pair:
-        yield pair
+def t1(table):
+    t = table()
+    return t.daemon, t.phone
 
 
 def raw(r: Recorder, payload: bytes) -> dict:
@@ -30,8 +29,8 @@ def raw(r: Recorder, payload: bytes) -> dict:
     (b'{"type": "undo"}', "a command needs a client-chosen 'id' (a repeated id is answered again, never applied twice)"),
     (b"\xff\xfe", "command is not valid JSON"),
 ])
-def test_malformed_envelopes_get_specific_errors(table, payload, error):
-    daemon, r = table
+def test_malformed_envelopes_get_specific_errors(t1, payload, error):
+    daemon, r = t1
     r.command("t1", {**NEW_GAME, "id": "g1"})
     before = daemon.public_state()
     res = raw(r, payload)
@@ -39,8 +38,8 @@ def test_malformed_envelopes_get_specific_errors(table, payload, error):
     assert daemon.public_state() == before
 
 
-def test_schema_errors_name_the_field(table):
-    daemon, r = table
+def test_schema_errors_name_the_field(t1):
+    daemon, r = t1
     r.command("t1", {**NEW_GAME, "id": "g1"})
     cases = [
         ({"id": "a1", "type": 5}, "a command needs a 'type' (e.g. \"shot\", \"new_game\")"),
@@ -61,8 +60,8 @@ def test_schema_errors_name_the_field(table):
     assert daemon.public_state()["turn"] == {"seat": 1, "strikes": 0, "extra": False}
 
 
-def test_an_oversized_command_is_refused_unread(table):
-    daemon, r = table
+def test_an_oversized_command_is_refused_unread(t1):
+    daemon, r = t1
     res = raw(r, b'{"id": "big", "type": "undo", "pad": "' + b"x" * MAX_COMMAND_BYTES + b'"}')
     assert res["ok"] is False and res["error"].endswith(f"over the {MAX_COMMAND_BYTES} byte limit")
     assert daemon.public_state() is None

@@ -18,6 +18,7 @@ from controller.games.base import GameError
 from controller.games.coinwar.randomplay import random_input, random_new_game
 from controller.games.coinwar.sensing import Observer
 from gametable.replay import replay_lines
+from gametable.testing.fake_daemon import FakeDaemon
 from gametable_core.clock import FakeClock
 from tests.coinwar_helpers import ffa, play, shot
 
@@ -183,23 +184,9 @@ def test_cw_5_6_gametable_replay_takes_a_withdraw_line(tmp_path):
 
 # --- the observer: nothing is submitted for a withdrawn strike -----------------------------------
 
-class _EngineDaemon:
+def _engine_daemon() -> FakeDaemon:
     """The daemon API the observer uses, over the real engine (public_state = the public view)."""
-
-    def __init__(self) -> None:
-        self.state = ffa(2, 3, order=[2, 3])
-        self.inputs: list[dict] = []
-
-    def public_state(self):
-        return cw.view(self.state)
-
-    def submit(self, cmd, source="sensor"):
-        try:
-            self.state = cw.apply(self.state, cmd)
-        except GameError as exc:
-            return {"id": cmd.get("id"), "ok": False, "error": str(exc)}
-        self.inputs.append(cmd)
-        return {"id": cmd.get("id"), "ok": True}
+    return FakeDaemon(ffa(2, 3, order=[2, 3]), apply=cw.apply, view=cw.view, refusals=(GameError,))
 
 
 def _observer(daemon):
@@ -210,7 +197,7 @@ def _observer(daemon):
 
 
 def test_cw_5_6_the_observer_submits_no_shot_for_a_withdrawn_strike():
-    daemon = _EngineDaemon()
+    daemon = _engine_daemon()
     clock, obs = _observer(daemon)
     daemon.submit({"type": "strike", "seat": 2, "id": "s1"})
     obs.strike_started(2, clock.now())
@@ -222,7 +209,7 @@ def test_cw_5_6_the_observer_submits_no_shot_for_a_withdrawn_strike():
 
 
 def test_cw_5_6_a_new_strike_after_a_withdraw_gets_only_its_own_shot():
-    daemon = _EngineDaemon()
+    daemon = _engine_daemon()
     clock, obs = _observer(daemon)
     daemon.submit({"type": "strike", "seat": 2, "id": "s1"})
     obs.strike_started(2, clock.now())

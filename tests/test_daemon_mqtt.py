@@ -9,9 +9,8 @@ import textwrap
 
 import pytest
 
-from controller.daemon import Daemon
-from gametable_core.config import parse
-from tests.helpers.mqtt_client import Recorder
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import start_table
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}, {"seat": 3, "name": "Cy"}],
@@ -19,54 +18,42 @@ NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
 
 
 @pytest.fixture
-def daemon(broker, tmp_path):
-    config = parse({"table_id": "t1", "mqtt": {"host": broker.host, "port": broker.port},
-                    "journal": {"path": str(tmp_path / "j.sqlite")}})
-    d = Daemon(config)
-    d.start()
-    assert d.bridge.wait_connected(10)
-    yield d
-    d.stop()
+def t(table):
+    """Table t1: the daemon in process on the test's Mosquitto and a phone on its topics."""
+    return table()
 
 
-@pytest.fixture
-def phone(broker):
-    r = Recorder(broker.host, broker.port, "gametable/#")
-    yield r
-    r.close()
-
-
-def test_status_online_and_commands_answered_on_cmd_result(daemon, phone):
-    phone.wait_for("gametable/t1/status", lambda m: m.payload == b"online" and m.retain or m.payload == b"online")
-    assert phone.command("t1", {**NEW, "id": "g1"}) == {"id": "g1", "ok": True}
-    state = phone.wait_for("gametable/t1/state", lambda m: m.json().get("game") == "coinwar").json()
+def test_status_online_and_commands_answered_on_cmd_result(t):
+    t.wait_for("status", lambda m: m.payload == b"online" and m.retain or m.payload == b"online")
+    assert t.command({**NEW, "id": "g1"}) == {"id": "g1", "ok": True}
+    state = t.wait_for("state", lambda m: m.json().get("game") == "coinwar").json()
     assert state["turn"] == {"seat": 1, "strikes": 0, "extra": False}
-    private = phone.wait_for("gametable/t1/seat/2/private").json()
+    private = t.wait_for("seat/2/private").json()
     assert private["seat"] == 2
 
 
-def test_accepted_input_publishes_an_event_with_its_effects(daemon, phone):
-    phone.command("t1", {**NEW, "id": "g1"})
-    start = len(phone.messages)
+def test_accepted_input_publishes_an_event_with_its_effects(t):
+    t.command({**NEW, "id": "g1"})
+    start = len(t.phone.messages)
     shot = {"type": "shot", "seat": 1, "coin": "c1", "dead": ["c2"], "flown": [], "contacts": [["c1", "c2"]]}
-    assert phone.command("t1", {**shot, "id": "s1"})["ok"]
-    ev = phone.wait_for("gametable/t1/events", lambda m: m.json()["input"].get("id") == "s1", start=start).json()
+    assert t.command({**shot, "id": "s1"})["ok"]
+    ev = t.wait_for("events", lambda m: m.json()["input"].get("id") == "s1", start=start).json()
     assert any(e["kind"] == "out" and e["seat"] == 2 for e in ev["effects"])
 
 
-def test_events_carry_the_games_words_for_the_log(daemon, phone):
+def test_events_carry_the_games_words_for_the_log(t):
     """The panel shows the log without knowing any game: ``events`` carries the words."""
-    phone.command("t1", {**NEW, "id": "g1"})
-    start = len(phone.messages)
+    t.command({**NEW, "id": "g1"})
+    start = len(t.phone.messages)
     shot = {"type": "shot", "seat": 1, "coin": "c1", "dead": ["c2"], "flown": [], "contacts": [["c1", "c2"]]}
-    assert phone.command("t1", {**shot, "id": "s1"})["ok"]
-    ev = phone.wait_for("gametable/t1/events", lambda m: m.json()["input"].get("id") == "s1", start=start).json()
+    assert t.command({**shot, "id": "s1"})["ok"]
+    ev = t.wait_for("events", lambda m: m.json()["input"].get("id") == "s1", start=start).json()
     assert ev["words"][0] == "Ann knocked Bo's coin into the goal"
     assert "Ann hit an enemy coin (CW-5.3)" in ev["words"]
     assert ev["words"][-1] == "Cy's turn"
 
 
-def test_games_topic_describes_every_game_for_the_lobby_retained(daemon, broker):
+def test_games_topic_describes_every_game_for_the_lobby_retained(t, broker):
     late = Recorder(broker.host, broker.port, "gametable/t1/games")  # joins after the daemon: retained
     try:
         games = late.wait_for("gametable/t1/games").json()["games"]
@@ -80,49 +67,47 @@ def test_games_topic_describes_every_game_for_the_lobby_retained(daemon, broker)
     assert all({"options", "modes", "players", "free_seating", "name"} <= set(g) for g in games)
 
 
-def test_bad_commands_get_specific_errors_and_change_nothing(daemon, phone):
-    phone.command("t1", {**NEW, "id": "g1"})
-    before = daemon.public_state()
-    r = phone.command("t1", {"type": "shot", "seat": 2, "coin": "c2", "dead": [], "flown": [], "contacts": [],
+def test_bad_commands_get_specific_errors_and_change_nothing(t):
+    t.command({**NEW, "id": "g1"})
+    before = t.daemon.public_state()
+    r = t.command({"type": "shot", "seat": 2, "coin": "c2", "dead": [], "flown": [], "contacts": [],
                              "id": "bad1"})
     assert r == {"id": "bad1", "ok": False, "error": "it is seat 1's turn, not seat 2's (CW-3)",
                  "error_msg": {"id": "it is seat {turn}'s turn, not seat {seat}'s (CW-3)", "args": {"turn": 1, "seat": 2}}}
-    start = len(phone.messages)
-    phone.publish("gametable/t1/cmd", b"{nope")
-    res = phone.wait_for("gametable/t1/cmd/result", start=start).json()
+    start = len(t.phone.messages)
+    t.phone.publish(t.topic("cmd"), b"{nope")
+    res = t.wait_for("cmd/result", start=start).json()
     assert res["ok"] is False and "not valid JSON" in res["error"]
-    r = phone.command("t1", {"type": "undo"} | {"id": None})
+    r = t.command({"type": "undo"} | {"id": None})
     assert r["ok"] is False and "'id'" in r["error"]
-    assert daemon.public_state() == before
+    assert t.daemon.public_state() == before
 
 
-def test_a_repeated_id_is_answered_again_and_never_applied_twice(daemon, phone):
-    phone.command("t1", {**NEW, "id": "g1"})
+def test_a_repeated_id_is_answered_again_and_never_applied_twice(t):
+    t.command({**NEW, "id": "g1"})
     shot = {"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": [], "id": "s1"}
-    assert phone.command("t1", shot)["ok"]
-    again = phone.command("t1", shot)
+    assert t.command(shot)["ok"]
+    again = t.command(shot)
     assert again["ok"] and again.get("duplicate")
-    assert daemon.public_state()["turn"]["strikes"] == 1
+    assert t.daemon.public_state()["turn"]["strikes"] == 1
 
 
 def test_restart_resumes_from_the_journal_and_republishes_retained_state(broker, tmp_path):
-    config = parse({"table_id": "t2", "mqtt": {"host": broker.host, "port": broker.port},
-                    "journal": {"path": str(tmp_path / "j.sqlite")}})
-    d = Daemon(config)
-    d.start()
-    d.bridge.wait_connected(10)
-    d.submit(NEW)
-    d.submit({"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": []})
-    expected = d.public_state()
-    d.stop()
-    d2 = Daemon(config)
-    d2.start()
-    d2.bridge.wait_connected(10)
+    journal = tmp_path / "j.sqlite"
+    first = start_table(broker, journal, table_id="t2", phone=False)
+    first.daemon.submit(NEW)
+    first.daemon.submit({"type": "shot", "seat": 1, "coin": "c1", "dead": [], "flown": [], "contacts": []})
+    expected = first.daemon.public_state()
+    first.stop()
+    second = start_table(broker, journal, table_id="t2", phone=False)  # the same journal
     late = Recorder(broker.host, broker.port, "gametable/t2/state")  # a phone that joins later
-    got = late.wait_for("gametable/t2/state", lambda m: m.retain and m.json().get("turn") == expected["turn"]).json()
-    assert got == expected
-    late.close()
-    d2.stop()
+    try:
+        got = late.wait_for("gametable/t2/state",
+                            lambda m: m.retain and m.json().get("turn") == expected["turn"]).json()
+        assert got == expected
+    finally:
+        late.close()
+        second.stop()
 
 
 DAEMON_SCRIPT = textwrap.dedent("""

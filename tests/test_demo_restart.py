@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.broker import free_port
+from gametable.broker import free_port
 from tests.helpers.browser import PHONE_360, flick_on_table_view, shot
 
 ROOT = Path(__file__).resolve().parent.parent

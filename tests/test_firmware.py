@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.games.coinwar.sensing import strike_input
+from gametable.testing.pty import PtyPair, wait_for
 from gametable_core.clock import FakeClock
 from gametable_core.frames import FrameDecoder, encode
 from sensors.striker_link import StrikerLink
-from tests.helpers.pty_pair import PtyPair, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 LIB = ROOT / "firmware" / "lib"

@@ -11,9 +11,9 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from gametable.testing.games import coup_game
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import phone_page, shot
-from tests.helpers.coup_panel import coup_game
-from tests.helpers.mqtt_client import Recorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 

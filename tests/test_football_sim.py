@@ -7,6 +7,7 @@ import math
 from controller.games.coinwar.shot_planner import plan
 from controller.games.coinwar.virtual_table import FOOTBALL_SPOTS
 from gametable.sim_table import VirtualTable
+from gametable.testing.fake_daemon import FakeDaemon
 from gametable_core.clock import FakeClock
 from sensors.virtual.physics import PhysicsParams, TablePhysics
 
@@ -20,32 +21,15 @@ FOOTBALL = {
 }
 
 
-class StaticDaemon:
-    """Accepts everything and keeps one fixed public state: enough to see what the sim submits."""
-
-    def __init__(self, state):
-        self.state, self.inputs, self.listeners = state, [], []
-
-    def add_listener(self, fn):
-        self.listeners.append(fn)
-
-    def public_state(self):
-        return self.state
-
-    def submit(self, cmd, source="sensor"):
-        self.inputs.append(cmd)
-        return {"id": cmd.get("id"), "ok": True}
-
-
 def test_cw_7_3_football_kick_off_has_both_teams_the_ball_and_open_mouths():
-    vt = VirtualTable(StaticDaemon(FOOTBALL), FakeClock(), seed=1)
+    vt = VirtualTable(FakeDaemon(FOOTBALL), FakeClock(), seed=1)
     vt.sync()
     assert vt.physics.params.mouths
     assert vt.physics.positions() == {c: FOOTBALL_SPOTS[c] for c in FOOTBALL["coins_on_table"]}
 
 
 def test_cw_7_3_the_ball_through_mouth_b_is_reported_as_the_shots_mouth():
-    daemon = StaticDaemon(FOOTBALL)
+    daemon = FakeDaemon(FOOTBALL)
     vt = VirtualTable(daemon, FakeClock(), seed=1)
     vt.sync()
     vt.physics.remove("ball")

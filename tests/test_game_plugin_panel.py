@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from controller.games import register, registry, unregister
+from gametable.testing.panel import PIN
+from gametable.testing.table import start_stack
 from tests.games import taketurns
 from tests.helpers.browser import PHONE, shot, start_from_lobby
-from tests.helpers.panel import PIN, start_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 

@@ -11,8 +11,8 @@ import pytest
 from controller.daemon import public_input, words_for
 from controller.games import registry
 from controller.table import Table
+from gametable.testing.bots import new_game_input, random_legal
 from tests.helpers.narration_oracle import narrate
-from tests.helpers.play import new_game_input, random_legal
 
 
 def _all_titles() -> dict[str, str]:

@@ -17,7 +17,7 @@ from controller.journal import Journal, JournalError
 from controller.table import Table
 from gametable.cli import main
 from gametable.replay import replay_lines
-from tests.helpers.play import Bot
+from gametable.testing.bots import Bot
 from tests.test_journal import flip_bit, smash_page_of
 
 
@@ -188,7 +188,7 @@ def test_sim_on_a_damaged_journal_says_so_in_one_line(tmp_path):
     import subprocess
     import sys
 
-    from tests.helpers.daemon_proc import REPO
+    from gametable.testing.daemon_proc import REPO
 
     path = tmp_path / "j.sqlite"
     _played(path, 10)

@@ -13,7 +13,7 @@ import pytest
 
 from controller.journal import Journal
 from controller.table import Table
-from tests.helpers.panel import NEW_GAME
+from gametable.testing.panel import NEW_GAME
 from tests.test_panel_journal_notice import host_alone_is_told
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]

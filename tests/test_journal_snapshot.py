@@ -16,7 +16,7 @@ from controller import table as table_module
 from controller.journal import Journal
 from controller.table import Table
 from gametable.replay import replay_file
-from tests.helpers.play import new_game_input, random_legal
+from gametable.testing.bots import new_game_input, random_legal
 
 
 def _play(path, seed: int, n: int, per_game: int) -> None:

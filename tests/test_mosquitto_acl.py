@@ -15,11 +15,10 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 
-from controller.daemon import Daemon
 from gametable.broker import start_broker
-from gametable_core.config import parse
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME
+from gametable.testing.panel import NEW_GAME
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import start_table
 from web_panel.link import TableLink
 
 pytestmark = pytest.mark.mqtt
@@ -45,13 +44,10 @@ def secured(tmp_path):
     conf = conf.replace("/etc/mosquitto/gametable.passwd", str(pw)).replace("/etc/mosquitto/gametable.acl", str(acl))
     conf = "\n".join(line for line in conf.splitlines() if not line.startswith("listener"))
     broker = start_broker(conf + "\n")
-    config = parse({"table_id": "t1", "journal": {"path": str(tmp_path / "j.sqlite")},
-                    "mqtt": {"host": broker.host, "port": broker.port, "username": "daemon", "password": "d-secret"}})
-    daemon = Daemon(config)
-    daemon.start()
-    assert daemon.bridge.wait_connected(10)
-    yield broker, daemon
-    daemon.stop()
+    table = start_table(broker, tmp_path / "j.sqlite", phone=False,  # an anonymous phone is refused
+                        config={"mqtt": {"username": "daemon", "password": "d-secret"}})
+    yield broker, table.daemon
+    table.stop()
     broker.close()
     shutil.rmtree(files, ignore_errors=True)
 

@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from controller.mqtt_client import connect_in_background, mqtt_client
-from tests.helpers.mqtt_client import Recorder
+from gametable.testing.recorder import Recorder
 
 pytestmark = pytest.mark.mqtt
 

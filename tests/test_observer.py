@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from controller.default_table import DEFAULT_TABLE, default_beams
 from controller.games.coinwar.sensing import Observer, classify, dead_possible, uncovered_dead_region
+from gametable.testing.fake_daemon import FakeDaemon
 from gametable_core import table_geometry as geo
 from gametable_core.clock import FakeClock
 from gametable_core.config import load
@@ -229,32 +230,24 @@ def test_any_edge_sequence_gives_exactly_one_fact_per_strike(events):
     assert (f.dead is None) == dead_possible(BEAMS, blocked_at_rest)
 
 
-class _RecordingDaemon:
-    def __init__(self, fail=False):
-        self.inputs, self.fail = [], fail
-
-    def public_state(self):
-        return {"players": [{"seat": 2, "coin": "c2"}, {"seat": 3, "coin": "c3"}], "coins_on_table": ["c2", "c3"]}
-
-    def submit(self, cmd, source="sensor"):
-        if self.fail:
-            raise RuntimeError("journal closed")
-        self.inputs.append((cmd, source))
-        return {"id": cmd["id"], "ok": True}
+def _recording_daemon(fail: bool = False) -> FakeDaemon:
+    """Accepts every shot (or raises, as a closed journal would) and records who sent it."""
+    state = {"players": [{"seat": 2, "coin": "c2"}, {"seat": 3, "coin": "c3"}], "coins_on_table": ["c2", "c3"]}
+    return FakeDaemon(state, fail=RuntimeError("journal closed") if fail else None)
 
 
 def test_for_daemon_submits_each_strikes_facts_as_a_shot_with_a_unique_id():
     from gametable_core.config import Config
 
     clock = FakeClock()
-    daemon = _RecordingDaemon()
+    daemon = _recording_daemon()
     obs = Observer.for_daemon(Config(beams=BEAMS), clock, daemon)
     for _ in range(2):
         obs.strike_started(2, clock.now())
         obs.beam_edge("goal3", True, clock.now())
         obs.beam_edge("goal3", False, clock.now() + 0.01)
         clock.advance(2.0)
-    (first, source), (second, _) = daemon.inputs
+    (first, second), (source, _) = daemon.inputs, daemon.sources
     assert source == "observer" and first["id"] != second["id"]
     # a real table cannot prove that nobody flew over a rail beam: flown is left to the engine
     assert {k: first[k] for k in ("type", "seat", "coin", "dead", "flown", "contacts")} == {
@@ -265,13 +258,13 @@ def test_a_stopped_observer_reports_nothing_and_a_failing_daemon_does_not_crash_
     from gametable_core.config import Config
 
     clock = FakeClock()
-    daemon = _RecordingDaemon()
+    daemon = _recording_daemon()
     obs = Observer.for_daemon(Config(beams=BEAMS), clock, daemon)
     obs.strike_started(3)
     obs.stop()
     clock.advance(5.0)
     assert daemon.inputs == []
-    broken = Observer.for_daemon(Config(beams=BEAMS), clock, _RecordingDaemon(fail=True))
+    broken = Observer.for_daemon(Config(beams=BEAMS), clock, _recording_daemon(fail=True))
     broken.strike_started(3)
     clock.advance(5.0)  # the submit fails inside the timer: logged, not raised
     assert not broken.busy

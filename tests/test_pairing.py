@@ -9,18 +9,14 @@ import re
 import uuid
 
 import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.daemon import Daemon
-from controller.hardware import Hardware
 from controller.pairing import PairingDesk, PairingError, Pairings, base_report, pairings_file
-from gametable_core.clock import SystemClock
-from gametable_core.config import parse
+from gametable.testing.pty import wait_for
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import RigTable, start_table
 from tests.helpers.firmware_base import FirmwareBase, fw
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.pty_pair import wait_for
 
 MAC = "3485181a2b3c"
 SID = "st-1a2b3c"
@@ -137,35 +133,18 @@ def _pair_on_a_booted_base(base, phone) -> None:
     assert phone.command("pair", {"type": "pair_striker", "striker": SID, "mac": MAC, "seat": 3, "id": _cid()})["ok"]
 
 
-class Table:
-    def __init__(self, broker, tmp_path, base: FirmwareBase, strikers: dict | None = None, **extra) -> None:
-        self.config = parse({
-            "table_id": "pair", "mqtt": {"host": broker.host, "port": broker.port},
-            "journal": {"path": str(tmp_path / "j.sqlite")},
-            "striker": {"port": base.path}, "strikers": {"s1": 1} if strikers is None else strikers, **extra,
-        })
-        self.daemon = Daemon(self.config, SystemClock())
-        self.daemon.start()
-        assert self.daemon.bridge.wait_connected(10)
-        self.hardware = Hardware(self.config, SystemClock(), self.daemon,
-                                 pin_factory=MockFactory(pin_class=MockPWMPin))
-        self.hardware.start()
-        wait_for(lambda: self.hardware.link.is_open, what="the link to open the pty")
-
-    def stop(self) -> None:
-        self.hardware.stop()
-        self.daemon.stop()
-
-
 @pytest.fixture
 def rig(broker, tmp_path):
     base = FirmwareBase()
     phone = Recorder(broker.host, broker.port, "gametable/pair/#")
-    tables: list[Table] = []
+    tables: list[RigTable] = []
 
-    def start(**kw) -> Table:
-        t = Table(broker, tmp_path, base, **kw)
+    def start(strikers: dict | None = None, **extra) -> RigTable:
+        """The rig's table on the firmware's base, on one journal (a restart keeps its pairings)."""
+        t = start_table(broker, tmp_path / "j.sqlite", table_id="pair", phone=False, base=base,
+                        strikers={"s1": 1} if strikers is None else strikers, config=extra)
         tables.append(t)
+        wait_for(lambda: t.hardware.link.is_open, what="the link to open the pty")
         return t
 
     yield base, phone, start
@@ -306,9 +285,9 @@ def test_a_base_already_running_when_the_pi_starts_gets_the_list_at_its_first_he
 # --- the link's send path and the panel's cache ----------------------------------------------------
 
 def test_the_link_writes_pi_frames_in_order_and_refuses_when_no_port_is_open(fake_clock):
+    from gametable.testing.pty import PtyPair
     from gametable_core.frames import FrameDecoder
     from sensors.striker_link import LinkDown, StrikerLink
-    from tests.helpers.pty_pair import PtyPair
 
     got: list[dict] = []
     link = StrikerLink("/nonexistent/port", 115200, fake_clock, got.append, lambda e: None, allowed={"s1"})

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
+from gametable.testing.panel import PIN
 from tests.helpers.browser import PHONE, start_from_lobby
-from tests.helpers.panel import PIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 

@@ -11,9 +11,9 @@ import json
 
 import pytest
 
+from gametable.testing.panel import NEW_GAME, PIN
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import PHONE, drawn_box, shot, start_from_lobby
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME, PIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
@@ -239,7 +239,7 @@ COUP_PUBLIC = {
 
 def test_card_game_buttons_come_from_the_seats_legal_moves(broker, browser, tmp_path):
     """Coup (docs/rules/coup.md) through the MQTT contract only: hand, legal moves -> `move` commands."""
-    from tests.helpers.panel import panel_config
+    from gametable.testing.panel import panel_config
     from web_panel.server import PanelServer
 
     panel = PanelServer(panel_config(broker, str(tmp_path / "j.sqlite")), port=0).start()

@@ -15,10 +15,10 @@ import time
 
 import pytest
 
+from gametable.testing.games import ANN_HAND, BO_HAND, CY_HAND, coup_game
+from gametable.testing.panel import PIN
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import PHONE, shot
-from tests.helpers.coup_panel import ANN_HAND, BO_HAND, CY_HAND, coup_game
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import PIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 

@@ -13,20 +13,14 @@ import json
 import pytest
 
 from controller.daemon import games_payload
-from tests.helpers.coup_panel import SseStream, coup_game, keys_anywhere
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import PIN, Http, start_stack
+from gametable.testing.games import coup_game
+from gametable.testing.panel import PIN, Http, SseStream
+from gametable.testing.recorder import Recorder
+from tests.helpers.coup_panel import keys_anywhere
 
 pytestmark = [pytest.mark.mqtt]
 
 SECRET_KEYS = {"hand", "drawn", "deck", "rng", "setup", "hands"}  # what only a seat's own view may hold
-
-
-@pytest.fixture
-def stack(broker, tmp_path):
-    s = start_stack(broker, str(tmp_path / "journal.sqlite"))
-    yield s
-    s.stop()
 
 
 def _phone(stack, seat: int | None) -> Http:

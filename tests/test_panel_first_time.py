@@ -9,8 +9,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from gametable.testing.panel import PIN, start_sim
 from tests.helpers.browser import PHONE_360, drawn_box, flick_on_table_view, shot, start_from_lobby
-from tests.helpers.panel import PIN, start_sim
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 

@@ -12,29 +12,19 @@ import socket
 
 import pytest
 
+from gametable.testing.panel import NEW_GAME, PIN, Http, start_sim
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import start_stack
 from gametable_core.clock import FakeClock
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME, PIN, Http, start_sim, start_stack
 from web_panel.app import lan_address
 
 pytestmark = pytest.mark.mqtt
 
 
 @pytest.fixture
-def stack(broker, tmp_path):
-    clock = FakeClock()
-    s = start_stack(broker, str(tmp_path / "journal.sqlite"), clock=clock)
-    s.clock = clock
-    yield s
-    s.stop()
-
-
-@pytest.fixture
-def wire(broker):
-    """Everything written on the table's command topics (what the daemon / simulator would act on)."""
-    r = Recorder(broker.host, broker.port, "gametable/t1/#")
-    yield r
-    r.close()
+def stack(table):
+    """The daemon and the served panel, the panel on a FakeClock (``panel_clock``)."""
+    return table(phone=False, panel=True, panel_kwargs={"clock": FakeClock()})
 
 
 def published(wire: Recorder, start: int) -> list[str]:
@@ -178,7 +168,7 @@ def test_wrong_pins_are_rate_limited_by_the_clock(stack, wire):
     status, body = phone.post("/api/host/unlock", {"id": "pin-try-right", "pin": PIN})
     assert (status, body["error"]) == (429, "too many wrong PINs; try again in 60 s")
     assert "gt_host" not in phone.cookies
-    stack.clock.advance(61)
+    stack.panel_clock.advance(61)
     assert phone.post("/api/host/unlock", {"id": "pin-try-after", "pin": PIN}) == (200, {"ok": True})
     assert "gt_host" in phone.cookies
     assert published(wire, 0) == []
@@ -209,7 +199,7 @@ def test_freeing_a_seat_ends_the_old_phones_private_stream(stack):
     host = started(stack)
     bo = seat_phone(stack, 2)
     conn = http.client.HTTPConnection("127.0.0.1", stack.panel.port, timeout=10)
-    conn.request("GET", "/api/stream", headers={"Cookie": bo._cookie_header()})
+    conn.request("GET", "/api/stream", headers={"Cookie": bo.cookie_header()})
     resp = conn.getresponse()
     stack.wait(lambda: len(stack.panel.link.hub) == 1, what="the stream")
     assert host.post("/api/host/release", {"id": "release-bo-01", "seat": 2}) == (200, {"ok": True})
@@ -224,7 +214,7 @@ def test_the_stream_resyncs_a_new_client_with_the_full_state(stack):
     started(stack)
     ann = seat_phone(stack, 1)
     conn = http.client.HTTPConnection("127.0.0.1", stack.panel.port, timeout=10)
-    conn.request("GET", "/api/stream", headers={"Cookie": ann._cookie_header()})
+    conn.request("GET", "/api/stream", headers={"Cookie": ann.cookie_header()})
     resp = conn.getresponse()
     assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
     events: dict[str, object] = {}
@@ -304,7 +294,7 @@ def test_phones_keep_their_seats_across_a_panel_restart(broker, tmp_path):
 
 def test_cp_6_host_pauses_and_resumes_a_window_and_the_daemon_says_when_it_cannot(stack):
     """The panel reads no game key to pause: the daemon's answer (its deadlines) comes back."""
-    from tests.helpers.coup_panel import coup_game
+    from gametable.testing.games import coup_game
 
     host = host_phone(stack)
     body = {k: v for k, v in coup_game(timeout_s=30).items() if k != "id"}
@@ -344,7 +334,7 @@ def test_a_start_tapped_as_the_panel_connects_waits_for_the_games_list(broker, t
     import threading
 
     from controller.daemon import Daemon
-    from tests.helpers.panel import panel_config
+    from gametable.testing.panel import panel_config
     from web_panel.server import PanelServer
 
     config = panel_config(broker, str(tmp_path / "late.sqlite"))
@@ -370,7 +360,7 @@ def test_a_start_tapped_as_the_panel_connects_waits_for_the_games_list(broker, t
 
 
 def test_with_no_daemon_a_start_says_the_table_has_not_listed_its_games(broker, tmp_path):
-    from tests.helpers.panel import panel_config
+    from gametable.testing.panel import panel_config
     from web_panel.server import PanelServer
 
     panel = PanelServer(panel_config(broker, str(tmp_path / "none.sqlite")), port=0).start()

@@ -13,8 +13,9 @@ import pytest
 
 from controller.journal import Journal
 from controller.table import Table
+from gametable.testing.panel import NEW_GAME, PIN
+from gametable.testing.table import start_stack
 from tests.helpers.browser import PHONE, shot
-from tests.helpers.panel import NEW_GAME, PIN, start_stack
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 

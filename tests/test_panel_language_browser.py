@@ -17,10 +17,10 @@ import pytest
 
 from controller.bot_runner import BotRunner
 from controller.games.coinwar.randomplay import random_input
+from gametable.testing.games import coup_game
+from gametable.testing.panel import PIN
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import PHONE_360, shot
-from tests.helpers.coup_panel import coup_game
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import PIN
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from gametable.testing.panel import NEW_GAME
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import PHONE, shot
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.daemon_proc import panel_port
+from gametable.testing.daemon_proc import panel_port
 
 pytestmark = pytest.mark.mqtt
 

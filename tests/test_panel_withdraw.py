@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from gametable.testing.panel import NEW_GAME, PIN, Http
 from tests.helpers.browser import PHONE_360, shot
-from tests.helpers.panel import NEW_GAME, PIN, Http
 
 pytestmark = pytest.mark.mqtt
 

@@ -14,40 +14,24 @@ from controller.hardware import Hardware
 from gametable_core.clock import SystemClock
 from gametable_core.config import parse
 from sensors.beam_health import COIN_HOLD_S
-from sensors.virtual.virtual_base import VirtualBaseStation
-from tests.helpers.mqtt_client import Recorder
 
 NEW = {"type": "new_game", "game": "coinwar", "mode": "ffa", "seed": 3,
        "players": [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], "order": [1, 2]}
 
 
 @pytest.fixture
-def table(broker, tmp_path):
-    clock = SystemClock()
-    base = VirtualBaseStation(clock, ["s1", "s2"], hb_interval_s=0.2)
-    config = parse({
-        "table_id": "hw", "mqtt": {"host": broker.host, "port": broker.port},
-        "journal": {"path": str(tmp_path / "j.sqlite")},
-        "striker": {"port": base.path}, "strikers": {"s1": 1, "s2": 2},
+def hw_table(table):
+    """The rig's table with its serial link (a virtual base station, strikers s1 and s2 on a pty),
+    beams and LEDs on MockFactory pins, on the real clock (the beam bank debounces on it)."""
+    t = table(table_id="hw", serial=True, clock=SystemClock(), config={
         "leds": {"seats": {"1": 12, "2": 13}, "status": [16, 26, 27]},
         "beams": [{"id": "goal_n", "pin": 17, "kind": "segment", "a": [182.5, 232.5], "b": [242.5, 232.5]}],
     })
-    daemon = Daemon(config, clock)
-    daemon.start()
-    assert daemon.bridge.wait_connected(10)
-    hardware = Hardware(config, clock, daemon, pin_factory=MockFactory(pin_class=MockPWMPin))
-    hardware.start()
-    base.start()
-    phone = Recorder(broker.host, broker.port, "gametable/hw/#")
-    yield daemon, hardware, base, phone
-    phone.close()
-    hardware.stop()
-    base.close()
-    daemon.stop()
+    return t.daemon, t.hardware, t.base, t.phone
 
 
-def test_a_strike_frame_from_the_active_seat_counts_as_its_strike(table):
-    daemon, hardware, base, phone = table
+def test_a_strike_frame_from_the_active_seat_counts_as_its_strike(hw_table):
+    daemon, hardware, base, phone = hw_table
     daemon.submit(NEW)
     start = len(phone.messages)
     base.strike("s1", g=7.5)
@@ -56,8 +40,8 @@ def test_a_strike_frame_from_the_active_seat_counts_as_its_strike(table):
     assert state["turn"] == {"seat": 1, "strikes": 1, "extra": False} and state["striking"] is True
 
 
-def test_a_strike_from_another_seat_is_reported_not_applied(table):
-    daemon, hardware, base, phone = table
+def test_a_strike_from_another_seat_is_reported_not_applied(hw_table):
+    daemon, hardware, base, phone = hw_table
     daemon.submit(NEW)
     start = len(phone.messages)
     base.strike("s2")
@@ -67,8 +51,8 @@ def test_a_strike_from_another_seat_is_reported_not_applied(table):
     assert daemon.public_state()["turn"]["strikes"] == 0
 
 
-def test_seat_leds_light_the_active_player(table):
-    daemon, hardware, base, phone = table
+def test_seat_leds_light_the_active_player(hw_table):
+    daemon, hardware, base, phone = hw_table
     daemon.submit(NEW)
     plan = phone.wait_for("gametable/hw/leds", lambda m: m.json().get("seats", {}).get("1") == "solid").json()
     assert plan["seats"]["2"] != "solid"
@@ -79,8 +63,8 @@ def test_seat_leds_light_the_active_player(table):
 
 @pytest.fixture
 def quiet_table(tmp_path):
+    from gametable.testing.pty import PtyPair, wait_for
     from gametable_core.clock import FakeClock
-    from tests.helpers.pty_pair import PtyPair, wait_for
 
     clock = FakeClock()
     pty = PtyPair()
@@ -125,10 +109,10 @@ def test_unknown_striker_ids_never_reach_the_waiting_text(quiet_table):
     assert set(hardware.link.stats()["senders"]) == set()
 
 
-def test_the_beam_walk_test_is_published_for_the_panel(table):
+def test_the_beam_walk_test_is_published_for_the_panel(hw_table):
     """The bring-up page's walk test is as strict as ``python -m sensors.hwcheck``: a coin passing
     through a beam is a flicker that the page names; a coin laid on it for COIN_HOLD_S passes it."""
-    daemon, hardware, base, phone = table
+    daemon, hardware, base, phone = hw_table
     start = len(phone.messages)
     pin = hardware._pin_factory.pin(17)
     pin.drive_low()  # a coin passed through goal_n ...

@@ -12,8 +12,8 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import drawn_box, phone_page, shot
-from tests.helpers.mqtt_client import Recorder
 from tests.sgmap_helpers import tiny_map
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]

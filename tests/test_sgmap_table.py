@@ -13,7 +13,6 @@ import pytest
 
 from controller.bot_runner import BotRunner
 from controller.table import Table
-from tests.helpers.daemon import daemon_and_phone
 from tests.sgmap_helpers import tiny_map
 from web_panel.i18n import render
 
@@ -70,39 +69,40 @@ def test_gametable_replay_names_an_illegal_battlefield_line(tmp_path):
 
 @pytest.mark.mqtt
 @pytest.mark.slow
-def test_a_full_bot_game_through_the_daemon_and_mosquitto(broker, tmp_path, fake_clock):
+def test_a_full_bot_game_through_the_daemon_and_mosquitto(table, fake_clock):
     t = "sg"
-    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), t, fake_clock) as (daemon, phone):
-        games = phone.wait_for(f"gametable/{t}/games").json()["games"]
-        assert any(g["game"] == "sanguosha_map" for g in games)
-        run = uuid.uuid4().hex[:8]
-        result = phone.command(t, {"id": f"sg-{run}-new", "type": "new_game", "game": "sanguosha_map",
-                                   "players": PLAYERS, "seed": 3, "options": {"fights": "quick"}})
-        assert result["ok"], result
-        private = phone.wait_for(f"gametable/{t}/seat/1/private",
-                                 lambda m: m.json().get("game") == "sanguosha_map").json()
-        assert "action" in private and private["legal"]
-        runner = BotRunner(daemon, [1, 2], seed=4)
-        for _ in range(200):
-            if runner.poll(500) == 0:
-                break
-        state = daemon.public_state()
-        assert state["phase"] == "over" and state["winner"], state["log"]
-        final = phone.wait_for(f"gametable/{t}/state", lambda m: m.json().get("phase") == "over").json()
-        assert final["winner"] == state["winner"]
-        assert min(final["sides"]["A"]["castle"], final["sides"]["B"]["castle"]) == 0
-        words = phone.wait_for(f"gametable/{t}/events", lambda m: "game_over" in json.dumps(m.json())).json()
-        assert any("Castle" in w for w in words["words"])
-        # the journal replays into the same state (what a restarted daemon does)
-        replayed = Table()
-        assert all(replayed.submit(r.input).ok for r in daemon.journal.records())
-        assert replayed.public_view() == daemon.table.public_view()
+    rig = table(table_id=t, clock=fake_clock)
+    daemon, phone = rig.daemon, rig.phone
+    games = phone.wait_for(f"gametable/{t}/games").json()["games"]
+    assert any(g["game"] == "sanguosha_map" for g in games)
+    run = uuid.uuid4().hex[:8]
+    result = phone.command(t, {"id": f"sg-{run}-new", "type": "new_game", "game": "sanguosha_map",
+                               "players": PLAYERS, "seed": 3, "options": {"fights": "quick"}})
+    assert result["ok"], result
+    private = phone.wait_for(f"gametable/{t}/seat/1/private",
+                             lambda m: m.json().get("game") == "sanguosha_map").json()
+    assert "action" in private and private["legal"]
+    runner = BotRunner(daemon, [1, 2], seed=4)
+    for _ in range(200):
+        if runner.poll(500) == 0:
+            break
+    state = daemon.public_state()
+    assert state["phase"] == "over" and state["winner"], state["log"]
+    final = phone.wait_for(f"gametable/{t}/state", lambda m: m.json().get("phase") == "over").json()
+    assert final["winner"] == state["winner"]
+    assert min(final["sides"]["A"]["castle"], final["sides"]["B"]["castle"]) == 0
+    words = phone.wait_for(f"gametable/{t}/events", lambda m: "game_over" in json.dumps(m.json())).json()
+    assert any("Castle" in w for w in words["words"])
+    # the journal replays into the same state (what a restarted daemon does)
+    replayed = Table()
+    assert all(replayed.submit(r.input).ok for r in daemon.journal.records())
+    assert replayed.public_view() == daemon.table.public_view()
 
 
 @pytest.mark.slow
 def test_headless_sim_plays_full_battlefield_games(tmp_path):
     """`gametable sim --game sanguosha_map --bots 4 --headless`: bots play quick-fight games to the end."""
-    from tests.helpers.broker import free_port
+    from gametable.broker import free_port
 
     cfg = tmp_path / "sim.toml"
     cfg.write_text(f'table_id = "sgsim"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
@@ -119,23 +119,24 @@ def test_headless_sim_plays_full_battlefield_games(tmp_path):
 
 
 @pytest.mark.mqtt
-def test_the_dodge_window_times_out_on_the_daemons_clock(broker, tmp_path, fake_clock):
+def test_the_dodge_window_times_out_on_the_daemons_clock(table, fake_clock):
     """SG-9.1: an unanswered 闪 window closes by the daemon's deadline (a journalled timeout)."""
     t = "sgt"
-    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), t, fake_clock) as (daemon, phone):
-        run = uuid.uuid4().hex[:8]
-        new = {**scripted_game()[0], "id": f"sgt-{run}-new"}
-        new["options"] = {**new["options"], "timeout_s": 7}
-        assert phone.command(t, new)["ok"]
-        for i, inp in enumerate(scripted_game()[1:3]):
-            assert phone.command(t, {**inp, "id": f"sgt-{run}-{i}"})["ok"]
-        state = phone.wait_for(f"gametable/{t}/state", lambda m: (m.json().get("window") or {}).get("deadline")).json()
-        assert state["window"]["deadline"] == pytest.approx(fake_clock.wall() + 7)
-        start = len(phone.messages)
-        fake_clock.advance(7.1)
-        event = phone.wait_for(f"gametable/{t}/events", lambda m: m.json().get("source") == "timer", start=start).json()
-        assert event["input"]["type"] == "timeout"
-        assert "Bo loses 1 health to Ann's 杀" in event["words"]
-        said = event["says"][event["words"].index("Bo loses 1 health to Ann's 杀")]  # a Chinese phone's line
-        assert render(said, "zh") == "Bo 失去 1 点体力（Ann 的杀）"
-        assert daemon.public_state()["players"][1]["health"] == 2
+    rig = table(table_id=t, clock=fake_clock)
+    daemon, phone = rig.daemon, rig.phone
+    run = uuid.uuid4().hex[:8]
+    new = {**scripted_game()[0], "id": f"sgt-{run}-new"}
+    new["options"] = {**new["options"], "timeout_s": 7}
+    assert phone.command(t, new)["ok"]
+    for i, inp in enumerate(scripted_game()[1:3]):
+        assert phone.command(t, {**inp, "id": f"sgt-{run}-{i}"})["ok"]
+    state = phone.wait_for(f"gametable/{t}/state", lambda m: (m.json().get("window") or {}).get("deadline")).json()
+    assert state["window"]["deadline"] == pytest.approx(fake_clock.wall() + 7)
+    start = len(phone.messages)
+    fake_clock.advance(7.1)
+    event = phone.wait_for(f"gametable/{t}/events", lambda m: m.json().get("source") == "timer", start=start).json()
+    assert event["input"]["type"] == "timeout"
+    assert "Bo loses 1 health to Ann's 杀" in event["words"]
+    said = event["says"][event["words"].index("Bo loses 1 health to Ann's 杀")]  # a Chinese phone's line
+    assert render(said, "zh") == "Bo 失去 1 点体力（Ann 的杀）"
+    assert daemon.public_state()["players"][1]["health"] == 2

@@ -17,17 +17,17 @@ from controller.games.coinwar.virtual_table import SEAT_SPOTS, answer_from_truth
 from gametable.sim import add_sim_arguments, run_sim
 from gametable.sim_platform import SimError
 from gametable.sim_table import VirtualTable
+from gametable.testing.daemon_proc import panel_port
 from gametable_core import table_geometry as geo
 from gametable_core.clock import FakeClock
 from sensors.virtual.flying import FlyModel
-from tests.helpers.daemon_proc import panel_port
-from tests.helpers.mini_referee import FakeDaemon
+from tests.helpers.mini_referee import mini_daemon
 
 ALWAYS_OFF_RAIL = FlyModel(rail_threshold=1.0, rail_full=2.0, rail_p_max=1.0, coin_threshold=1e12)
 
 
 def start(seats=(1, 2, 3), **kw):
-    daemon = FakeDaemon()
+    daemon = mini_daemon()
     vt = VirtualTable(daemon, FakeClock(), seed=kw.pop("seed", 3), **kw)
     players = [{"seat": s, "name": f"P{s}"} for s in seats]
     assert daemon.submit({"id": "g", "type": "new_game", "game": "coinwar", "mode": "ffa", "players": players,
@@ -152,7 +152,7 @@ def test_run_sim_headless_plays_a_bot_game_to_its_end(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     add_sim_arguments(parser)
     args = parser.parse_args(["--config", str(cfg), "--bots", "3", "--headless", "--speed", "1000"])
-    assert run_sim(args, daemon_factory=FakeDaemon) == 0
+    assert run_sim(args, daemon_factory=mini_daemon) == 0
     final = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert final["phase"] == "over" and final["winner"]
 
@@ -165,7 +165,7 @@ def test_run_sim_headless_plays_a_bot_game_to_its_end(tmp_path, capsys):
 def test_run_sim_refuses_bad_options_with_one_line(argv, message, capsys):
     parser = argparse.ArgumentParser()
     add_sim_arguments(parser)
-    assert run_sim(parser.parse_args(argv), daemon_factory=FakeDaemon) == 2
+    assert run_sim(parser.parse_args(argv), daemon_factory=mini_daemon) == 2
     assert message in capsys.readouterr().out
 
 
@@ -174,7 +174,7 @@ def test_run_sim_reports_a_broken_config(tmp_path, capsys):
     cfg.write_text("[sim]\nspeed = 'fast'\n")
     parser = argparse.ArgumentParser()
     add_sim_arguments(parser)
-    assert run_sim(parser.parse_args(["--config", str(cfg)]), daemon_factory=FakeDaemon) == 2
+    assert run_sim(parser.parse_args(["--config", str(cfg)]), daemon_factory=mini_daemon) == 2
     assert "sim.speed" in capsys.readouterr().out
 
 

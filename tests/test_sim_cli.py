@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.broker import free_port
+from gametable.broker import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,13 +16,13 @@ import pytest
 
 from controller.daemon import Daemon
 from controller.games.coinwar.sensing import ObservedStrike
+from gametable.broker import free_port
 from gametable.sim_platform import SimError
 from gametable.sim_rig import SimHardware, SimHardwareError, direct_reason
 from gametable.sim_table import VirtualTable
+from gametable.testing.recorder import Recorder
 from gametable_core.clock import SystemClock
 from gametable_core.config import parse
-from tests.helpers.broker import free_port
-from tests.helpers.mqtt_client import Recorder
 
 pytestmark = pytest.mark.mqtt
 ROOT = Path(__file__).resolve().parent.parent

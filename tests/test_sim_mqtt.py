@@ -14,7 +14,7 @@ from gametable.sim_serve import sensor_topics, serve
 from gametable.sim_table import VirtualTable
 from gametable_core.clock import FakeClock
 from gametable_core.config import parse
-from tests.helpers.mini_referee import FakeDaemon
+from tests.helpers.mini_referee import mini_daemon
 
 pytestmark = pytest.mark.mqtt
 
@@ -37,7 +37,7 @@ def wait_for(q: queue.Queue, pred, timeout: float = 10.0):
 
 def test_a_flick_from_the_panel_is_played_and_the_coins_are_published(broker):
     config = parse({"table_id": "t9", "mqtt": {"host": broker.host, "port": broker.port}})
-    daemon = FakeDaemon()
+    daemon = mini_daemon()
     table = VirtualTable(daemon, FakeClock(), seed=2)
     players = [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bob"}]
     daemon.submit({"id": "g", "type": "new_game", "game": "coinwar", "mode": "ffa", "players": players,

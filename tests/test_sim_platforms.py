@@ -17,9 +17,9 @@ from gametable.sim import _virtual_sensors
 from gametable.sim_platform import SensorPlatform, TablePlatform, TruthPlatform
 from gametable.sim_rig import MAX_SPEED, SimHardware
 from gametable.sim_table import VirtualTable
+from gametable.testing.recorder import Recorder
 from gametable_core.clock import SystemClock
 from gametable_core.config import parse
-from tests.helpers.mqtt_client import Recorder
 
 pytestmark = pytest.mark.mqtt
 

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.games.coinwar.sensing import strike_input
+from gametable.testing.pty import PtyPair, wait_for
 from gametable_core.clock import FakeClock
 from gametable_core.frames import encode, encode_raw
 from sensors.striker_link import StrikerLink
-from tests.helpers.pty_pair import PtyPair, wait_for
 
 HELLO = {"t": "hello", "id": "base", "seq": 0, "fw": "1.0.0", "proto": 1}
 

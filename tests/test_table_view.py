@@ -10,7 +10,7 @@ import pytest
 
 from controller.games import registry
 from controller.table import Table
-from tests.helpers.play import new_game_input, random_legal
+from gametable.testing.bots import new_game_input, random_legal
 
 
 def _answering(public: dict) -> list[int]:

@@ -10,9 +10,9 @@ import uuid
 
 import pytest
 
+from gametable.testing.games import coup_game
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import drawn_box, shot
-from tests.helpers.coup_panel import coup_game
-from tests.helpers.mqtt_client import Recorder
 from tests.sgmap_helpers import tiny_map
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 import pytest
 from playwright.sync_api import expect
 
+from gametable.testing.recorder import Recorder
 from tests.helpers.browser import phone_page, shot, unlocked_host
-from tests.helpers.mqtt_client import Recorder
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
@@ -83,8 +83,8 @@ def test_a_bot_for_the_unfilled_seat_leaves_nothing_to_wait_for(stack, browser, 
 def bo_gone(broker, browser, tmp_path, tag: str):
     """[panel] absent_s (here 1 s): a Coup game at Bo's turn, three phones, the host unlocked; then
     Bo's phone closes and the host is told. Yields the stack and the host's page."""
-    from tests.helpers.coup_panel import coup_game
-    from tests.helpers.panel import start_stack
+    from gametable.testing.games import coup_game
+    from gametable.testing.table import start_stack
 
     stack = start_stack(broker, str(tmp_path / "journal.sqlite"), absent_s=1.0, keepalive_s=0.3)
     try:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from controller.games.coinwar.sensing import strike_input
+from gametable.testing.pty import wait_for
 from sensors.striker_link import StrikerLink
 from sensors.virtual.virtual_base import VirtualBaseStation
-from tests.helpers.pty_pair import wait_for
 
 
 @pytest.fixture

@@ -15,9 +15,10 @@ from controller.games.coinwar.virtual_table import CoinWarParts
 from controller.virtual_parts import UNKNOWN, Coin
 from gametable.sim_platform import SimError
 from gametable.sim_table import VirtualTable, virtual_parts
+from gametable.testing.fake_daemon import FakeDaemon
 from gametable_core.clock import FakeClock
 from sensors.virtual.physics import PhysicsParams, Point, StrikeTruth
-from tests.helpers.mini_referee import FakeDaemon
+from tests.helpers.mini_referee import mini_daemon
 
 PLUG = "plugcoin"
 
@@ -69,7 +70,7 @@ def plug_game():
 
 
 def _table(game: str, seats=(1, 2)) -> tuple[FakeDaemon, VirtualTable]:
-    daemon = FakeDaemon()
+    daemon = mini_daemon()
     vt = VirtualTable(daemon, FakeClock(), seed=3)
     players = [{"seat": s, "name": f"P{s}"} for s in seats]
     assert daemon.submit({"id": "g", "type": "new_game", "game": "coinwar", "players": players, "seed": 1})["ok"]

@@ -78,7 +78,7 @@ def test_coup_from_the_lobby_every_answering_phone_sees_the_beginners_countdown(
 def test_bang_targets_come_into_view_after_tapping_a_card(stack, browser, broker):
     """BG-8.14 stacked table: the Sheriff taps her Duel (the last card of her hand, at the bottom of
     a 640 px screen); the plays it has, one per target with the distance, are brought on screen."""
-    from tests.helpers.mqtt_client import Recorder
+    from gametable.testing.recorder import Recorder
 
     setup = {"roles": {"1": "sheriff", "2": "outlaw", "3": "outlaw", "4": "renegade"},
              "characters": {"1": "sid_ketchum", "2": "vulture_sam", "3": "willy_the_kid", "4": "slab_the_killer"},

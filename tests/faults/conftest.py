@@ -3,11 +3,11 @@ from __future__ import annotations
 import pytest
 
 from controller.command_client import CommandClient
+from gametable.testing.bots import Bot
+from gametable.testing.daemon_proc import DaemonProcess
+from gametable.testing.netcut import NetCut
+from gametable.testing.recorder import Recorder
 from tests.faults.rig import TABLE, Rig
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.netcut import NetCut
-from tests.helpers.play import Bot
 
 
 def _rig(broker, tmp_path, daemon_port: int | None = None):

@@ -9,11 +9,11 @@ from typing import Any
 
 from controller.command_client import CommandClient, CommandTimeout
 from controller.daemon import led_plan_for
+from gametable.broker import Broker
 from gametable.replay import replay_lines
-from tests.helpers.broker import Broker
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.play import Bot, comparable
+from gametable.testing.bots import Bot, comparable
+from gametable.testing.daemon_proc import DaemonProcess
+from gametable.testing.recorder import Recorder
 
 TABLE = "t1"
 T = f"gametable/{TABLE}"
@@ -29,16 +29,10 @@ class Rig:
 
     def start_daemon(self, timeout: float = 40.0) -> int:
         """Start the daemon process; wait for ``online``; returns the phone's message index before."""
-        mark = len(self.phone.messages)
-        self.daemon.start()
-        self.wait_online(mark, timeout)
-        return mark
+        return self.daemon.start_online(self.phone, timeout)
 
     def wait_online(self, mark: int, timeout: float = 40.0) -> None:
-        try:
-            self.phone.wait_for(f"{T}/status", lambda m: m.payload == b"online", timeout, start=mark)
-        except TimeoutError:
-            raise AssertionError("daemon did not come online; its log:\n" + self.daemon.log_text()[-3000:]) from None
+        self.daemon.wait_online(self.phone, mark, timeout)
 
     def play(self, n: int) -> None:
         """``n`` random legal commands, each acknowledged ok; returns once the phone saw them all."""

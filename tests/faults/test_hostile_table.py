@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from controller.journal import Journal
 from controller.table import Table
 from gametable.replay import replay_lines
+from gametable.testing.bots import Bot
 from tests.helpers.hostile import hostile_commands
-from tests.helpers.play import Bot
 
 SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

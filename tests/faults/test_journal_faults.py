@@ -11,8 +11,8 @@ import pytest
 
 from controller.journal import Journal, JournalError
 from controller.table import Table
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.play import Bot
+from gametable.testing.bots import Bot
+from gametable.testing.daemon_proc import DaemonProcess
 
 
 def test_a_full_journal_refuses_the_input_and_a_retry_succeeds_later(tmp_path):
@@ -47,7 +47,7 @@ def test_run_refuses_a_journal_that_is_not_a_database_without_touching_it(tmp_pa
     import subprocess
     import sys
 
-    from tests.helpers.daemon_proc import REPO, write_config
+    from gametable.testing.daemon_proc import REPO, write_config
 
     journal = tmp_path / "journal.sqlite"
     junk = b"this is not SQLite, maybe a half-copied file\n" * 100
@@ -81,7 +81,7 @@ def test_run_with_a_bad_config_exits_78_so_systemd_does_not_restart_it(tmp_path)
     import subprocess
     import sys
 
-    from tests.helpers.daemon_proc import REPO
+    from gametable.testing.daemon_proc import REPO
 
     config = tmp_path / "g.toml"
     config.write_text('table_id = "t9"\n[panel]\nport = "eighty"\n')

@@ -21,9 +21,9 @@ import pytest
 from controller.journal import Journal
 from controller.table import Table
 from gametable.replay import replay_file
+from gametable.testing.bots import comparable
+from gametable.testing.daemon_proc import REPO
 from tests.faults.rig import T, retained
-from tests.helpers.daemon_proc import REPO
-from tests.helpers.play import comparable
 from tests.test_journal import flip_bit, smash_page_of
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]

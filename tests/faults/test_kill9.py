@@ -9,8 +9,8 @@ from collections import Counter
 import pytest
 
 from gametable.replay import replay_lines
+from gametable.testing.bots import comparable
 from tests.faults.rig import T, retained
-from tests.helpers.play import comparable
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 

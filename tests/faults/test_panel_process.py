@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.daemon_proc import DaemonProcess
-from tests.helpers.panel import NEW_GAME
+from gametable.testing.daemon_proc import DaemonProcess
+from gametable.testing.panel import NEW_GAME
 from tests.security.lan import Phone
 from tests.security.mqtt_rig import wait_until
 

@@ -19,8 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller.command_client import CommandTimeout, expiry_for
+from gametable.testing.panel import PIN, Http
+from gametable.testing.table import start_stack
 from tests.faults.rig import T
-from tests.helpers.panel import PIN, Http, start_stack
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 

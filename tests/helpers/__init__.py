@@ -1,1 +1,1 @@
-"""Shared test helpers: real Mosquitto brokers, MQTT clients, fake clock."""
+"""Test-only helpers (browser, oracles, engine tables); the shared rig is gametable/testing/ (docs/testing.md)."""

@@ -1,4 +1,4 @@
-"""Real Mosquitto for tests: the package's own starter (gametable.broker), re-exported."""
+"""Real Mosquitto is gametable/broker.py: kept for the camera tests until they import it."""
 
 from gametable.broker import Broker, free_port, mosquitto_binary, start_broker
 

@@ -1,6 +1,7 @@
 """Shared Playwright fixtures for the panel's browser tests: Debian's Chromium, phone-sized pages.
 
-A pytest plugin (see tests/conftest.py): browser test modules ask for ``browser`` and ``stack`` and
+A pytest plugin (see tests/conftest.py): browser test modules ask for ``browser`` and the rig's
+``stack`` (gametable/testing/fixtures.py) and
 mark themselves ``pytest.mark.usefixtures("close_contexts")``.
 """
 
@@ -10,22 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.panel import start_stack
+from gametable.testing.chromium import ARGS, CHROMIUM
 
 ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 PHONE_360 = {**PHONE, "viewport": {"width": 360, "height": 640}}  # a small phone, whole screens
-
-
-@pytest.fixture
-def stack(broker, tmp_path):
-    """Daemon + panel in-process against the test's real Mosquitto."""
-    s = start_stack(broker, str(tmp_path / "journal.sqlite"))
-    yield s
-    s.stop()
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +93,7 @@ def phone_page(browser, url: str, errors: list[str], *, locale: str | None = Non
 def unlocked_host(browser, stack, errors: list[str]):
     """The host's phone, unlocked, at its lobby: the page has its stream and the table's games first, so
     no redraw lands between typing the PIN and tapping Unlock."""
-    from tests.helpers.panel import PIN
+    from gametable.testing.panel import PIN
 
     host = phone_page(browser, stack.url + "/host", errors)
     host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")

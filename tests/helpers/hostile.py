@@ -1,10 +1,9 @@
 """Hypothesis strategies for hostile commands: wrong types, huge strings, nested junk, unknown
-types, wrong seats, broken envelopes. Shared by the Table fuzz and the MQTT fuzz."""
+types, wrong seats, broken envelopes. Shared by the Table fuzz and the MQTT fuzz (the soak's
+hypothesis-free junk is gametable/testing/junk.py)."""
 
 from __future__ import annotations
 
-import json
-import random
 from typing import Any
 
 from hypothesis import strategies as st
@@ -50,21 +49,3 @@ def hostile_commands(draw: st.DrawFn) -> Any:
     if kind == "wrong_seat":
         cmd["seat"] = draw(wrong_seats)
     return cmd
-
-
-def random_junk(rnd: random.Random) -> bytes:
-    """A hostile ``cmd`` payload without hypothesis (for the soak): raw bytes or a bad command."""
-    kind = rnd.randrange(6)
-    if kind == 0:
-        return bytes(rnd.randrange(256) for _ in range(rnd.randrange(1, 64)))
-    if kind == 1:
-        return b"[" * rnd.randrange(20, 5000)
-    cid = f"junk{rnd.randrange(10**9)}"
-    if kind == 2:
-        kind_ = rnd.choice(["strike", "shot", "placed", "end_turn", "answer", "move"])
-        return json.dumps({"type": kind_, "seat": rnd.choice([0, 7, "1", None, [1]]), "id": cid}).encode()
-    if kind == 3:
-        return json.dumps({"type": "".join(rnd.choice("xyz_") for _ in range(8)), "id": cid}).encode()
-    if kind == 4:
-        return json.dumps({"type": "shot", "seat": 1, "coin": "c1" * rnd.randrange(9000, 20000), "id": cid}).encode()
-    return json.dumps({"type": "answer", "question": {"k": [1, {"k": None}]}, "value": "x" * 50, "id": cid}).encode()

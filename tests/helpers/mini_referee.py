@@ -8,8 +8,9 @@ state with `phase`, `turn`, `players`, `questions`, `pending_placements`, `winne
 from __future__ import annotations
 
 import copy
-import threading
 from typing import Any
+
+from gametable.testing.fake_daemon import FakeDaemon
 
 
 class RefError(ValueError):
@@ -172,49 +173,7 @@ def public(state):
     return {k: copy.deepcopy(v) for k, v in state.items() if not k.startswith("_")}
 
 
-class FakeDaemon:
-    """The Daemon API (submit/public_state/add_listener) over the mini referee, no I/O."""
-
-    def __init__(self, config: Any = None, clock: Any = None, **_: Any) -> None:
-        self.state: dict[str, Any] | None = None
-        self.inputs: list[dict[str, Any]] = []
-        self._listeners = []
-        self._lock = threading.Lock()
-        self._results: dict[str, dict[str, Any]] = {}
-        self.started = False
-
-    def start(self) -> None:
-        self.started = True
-
-    def stop(self) -> None:
-        self.started = False
-
-    def add_listener(self, fn) -> None:
-        self._listeners.append(fn)
-
-    def seat_view(self, seat: int) -> None:
-        """The mini referee keeps no seat views (bots and the simulator then use the public state)."""
-        return None
-
-    def public_state(self):
-        with self._lock:
-            return public(self.state)
-
-    def submit(self, cmd: dict[str, Any], source: str = "sensor") -> dict[str, Any]:
-        with self._lock:
-            cid = cmd.get("id")
-            if cid in self._results:
-                return self._results[cid]
-            try:
-                self.state = apply(self.state, cmd)
-            except (RefError, KeyError, TypeError) as exc:
-                result = {"id": cid, "ok": False, "error": str(exc)}
-            else:
-                self.inputs.append(cmd)
-                result = {"id": cid, "ok": True}
-            self._results[cid] = result
-            snapshot = public(self.state)
-        if result["ok"]:
-            for fn in self._listeners:
-                fn(cmd, snapshot)
-        return result
+def mini_daemon(config: Any = None, clock: Any = None, **_: Any) -> FakeDaemon:
+    """The rig's stand-in daemon (gametable/testing/fake_daemon.py) on this referee; the
+    signature of the simulator's ``daemon_factory``."""
+    return FakeDaemon(apply=apply, view=public, refusals=(RefError, KeyError, TypeError))

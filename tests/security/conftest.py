@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from gametable.testing.panel import NEW_GAME, PIN
+from gametable.testing.recorder import Recorder
+from gametable.testing.table import start_table
 from gametable_core.clock import FakeClock
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME, PIN, start_stack
 from tests.security.lan import Phone, lan
 from tests.security.mqtt_rig import start_secured_table
 from web_panel.server import Limits
@@ -19,9 +20,10 @@ TEST_LIMITS = Limits(head_timeout_s=1.0)
 
 @pytest.fixture
 def stack(broker, tmp_path):
-    clock = FakeClock()
-    s = start_stack(broker, str(tmp_path / "journal.sqlite"), clock=clock, limits=TEST_LIMITS)
-    s.clock = clock
+    """The daemon and the served panel, the panel on a FakeClock (``panel_clock``) and TEST_LIMITS
+    (the rig's ``start_table``: this folder's ``table`` is the secured one below)."""
+    s = start_table(broker, tmp_path / "journal.sqlite", phone=False, panel=True,
+                    panel_kwargs={"clock": FakeClock(), "limits": TEST_LIMITS})
     yield s
     s.stop()
 
@@ -33,14 +35,6 @@ def table(tmp_path):
     yield t
     t.daemon.stop()
     t.broker.close()
-
-
-@pytest.fixture
-def wire(broker):
-    """Everything written on the table's topics (what the daemon would act on)."""
-    r = Recorder(broker.host, broker.port, "gametable/t1/#")
-    yield r
-    r.close()
 
 
 def commands(wire: Recorder, start: int = 0) -> list[dict]:
@@ -89,7 +83,7 @@ def rotating_pin_attack(stack, addresses: int, max_requests: int = 3000) -> tupl
         if status == 403:
             compared += 1
         elif status == 429:
-            stack.clock.advance(float(body["error"].rsplit("in ", 1)[1].split(" ")[0]) + 0.5)
+            stack.panel_clock.advance(float(body["error"].rsplit("in ", 1)[1].split(" ")[0]) + 0.5)
         elif status == 423:
             break
         else:

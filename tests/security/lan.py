@@ -8,11 +8,12 @@ bounded in sockets and time.
 
 from __future__ import annotations
 
-import http.client
 import json
 import socket
 import time
 from typing import Any
+
+from gametable.testing.panel import Http
 
 
 def lan(n: int, net: int = 0) -> str:
@@ -20,58 +21,11 @@ def lan(n: int, net: int = 0) -> str:
     return f"127.{10 + net}.{n // 250}.{n % 250 + 2}"
 
 
-class Phone:
-    """A cookie-keeping HTTP client from its own address, talking to the real served panel."""
+class Phone(Http):
+    """A cookie-keeping HTTP client from its own address (the rig's ``Http``), with its live stream."""
 
     def __init__(self, port: int, address: str, *, host_header: str | None = None) -> None:
-        self.port, self.address = port, address
-        self.host_header = host_header or f"127.0.0.1:{port}"
-        self.cookies: dict[str, str] = {}
-        self.get("/api/info")
-
-    def _conn(self, timeout: float) -> http.client.HTTPConnection:
-        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout, source_address=(self.address, 0))
-
-    def _headers(self, extra: dict[str, str] | None = None) -> dict[str, str]:
-        out = {"Host": self.host_header, "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
-        out.update(extra or {})
-        return out
-
-    def _keep(self, resp: http.client.HTTPResponse) -> None:
-        for header in resp.headers.get_all("Set-Cookie") or []:
-            name, _, rest = header.partition("=")
-            value = rest.split(";", 1)[0]
-            if value and "Max-Age=0" not in header and "expires=Thu, 01 Jan 1970" not in header:
-                self.cookies[name] = value
-            else:
-                self.cookies.pop(name, None)
-
-    def get(self, path: str, timeout: float = 10) -> tuple[int, bytes]:
-        conn = self._conn(timeout)
-        try:
-            conn.request("GET", path, headers=self._headers())
-            resp = conn.getresponse()
-            body = resp.read()
-            self._keep(resp)
-            return resp.status, body
-        finally:
-            conn.close()
-
-    def post(self, path: str, body: Any, *, raw: bytes | None = None, timeout: float = 15) -> tuple[int, dict[str, Any]]:
-        conn = self._conn(timeout)
-        try:
-            data = raw if raw is not None else json.dumps(body).encode()
-            conn.request("POST", path, data, headers=self._headers({
-                "Content-Type": "application/json", "X-CSRF-Token": self.cookies.get("gt_csrf", "")}))
-            resp = conn.getresponse()
-            payload = resp.read()
-            self._keep(resp)
-        finally:
-            conn.close()
-        try:
-            return resp.status, json.loads(payload)
-        except ValueError:
-            return resp.status, {"raw": payload.decode(errors="replace")}
+        super().__init__(port, address, host_header=host_header or f"127.0.0.1:{port}")
 
     def stream(self, timeout: float = 10) -> Stream:
         return Stream(self.port, self.address, self._headers(), timeout)

@@ -14,7 +14,7 @@ import paho.mqtt.client as mqtt
 
 from controller.daemon import Daemon
 from gametable.broker import Broker, start_table_broker
-from gametable_core.config import parse
+from gametable.testing.table import start_table
 
 TABLE = "t1"
 
@@ -29,17 +29,15 @@ class SecuredTable:
 
 
 def start_secured_table(journal: Path) -> SecuredTable:
+    """The rig's table (no phone: an anonymous one is refused) on the shipped broker set-up."""
     broker = start_table_broker()
-    config = parse({"table_id": TABLE, "journal": {"path": str(journal)},
-                    "mqtt": {"host": broker.host, "port": broker.port, "keepalive": 5,
-                             "username": "daemon", "password": broker.users["daemon"]}})
-    daemon = Daemon(config)
-    daemon.start()
-    if not daemon.bridge.wait_connected(10):
-        daemon.stop()
+    try:
+        table = start_table(broker, journal, table_id=TABLE, phone=False, config={
+            "mqtt": {"keepalive": 5, "username": "daemon", "password": broker.users["daemon"]}})
+    except BaseException:
         broker.close()
-        raise RuntimeError("the daemon did not connect to the secured broker")
-    return SecuredTable(broker, daemon)
+        raise
+    return SecuredTable(broker, table.daemon)
 
 
 def connect_once(broker: Broker, client_id: str, *, username: str | None = None, password: str | None = None,

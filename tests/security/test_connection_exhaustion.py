@@ -77,7 +77,7 @@ def test_500_streams_leave_ordinary_requests_and_commands_working(stack):
 
 
 def test_seated_phones_and_the_host_are_admitted_when_spectator_slots_are_full(broker, tmp_path):
-    from tests.helpers.panel import start_stack
+    from gametable.testing.table import start_stack
     from web_panel.server import Limits
 
     s = start_stack(broker, str(tmp_path / "j.sqlite"), limits=Limits(spectator_streams=40))
@@ -105,7 +105,7 @@ def test_a_stream_that_stops_reading_is_dropped(broker, tmp_path, wire):
     """A phone that never reads must not make the panel buffer without end; others still get frames."""
     import socket
 
-    from tests.helpers.panel import start_stack
+    from gametable.testing.table import start_stack
     from web_panel.server import Limits
 
     s = start_stack(broker, str(tmp_path / "j.sqlite"), limits=Limits(stream_buffer_bytes=64 * 1024))

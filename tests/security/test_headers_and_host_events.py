@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from tests.helpers.mqtt_client import Recorder
+from gametable.testing.recorder import Recorder
 from tests.security.conftest import commands, host_of, seated, start_game
 from tests.security.lan import Phone, lan, statuses
 

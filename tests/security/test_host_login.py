@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gametable import host_cli
+from gametable.testing.panel import PIN
 from gametable_core.clock import FakeClock
-from tests.helpers.panel import PIN
 from tests.security.conftest import rotating_pin_attack, unlock_with_pin
 from tests.security.lan import Phone, lan
 from web_panel.host_login import ClientBackoff, HostLogin
@@ -35,7 +35,7 @@ def test_pins_from_651_rotating_addresses_lock_host_login_after_100_tries(stack)
     # Locked: even the right PIN, from a fresh address, is refused unchecked; the answer says why.
     status, body = unlock_with_pin(Phone(stack.panel.port, lan(3, net=41)), 999_999, PIN)
     assert status == 423 and "gametable host unlock" in body["error"] and "100 wrong PINs" in body["error"]
-    stack.clock.advance(7 * 24 * 3600)  # a lockout does not wear off: a person must lift it
+    stack.panel_clock.advance(7 * 24 * 3600)  # a lockout does not wear off: a person must lift it
     assert unlock_with_pin(Phone(stack.panel.port, lan(4, net=41)), 999_998, PIN)[0] == 423
 
 

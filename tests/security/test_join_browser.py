@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from gametable.testing.table import start_stack
 from gametable_core.clock import FakeClock
 from tests.helpers.browser import PHONE, shot
-from tests.helpers.panel import start_stack
 from web_panel.app import lan_address
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.browser, pytest.mark.usefixtures("close_contexts")]

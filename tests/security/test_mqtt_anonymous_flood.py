@@ -12,7 +12,7 @@ import uuid
 import pytest
 
 from controller.command_client import CommandClient
-from tests.helpers.panel import NEW_GAME
+from gametable.testing.panel import NEW_GAME
 from tests.security.mqtt_rig import TABLE
 
 pytestmark = pytest.mark.mqtt

@@ -22,7 +22,7 @@ import pytest
 
 from controller.topics import Topics
 from gametable.broker import free_port
-from tests.helpers.panel import Http
+from gametable.testing.panel import Http
 from tests.security.mqtt_rig import connect_once
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]

@@ -15,8 +15,8 @@ import pytest
 
 from controller.command_client import CommandClient
 from controller.topics import Topics, daemon_client_id
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME
+from gametable.testing.panel import NEW_GAME
+from gametable.testing.recorder import Recorder
 from tests.security.mqtt_rig import TABLE, connect_once, wait_until
 
 pytestmark = pytest.mark.mqtt

@@ -8,8 +8,8 @@ import stat
 
 import pytest
 
+from gametable.testing.panel import PIN
 from gametable_core.config import parse
-from tests.helpers.panel import PIN
 from tests.security.conftest import host_of, join_code, seated, start_game
 from tests.security.lan import Phone, lan
 from web_panel.security import pin_file, resolve_pin
@@ -43,10 +43,10 @@ def test_a_guessing_phone_waits_longer_after_each_pause(stack):
         assert _unlock(phone, "1111", i)[0] == 403
     status, body = _unlock(phone, PIN, 10)  # even the right PIN waits out the pause
     assert (status, body["error"]) == (429, "too many wrong PINs; try again in 60 s")
-    stack.clock.advance(61)
+    stack.panel_clock.advance(61)
     assert _unlock(phone, "2222", 11)[0] == 403  # one more wrong PIN: the pause doubles
     assert _unlock(phone, PIN, 12)[1]["error"] == "too many wrong PINs; try again in 120 s"
-    stack.clock.advance(121)
+    stack.panel_clock.advance(121)
     assert _unlock(phone, PIN, 13) == (200, {"ok": True})
 
 
@@ -63,7 +63,7 @@ def test_gametable_run_makes_a_random_pin_at_first_start_and_keeps_it(tmp_path, 
 
 
 def test_the_default_pin_is_flagged_to_the_host_screen(broker, tmp_path):
-    from tests.helpers.panel import start_stack
+    from gametable.testing.table import start_stack
 
     s = start_stack(broker, str(tmp_path / "j.sqlite"))
     try:

@@ -65,9 +65,9 @@ def test_strangers_never_see_the_join_code(stack):
 def test_the_join_code_rotates_and_an_old_one_expires(stack):
     phone = Phone(stack.panel.port, lan(1, net=53))
     old = join_code(stack)
-    stack.clock.advance(600)  # one period on: the code just scanned still works, a new one is shown
+    stack.panel_clock.advance(600)  # one period on: the code just scanned still works, a new one is shown
     assert join_code(stack) != old
-    stack.clock.advance(600)  # two periods on: the old code is refused
+    stack.panel_clock.advance(600)  # two periods on: the old code is refused
     status, body = _claim(phone, 2, "expired", old)
     assert status == 403 and "scan the QR code on the table's screen again" in body["error"]
     assert _claim(phone, 2, "fresh", join_code(stack)) == (200, {"ok": True, "seat": 2})
@@ -79,5 +79,5 @@ def test_the_hosts_approval_or_the_consoles_code_seats_a_phone(stack):
     assert host.post("/api/host/share", {"id": "approve-seat-4", "seat": 4}) == (200, {"ok": True, "seat": 4})
     assert _claim(guest, 4, "approved") == (200, {"ok": True, "seat": 4})
     other = Phone(stack.panel.port, lan(2, net=54))
-    stack.clock.advance(24 * 3600)  # the console's code (`gametable sim`'s banner) lasts the run
+    stack.panel_clock.advance(24 * 3600)  # the console's code (`gametable sim`'s banner) lasts the run
     assert _claim(other, 5, "console", stack.panel.console_join_code) == (200, {"ok": True, "seat": 5})

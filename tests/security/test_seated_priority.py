@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gametable.testing.table import start_table
 from gametable_core.clock import FakeClock
-from tests.helpers.panel import start_stack
 from tests.security.conftest import host_of, seated, start_game
 from tests.security.lan import Phone, lan
 from web_panel.budget import RequestBudget
@@ -23,10 +23,8 @@ pytestmark = pytest.mark.mqtt
 
 @pytest.fixture
 def slow_budget_stack(broker, tmp_path):
-    clock = FakeClock()
-    s = start_stack(broker, str(tmp_path / "journal.sqlite"), clock=clock,
-                    limits=Limits(head_timeout_s=1.0, public_rate=4.0, public_burst=1.0))
-    s.clock = clock
+    s = start_table(broker, tmp_path / "journal.sqlite", phone=False, panel=True, panel_kwargs={
+        "clock": FakeClock(), "limits": Limits(head_timeout_s=1.0, public_rate=4.0, public_burst=1.0)})
     yield s
     s.stop()
 

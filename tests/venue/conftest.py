@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from gametable.testing.venue import bridged_table, start_venue_broker
 from gametable.venue.config import VenueConfig
 from gametable.venue.service import VenueService
 from tests.helpers import postgres
-from tests.helpers.venue import bridged_table, start_venue_broker
 
 
 @pytest.fixture(scope="session")

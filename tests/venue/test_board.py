@@ -12,9 +12,9 @@ import urllib.request
 
 import pytest
 
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.pty_pair import wait_for
-from tests.helpers.venue import quick_coup
+from gametable.testing.games import quick_coup
+from gametable.testing.pty import wait_for
+from gametable.testing.recorder import Recorder
 
 pytestmark = pytest.mark.mqtt
 

@@ -13,10 +13,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 
+from gametable.testing.games import quick_coup
+from gametable.testing.panel import NEW_GAME
+from gametable.testing.recorder import Recorder
 from gametable.venue.setup import BRIDGED, SetupError, build, table_user
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import NEW_GAME
-from tests.helpers.venue import quick_coup
 
 pytestmark = pytest.mark.mqtt
 

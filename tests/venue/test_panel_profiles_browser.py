@@ -13,15 +13,15 @@ import pytest
 
 from controller.bot_runner import BotRunner
 from gametable.broker import free_port
+from gametable.testing.panel import PIN
+from gametable.testing.pty import wait_for
+from gametable.testing.recorder import Recorder
+from gametable.testing.venue import bridged_table, start_venue_broker
 from gametable.venue.config import VenueConfig
 from gametable.venue.ratings import league
 from gametable.venue.service import VenueService
 from gametable_core.config import parse
 from tests.helpers.browser import phone_page, start_from_lobby, unlocked_host
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.panel import PIN
-from tests.helpers.pty_pair import wait_for
-from tests.helpers.venue import bridged_table, start_venue_broker
 from web_panel.server import PanelServer
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.browser, pytest.mark.slow, pytest.mark.usefixtures("close_contexts")]

@@ -13,12 +13,12 @@ import urllib.request
 import pytest
 
 from controller.bot_runner import BotRunner
+from gametable.testing.pty import wait_for
+from gametable.testing.recorder import Recorder
+from gametable.testing.venue import bridged_table, start_venue_broker
 from gametable.venue.config import VenueConfig
 from gametable.venue.offers import AutoStart
 from gametable.venue.service import VenueService
-from tests.helpers.mqtt_client import Recorder
-from tests.helpers.pty_pair import wait_for
-from tests.helpers.venue import bridged_table, start_venue_broker
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.browser, pytest.mark.slow]
 PLAYERS = ["Ann", "Bo", "Cy", "Di"]

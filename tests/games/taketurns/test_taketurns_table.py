@@ -9,12 +9,9 @@ from __future__ import annotations
 import pytest
 
 from controller.bot_runner import BotRunner
-from controller.daemon import Daemon
 from controller.games import register, registry, unregister
 from controller.table import Table
-from gametable_core.config import parse
 from tests.games import taketurns
-from tests.helpers.daemon import daemon_and_phone
 
 T = "tt"
 PLAYERS = [{"seat": 2, "name": "Ann"}, {"seat": 5, "name": "Bo"}]
@@ -29,11 +26,9 @@ def game():
 
 
 @pytest.fixture
-def table(game, broker, tmp_path, fake_clock):
-    with daemon_and_phone(broker, str(tmp_path / "j.sqlite"), T, fake_clock) as (daemon, phone):
-        # the daemon says "online" after subscribing to cmd, so from here on no command is missed
-        phone.wait_for(f"gametable/{T}/status", lambda m: m.payload == b"online")
-        yield daemon, phone
+def tt_table(game, table, fake_clock):
+    t = table(table_id=T, clock=fake_clock)  # up once the daemon says "online": no command is missed
+    return t.daemon, t.phone
 
 
 def _state(phone, predicate, start=0):
@@ -46,8 +41,8 @@ def _event_words(phone, cmd_id, start):
 
 
 @pytest.mark.mqtt
-def test_a_game_from_tests_only_plays_end_to_end_with_its_window_timing_out(table, fake_clock):
-    daemon, phone = table
+def test_a_game_from_tests_only_plays_end_to_end_with_its_window_timing_out(tt_table, fake_clock):
+    daemon, phone = tt_table
     games = phone.wait_for(f"gametable/{T}/games").json()["games"]
     tt = next(g for g in games if g["game"] == "taketurns")
     assert tt["players"] == {"min": 2, "max": 2} and tt["free_seating"] is True
@@ -105,8 +100,8 @@ def test_a_game_from_tests_only_plays_end_to_end_with_its_window_timing_out(tabl
 
 
 @pytest.mark.mqtt
-def test_the_games_own_bot_plays_a_seat(table, fake_clock):
-    daemon, phone = table
+def test_the_games_own_bot_plays_a_seat(tt_table, fake_clock):
+    daemon, phone = tt_table
     runner = BotRunner(daemon, [5], seed=1)
     assert phone.command(T, {"id": "g", "type": "new_game", "game": "taketurns", "players": PLAYERS,
                              "options": {"pile": 6}})["ok"]
@@ -117,37 +112,21 @@ def test_the_games_own_bot_plays_a_seat(table, fake_clock):
 
 
 @pytest.mark.mqtt
-def test_a_plugin_game_brings_its_own_sensor_through_the_hardware_that_knows_no_game(game, broker, tmp_path):
+def test_a_plugin_game_brings_its_own_sensor_through_the_hardware_that_knows_no_game(game, table):
     """A token through the bowl's beam (MockFactory pin, the real BeamBank and its debounce) is a
     ``take`` of the seat whose turn it is: the hardware layer hands the edge to Take Turns' adapter."""
     import time
 
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    from gametable.testing.pty import wait_for
 
-    from controller.hardware import Hardware
-    from gametable_core.clock import SystemClock
-    from tests.helpers.pty_pair import wait_for
-
-    config = parse({"table_id": T, "mqtt": {"host": broker.host, "port": broker.port},
-                    "journal": {"path": str(tmp_path / "j.sqlite")},
-                    "beams": [{"id": "bowl", "pin": 17, "kind": "point", "at": [-60.0, 300.0]}]})
-    clock = SystemClock()
-    daemon = Daemon(config, clock)
-    daemon.start()
-    assert daemon.bridge.wait_connected(10)
-    factory = MockFactory(pin_class=MockPWMPin)
-    hardware = Hardware(config, clock, daemon, pin_factory=factory)
-    hardware.start()
-    try:
-        assert daemon.submit({"id": "tt-bowl-new", "type": "new_game", "game": "taketurns", "players": PLAYERS,
-                              "order": [2, 5], "seed": 1})["ok"]
-        pin = factory.pin(17)
-        pin.drive_low()  # a token falls through the beam ...
-        time.sleep(0.02)  # (a real 20 ms pulse: the bank debounces on the real clock)
-        pin.drive_high()
-        wait_for(lambda: daemon.public_state()["pile"] != 7, what="the bowl's take")
-        state = daemon.public_state()
-        assert state["pile"] == 6 and state["last"][0] == {"kind": "take", "seat": 2, "count": 1}
-    finally:
-        hardware.stop()
-        daemon.stop()
+    t = table(table_id=T, hardware=True, phone=False,
+              config={"beams": [{"id": "bowl", "pin": 17, "kind": "point", "at": [-60.0, 300.0]}]},
+              game={"id": "tt-bowl-new", "type": "new_game", "game": "taketurns", "players": PLAYERS,
+                    "order": [2, 5], "seed": 1})
+    pin = t.pins.pin(17)
+    pin.drive_low()  # a token falls through the beam ...
+    time.sleep(0.02)  # (a real 20 ms pulse: the bank debounces on the real clock)
+    pin.drive_high()
+    wait_for(lambda: t.daemon.public_state()["pile"] != 7, what="the bowl's take")
+    state = t.daemon.public_state()
+    assert state["pile"] == 6 and state["last"][0] == {"kind": "take", "seat": 2, "count": 1}

@@ -6,25 +6,12 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from controller.daemon import Daemon
 from gametable.broker import Broker, _hand_to_mosquitto, _spawn, free_port, start_table_broker
+from gametable.testing.netcut import NetCut
+from gametable.testing.table import start_table
 from gametable.venue.setup import VenueSetup, bridge_conf, build, table_user, write
-from gametable_core.config import parse
-from tests.helpers.netcut import NetCut
-
-
-def quick_coup(game_id: str, names: tuple[str, str] = ("Ann", "Bo")) -> list[dict[str, Any]]:
-    """The commands of a two-player Coup that seat 1 wins in five inputs (CP-7 setup: two coups)."""
-    new = {"type": "new_game", "game": "coup", "seed": 1, "id": game_id,
-           "players": [{"seat": 1, "name": names[0]}, {"seat": 2, "name": names[1]}],
-           "options": {"setup": {"hands": {"1": ["duke", "duke"], "2": ["captain", "contessa"]},
-                                 "coins": {"1": 14}, "first": 1}}}
-    moves = [(1, "coup", {"target": 2}), (2, "lose_influence", {"card": "captain"}), (2, "income", {}),
-             (1, "coup", {"target": 2})]
-    return [new, *({"type": "move", "seat": seat, "move": move, "args": args, "id": f"{game_id}-m{i}"}
-                   for i, (seat, move, args) in enumerate(moves))]
 
 
 @dataclass
@@ -73,11 +60,11 @@ def bridged_table(venue: VenueBroker, table_id: str, journal: Path) -> BridgedTa
     password = venue.setup.passwords[table_user(table_id)]
     broker.conf.write_text(broker.conf.read_text() + bridge_conf(table_id, "127.0.0.1", link.port, password, "1 1"))
     broker.restart()
-    config = parse({"table_id": table_id, "journal": {"path": str(journal)},
-                    "mqtt": {"host": broker.host, "port": broker.port, "username": "daemon",
-                             "password": broker.users["daemon"]}})
-    daemon = Daemon(config)
-    daemon.start()
-    if not daemon.bridge.wait_connected(10):
-        raise RuntimeError("the table's daemon did not connect to its broker")
-    return BridgedTable(table_id, broker, link, daemon)
+    try:
+        table = start_table(broker, journal, table_id=table_id, phone=False, config={
+            "mqtt": {"username": "daemon", "password": broker.users["daemon"]}})
+    except BaseException:
+        broker.close()
+        link.close()
+        raise
+    return BridgedTable(table_id, broker, link, table.daemon)

@@ -82,7 +82,7 @@ class Bot:
         """The daemon accepted ``cmd`` (first time or as a duplicate): the mirror applies it once."""
         result = self.mirror.submit(cmd)
         assert result.ok, f"mirror refused what the daemon accepted: {result.error}"
-        if not result.duplicate:
+        if not result.duplicate and result.input is not None:
             self.history.append(result.input)
         self.in_game += 1
 

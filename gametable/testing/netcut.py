@@ -9,7 +9,7 @@ from __future__ import annotations
 import socket
 import threading
 
-from tests.helpers.broker import free_port
+from gametable.broker import free_port
 
 
 class NetCut:

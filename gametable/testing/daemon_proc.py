@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from gametable.testing.recorder import Recorder
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -82,6 +84,22 @@ class DaemonProcess:
                 cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
             )
         self.starts += 1
+
+    def start_online(self, phone: Recorder, timeout: float = 40.0) -> int:
+        """Start the process and wait until ``phone`` (subscribed to its ``status``) sees it come
+        ``online``; returns the phone's message index before the start."""
+        mark = len(phone.messages)
+        self.start()
+        self.wait_online(phone, mark, timeout)
+        return mark
+
+    def wait_online(self, phone: Recorder, mark: int, timeout: float = 40.0) -> None:
+        """Wait for ``online`` on ``phone`` after message ``mark``; the daemon's log when it never comes."""
+        try:
+            phone.wait_for(f"gametable/{self.table_id}/status", lambda m: m.payload == b"online", timeout,
+                           start=mark)
+        except TimeoutError:
+            raise TimeoutError("the daemon did not come online; its log:\n" + self.log_text()[-3000:]) from None
 
     @property
     def pid(self) -> int:
