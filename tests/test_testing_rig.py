@@ -60,6 +60,17 @@ def test_new_game_ids_never_repeat_across_runs():
     assert new_game("coup")["game"] == "coup"
 
 
+def test_a_bots_command_ids_never_repeat_across_runs():
+    """Two runs of the same seeded bot send the same commands under different ids."""
+    code = ("from gametable.testing.bots import Bot\n"
+            "b = Bot(5)\nprint(' '.join(b.next_command()['id'] for _ in range(3)))")
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, timeout=120)
+            for _ in range(2)]
+    assert all(r.returncode == 0 for r in runs), [r.stderr for r in runs]
+    first, second = (r.stdout.split() for r in runs)
+    assert len(set(first)) == 3 and not set(first) & set(second)
+
+
 def test_the_rig_imports_no_test_tool_so_it_ships_with_the_product():
     modules = sorted(p.stem for p in (REPO / "gametable" / "testing").glob("*.py")
                      if p.stem not in ("__init__", "fixtures"))

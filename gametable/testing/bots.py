@@ -8,10 +8,15 @@ daemon's state must be.
 from __future__ import annotations
 
 import random
+import uuid
 from typing import Any
 
 from controller.games import registry
 from controller.table import Table
+
+# one token per process: a bot's command ids never repeat across runs, and two bots of one seed and
+# prefix in one process still send the same ids (the fault tests re-send to see duplicates)
+RUN = uuid.uuid4().hex[:8]
 
 
 def new_game_input(name: str, rnd: random.Random) -> dict[str, Any]:
@@ -76,7 +81,7 @@ class Bot:
             inp = new_game_input(game, self.rnd)
             self.in_game = 0
         self.count += 1
-        return {**inp, "id": f"{self.prefix}{self.count}"}
+        return {**inp, "id": f"{self.prefix}-{RUN}-{self.count}"}
 
     def accepted(self, cmd: dict[str, Any]) -> None:
         """The daemon accepted ``cmd`` (first time or as a duplicate): the mirror applies it once."""
