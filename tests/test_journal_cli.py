@@ -17,7 +17,7 @@ from controller.journal import Journal, JournalError
 from controller.table import Table
 from gametable.cli import main
 from gametable.replay import replay_lines
-from gametable.testing.bots import Bot
+from gametable.testing.bots import RUN, Bot
 from tests.test_journal import flip_bit, smash_page_of
 
 
@@ -60,7 +60,7 @@ def test_check_lists_a_bad_record_and_exits_1_without_writing(tmp_path, capsys):
     flip_bit(path, _bodies(path)[6].encode())
     before = path.read_bytes()
     code, out, _err = gametable(capsys, "journal", "check", str(path))
-    assert code == 1 and "bad: record seq 7 (#7, id 'b7'): CRC mismatch" in out
+    assert code == 1 and f"bad: record seq 7 (#7, id 'b-{RUN}-7'): CRC mismatch" in out
     assert "the daemon refuses this journal" in out and "gametable journal repair" in out
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["j.sqlite", "j.sqlite.anchor"]
 
@@ -82,7 +82,7 @@ def test_export_prints_the_good_inputs_in_replay_format_and_names_the_skipped_on
     assert replay_lines(out.splitlines()).public_view() is not None
     flip_bit(path, _bodies(path)[3].encode())
     code, out, err = gametable(capsys, "journal", "export", str(path))
-    assert code == 1 and "skipped record seq 4 (#4, id 'b4')" in err
+    assert code == 1 and f"skipped record seq 4 (#4, id 'b-{RUN}-4')" in err
     assert [json.loads(line) for line in out.splitlines()] == history[:3] + history[4:]
 
 
@@ -102,7 +102,7 @@ def test_repair_writes_a_new_file_with_the_good_records_and_their_seqs(tmp_path,
     before = path.read_bytes()
     code, out, _err = gametable(capsys, "journal", "repair", str(path), str(fixed))
     assert code == 0 and "wrote" in out and "39 good record(s)" in out
-    assert "dropped record seq 10 (#10, id 'b10'): CRC mismatch" in out
+    assert f"dropped record seq 10 (#10, id 'b-{RUN}-10'): CRC mismatch" in out
     assert path.read_bytes() == before
     assert _bodies(fixed) == bodies[:9] + bodies[10:]
     j = Journal(fixed)  # a sound journal again; the dropped seq stays taken
