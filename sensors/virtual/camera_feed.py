@@ -2,7 +2,8 @@
 
 Why: ``gametable sim --camera`` must take its facts from frames, through the same live observer
 as a Pi (docs/camera.md, CAM-5), never from the physics' truth. This is the live counterpart of
-``sensors/virtual/camera/record.py`` (which renders one strike into a recording): around every flick it
+``sensors/virtual/camera/record.py`` (which renders one strike into a recording; both draw the hand,
+the pen and coins off the surface from ``scene.py``): around every flick it
 renders the table at rest with the hand and pen coming in, every physics step due at the rig's
 frame rate (motion blur, coins hopping a rail or riding a coin), and the coins at rest after it,
 and hands each frame to ``door(t, image)`` -- the same door a real camera's frames use.
@@ -17,9 +18,16 @@ from typing import Any
 
 from gametable_core.clock import Clock
 from sensors.camera.recording import CoinInfo
-from sensors.virtual.camera.record import REST_TAIL_S, STRIKE_T, _at, _hand_at, _heights
 from sensors.virtual.camera.render import Renderer
 from sensors.virtual.camera.rig import CameraRig
+from sensors.virtual.camera.scene import (
+    REST_TAIL_S,
+    STRIKE_T,
+    History,
+    hand_at,
+    heights_off_surface,
+    positions_at,
+)
 from sensors.virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
 
 Door = Callable[[float, Any], None]
@@ -72,7 +80,7 @@ class VirtualCamera:
 
     def _hand(self, t: float) -> Any:
         at = self._start.get(self._coin or "")
-        return _hand_at(at, self._aim, t) if at is not None else None
+        return hand_at(at, self._aim, t) if at is not None else None
 
     def flick(self, physics: TablePhysics, coin: str, vx: float, vy: float, *,
               on_step: StepHook | None = None) -> StrikeTruth:
@@ -80,14 +88,14 @@ class VirtualCamera:
         (after :meth:`hand_in`)."""
         if self._coin != coin:
             self.hand_in(physics.positions(), coin, vx, vy)
-        history: list[tuple[float, dict[str, Point], dict[str, float]]] = []
+        history: History = []
 
         def step(ts: float, positions: dict[str, Point]) -> None:
-            heights = _heights(physics, ts)
+            heights = heights_off_surface(physics, ts)
             history.append((ts, dict(positions), heights))
             while ts + 1e-9 >= self._next:
                 tf = self._next
-                self._emit(self.renderer.render(positions, flying=heights, previous=_at(history, tf - self.rig.exposure_s),
+                self._emit(self.renderer.render(positions, flying=heights, previous=positions_at(history, tf - self.rig.exposure_s),
                                                 hand=self._hand(tf)))
                 self._next += self.period
                 del history[:-8]
