@@ -54,10 +54,8 @@ def colour_blobs(image: Any, calibration: Calibration, colours: Iterable[str], *
     h, w = image.shape[:2]
     coin_r = calibration.coin_px((p.table[0] / 2, p.table[1] / 2), p.coin_diameter_mm) / 2
     area = math.pi * coin_r**2
-    illum = light_without_coins(image, coin_r)
-    surface = np.array([(0.0, 0.0), (p.table[0], 0.0), (p.table[0], p.table[1]), (0.0, p.table[1])])
-    inside = np.zeros((h, w), np.uint8)
-    cv2.fillPoly(inside, [calibration.to_image(surface).astype(np.int32)], 255)
+    inside = surface_mask(calibration, (w, h), p.table, margin_mm=p.coin_diameter_mm / 4)
+    illum = light_without_coins(image, coin_r, inside)
     sub = (slice(None, None, 4), slice(None, None, 4))  # a sample is enough for the median light
     table_light = np.median(illum[sub][inside[sub] > 0], axis=0).astype(np.float32) + 1.0
     smooth = cv2.GaussianBlur(image, (3, 3), 0)
@@ -130,14 +128,40 @@ def _same_colour(a: str, b: str) -> bool:
     return bool(np.abs(la - lb).max() < SAME_COLOUR)
 
 
-def light_without_coins(image: Any, coin_r: float) -> Any:
+def light_without_coins(image: Any, coin_r: float, surface: Any) -> Any:
     """The light on the table from a frame with coins on it: a median over ~2.5 coin sizes (at a
     size where a coin is ~4 px across, so it costs the same at any resolution), which also drops
-    thin marks such as the goal line."""
+    thin marks such as the goal line. Beyond the ``surface`` mask, and under whatever the first
+    median shows differs from it (coins), the table's light is carried on from the table around
+    (inpainting): a coin by a rail or in a corner is measured against the table, not the rail
+    or itself."""
     h, w = image.shape[:2]
     f = max(1, int(round(coin_r / 2)))
-    small = cv2.resize(image, (max(1, w // f), max(1, h // f)), interpolation=cv2.INTER_AREA)
-    return cv2.resize(cv2.medianBlur(small, 11), (w, h), interpolation=cv2.INTER_LINEAR)
+    size = (max(1, w // f), max(1, h // f))
+    small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+    unknown = (cv2.resize(surface, size, interpolation=cv2.INTER_AREA) < 250).astype(np.uint8)
+    first = cv2.medianBlur(cv2.inpaint(small, unknown, 2, cv2.INPAINT_TELEA), 11)
+    b, g, r = cv2.split(cv2.absdiff(small, first))
+    things = (cv2.max(cv2.max(b, g), r) > FG_LEVEL).astype(np.uint8)
+    unknown |= cv2.dilate(things, np.ones((3, 3), np.uint8))
+    light = cv2.medianBlur(cv2.inpaint(small, unknown, 2, cv2.INPAINT_TELEA), 11)
+    return cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def surface_mask(calibration: Calibration, size: tuple[int, int], table: tuple[float, float], *,
+                 margin_mm: float = 0.0) -> Any:
+    """255 on the playing surface (and ``margin_mm`` beyond its edges), as the lens draws it: its
+    edges are sampled every 10 mm, since a barrel lens bows them."""
+    width, length = table
+    m = margin_mm
+    xs, ys = np.linspace(-m, width + m, int(width / 10) + 2), np.linspace(-m, length + m, int(length / 10) + 2)
+    edge = np.concatenate([np.column_stack([xs, np.full_like(xs, -m)]),
+                           np.column_stack([np.full_like(ys, width + m), ys]),
+                           np.column_stack([xs[::-1], np.full_like(xs, length + m)]),
+                           np.column_stack([np.full_like(ys, -m), ys[::-1]])])
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(mask, [np.round(calibration.to_image(edge)).astype(np.int32)], 255)
+    return mask
 
 
 def _split(mask: Any, k: int) -> list[Point]:
