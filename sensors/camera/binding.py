@@ -23,9 +23,11 @@ Point = tuple[float, float]
 BIND_MATCH = 0.45  # log-colour distance (table light) within which a coin's ring is a named colour
 PIXEL_MATCH = 0.5  # ... and within which one (slightly blurred) pixel is
 SAME_COLOUR = 0.15  # named colours closer than this are one colour: only sticker dots tell them apart
-# a patch of one colour counts as coins when its area is this share of one coin's disc or more (a
-# coin at the hand's edge is no coin yet); its rim and sticker dots do not match: ~0.8 of the disc
-MIN_AREA, COIN_AREA = 0.5, 0.8
+# a whole coin's patch of its colour is ~0.94 of its disc (0.76-1.1 on rendered frames: its soft
+# rim and its sticker dots do not match, perspective changes its size); a patch under 0.7 of a
+# coin per coin is partly hidden (the hand's edge): its centre would be off, so it is no coin yet
+COIN_AREA, WHOLE = 0.94, 0.7
+RING_COVER = 0.97  # ... and a whole coin's ring around its patch's centre is all of its colour
 
 
 @dataclass(frozen=True)
@@ -74,21 +76,23 @@ def colour_blobs(image: Any, calibration: Calibration, colours: Iterable[str], *
     out: list[Blob] = []
     for i, colour in enumerate(named):
         mine = ok & (nearest == i)
-        if mine.sum() < MIN_AREA * area:
+        if mine.sum() < WHOLE * area:
             continue
         # only the box around this colour's pixels is labelled (a whole frame per colour costs ms)
-        pad = 2
+        pad = int(coin_r) + 2
         x0, y0 = max(int(us[mine].min()) - pad, 0), max(int(vs[mine].min()) - pad, 0)
         x1, y1 = min(int(us[mine].max()) + pad + 1, w), min(int(vs[mine].max()) + pad + 1, h)
         mask = cv2.morphologyEx((labels[y0:y1, x0:x1] == i + 1).astype(np.uint8), cv2.MORPH_OPEN, kernel)
         n, comp, stats, centroids = cv2.connectedComponentsWithStats(mask)
         for j in range(1, n):
-            k = int(round(stats[j, cv2.CC_STAT_AREA] / (COIN_AREA * area)))
-            if stats[j, cv2.CC_STAT_AREA] < MIN_AREA * area or k > 4:
-                continue  # a sliver (a coin under the hand's edge) or no coin (a sleeve of that colour)
+            k = max(1, int(round(stats[j, cv2.CC_STAT_AREA] / (COIN_AREA * area))))
+            if stats[j, cv2.CC_STAT_AREA] < WHOLE * k * area or k > 4:
+                continue  # partly hidden (the hand's edge) or no coin (a sleeve of that colour)
             parts = [tuple(centroids[j])] if k <= 1 else _split(comp == j, k)
             centres = [(float(u) + x0, float(v) + y0) for u, v in parts]
             for at in centres:
+                if _ring_cover(comp == j, (at[0] - x0, at[1] - y0), coin_r) < RING_COVER:
+                    continue  # a disc cut by the hand's edge: its patch's centre is off the coin's
                 look = _ring_colour(image, illum, at, coin_r, table_light)
                 if look is None or float(np.abs(look - want[i]).max()) > BIND_MATCH:
                     continue
@@ -101,8 +105,8 @@ def bind_coins(image: Any, calibration: Calibration, seat_colours: Mapping[int, 
                seat_marks: Mapping[int, int] | None = None,
                params: TrackParams | None = None) -> dict[int, Point]:
     """Game start (CAM-2): each seat's coin found on the surface by its colour ``#rrggbb`` (and its
-    sticker dots when two seats share a colour, docs/camera.md "Identity") -> its position in mm,
-    to about a pixel (``finding.find_coins`` refines it to the tracker's sub-pixel location).
+    sticker dots when two seats share a colour, docs/camera.md "Identity") -> its position in mm
+    (the centre of its patch: ~0.5 mm rms on rendered frames, as good as the strike tracker's).
     A seat whose coin is not found, or is found twice, is left out: never another seat's coin."""
     marks = dict(seat_marks or {})
     found: dict[int, list[Point]] = {}
@@ -171,6 +175,16 @@ def _split(mask: Any, k: int) -> list[Point]:
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
     _c, _labels, centres = cv2.kmeans(pts, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     return [(float(u), float(v)) for u, v in centres]
+
+
+def _ring_cover(patch: Any, at: Point, r: float) -> float:
+    """The share of a coin's ring (0.55-0.85 r around ``at``, clear of its sticker dots) in ``patch``."""
+    ring = np.zeros(patch.shape, np.uint8)
+    c = (int(round(at[0])), int(round(at[1])))
+    cv2.circle(ring, c, max(1, int(r * 0.85)), 1, -1)
+    cv2.circle(ring, c, max(1, int(r * 0.55)), 0, -1)
+    sel = ring > 0
+    return float(patch[sel].mean()) if sel.any() else 0.0
 
 
 def _ring_colour(image: Any, illum: Any, at: Point, r: float, table_light: Any) -> Any:
