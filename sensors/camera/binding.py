@@ -23,9 +23,9 @@ Point = tuple[float, float]
 BIND_MATCH = 0.45  # log-colour distance (table light) within which a coin's ring is a named colour
 PIXEL_MATCH = 0.5  # ... and within which one (slightly blurred) pixel is
 SAME_COLOUR = 0.15  # named colours closer than this are one colour: only sticker dots tell them apart
-# a whole coin's patch of its colour is ~0.94 of its disc (0.76-1.1 on rendered frames: its soft
-# rim and its sticker dots do not match, perspective changes its size); a patch under 0.7 of a
-# coin per coin is partly hidden (the hand's edge): its centre would be off, so it is no coin yet
+# a whole coin's patch of its colour, sticker dots filled in, is ~0.94 of its disc (0.76-1.1 on
+# rendered frames: its soft rim does not match); a patch under 0.7 of a coin per coin is partly
+# hidden (the hand's edge): its centre would be off, so it is no coin yet
 COIN_AREA, WHOLE = 0.94, 0.7
 RING_COVER = 0.97  # ... and a whole coin's ring around its patch's centre is all of its colour
 
@@ -57,7 +57,8 @@ def colour_blobs(image: Any, calibration: Calibration, colours: Iterable[str], *
     coin_r = calibration.coin_px((p.table[0] / 2, p.table[1] / 2), p.coin_diameter_mm) / 2
     area = math.pi * coin_r**2
     inside = surface_mask(calibration, (w, h), p.table, margin_mm=p.coin_diameter_mm / 4)
-    illum = light_without_coins(image, coin_r, inside)
+    # the light from the table alone: a few mm inside its edges, clear of the rails' darker wood
+    illum = light_without_coins(image, coin_r, surface_mask(calibration, (w, h), p.table, margin_mm=-3.0))
     sub = (slice(None, None, 4), slice(None, None, 4))  # a sample is enough for the median light
     table_light = np.median(illum[sub][inside[sub] > 0], axis=0).astype(np.float32) + 1.0
     smooth = cv2.GaussianBlur(image, (3, 3), 0)
@@ -76,27 +77,31 @@ def colour_blobs(image: Any, calibration: Calibration, colours: Iterable[str], *
     out: list[Blob] = []
     for i, colour in enumerate(named):
         mine = ok & (nearest == i)
-        if mine.sum() < WHOLE * area:
+        if mine.sum() < WHOLE * 0.7 * area:  # not even one coin of this colour (at the table's far corner)
             continue
         # only the box around this colour's pixels is labelled (a whole frame per colour costs ms)
         pad = int(coin_r) + 2
         x0, y0 = max(int(us[mine].min()) - pad, 0), max(int(vs[mine].min()) - pad, 0)
         x1, y1 = min(int(us[mine].max()) + pad + 1, w), min(int(vs[mine].max()) + pad + 1, h)
-        mask = cv2.morphologyEx((labels[y0:y1, x0:x1] == i + 1).astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        mask = _filled(cv2.morphologyEx((labels[y0:y1, x0:x1] == i + 1).astype(np.uint8), cv2.MORPH_OPEN, kernel))
         n, comp, stats, centroids = cv2.connectedComponentsWithStats(mask)
         for j in range(1, n):
-            k = max(1, int(round(stats[j, cv2.CC_STAT_AREA] / (COIN_AREA * area))))
-            if stats[j, cv2.CC_STAT_AREA] < WHOLE * k * area or k > 4:
+            # a coin's size where this patch lies (a corner is farther from the lens than the centre)
+            here = calibration.to_table(np.array([centroids[j] + (x0, y0)]))[0]
+            r_here = calibration.coin_px((float(here[0]), float(here[1])), p.coin_diameter_mm) / 2
+            disc = math.pi * r_here**2
+            k = max(1, int(round(stats[j, cv2.CC_STAT_AREA] / (COIN_AREA * disc))))
+            if stats[j, cv2.CC_STAT_AREA] < WHOLE * k * disc or k > 4:
                 continue  # partly hidden (the hand's edge) or no coin (a sleeve of that colour)
             parts = [tuple(centroids[j])] if k <= 1 else _split(comp == j, k)
             centres = [(float(u) + x0, float(v) + y0) for u, v in parts]
             for at in centres:
-                if _ring_cover(comp == j, (at[0] - x0, at[1] - y0), coin_r) < RING_COVER:
+                if _ring_cover(comp == j, (at[0] - x0, at[1] - y0), r_here) < RING_COVER:
                     continue  # a disc cut by the hand's edge: its patch's centre is off the coin's
-                look = _ring_colour(image, illum, at, coin_r, table_light)
+                look = _ring_colour(image, illum, at, r_here, table_light)
                 if look is None or float(np.abs(look - want[i]).max()) > BIND_MATCH:
                     continue
-                _ratio, dots = blob_shape(image, illum, illum, at, coin_r, look - np.log(table_light))
+                _ratio, dots = blob_shape(image, illum, illum, at, r_here, look - np.log(table_light))
                 out.append(Blob((float(at[0]), float(at[1])), colour, dot_count(dots)))
     return out
 
@@ -154,8 +159,8 @@ def light_without_coins(image: Any, coin_r: float, surface: Any) -> Any:
 
 def surface_mask(calibration: Calibration, size: tuple[int, int], table: tuple[float, float], *,
                  margin_mm: float = 0.0) -> Any:
-    """255 on the playing surface (and ``margin_mm`` beyond its edges), as the lens draws it: its
-    edges are sampled every 10 mm, since a barrel lens bows them."""
+    """255 on the playing surface and ``margin_mm`` beyond its edges (inside them when negative), as
+    the lens draws it: its edges are sampled every 10 mm, since a barrel lens bows them."""
     width, length = table
     m = margin_mm
     xs, ys = np.linspace(-m, width + m, int(width / 10) + 2), np.linspace(-m, length + m, int(length / 10) + 2)
@@ -175,6 +180,13 @@ def _split(mask: Any, k: int) -> list[Point]:
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.1)
     _c, _labels, centres = cv2.kmeans(pts, k, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
     return [(float(u), float(v)) for u, v in centres]
+
+
+def _filled(mask: Any) -> Any:
+    """``mask`` (0/1, its border clear) with its holes filled: a coin's sticker dots are part of it."""
+    outside = mask.copy()
+    cv2.floodFill(outside, None, (0, 0), 1)  # everything reachable from the border
+    return mask | (1 - outside)
 
 
 def _ring_cover(patch: Any, at: Point, r: float) -> float:
