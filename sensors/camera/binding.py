@@ -61,22 +61,12 @@ def colour_blobs(image: Any, calibration: Calibration, colours: Iterable[str], *
     illum = light_without_coins(image, coin_r, surface_mask(calibration, (w, h), p.table, margin_mm=-3.0))
     sub = (slice(None, None, 4), slice(None, None, 4))  # a sample is enough for the median light
     table_light = np.median(illum[sub][inside[sub] > 0], axis=0).astype(np.float32) + 1.0
-    smooth = cv2.GaussianBlur(image, (3, 3), 0)
-    b, g, r = cv2.split(cv2.absdiff(smooth, illum))
-    fg = (cv2.max(cv2.max(b, g), r) > FG_LEVEL) & (inside > 0)
-    vs, us = np.nonzero(fg)
-    rel = (np.log(smooth[vs, us].astype(np.float32) + 1.0) - np.log(illum[vs, us].astype(np.float32) + 1.0)
-           + np.log(table_light))
     want = np.log(np.array([hex_bgr(c) for c in named], dtype=np.float32) + 1.0)
-    dist = np.abs(rel[:, None, :] - want[None, :, :]).max(axis=2)  # (pixels, colours)
-    nearest = dist.argmin(axis=1) if len(us) else np.zeros(0, dtype=np.intp)
-    ok = dist[np.arange(len(nearest)), nearest] < PIXEL_MATCH
-    labels = np.zeros((h, w), np.uint8)
-    labels[vs[ok], us[ok]] = nearest[ok] + 1
+    labels, us, vs, nearest = _pixel_colours(image, illum, inside, table_light, want)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
     out: list[Blob] = []
     for i, colour in enumerate(named):
-        mine = ok & (nearest == i)
+        mine = nearest == i
         if mine.sum() < WHOLE * 0.7 * area:  # not even one coin of this colour (at the table's far corner)
             continue
         # only the box around this colour's pixels is labelled (a whole frame per colour costs ms)
@@ -104,6 +94,24 @@ def colour_blobs(image: Any, calibration: Calibration, colours: Iterable[str], *
                 _ratio, dots = blob_shape(image, illum, illum, at, r_here, look - np.log(table_light))
                 out.append(Blob((float(at[0]), float(at[1])), colour, dot_count(dots)))
     return out
+
+
+def _pixel_colours(image: Any, illum: Any, inside: Any, table_light: Any, want: Any) -> tuple[Any, Any, Any, Any]:
+    """Each pixel on the surface that differs from the table's light, given to the nearest named
+    colour (log colours ``want``) when within PIXEL_MATCH of it: (a label image, 1 + the colour's
+    index or 0; the labelled pixels' columns, rows and colour indices)."""
+    h, w = image.shape[:2]
+    smooth = cv2.GaussianBlur(image, (3, 3), 0)  # a 3 x 3 blur: a pixel's noise well under the match
+    b, g, r = cv2.split(cv2.absdiff(smooth, illum))
+    vs, us = np.nonzero((cv2.max(cv2.max(b, g), r) > FG_LEVEL) & (inside > 0))
+    rel = (np.log(smooth[vs, us].astype(np.float32) + 1.0) - np.log(illum[vs, us].astype(np.float32) + 1.0)
+           + np.log(table_light))
+    dist = np.abs(rel[:, None, :] - want[None, :, :]).max(axis=2)  # (pixels, colours)
+    nearest = dist.argmin(axis=1) if len(us) else np.zeros(0, dtype=np.intp)
+    ok = dist[np.arange(len(nearest)), nearest] < PIXEL_MATCH
+    labels = np.zeros((h, w), np.uint8)
+    labels[vs[ok], us[ok]] = nearest[ok] + 1
+    return labels, us[ok], vs[ok], nearest[ok]
 
 
 def bind_coins(image: Any, calibration: Calibration, seat_colours: Mapping[int, str], *,

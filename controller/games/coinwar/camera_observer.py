@@ -223,7 +223,7 @@ class CameraObserver:
             self._last_rest_t = float("-inf")
             if camera is not None:
                 # where the frames showed each coin rest; a coin they did not place keeps its old
-                # position as the next search's hint (the next frames at rest must find it there)
+                # position, only as the next search's hint (it tells look-alikes apart, nothing more)
                 self.rest = {**self.rest, **camera.at_rest}
                 self._publish_rest()
                 self._save_record()
