@@ -67,14 +67,15 @@ def test_cam_2_every_coin_is_found_anywhere_even_half_in_the_goal_to_the_tracker
     assert all(math.dist(at, coins[f"c{s}"].at) < 6.0 for s, at in seats.items())  # never another seat's coin
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(gaps=st.lists(st.floats(0.3, 3.0), min_size=8, max_size=8), order=st.permutations(range(6)),
        rig=st.sampled_from(range(len(RIGS))))
 def test_cam_2_coins_in_the_corners_and_against_the_rails_are_found_as_well(gaps, order, rig):
     # a coin's edge ``gap`` mm from the rails (a respawn into a corner, a coin stopped by a rail)
     r, w, length = geo.COIN_RADIUS_MM, geo.WIDTH_MM, geo.LENGTH_MM
     spots = [(r + gaps[0], r + gaps[1]), (w - r - gaps[2], r + gaps[3]), (r + gaps[4], length - r - gaps[5]),
-             (w - r - gaps[6], length - r - gaps[7]), (212.5, r + gaps[0]), (r + gaps[1], 300.0)]
+             (w - r - gaps[6], length - r - gaps[7]), (212.5, r + gaps[0]),
+             (w - 3 * r - gaps[6] - gaps[0], length - r - gaps[7])]  # and a neighbour beside a corner's coin
     coins = _coins([spots[i] for i in order], TWO_REDS)
     frame, cal = _frame(RIGS[rig], coins)
     found = find_coins(frame, cal, coins)

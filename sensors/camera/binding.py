@@ -148,16 +148,19 @@ def _same_colour(a: str, b: str) -> bool:
 def light_without_coins(image: Any, coin_r: float, surface: Any) -> Any:
     """The light on the table from a frame with coins on it: a median over ~2.5 coin sizes (at a
     size where a coin is ~4 px across, so it costs the same at any resolution), which also drops
-    thin marks such as the goal line. Beyond the ``surface`` mask, and under whatever the first
-    median shows differs from it (coins), the table's light is carried on from the table around
-    (inpainting): a coin by a rail or in a corner is measured against the table, not the rail
-    or itself."""
+    thin marks such as the goal line. Beyond the ``surface`` mask, and under whatever differs from
+    a first median (coins), the table's light is carried on from the table around (inpainting): a
+    coin by a rail or in a corner is measured against the table, not the rail or itself."""
     h, w = image.shape[:2]
     f = max(1, int(round(coin_r / 2)))
     size = (max(1, w // f), max(1, h // f))
     small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
     unknown = (cv2.resize(surface, size, interpolation=cv2.INTER_AREA) < 250).astype(np.uint8)
-    first = cv2.medianBlur(cv2.inpaint(small, unknown, 2, cv2.INPAINT_TELEA), 11)
+    # a first guess that no coin can colour: beyond the edges the surface's median colour (carried
+    # on from the edge, a coin in a corner would paint the whole corner in its colour)
+    guess = small.copy()
+    guess[unknown > 0] = np.median(small[unknown == 0], axis=0) if (unknown == 0).any() else 0
+    first = cv2.medianBlur(guess, 11)
     b, g, r = cv2.split(cv2.absdiff(small, first))
     things = (cv2.max(cv2.max(b, g), r) > FG_LEVEL).astype(np.uint8)
     unknown |= cv2.dilate(things, np.ones((3, 3), np.uint8))
