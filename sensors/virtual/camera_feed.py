@@ -2,7 +2,8 @@
 
 Why: ``gametable sim --camera`` must take its facts from frames, through the same live observer
 as a Pi (docs/camera.md, CAM-5), never from the physics' truth. This is the live counterpart of
-``sensors/virtual/camera/record.py`` (which renders one strike into a recording): around every flick it
+``sensors/virtual/camera/record.py`` (which renders one strike into a recording; both draw the hand,
+the pen and coins off the surface from ``scene.py``): around every flick it
 renders the table at rest with the hand and pen coming in, every physics step due at the rig's
 frame rate (motion blur, coins hopping a rail or riding a coin), and the coins at rest after it,
 and hands each frame to ``door(t, image)`` -- the same door a real camera's frames use.
@@ -17,7 +18,7 @@ from typing import Any
 
 from gametable_core.clock import Clock
 from sensors.camera.recording import CoinInfo
-from sensors.virtual.camera.record import REST_TAIL_S, STRIKE_T, _at, _hand_at, _heights
+from sensors.virtual.camera import scene
 from sensors.virtual.camera.render import Renderer
 from sensors.virtual.camera.rig import CameraRig
 from sensors.virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
@@ -65,14 +66,14 @@ class VirtualCamera:
         """The striking hand and pen come in behind ``coin`` (the frames before the striker's strike)."""
         speed = math.hypot(vx, vy) or 1.0
         self._start, self._coin, self._aim = dict(positions), coin, (vx / speed, vy / speed)
-        n_before = int(round(STRIKE_T / self.period))
+        n_before = int(round(scene.STRIKE_T / self.period))
         for i in range(n_before):
-            self._emit(self.renderer.render(positions, hand=self._hand(i * self.period - STRIKE_T)))
-        self._next = n_before * self.period - STRIKE_T  # strike time of the next frame
+            self._emit(self.renderer.render(positions, hand=self._hand(i * self.period - scene.STRIKE_T)))
+        self._next = n_before * self.period - scene.STRIKE_T  # strike time of the next frame
 
     def _hand(self, t: float) -> Any:
         at = self._start.get(self._coin or "")
-        return _hand_at(at, self._aim, t) if at is not None else None
+        return scene.hand_at(at, self._aim, t) if at is not None else None
 
     def flick(self, physics: TablePhysics, coin: str, vx: float, vy: float, *,
               on_step: StepHook | None = None) -> StrikeTruth:
@@ -80,14 +81,14 @@ class VirtualCamera:
         (after :meth:`hand_in`)."""
         if self._coin != coin:
             self.hand_in(physics.positions(), coin, vx, vy)
-        history: list[tuple[float, dict[str, Point], dict[str, float]]] = []
+        history: scene.History = []
 
         def step(ts: float, positions: dict[str, Point]) -> None:
-            heights = _heights(physics, ts)
+            heights = scene.heights_off_surface(physics, ts)
             history.append((ts, dict(positions), heights))
             while ts + 1e-9 >= self._next:
                 tf = self._next
-                self._emit(self.renderer.render(positions, flying=heights, previous=_at(history, tf - self.rig.exposure_s),
+                self._emit(self.renderer.render(positions, flying=heights, previous=scene.positions_at(history, tf - self.rig.exposure_s),
                                                 hand=self._hand(tf)))
                 self._next += self.period
                 del history[:-8]
@@ -96,7 +97,7 @@ class VirtualCamera:
 
         truth = physics.flick(coin, vx, vy, on_step=step)
         _t, last, heights = history[-1]
-        for _ in range(max(2, int(round(REST_TAIL_S / self.period)))):
+        for _ in range(max(2, int(round(scene.REST_TAIL_S / self.period)))):
             self._emit(self.renderer.render(last, flying={c: h for c, h in heights.items() if c in last},
                                             hand=self._hand(self._next)))
             self._next += self.period

@@ -4,9 +4,11 @@ Why: the beams prove little (``sensing.py``); the camera above the table sees co
 deaths (docs/camera.md, CAM-2). This glue runs the vision core of ``sensors/camera`` on live frames,
 on the Pi and in ``gametable sim --camera`` alike:
 
-- between strikes: the markers give the calibration (re-done when they move, CAM-1); the coins are
-  bound to seats by colour when a game starts, and their positions at rest go to ``on_rest``
-  (``gametable/T/sensors/camera``, drawn on the table view, CAM-2);
+- between strikes: the markers give the calibration (re-done when they move, CAM-1); every coin is
+  found by its seat's colour and stickers wherever it lies (``sensors/camera/finding.py``: placed
+  back, nudged, swapped by hand), and the positions at rest go to ``on_rest``
+  (``gametable/T/sensors/camera``, drawn on the table view, CAM-2); a strike whose coins were not
+  searched since they last moved searches the frame just before the hand came in;
 - a strike window opens at the striker's strike (with the last few frames before it: the tracker
   learns the table at rest from them) and every frame goes to a :class:`StrikeTracker`;
 - the beams' observer decides when the coins rest (no beam edge for its settle time); then the
@@ -36,8 +38,9 @@ from controller.games.coinwar.sensing import ObservedStrike
 from controller.games.coinwar.virtual_table import initial_spot
 from gametable_core.config import CameraConfig
 from sensors.camera.calibration import Calibration, CalibrationError, Recalibrator, detect_markers
+from sensors.camera.finding import find_coins
 from sensors.camera.recording import CoinInfo, StrikeRecording, frame_names, save_recording
-from sensors.camera.tracking import StrikeTracker, bind_coins, locate_coins
+from sensors.camera.tracking import StrikeTracker
 
 log = logging.getLogger("gametable.camera")
 
@@ -80,6 +83,7 @@ class CameraObserver:
         self._game_start = False
         self._published: dict[str, Any] | None = None
         self._last_rest_t = float("-inf")
+        self._rest_seen = False  # ``rest`` comes from a frame at rest searched since the coins last moved
         self.last_frame: Any = None
         self.strikes = 0
         self.tracked = 0  # strikes whose frames were analysed (the others: no calibration, a coin unseen)
@@ -121,34 +125,22 @@ class CameraObserver:
         self._locate(image, calibration, coins)
 
     def _locate(self, image: Any, calibration: Calibration, coins: dict[str, CoinInfo]) -> None:
-        """The coins at rest: near where they rested (at a game's start: their initial spots,
-        CW-1.6); a coin not found there (placed back, CW-6.2) is searched by its seat's colour."""
+        """The coins at rest, each found by its seat's colour and sticker dots wherever a hand put
+        it (a coin placed back, CW-6.2, CW-7.4; nudged; swapped with a look-alike): where they
+        rested (at a game's start: their initial spots, CW-1.6) only tells look-alikes apart
+        (``sensors/camera/finding.py``, docs/camera.md "Between strikes")."""
         state = self._public_state() or {}
         game = (state.get("game"), state.get("seed"), state.get("mode"))
         if game != self._bound_game:  # a new game: the binding of coins to seats starts afresh (CAM-2)
             self._bound_game = game
             self.rest = {}
             self._game_start = True  # no strike yet: the coins are at their initial spots (CW-1.6)
-        missing = {c: info for c, info in coins.items() if c not in self.rest}
-        found = self._bind(image, calibration, missing) if missing else {}
-        hints = {}
-        for c, info in coins.items():
-            at = self.rest.get(c) or found.get(c) or (initial_spot(c, info.seat) if self._game_start else None)
-            if at is not None:
-                hints[c] = replace(info, at=at)
-        located = locate_coins(image, calibration, hints) if hints else {}
-        self.rest = {c: p for c, (p, conf) in located.items() if conf >= self.threshold and c in coins}
+        hints = {c: self.rest.get(c) or (initial_spot(c, info.seat) if self._game_start else None)
+                 for c, info in coins.items()}
+        found = find_coins(image, calibration, coins, {c: at for c, at in hints.items() if at is not None})
+        self.rest = {c: p for c, (p, conf) in found.items() if conf >= self.threshold and c in coins}
+        self._rest_seen = True
         self._publish_rest()
-
-    def _bind(self, image: Any, calibration: Calibration, missing: dict[str, CoinInfo]) -> dict[str, Point]:
-        """Coins found by their seat's colour (and sticker dots) anywhere on the surface."""
-        seats = {info.seat: c for c, info in missing.items()}
-        try:
-            found = bind_coins(image, calibration, {s: self.config.seat_colours.get(s, "#808080") for s in seats},
-                               seat_marks=self.config.seat_marks or None)
-        except NotImplementedError:  # a vision core without colour binding: the initial spots only
-            return {}
-        return {seats[s]: p for s, p in found.items() if s in seats}
 
     def _publish_rest(self) -> None:
         """Retained ``sensors/camera`` when what it says changed (by a millimetre or more)."""
@@ -186,6 +178,12 @@ class CameraObserver:
             self._tracker = None
             calibration = self.recalibrator.calibration
             coins = self._coin_infos()
+            if calibration is not None and coins and self._pre and (
+                    not self._rest_seen or any(c not in self.rest for c in coins)):
+                # no frame at rest was searched since the coins last moved (a strike, a hand placing
+                # a coin): the oldest frame of the pre-roll, before the hand came in, is searched now
+                self._locate(self._pre[0][1], calibration, coins)
+                coins = self._coin_infos()
             if calibration is None or coin not in coins or any(c not in self.rest for c in coins):
                 log.info("camera: strike of %s not tracked (%s)", coin, "no calibration" if calibration is None
                          else "a coin at rest was not seen")
@@ -221,9 +219,11 @@ class CameraObserver:
                 self.disagreements.append(line)
             del self.disagreements[:-50]
             self._game_start = False
+            self._rest_seen = False  # a hand may place or nudge coins now: the next frame at rest is searched
+            self._last_rest_t = float("-inf")
             if camera is not None:
                 # where the frames showed each coin rest; a coin they did not place keeps its old
-                # position as the next search's hint (the next frames at rest must find it there)
+                # position, only as the next search's hint (it tells look-alikes apart, nothing more)
                 self.rest = {**self.rest, **camera.at_rest}
                 self._publish_rest()
                 self._save_record()
