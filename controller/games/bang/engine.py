@@ -42,6 +42,7 @@ ARGS: dict[str, tuple[str, ...]] = {
     "draw_choice": ("from", "return"), "pick": ("card",), "ability": ("cards",), "discard": ("cards",),
     "end_turn": (),
 }
+_ARG_SETS = {move: frozenset(names) for move, names in ARGS.items()}
 UNTARGETED = {"beer", "saloon", "general_store", "indians", "gatling", "stagecoach", "wells_fargo", "dynamite",
               "barrel", "mustang", "scope", *C.WEAPON_RANGE}
 
@@ -444,9 +445,8 @@ def _parse(state: State, inp: Input) -> tuple[int, str, dict[str, Any]]:
     args = {} if args is None else args
     if not isinstance(args, dict):
         raise GameError(f"{move}: args must be an object")
-    extra = sorted(set(args) - set(ARGS[move]))
-    if extra:
-        raise GameError(f"{move} takes no {extra[0]!r} argument")
+    if not _ARG_SETS[move].issuperset(args):
+        raise GameError(f"{move} takes no {sorted(set(args) - _ARG_SETS[move])[0]!r} argument")
     return seat, move, args
 
 

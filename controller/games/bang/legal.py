@@ -3,7 +3,7 @@ from it). Plays come from :func:`engine.play_moves`, the referee's own judgement
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, islice
 from typing import Any
 
 from controller.games.bang.engine import _window_answer_pool, draw_choices, play_moves
@@ -62,26 +62,22 @@ def inputs_for(options: dict[str, Any], limit: int = 64) -> list[Input]:
     """Every concrete input a ``legal()`` answer allows (card combinations capped at ``limit``)."""
     seat = options["seat"]
     result: list[Input] = []
+    add = result.append
     for m in options["moves"]:
         name = m["move"]
         if name == "play":  # the args are the move's own keys but its name and the target's distance
             args = m.copy()
             del args["move"]
             args.pop("distance", None)
-            result.append({"type": "move", "seat": seat, "move": name, "args": args})
-            continue
-        if name in ("respond", "discard", "ability"):
-            arg_sets = []
-            for combo in combinations(m["cards"], m["count"]):
-                arg_sets.append({"cards": list(combo)})
-                if len(arg_sets) >= limit:
-                    break
+            add({"type": "move", "seat": seat, "move": name, "args": args})
+        elif name in ("respond", "discard", "ability"):
+            for combo in islice(combinations(m["cards"], m["count"]), limit):
+                add({"type": "move", "seat": seat, "move": name, "args": {"cards": list(combo)}})
         elif name == "pick":
-            arg_sets = [{"card": c} for c in m["cards"]]
+            result += [{"type": "move", "seat": seat, "move": name, "args": {"card": c}} for c in m["cards"]]
         elif name == "draw_choice":
             key = "return" if "return" in m else "from"
-            arg_sets = [{key: c} for c in m[key]]
+            result += [{"type": "move", "seat": seat, "move": name, "args": {key: c}} for c in m[key]]
         else:
-            arg_sets = [{}]
-        result += [{"type": "move", "seat": seat, "move": name, "args": a} for a in arg_sets]
+            add({"type": "move", "seat": seat, "move": name, "args": {}})
     return result
