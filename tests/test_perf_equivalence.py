@@ -65,6 +65,16 @@ def _assert_shares_nothing_and_layout_is_referenced_once(state, copy, layout) ->
     assert sum(1 for c in originals if any(c is x for x in laid_out)) == len(laid_out)
 
 
+def _applied(game, state, inp):
+    """``game.apply(state, inp)``, which must leave ``state`` as it was and give what the journal
+    replay's ``apply_in_place`` gives."""
+    before = repr(state)
+    after = game.apply(state, inp)
+    assert repr(state) == before
+    assert repr(game.apply_in_place(clone(state), inp)) == repr(after)
+    return after
+
+
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10_000), mode=st.sampled_from(sorted(cw.MODES)))
 def test_coinwar_state_copy_is_a_deep_copy_of_every_state_random_play_reaches(seed, mode):
@@ -114,12 +124,7 @@ def test_coup_state_copy_is_a_deep_copy_of_every_state_bots_reach(seed, players)
             break
         seat = state["pending"]["seat"] if state["pending"] else (
             state["window"]["seats"][0] if state["window"] else state["turn"])
-        inp = bots[seat].choose({}, coup.legal(state, seat))
-        before = repr(state)
-        after = coup.apply(state, inp)
-        assert repr(state) == before
-        assert repr(coup.apply_in_place(clone(state), inp)) == repr(after)
-        state = after
+        state = _applied(coup, state, bots[seat].choose({}, coup.legal(state, seat)))
 
 
 @settings(max_examples=15, deadline=None)
@@ -144,9 +149,4 @@ def test_bang_state_copy_is_a_deep_copy_of_every_state_random_play_reaches(seed,
             break
         window = state["window"]
         seat = window["seats"][0] if window is not None else state["turn"]["seat"]
-        inp = bots[seat].choose({}, bang.legal(state, seat))
-        before = repr(state)
-        after = bang.apply(state, inp)
-        assert repr(state) == before
-        assert repr(bang.apply_in_place(clone(state), inp)) == repr(after)
-        state = after
+        state = _applied(bang, state, bots[seat].choose({}, bang.legal(state, seat)))
