@@ -34,13 +34,9 @@ def run_record(args: argparse.Namespace) -> int:
     from controller.command_client import CommandClient
     from controller.command_ids import new_id
     from controller.topics import Topics
-    from gametable_core.config import ConfigError, load
+    from gametable.config_load import load_config
 
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    config = load_config(args.config, "gametable camera record")
     target = str(Path(args.dir).resolve())
     m = config.mqtt
     client = CommandClient(m.host or "127.0.0.1", m.port, config.table_id, username=m.username, password=m.password)

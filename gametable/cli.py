@@ -92,13 +92,9 @@ COMMANDS = {
 
 def _replay(args: argparse.Namespace) -> int:
     if args.config:
-        from gametable_core.config import ConfigError, load
+        from gametable.config_load import load_config
 
-        try:
-            load(args.config)
-        except ConfigError as exc:
-            print(exc, file=sys.stderr)
-            return 2
+        load_config(args.config, "gametable replay")
     from gametable.replay import run as run_replay
 
     return run_replay(args.file, args.view)

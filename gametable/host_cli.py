@@ -14,7 +14,7 @@ import json
 import uuid
 from typing import Any, TextIO
 
-from gametable_core.config import ConfigError, load
+from gametable.config_load import load_config
 
 
 def add_parser(sub: Any) -> None:
@@ -60,11 +60,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     import sys
 
     out = out or sys.stdout
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(exc, file=out)
-        return 78  # EX_CONFIG, as `gametable run`
+    config = load_config(args.config, "gametable host unlock")
     host = _loopback(config.panel.host)
     try:
         status, body = lift(config.panel.port, host)

@@ -21,7 +21,7 @@ import threading
 import time
 from typing import Any
 
-from gametable_core.config import ConfigError, load
+from gametable.config_load import SERVICE, load_config
 
 log = logging.getLogger("gametable.run")
 RESTART_S = (1.0, 2.0, 5.0, 10.0, 30.0)  # waits before restarting a panel that died, growing
@@ -42,11 +42,7 @@ def run_panel(args: argparse.Namespace) -> int:
         return 0  # the referee died while this process started: say nothing, serve nothing
     from web_panel import serve
 
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(exc)
-        return 78  # EX_CONFIG, as `gametable run`
+    config = load_config(args.config, "gametable panel", SERVICE)  # 78: `gametable run` does not restart it
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())

@@ -13,10 +13,11 @@ from controller.daemon import Daemon
 from controller.hardware import Hardware
 from controller.journal import JournalBusy, JournalError
 from gametable import sd_notify
+from gametable.config_load import SERVICE, load_config, refuse
 from gametable.panel_proc import PanelProcess
 from gametable.startup_checks import startup_refusal
 from gametable_core.clock import SystemClock
-from gametable_core.config import ConfigError, load
+from gametable_core.config import ConfigError
 
 log = logging.getLogger("gametable.run")
 
@@ -25,14 +26,10 @@ def run_daemon(args: argparse.Namespace) -> int:
     """``gametable run --config FILE``: the daemon on the Pi with its real hardware."""
     # A fatal error needs a person, not a restart every 2 s: EX_CONFIG (78) is the exit status the
     # systemd unit's RestartPreventExitStatus= names. Another daemon on the journal (2) may go away.
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(exc)
-        return os.EX_CONFIG
+    config = load_config(args.config, "gametable run", SERVICE)
     if not config.mqtt.host:
-        print("config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing")
-        return os.EX_CONFIG
+        refuse("gametable run", args.config, ConfigError(
+            "config error: mqtt.host: expected the broker's host name (e.g. \"127.0.0.1\"), got nothing"), SERVICE)
     refusal = startup_refusal(config.journal.path)
     if refusal is not None:
         print(refusal)

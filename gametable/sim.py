@@ -73,16 +73,12 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
     seats named "Bot …" in any game the lobby starts are played by the simulator.
     """
     from gametable.broker import ensure_broker, say_how_to_watch
+    from gametable.config_load import load_config
     from gametable_core.clock import SystemClock
-    from gametable_core.config import ConfigError, load
 
-    try:
-        # a virtual table: the real table's "no strikers, no base station" check does not apply
-        # (the sim's own base station carries the strikers), so a real table's config runs as is
-        config: Config = load(args.config, layout_only=True) if args.config else load(None)
-    except ConfigError as exc:
-        print(exc)
-        return 2
+    # a virtual table: the real table's "no strikers, no base station" check does not apply
+    # (the sim's own base station carries the strikers), so a real table's config runs as is
+    config: Config = load_config(args.config or None, "gametable sim", layout_only=bool(args.config))
     speed = config.sim.speed if args.speed is None else args.speed
     problem = _sim_args_problem(args, speed)
     if problem:

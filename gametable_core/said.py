@@ -34,7 +34,7 @@ class Said(str):
         template, args, extra = self._parts
         out: Msg = {"id": template}
         if args:
-            out["args"] = {k: _wire(v) for k, v in args.items()}
+            out["args"] = {k: v if type(v) in _AS_IS else _wire(v) for k, v in args.items()}
         if extra:
             out.update(extra)
         return out
@@ -54,7 +54,9 @@ def N_(template: str) -> str:
 
 def say(template: str, /, **args: Any) -> Said:
     """``say("{who} passes", who="Ann")`` -> "Ann passes", carrying its id and arguments."""
-    return _said(_fill(template, args), template, args)
+    made = str.__new__(Said, _fill(template, args))
+    made._parts = (template, args, None)
+    return made
 
 
 def term(text: str) -> Said:
@@ -101,6 +103,11 @@ def says(lines: Iterable[Any]) -> list[Msg]:
     return [msg_of(line) for line in lines]
 
 
+# What goes on the wire as it is: a name, a number (not a bool, which is said as "True").
+_AS_IS = frozenset({str, int, float})
+_SEQUENCES = (list, tuple)
+
+
 def _wire(value: Any) -> Any:
     if isinstance(value, Said):
         return value.msg
@@ -122,7 +129,7 @@ def _english(value: Any) -> str:
 def _fill(template: str, args: dict[str, Any]) -> str:
     """The English sentence; a missing field fails at once, naming it (a bug in a game's words)."""
     for v in args.values():
-        if isinstance(v, list | tuple):
+        if isinstance(v, _SEQUENCES):
             args = {k: _english(v) for k, v in args.items()}
             break
     try:

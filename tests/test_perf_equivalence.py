@@ -8,8 +8,11 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.games import bang, coup
 from controller.games import coinwar as cw
-from controller.games import coup
+from controller.games.bang.bot import RandomBot as BangBot
+from controller.games.bang.engine import LAYOUT as BANG_LAYOUT
+from controller.games.bang.engine import copy_state as bang_copy_state
 from controller.games.base import clone
 from controller.games.coinwar.randomplay import random_game
 from controller.games.coinwar.state_copy import LAYOUT, copy_state
@@ -62,6 +65,16 @@ def _assert_shares_nothing_and_layout_is_referenced_once(state, copy, layout) ->
     assert sum(1 for c in originals if any(c is x for x in laid_out)) == len(laid_out)
 
 
+def _applied(game, state, inp):
+    """``game.apply(state, inp)``, which must leave ``state`` as it was and give what the journal
+    replay's ``apply_in_place`` gives."""
+    before = repr(state)
+    after = game.apply(state, inp)
+    assert repr(state) == before
+    assert repr(game.apply_in_place(clone(state), inp)) == repr(after)
+    return after
+
+
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10_000), mode=st.sampled_from(sorted(cw.MODES)))
 def test_coinwar_state_copy_is_a_deep_copy_of_every_state_random_play_reaches(seed, mode):
@@ -111,9 +124,29 @@ def test_coup_state_copy_is_a_deep_copy_of_every_state_bots_reach(seed, players)
             break
         seat = state["pending"]["seat"] if state["pending"] else (
             state["window"]["seats"][0] if state["window"] else state["turn"])
-        inp = bots[seat].choose({}, coup.legal(state, seat))
-        before = repr(state)
-        after = coup.apply(state, inp)
-        assert repr(state) == before
-        assert repr(coup.apply_in_place(clone(state), inp)) == repr(after)
-        state = after
+        state = _applied(coup, state, bots[seat].choose({}, coup.legal(state, seat)))
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(4, 6))
+def test_bang_state_copy_is_a_deep_copy_of_every_state_random_play_reaches(seed, players):
+    """bang.apply's copy equals the state (but for ``last``, which each input starts empty) and
+    shares no container with it but the logged effects (never changed once emitted); the
+    hand-copied parts are referenced only once in the state; apply leaves its argument as it was
+    and matches the journal replay's apply_in_place."""
+    state = bang.new({}, seed, players=[{"seat": s, "name": f"P{s}"} for s in range(1, players + 1)])
+    bots = {s: BangBot(seed * 10 + s) for s in range(1, players + 1)}
+    while True:
+        copy = bang_copy_state(state)
+        assert repr(copy) == repr({**state, "last": []})
+        effects = {id(e) for e in state["log"]}
+        unlogged = {k: v for k, v in state.items() if k not in ("log", "last")}
+        _assert_shares_nothing_and_layout_is_referenced_once(
+            unlogged, {k: v for k, v in copy.items() if k not in ("log", "last")},
+            {k: v for k, v in BANG_LAYOUT.items() if k != "log"})
+        assert copy["log"] is not state["log"] and all(id(e) in effects for e in copy["log"])
+        if state["phase"] != "playing":
+            break
+        window = state["window"]
+        seat = window["seats"][0] if window is not None else state["turn"]["seat"]
+        state = _applied(bang, state, bots[seat].choose({}, bang.legal(state, seat)))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import marshal
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NotRequired, Protocol, TypedDict
 
 State = dict[str, Any]
@@ -181,6 +181,32 @@ def copy_with_layout(state: State, layout: dict[str, Callable[[Any], Any]]) -> S
         if value is not None:
             new[key] = copy(value)
     return new
+
+
+def layout_copier(layout: dict[str, Callable[[Any], Any]], plain: Iterable[str]) -> Callable[[State], State]:
+    """``copy_with_layout(state, layout)`` for a game that also names the keys holding only a plain
+    value (``plain``). A state with no other key has nothing left over for a ``clone``: the copy is
+    ``layout``'s copiers and one set comparison (the hottest path of every ``apply``); a state with
+    any other key (from an older or newer engine) gets :func:`copy_with_layout`'s general walk."""
+    known = frozenset(plain) | layout.keys()
+    copiers = tuple(layout.items())
+
+    def copy(state: State) -> State:
+        if not state.keys() <= known:
+            return copy_with_layout(state, layout)
+        new = dict(state)
+        for key, copier in copiers:
+            value = state.get(key)
+            if value is not None:
+                new[key] = copier(value)
+        return new
+
+    return copy
+
+
+def copy_flat(d: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a dict whose values are plain or lists of plain values (a window, a stack step)."""
+    return {k: v[:] if type(v) is list else v for k, v in d.items()}
 
 
 def require(condition: bool, message: str) -> None:

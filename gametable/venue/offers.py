@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import sys
 import threading
 import uuid
 from typing import Any
@@ -71,16 +70,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from gametable_core.config import ConfigError, load
+    from gametable.config_load import load_config, refuse
+    from gametable_core.config import ConfigError
 
-    try:
-        config = load(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return 2
+    config = load_config(args.config, "gametable venue-autostart")
     if not config.mqtt.host:
-        print("venue-autostart: the config names no [mqtt] host (the table's own broker)", file=sys.stderr)
-        return 2
+        refuse("gametable venue-autostart", args.config,
+               ConfigError("config error: mqtt.host: expected the table's own broker, got nothing"))
     auto = AutoStart(config.table_id, config.mqtt.host, config.mqtt.port, config.panel.mqtt_username,
                      config.panel.mqtt_password, bots=args.bots).start()
     print(f"table {config.table_id}: starting the venue's match offers", flush=True)

@@ -33,7 +33,7 @@ from controller.games.bang.flow import (
     take_top,
     weapon_range,
 )
-from controller.games.base import GameError, Input, State, copy_with_layout, require, seat_of
+from controller.games.base import GameError, Input, State, copy_flat, layout_copier, require, seat_of
 from gametable_core.said import say, term
 
 MOVES = ("play", "respond", "pass", "draw_choice", "pick", "ability", "discard", "end_turn")
@@ -42,6 +42,7 @@ ARGS: dict[str, tuple[str, ...]] = {
     "draw_choice": ("from", "return"), "pick": ("card",), "ability": ("cards",), "discard": ("cards",),
     "end_turn": (),
 }
+_ARG_SETS = {move: frozenset(names) for move, names in ARGS.items()}
 UNTARGETED = {"beer", "saloon", "general_store", "indians", "gatling", "stagecoach", "wells_fargo", "dynamite",
               "barrel", "mustang", "scope", *C.WEAPON_RANGE}
 
@@ -53,101 +54,121 @@ def unlimited_bangs(p: dict[str, Any]) -> bool:
     return p["character"] == "willy_the_kid" or has(p, "volcanic")
 
 
-def check_play(state: State, seat: int, args: dict[str, Any]) -> dict[str, Any]:
+def check_play(state: State, seat: int, args: dict[str, Any]) -> dict[str, Any]:  # noqa: C901 - one case per card
     """The play ``args`` normalised (``card``, ``eff`` the card it counts as, ``target``,
-    ``target_card``), or GameError naming the first reason it is illegal."""
+    ``target_card``), or GameError naming the first reason it is illegal.
+
+    Plain ifs, not require(): every accepted play passes each check, so a refusal's message
+    (a :func:`say`, with the card's title) is built only when the play is refused."""
     me = player(state, seat)
     card: Any = args.get("card")
-    require(isinstance(card, str) and card in me["hand"], f"play: {card!r} is not in your hand")
+    if not (isinstance(card, str) and card in me["hand"]):
+        raise GameError(f"play: {card!r} is not in your hand")
     eff = C.name(card)
     as_ = args.get("as")
     if as_ is not None:
         ok = (me["character"] == "calamity_janet" and eff == "missed" and as_ == "bang") or (
             state["options"]["saloon_as_beer"] and eff == "saloon" and as_ == "beer")
-        require(ok, say("play: {card} cannot be played as {as_}", card=term(C.TITLES[eff]), as_=repr(as_)))
+        if not ok:
+            raise GameError(say("play: {card} cannot be played as {as_}", card=term(C.TITLES[eff]), as_=repr(as_)))
         eff = as_
     target: Any = args.get("target")
     tcard: Any = args.get("target_card")
-    require(eff != "missed", say("play: a Missed! is played only in answer to a BANG!"))
+    if eff == "missed":
+        raise GameError(say("play: a Missed! is played only in answer to a BANG!"))
     if eff in UNTARGETED:
-        require(target is None and tcard is None, say("play: {card} takes no target", card=term(C.TITLES[eff])))
+        if not (target is None and tcard is None):
+            raise GameError(say("play: {card} takes no target", card=term(C.TITLES[eff])))
     else:
-        require(isinstance(target, int) and not isinstance(target, bool)
-                and any(p["seat"] == target for p in state["players"]), f"play: target {target!r} is not a seat")
-        require(target != seat, say("play: you cannot target yourself (BG-8.11)"))
-        require(player(state, target)["alive"], say("play: seat {target} is out of the game", target=target))
-        if eff not in ("cat_balou", "panic"):
-            require(tcard is None, f"play: {C.TITLES[eff]} takes no target_card")
+        if not (isinstance(target, int) and not isinstance(target, bool)
+                and any(p["seat"] == target for p in state["players"])):
+            raise GameError(f"play: target {target!r} is not a seat")
+        if target == seat:
+            raise GameError(say("play: you cannot target yourself (BG-8.11)"))
+        if not player(state, target)["alive"]:
+            raise GameError(say("play: seat {target} is out of the game", target=target))
+        if eff not in ("cat_balou", "panic") and tcard is not None:
+            raise GameError(f"play: {C.TITLES[eff]} takes no target_card")
     if eff == "bang":
-        require(state["turn"]["bangs"] < 1 or unlimited_bangs(me), say("play: only one BANG! per turn (BG-2.3)"))
+        if not (state["turn"]["bangs"] < 1 or unlimited_bangs(me)):
+            raise GameError(say("play: only one BANG! per turn (BG-2.3)"))
         d, r = distance(state, seat, target), weapon_range(me)
-        require(d <= r, say("play: seat {target} is out of range (distance {d}, range {r}) (BG-3)", target=target, d=d, r=r))
+        if d > r:
+            raise GameError(say("play: seat {target} is out of range (distance {d}, range {r}) (BG-3)",
+                                target=target, d=d, r=r))
     elif eff == "beer":
-        require(me["life"] < me["max_life"], say("play: Beer at full life is not allowed (BG-8.10)"))
-        require(not beer_is_void(state), say("play: Beer has no effect with 2 players left (BG-4)"))
+        if me["life"] >= me["max_life"]:
+            raise GameError(say("play: Beer at full life is not allowed (BG-8.10)"))
+        if beer_is_void(state):
+            raise GameError(say("play: Beer has no effect with 2 players left (BG-4)"))
     elif eff in ("cat_balou", "panic"):
         victim = player(state, target)
-        require(bool(victim["hand"] or victim["in_play"]), say("play: seat {target} has no cards", target=target))
+        if not (victim["hand"] or victim["in_play"]):
+            raise GameError(say("play: seat {target} has no cards", target=target))
         if eff == "panic":
             d = distance(state, seat, target)
-            require(d <= 1, say("play: Panic! reaches distance 1; seat {target} is at {d} (BG-3)", target=target, d=d))
-        require(tcard == "hand" and bool(victim["hand"]) or tcard in victim["in_play"],
-                f"play: target_card must be 'hand' or a card in front of seat {target}, got {tcard!r}")
+            if d > 1:
+                raise GameError(say("play: Panic! reaches distance 1; seat {target} is at {d} (BG-3)", target=target, d=d))
+        if not (tcard == "hand" and bool(victim["hand"]) or tcard in victim["in_play"]):
+            raise GameError(f"play: target_card must be 'hand' or a card in front of seat {target}, got {tcard!r}")
     elif eff == "jail":
         victim = player(state, target)
-        require(victim["role"] != "sheriff", say("play: Jail never goes on the Sheriff (BG-8.11)"))
-        require(not has(victim, "jail"), say("play: seat {target} is already in Jail (BG-8.11)", target=target))
+        if victim["role"] == "sheriff":
+            raise GameError(say("play: Jail never goes on the Sheriff (BG-8.11)"))
+        if has(victim, "jail"):
+            raise GameError(say("play: seat {target} is already in Jail (BG-8.11)", target=target))
     elif eff in C.BLUE and eff not in C.WEAPON_RANGE:
-        require(not has(me, eff), say("play: you already have a {card} in play (BG-8.11)", card=term(C.TITLES[eff])))
+        if has(me, eff):
+            raise GameError(say("play: you already have a {card} in play (BG-8.11)", card=term(C.TITLES[eff])))
     return {"card": card, "eff": eff, "target": target, "target_card": tcard, "as": as_}
 
 
-def play_candidates(state: State, seat: int,  # noqa: C901 - one case per card
-                    near: dict[int, int] | None = None) -> list[dict[str, Any]]:
-    """Every legal ``play`` args of ``seat`` now: the same judgement as :func:`check_play`, written
-    out per card for speed (the property tests check the two agree on every input)."""
+def play_moves(state: State, seat: int) -> list[dict[str, Any]]:  # noqa: C901 - one case per card
+    """Every legal ``play`` of ``seat`` now as :func:`.legal.legal` lists it (``move``, the args,
+    and a target's ``distance``): the same judgement as :func:`check_play`, written out per card
+    for speed, each target's reach computed once (the property tests check the two agree on
+    every input)."""
     me = player(state, seat)
     others = others_from(state, seat)
-    if near is None:
-        near = distances(state, seat, others)
-    folks = {t: player(state, t) for t in others}
+    near = distances(state, seat, others)
+    folks = {p["seat"]: p for p in state["players"]}
     reach = weapon_range(me)
-    may_bang = state["turn"]["bangs"] < 1 or unlimited_bangs(me)
-    crowd = len(others) + 1 > 2
+    in_reach = [t for t in others if near[t] <= reach] if state["turn"]["bangs"] < 1 or unlimited_bangs(me) else []
+    beer_ok = me["life"] < me["max_life"] and len(others) + 1 > 2
+    janet = me["character"] == "calamity_janet"
+    saloon_as_beer = state["options"]["saloon_as_beer"]
+    names = C.NAME
     out: list[dict[str, Any]] = []
     for card in dict.fromkeys(me["hand"]):
-        name = C.name(card)
-        forms: list[str | None] = [None]
-        if name == "missed":
-            forms = ["bang"] if me["character"] == "calamity_janet" else []
-        elif name == "saloon" and state["options"]["saloon_as_beer"]:
-            forms = [None, "beer"]
-        for as_ in forms:
-            eff = as_ or name
-            extra = {"as": as_} if as_ else {}
-            if eff == "bang":
-                if may_bang:
-                    out += [{"card": card, "target": t, **extra} for t in others if near[t] <= reach]
-            elif eff == "beer":
-                if me["life"] < me["max_life"] and crowd:
-                    out.append({"card": card, **extra})
-            elif eff in ("cat_balou", "panic"):
-                for t in others:
-                    if eff == "panic" and near[t] > 1:
-                        continue
-                    v = folks[t]
-                    out += [{"card": card, "target": t, "target_card": tc}
-                            for tc in (["hand"] if v["hand"] else []) + v["in_play"]]
-            elif eff == "duel":
-                out += [{"card": card, "target": t} for t in others]
-            elif eff == "jail":
-                out += [{"card": card, "target": t} for t in others
-                        if folks[t]["role"] != "sheriff" and not has(folks[t], "jail")]
-            elif eff in C.BLUE and eff not in C.WEAPON_RANGE:
-                if not has(me, eff):
-                    out.append({"card": card})
-            else:
-                out.append({"card": card})
+        name = names[card]
+        if name == "missed":  # only Calamity Janet plays one, as a BANG!
+            if janet:
+                out += [{"move": "play", "card": card, "target": t, "as": "bang", "distance": near[t]} for t in in_reach]
+        elif name == "bang":
+            out += [{"move": "play", "card": card, "target": t, "distance": near[t]} for t in in_reach]
+        elif name == "beer":
+            if beer_ok:
+                out.append({"move": "play", "card": card})
+        elif name in ("cat_balou", "panic"):
+            for t in others:
+                d = near[t]
+                if name == "panic" and d > 1:
+                    continue
+                v = folks[t]
+                out += [{"move": "play", "card": card, "target": t, "target_card": tc, "distance": d}
+                        for tc in (["hand"] if v["hand"] else []) + v["in_play"]]
+        elif name == "duel":
+            out += [{"move": "play", "card": card, "target": t, "distance": near[t]} for t in others]
+        elif name == "jail":
+            out += [{"move": "play", "card": card, "target": t, "distance": near[t]} for t in others
+                    if folks[t]["role"] != "sheriff" and not has(folks[t], "jail")]
+        elif name in C.BLUE and name not in C.WEAPON_RANGE:
+            if not has(me, name):
+                out.append({"move": "play", "card": card})
+        else:
+            out.append({"move": "play", "card": card})
+            if name == "saloon" and saloon_as_beer and beer_ok:
+                out.append({"move": "play", "card": card, "as": "beer"})
     return out
 
 
@@ -229,11 +250,13 @@ def _do_play(state: State, seat: int, p: dict[str, Any]) -> None:  # noqa: C901 
 
 def _cards_arg(args: dict[str, Any], move: str, hand: list[str]) -> list[str]:
     cards: Any = args.get("cards")
-    require(isinstance(cards, list) and all(isinstance(c, str) for c in cards),
-            f"{move}: 'cards' must be a list of card ids")
-    require(len(set(cards)) == len(cards), f"{move}: a card is named twice")
-    missing = [c for c in cards if c not in hand]
-    require(not missing, f"{move}: {missing[0] if missing else ''!r} is not in your hand")
+    if not (isinstance(cards, list) and all(isinstance(c, str) for c in cards)):
+        raise GameError(f"{move}: 'cards' must be a list of card ids")
+    if len(set(cards)) != len(cards):
+        raise GameError(f"{move}: a card is named twice")
+    for c in cards:
+        if c not in hand:
+            raise GameError(f"{move}: {c!r} is not in your hand")
     return list(cards)
 
 
@@ -246,25 +269,31 @@ def _window_answer_pool(state: State, p: dict[str, Any], kind: str) -> list[str]
     return pool
 
 
+# The windows a ``respond`` answers, and the card that answers each (BG-8.4, BG-8.7, BG-8.8).
+ANSWERED_WITH = {"shot": "Missed!", "indians": "BANG!", "duel": "BANG!", "dying": "Beer"}
+
+
 def _check_respond(state: State, seat: int, args: dict[str, Any]) -> list[str]:
     window = state["window"]
     kind = window["kind"]
-    require(kind in ("shot", "indians", "duel", "dying"), f"respond: a {kind} window takes no respond")
+    if kind not in ANSWERED_WITH:
+        raise GameError(f"respond: a {kind} window takes no respond")
     p = player(state, seat)
     cards = _cards_arg(args, "respond", p["hand"])
-    require(kind != "dying" or not beer_is_void(state),
-            "respond: Beer has no effect with 2 players left (BG-8.7); use your ability or pass")
+    if kind == "dying" and beer_is_void(state):
+        raise GameError("respond: Beer has no effect with 2 players left (BG-8.7); use your ability or pass")
     pool = _window_answer_pool(state, p, kind)
-    bad = [c for c in cards if c not in pool]
-    what = {"shot": "Missed!", "indians": "BANG!", "duel": "BANG!", "dying": "Beer"}[kind]
-    require(not bad, f"respond: {bad[0] if bad else ''} does not answer this window (play a {what})")
-    require(len(cards) == window["needed"],
-            f"respond: this window needs {window['needed']} {what} card(s), you gave {len(cards)}")
+    for c in cards:
+        if c not in pool:
+            raise GameError(f"respond: {c} does not answer this window (play a {ANSWERED_WITH[kind]})")
+    if len(cards) != window["needed"]:
+        raise GameError(f"respond: this window needs {window['needed']} {ANSWERED_WITH[kind]} card(s), "
+                        f"you gave {len(cards)}")
     return cards
 
 
-def _respond(state: State, seat: int, args: dict[str, Any]) -> None:
-    cards = _check_respond(state, seat, args)
+def _respond(state: State, seat: int, cards: list[str]) -> None:
+    """``seat`` answers the open window with ``cards`` (already judged by :func:`_check_respond`)."""
     kind = state["window"]["kind"]
     p = player(state, seat)
     step = close_window(state)
@@ -295,11 +324,15 @@ def _take_it(state: State, seat: int) -> None:
 
 def _timeout(state: State, inp: Input, copy: bool) -> State:
     window = state["window"]
-    require(window is not None, say("timeout: no response window is open"))
+    if window is None:
+        raise GameError(say("timeout: no response window is open"))
     wid = inp.get("window")
-    require(wid is None or (isinstance(wid, int) and not isinstance(wid, bool)),
-            f"timeout: 'window' must be a window id number, got {wid!r}")
-    require(wid is None or wid == window["id"], say("stale timeout for window {stale}; window {window} is open", stale=repr(wid), window=window["id"]))
+    if wid is not None:
+        if isinstance(wid, bool) or not isinstance(wid, int):
+            raise GameError(f"timeout: 'window' must be a window id number, got {wid!r}")
+        if wid != window["id"]:
+            raise GameError(say("stale timeout for window {stale}; window {window} is open",
+                                stale=repr(wid), window=window["id"]))
     new = _fresh(state, copy)
     seat, kind = window["seats"][0], window["kind"]
     emit(new, {"kind": "timeout", "seat": seat, "window": kind})
@@ -307,7 +340,7 @@ def _timeout(state: State, inp: Input, copy: bool) -> State:
     if kind == "dying":
         beers = _window_answer_pool(new, p, "dying")
         if len(beers) >= window["needed"]:  # BG-8.7: enough Beers to reach 1 life play themselves
-            _respond(new, seat, {"cards": beers[: window["needed"]]})
+            _respond(new, seat, beers[: window["needed"]])
         else:
             _take_it(new, seat)
     elif kind == "store":
@@ -333,16 +366,28 @@ def draw_choices(state: State, seat: int) -> dict[str, list[Any]]:
     return {"from": [s for s in others_from(state, seat) if player(state, s)["hand"]] + ["deck"]}
 
 
-# A deep copy of the bulky, regular parts written out (copy_with_layout); each holds only
-# str/int/bool below the level copied. Logged effects are never changed once emitted.
+# A deep copy written out per key (layout_copier); each holds only str/int/bool/None below the
+# level copied (a step's or window's ``cards``, ``order``, ``seats`` are lists of plain values).
+# Logged effects are never changed once emitted. tests/test_perf_equivalence.py checks it.
 LAYOUT: dict[str, Any] = {
     "players": lambda ps: [{**p, "hand": list(p["hand"]), "in_play": list(p["in_play"])} for p in ps],
     "deck": list, "discard": list, "ring": list, "options": dict, "turn": dict, "log": list,
+    "stack": lambda steps: [copy_flat(step) for step in steps], "window": copy_flat, "winner": list,
 }
+# The keys that hold a plain value; with LAYOUT's, every key a state has.
+PLAIN_KEYS = frozenset({"rng", "game", "mode", "phase", "window_seq", "total", "last"})
+_copy = layout_copier(LAYOUT, PLAIN_KEYS)
+
+
+def copy_state(state: State) -> State:
+    """A deep copy equal to ``clone(state)`` but for ``last``, which every input starts afresh."""
+    new = _copy(state)
+    new["last"] = []
+    return new
 
 
 def _fresh(state: State, copy: bool) -> State:
-    new = copy_with_layout({**state, "last": None}, LAYOUT) if copy else state
+    new = copy_state(state) if copy else state
     new["last"] = []
     return new
 
@@ -385,9 +430,8 @@ def _parse(state: State, inp: Input) -> tuple[int, str, dict[str, Any]]:
     args = {} if args is None else args
     if not isinstance(args, dict):
         raise GameError(f"{move}: args must be an object")
-    extra = sorted(set(args) - set(ARGS[move]))
-    if extra:
-        raise GameError(f"{move} takes no {extra[0]!r} argument")
+    if not _ARG_SETS[move].issuperset(args):
+        raise GameError(f"{move} takes no {sorted(set(args) - _ARG_SETS[move])[0]!r} argument")
     return seat, move, args
 
 
@@ -424,7 +468,8 @@ def _move(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) 
     else:
         cards = _cards_arg(args, "discard", me["hand"])
         need = len(me["hand"]) - me["life"]
-        require(len(cards) == need, say("discard: discard exactly {n} card(s) down to your life (BG-2.4)", n=need))
+        if len(cards) != need:
+            raise GameError(say("discard: discard exactly {n} card(s) down to your life (BG-2.4)", n=need))
         new = _fresh(state, copy)
         for c in cards:
             player(new, seat)["hand"].remove(c)
@@ -444,28 +489,33 @@ def _end(state: State, seat: int) -> None:
 def _answer(state: State, seat: int, move: str, args: dict[str, Any], copy: bool) -> State:
     kind = state["window"]["kind"]
     if kind == "store":
-        require(move == "pick", "pick one of the General Store's cards")
+        if move != "pick":
+            raise GameError("pick one of the General Store's cards")
         card: Any = args.get("card")
-        require(card in state["window"]["cards"], f"pick: {card!r} is not on the General Store's table")
+        if card not in state["window"]["cards"]:
+            raise GameError(f"pick: {card!r} is not on the General Store's table")
         new = _fresh(state, copy)
         step = close_window(new)
         pick(new, step, seat, card)
     elif kind == "draw_choice":
-        require(move == "draw_choice", "choose how to draw first (draw_choice)")
+        if move != "draw_choice":
+            raise GameError("choose how to draw first (draw_choice)")
         offered = draw_choices(state, seat)
         key = next(iter(offered))
-        require(set(args) == {key}, f"draw_choice takes {key!r}")
-        require(args[key] in offered[key], f"draw_choice: {key} must be one of {offered[key]}")
+        if set(args) != {key}:
+            raise GameError(f"draw_choice takes {key!r}")
+        if args[key] not in offered[key]:
+            raise GameError(f"draw_choice: {key} must be one of {offered[key]}")
         new = _fresh(state, copy)
         close_window(new)
         resolve_draw_choice(new, seat, args[key])
     else:
-        require(move in ("respond", "pass"), say("{move}: answer the window first (respond or pass)", move=move))
-        if move == "respond":
-            _check_respond(state, seat, args)
+        if move not in ("respond", "pass"):
+            raise GameError(say("{move}: answer the window first (respond or pass)", move=move))
+        cards = _check_respond(state, seat, args) if move == "respond" else None
         new = _fresh(state, copy)
-        if move == "respond":
-            _respond(new, seat, args)
+        if cards is not None:
+            _respond(new, seat, cards)
         else:
             emit(new, {"kind": "pass", "seat": seat, "window": kind})
             _take_it(new, seat)

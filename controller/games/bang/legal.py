@@ -1,17 +1,12 @@
 """What a seat may do now: exactly what :mod:`.engine` accepts (the phones draw from it, bots pick
-from it). Plays come from :func:`engine.play_candidates`, which asks the referee's own judge."""
+from it). Plays come from :func:`engine.play_moves`, the referee's own judgement written out per card."""
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, islice
 from typing import Any
 
-from controller.games.bang.engine import (
-    _window_answer_pool,
-    draw_choices,
-    play_candidates,
-)
-from controller.games.bang.flow import distances, others_from, player
+from controller.games.bang.engine import _window_answer_pool, draw_choices, play_moves
 from controller.games.base import Input, State
 
 
@@ -20,9 +15,13 @@ def legal(state: State, seat: int) -> dict[str, Any]:  # noqa: C901 - one case p
     ``respond`` the answering cards and how many, ``discard``/``ability`` the cards and count."""
     moves: list[dict[str, Any]] = []
     out = {"seat": seat, "moves": moves}
-    if state["phase"] != "playing" or not any(p["seat"] == seat for p in state["players"]):
+    if state["phase"] != "playing":
         return out
-    me = player(state, seat)
+    for me in state["players"]:
+        if me["seat"] == seat:
+            break
+    else:
+        return out  # not playing this game
     if not me["alive"]:
         return out
     window, turn = state["window"], state["turn"]
@@ -46,11 +45,7 @@ def legal(state: State, seat: int) -> dict[str, Any]:  # noqa: C901 - one case p
     if turn is None or turn["seat"] != seat:
         return out
     if turn["step"] == "play":
-        near = distances(state, seat, others_from(state, seat))
-        for args in play_candidates(state, seat, near):
-            if "target" in args:
-                args = {**args, "distance": near[args["target"]]}
-            moves.append({"move": "play", **args})
+        moves += play_moves(state, seat)
         moves.append({"move": "end_turn"})
     elif turn["step"] == "discard":
         need = len(me["hand"]) - me["life"]
@@ -67,22 +62,22 @@ def inputs_for(options: dict[str, Any], limit: int = 64) -> list[Input]:
     """Every concrete input a ``legal()`` answer allows (card combinations capped at ``limit``)."""
     seat = options["seat"]
     result: list[Input] = []
+    add = result.append
     for m in options["moves"]:
         name = m["move"]
-        if name == "play":
-            arg_sets = [{k: v for k, v in m.items() if k not in ("move", "distance")}]
+        if name == "play":  # the args are the move's own keys but its name and the target's distance
+            args = m.copy()
+            del args["move"]
+            args.pop("distance", None)
+            add({"type": "move", "seat": seat, "move": name, "args": args})
         elif name in ("respond", "discard", "ability"):
-            arg_sets = []
-            for combo in combinations(m["cards"], m["count"]):
-                arg_sets.append({"cards": list(combo)})
-                if len(arg_sets) >= limit:
-                    break
+            for combo in islice(combinations(m["cards"], m["count"]), limit):
+                add({"type": "move", "seat": seat, "move": name, "args": {"cards": list(combo)}})
         elif name == "pick":
-            arg_sets = [{"card": c} for c in m["cards"]]
+            result += [{"type": "move", "seat": seat, "move": name, "args": {"card": c}} for c in m["cards"]]
         elif name == "draw_choice":
             key = "return" if "return" in m else "from"
-            arg_sets = [{key: c} for c in m[key]]
+            result += [{"type": "move", "seat": seat, "move": name, "args": {key: c}} for c in m[key]]
         else:
-            arg_sets = [{}]
-        result += [{"type": "move", "seat": seat, "move": name, "args": a} for a in arg_sets]
+            add({"type": "move", "seat": seat, "move": name, "args": {}})
     return result

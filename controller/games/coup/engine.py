@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.games.base import GameError, Input, State, copy_with_layout, seat_of
+from controller.games.base import GameError, Input, State, copy_flat, layout_copier, seat_of
 from controller.games.coup.cards import (
     ACTION_CLAIM,
     COST,
@@ -67,8 +67,15 @@ def _fresh(state: State, copy: Copy) -> State:
     return new
 
 
-# A deep copy of the bulky, regular parts written out (copy_with_layout: ~2.5x a plain clone);
-# each holds only str/int below the level copied. tests/test_perf_equivalence.py checks it.
+def _copy_window(window: dict[str, Any]) -> dict[str, Any]:
+    new = {**window, "seats": list(window["seats"]), "action": dict(window["action"])}
+    if "claims" in new:
+        new["claims"] = list(new["claims"])
+    return new
+
+
+# A deep copy written out per key (layout_copier: ~2.5x a plain clone, and no clone at all when
+# every key is known); each holds only str/int below the level copied. tests/test_perf_equivalence.py checks it.
 LAYOUT: dict[str, Callable[[Any], Any]] = {
     "players": lambda players: [{**p, "hand": list(p["hand"]), "revealed": list(p["revealed"])}
                                 for p in players],  # seat, name, coins, hand, revealed
@@ -80,13 +87,18 @@ LAYOUT: dict[str, Callable[[Any], Any]] = {
     "action": dict,  # move, seat, target, claim, step, blocker, block_claim
     "last_challenge": dict,  # n, challenger, claimant, claim, had
     "winner": list,  # seats
+    "window": _copy_window,  # id, kind, seats, claim, claimant, action (move, seat, target, claim), claims
+    "pending": copy_flat,  # kind, seat, drawn
 }
+# The keys that hold a plain value; with LAYOUT's, every key a state has.
+PLAIN_KEYS = frozenset({"rng", "game", "mode", "phase", "treasury", "turn", "window_seq", "last"})
+_copy = layout_copier(LAYOUT, PLAIN_KEYS)
 
 
 def copy_state(state: State) -> State:
     """A deep copy equal to ``clone(state)`` but for ``last``, which every input starts afresh
-    (so the last input's effects are not copied only to be dropped)."""
-    new = copy_with_layout({**state, "last": None}, LAYOUT)
+    (its effects are not copied only to be dropped)."""
+    new = _copy(state)
     new["last"] = []
     return new
 
