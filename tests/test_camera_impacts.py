@@ -24,14 +24,18 @@ TOUCH_BAND_MM = 31.5  # a diameter and the contact band
 
 
 def _strike(spots: dict[str, tuple[float, float]], coin: str, v: tuple[float, float], *, noise: float = 0.0,
-            seed: int = 0, hidden: dict[str, range] | None = None) -> tuple[StrikePaths, list[tuple[str, str]]]:
+            seed: int = 0, hidden: dict[str, range] | None = None,
+            also: dict[str, tuple[float, float]] | None = None) -> tuple[StrikePaths, list[tuple[str, str]]]:
     """Flick ``coin`` at ``v`` on a table with ``spots``; the tracks as a camera at 120 fps would
     measure them (NaN in the ``hidden`` frames), and the physics' contacts. A moving coin's centre
     is off by ``noise`` mm (σ) in each frame, a still one's by a tenth of a millimetre at most
-    (on the rendered strikes its frame-to-frame jitter is under 0.3 mm in 99 frames of 100)."""
+    (on the rendered strikes its frame-to-frame jitter is under 0.3 mm in 99 frames of 100).
+    ``also``: coins set moving at the flick too (two coins sliding side by side)."""
     table = TablePhysics(seed=seed, dice=False)
     for c, p in spots.items():
         table.place(c, *p)
+    for c, v_c in (also or {}).items():
+        table._bodies[c].velocity = v_c  # the table's own flick moves one coin only
     ids = sorted(spots)
     frames: list[dict[str, tuple[float, float]]] = [dict(spots)] * int(STRIKE_T * FPS)
     next_t = [0.0]
@@ -102,6 +106,24 @@ def test_cam2_a_kick_beside_a_rail_is_not_decided_by_exclusion() -> None:
     assert ("c1", "c2") not in _decided(paths)
 
 
+def test_cam2_two_coins_turned_by_one_rail_side_by_side_did_not_touch() -> None:
+    # sliding side by side 31 mm apart into the long rail (both set off at the flick), both bounce:
+    # both changed course, in the band of each other and with no third coin, but their pushes
+    # point the same way
+    spots = {"c1": (80.0, 300.0), "c2": (80.0, 331.0)}
+    paths, truth = _strike(spots, "c1", (-1200.0, 0.0), noise=0.1, also={"c2": (-1200.0, 0.0)})
+    assert truth == []
+    assert _decided(paths) == set()
+
+
+def test_cam2_a_kick_between_two_coins_beside_the_rail_is_a_contact() -> None:
+    # both 1.5 mm off the long rail; c1 slides along it into c2: equal and opposite pushes
+    spots = {"c1": (16.5, 200.0), "c2": (16.5, 300.0)}
+    paths, truth = _strike(spots, "c1", _aimed(spots["c1"], spots["c2"], 1500.0), noise=0.1)
+    assert truth == [("c1", "c2")]
+    assert _decided(paths) == {("c1", "c2")}
+
+
 def test_cam2_a_coin_not_seen_far_away_does_not_block_the_kick() -> None:
     # c4 hidden (under the hand) for the whole strike's first part, 300 mm away: at the speeds seen
     # it could not have come near; the same coin hidden next to the pair blocks the rule
@@ -128,17 +150,19 @@ def test_cam2_the_struck_coin_pushed_by_the_pen_is_not_kicked_by_a_neighbour() -
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 2**31 - 1), n=st.integers(3, 6), noise=st.sampled_from([0.05, 0.2, 0.4]))
 def test_cam2_the_kick_rule_states_only_contacts_the_physics_had(seed: int, n: int, noise: float) -> None:
-    """Random tight clusters of coins (every pair near the band somewhere), one flicked into them:
-    every pair the rule decides touched, touched."""
+    """Random tight clusters of coins anywhere on the table, rails and corners too (every pair near
+    the band somewhere), one flicked into them: every pair the rule decides touched, touched."""
     rng = random.Random(seed)
     spots: dict[str, tuple[float, float]] = {}
-    centre = (rng.uniform(80, 345), rng.uniform(120, 505))
+    centre = (rng.uniform(16, 409), rng.uniform(16, 609))
     while len(spots) < n:
-        p = (centre[0] + rng.uniform(-55, 55), centre[1] + rng.uniform(-55, 55))
+        p = (min(max(centre[0] + rng.uniform(-55, 55), 15.5), 409.5),
+             min(max(centre[1] + rng.uniform(-55, 55), 15.5), 609.5))
         if all(math.dist(p, q) >= 30.5 for q in spots.values()):
             spots[f"c{len(spots) + 1}"] = p
-    coin = rng.choice(sorted(spots))
-    target = spots[rng.choice([c for c in sorted(spots) if c != coin])]
+    ids = sorted(spots)
+    coin = rng.choice(ids)
+    target = spots[rng.choice([c for c in ids if c != coin])]
     paths, truth = _strike(spots, coin, _aimed(spots[coin], target, rng.uniform(300, 3000), rng.gauss(0, 15)),
                            noise=noise, seed=seed)
     assert _decided(paths) <= set(truth)

@@ -11,12 +11,13 @@ the tracks in table mm (NaN where a coin was not located)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from sensors.camera.paths import approaches, could_meet_unseen, impact, velocity_change
+from sensors.camera.paths import approaches, could_meet_unseen, impact, impact_vector, velocity_change
 
 # a coin at rest (slower than this, mm/s) whose velocity then changed by more than KICK_MM_S was hit;
 # its centre is measured to ~0.1 mm, so its velocity to ~25 mm/s (99th percentile on rendered strikes)
@@ -27,6 +28,9 @@ KICK_MM_S = 120.0
 MOVING_KICK_MM_S = 600.0
 STILL_MM_S = 80.0  # a coin kicked this hard or less gave a kick too small to matter beside KICK_MM_S
 STILL_SPOT_MM = 0.6  # ... and one kicked that hard moves more than this within the frames _still reads
+PUSH_FROM_DEG = 25.0  # a push this near the line of centres from a coin came from that side
+PUSH_NOT_DEG = 45.0  # ... and one this far from it did not come from that coin
+OPPOSITE_SHARE = 0.5  # two pushes whose sum is less than this share of the larger one are opposite
 RAIL_GAP_MM = 3.0  # a coin this close to a rail may have been turned by it
 FLICK_S = 0.08  # seconds after the flick the pen may still push the struck coin
 GONE = -1_000.0  # a track pushed this far away: out of every coin's reach
@@ -74,8 +78,12 @@ def kicked_by(paths: StrikePaths, b: str, a: str, k: int) -> bool:
     if near_rail(paths, b, lo, hi) or not _kicked(paths, b, k):
         return False
     others = [o for o in paths.tracks if o not in (a, b)]
+    by_side = 0
     for o in others:
         if out_of_reach(paths, o, b, lo, hi):
+            continue
+        if by_side == 0 and _pushed_from(paths, b, a, o, k):
+            by_side += 1  # only one: pushes from two coins add up to any direction
             continue
         # a third coin in reach could have kicked b only by being kicked back as hard (equal masses):
         # one that stayed still gave no such kick, unless a rail or yet another coin held it
@@ -83,6 +91,36 @@ def kicked_by(paths: StrikePaths, b: str, a: str, k: int) -> bool:
                 and all(out_of_reach(paths, x, o, lo, hi) for x in others if x != o)):
             return False
     return True
+
+
+def _pushed_from(paths: StrikePaths, b: str, a: str, o: str, k: int) -> bool:
+    """Does the way ``b`` was pushed around interval ``k`` say ``a`` pushed it, not ``o``? A push
+    runs along the line of centres from the pusher (within the contact friction's ~9°); two coins
+    both touching ``b`` lie at least 60° apart around it (they cannot overlap). So a push within
+    ``PUSH_FROM_DEG`` of ``a``'s side and more than ``PUSH_NOT_DEG`` from ``o``'s came from ``a`` —
+    when ``o`` is the only coin besides ``a`` that may have pushed (two pushes add up to any way)."""
+    dt = float(np.median(np.diff(paths.times)))
+    push = impact_vector(paths.speeds[b], k, dt)
+    lo, hi = paths.window(k)
+    sides = [_side(paths, b, c, lo, hi) for c in (a, o)]
+    if sides[0] is None or sides[1] is None:
+        return False
+    cos_a, cos_o = (float(np.dot(push, side)) / max(float(np.hypot(*push)), 1e-9) for side in sides)
+    return cos_a > math.cos(math.radians(PUSH_FROM_DEG)) and cos_o < math.cos(math.radians(PUSH_NOT_DEG))
+
+
+def _side(paths: StrikePaths, b: str, c: str, lo: int, hi: int) -> Any:
+    """The unit vector from ``c`` to ``b`` where they came closest in frames ``lo`` … ``hi``
+    (between frames, along the straight joins), or None when ``c`` was not seen throughout."""
+    if not _seen(paths, c, lo, hi):
+        return None
+    rel = paths.tracks[b][lo:hi + 1] - paths.tracks[c][lo:hi + 1]
+    step = rel[1:] - rel[:-1]
+    denom = np.maximum((step * step).sum(axis=1), 1e-12)
+    s = np.clip(-(rel[:-1] * step).sum(axis=1) / denom, 0.0, 1.0)
+    points = rel[:-1] + step * s[:, None]
+    near = points[int(np.hypot(*points.T).argmin())]
+    return near / max(float(np.hypot(*near)), 1e-9)
 
 
 def _still(paths: StrikePaths, o: str, lo: int, hi: int) -> bool:
@@ -98,14 +136,23 @@ def _still(paths: StrikePaths, o: str, lo: int, hi: int) -> bool:
 
 def changed_alone(paths: StrikePaths, a: str, b: str, k: int) -> bool:
     """Both coins were kicked around interval ``k`` while no third coin could reach either of them
-    (a coin not seen is bounded by how far it could have gone): they touched. Not when both were
-    beside a rail (side by side into a rail, both turn)."""
+    (a coin not seen is bounded by how far it could have gone): they touched. Beside the rails
+    only when their pushes were opposite (side by side into a rail, both turn the same way)."""
     lo, hi = paths.window(k)
-    if near_rail(paths, a, lo, hi) and near_rail(paths, b, lo, hi):
+    if near_rail(paths, a, lo, hi) and near_rail(paths, b, lo, hi) and not _opposite(paths, a, b, k):
         return False
     if not all(_kicked(paths, c, k) or (c == paths.struck and _at_flick(paths, k)) for c in (a, b)):
         return False  # (the struck coin at the flick: the pen changed it anyway, the caller saw a change)
     return all(out_of_reach(paths, o, c, lo, hi) for o in paths.tracks if o not in (a, b) for c in (a, b))
+
+
+def _opposite(paths: StrikePaths, a: str, b: str, k: int) -> bool:
+    """Were the two coins' pushes around interval ``k`` equal and opposite, as a touch between two
+    equal masses makes them? Two coins turned by rails are both pushed away from the rails, never
+    against each other: the sum of their pushes is then at least the larger push."""
+    dt = float(np.median(np.diff(paths.times)))
+    pa, pb = (impact_vector(paths.speeds[c], k, dt) for c in (a, b))
+    return float(np.hypot(*(pa + pb))) < OPPOSITE_SHARE * max(float(np.hypot(*pa)), float(np.hypot(*pb)))
 
 
 def _at_flick(paths: StrikePaths, k: int) -> bool:
