@@ -30,6 +30,7 @@ STILL_MM_S = 80.0  # a coin kicked this hard or less gave a kick too small to ma
 STILL_SPOT_MM = 0.6  # ... and one kicked that hard moves more than this within the frames _still reads
 PUSH_FROM_DEG = 25.0  # a push this near the line of centres from a coin came from that side
 PUSH_NOT_DEG = 45.0  # ... and one this far from it did not come from that coin
+BACK_COS = 0.5  # a push more than 120° from a coin's motion is against it
 OPPOSITE_SHARE = 0.5  # two pushes whose sum is less than this share of the larger one are opposite
 RAIL_GAP_MM = 3.0  # a coin this close to a rail may have been turned by it
 FLICK_S = 0.08  # seconds after the flick the pen may still push the struck coin
@@ -71,7 +72,7 @@ def kicked_by(paths: StrikePaths, b: str, a: str, k: int) -> bool:
     could have done it: no rail, not the hand or pen (after the flick, no hand around), and every
     other coin provably out of ``b``'s reach or a still coin that could not have given the kick."""
     lo, hi = paths.window(k)
-    if b == paths.struck and _at_flick(paths, k):
+    if b == paths.struck and _at_flick(paths, k) and not _held_back(paths, b, k):
         return False  # the pen may still be pushing the struck coin
     if any(paths.covered[x][j] for x in (a, b) for j in range(lo, hi + 1)):
         return False  # the hand or pen beside them: their centres are not trusted for this
@@ -121,6 +122,18 @@ def _side(paths: StrikePaths, b: str, c: str, lo: int, hi: int) -> Any:
     points = rel[:-1] + step * s[:, None]
     near = points[int(np.hypot(*points.T).argmin())]
     return near / max(float(np.hypot(*near)), 1e-9)
+
+
+def _held_back(paths: StrikePaths, c: str, k: int) -> bool:
+    """Was coin ``c``, already moving after the flick, pushed back against its motion around
+    interval ``k``? The pen only ever pushes the struck coin forward, so that push is no pen's."""
+    lo, _hi = paths.window(k)
+    if paths.strike_t is None or lo < 1 or paths.times[lo - 1] < paths.strike_t:
+        return False  # its velocity before is not measured after the flick
+    before = paths.speeds[c][lo]
+    push = impact_vector(paths.speeds[c], k, float(np.median(np.diff(paths.times))))
+    speed, size = float(np.hypot(*before)), float(np.hypot(*push))
+    return speed > REST_MM_S and float(np.dot(push, before)) < -BACK_COS * speed * size
 
 
 def _still(paths: StrikePaths, o: str, lo: int, hi: int) -> bool:
