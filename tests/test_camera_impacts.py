@@ -116,6 +116,16 @@ def test_cam2_the_struck_coin_stopped_by_a_coin_right_after_the_flick_touched_it
     assert _decided(paths) == {("c1", "c2"), ("c2", "c3")}
 
 
+def test_cam2_a_glancing_kick_right_after_the_flick_traded_momentum() -> None:
+    # 50 ms after the flick c1 (700 mm/s) glances off c2: each is pushed by ~300 mm/s, less than
+    # the hand's pull can fake at the flick, but the pushes are equal and opposite and c1 was
+    # pushed back against its motion (no pen does that)
+    spots = {"c1": (200.0, 200.0), "c2": (221.2, 255.0)}
+    paths, truth = _strike(spots, "c1", (0.0, 700.0), noise=0.1)
+    assert truth == [("c1", "c2")]
+    assert _decided(paths) == {("c1", "c2")}
+
+
 def test_cam2_two_coins_turned_by_one_rail_side_by_side_did_not_touch() -> None:
     # sliding side by side 31 mm apart into the long rail (both set off at the flick), both bounce:
     # both changed course, in the band of each other and with no third coin, but their pushes

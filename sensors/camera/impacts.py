@@ -152,11 +152,24 @@ def changed_alone(paths: StrikePaths, a: str, b: str, k: int) -> bool:
     (a coin not seen is bounded by how far it could have gone): they touched. Beside the rails
     only when their pushes were opposite (side by side into a rail, both turn the same way)."""
     lo, hi = paths.window(k)
-    if near_rail(paths, a, lo, hi) and near_rail(paths, b, lo, hi) and not _opposite(paths, a, b, k):
+    opposite = _opposite(paths, a, b, k)
+    if near_rail(paths, a, lo, hi) and near_rail(paths, b, lo, hi) and not opposite:
         return False
-    if not all(_kicked(paths, c, k) or (c == paths.struck and _at_flick(paths, k)) for c in (a, b)):
-        return False  # (the struck coin at the flick: the pen changed it anyway, the caller saw a change)
+    # (the struck coin at the flick: the pen changed it anyway, the caller saw a change)
+    kicked = all(_kicked(paths, c, k) or (c == paths.struck and _at_flick(paths, k)) for c in (a, b))
+    if not (kicked or (opposite and _traded(paths, a, b, k))):
+        return False
     return all(out_of_reach(paths, o, c, lo, hi) for o in paths.tracks if o not in (a, b) for c in (a, b))
+
+
+def _traded(paths: StrikePaths, a: str, b: str, k: int) -> bool:
+    """Opposite pushes (the caller's test) of ``KICK_MM_S`` each, from velocities measured after
+    the flick: two coins traded momentum, as a touch does. The hand pulling a still coin's centre
+    and the pen pushing the struck coin are no such trade: the pen only pushes forward, so at the
+    flick the struck coin must have been pushed back."""
+    if not _after_flick(paths, k) or not all(_kicked(paths, c, k, need=KICK_MM_S) for c in (a, b)):
+        return False
+    return not (paths.struck in (a, b) and _at_flick(paths, k) and not _held_back(paths, paths.struck, k))
 
 
 def _opposite(paths: StrikePaths, a: str, b: str, k: int) -> bool:
@@ -173,7 +186,13 @@ def _at_flick(paths: StrikePaths, k: int) -> bool:
     return paths.strike_t is None or paths.times[paths.window(k)[0]] < paths.strike_t + FLICK_S
 
 
-def _kicked(paths: StrikePaths, c: str, k: int) -> bool:
+def _after_flick(paths: StrikePaths, k: int) -> bool:
+    """Were the velocities before interval ``k``'s window measured after the flick?"""
+    lo = paths.window(k)[0]
+    return paths.strike_t is not None and lo >= 1 and paths.times[lo - 1] >= paths.strike_t
+
+
+def _kicked(paths: StrikePaths, c: str, k: int, need: float | None = None) -> bool:
     """Did coin ``c``'s velocity change around interval ``k`` by more than friction and the
     measurement can: a coin at rest by ``KICK_MM_S``; a moving one, or one beside the hand at the
     flick (its centre is pulled as much as a moving one's wobbles), by ``MOVING_KICK_MM_S``."""
@@ -182,7 +201,8 @@ def _kicked(paths: StrikePaths, c: str, k: int) -> bool:
         return False
     dt = float(np.median(np.diff(paths.times)))
     at_rest = float(np.hypot(*paths.speeds[c][lo])) < REST_MM_S
-    need = KICK_MM_S if at_rest and not _at_flick(paths, k) else MOVING_KICK_MM_S
+    if need is None:
+        need = KICK_MM_S if at_rest and not _at_flick(paths, k) else MOVING_KICK_MM_S
     return impact(paths.speeds[c], k, dt) > need
 
 
