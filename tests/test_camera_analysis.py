@@ -84,25 +84,14 @@ def _play(shot: dict, truth, n: int, teams: bool) -> dict:
     return {k: state.get(k) for k in ("phase", "winner", "players", "turn", "placements")}
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**31 - 1), team=st.booleans())
-@pytest.mark.slow
-def test_cam2_accepted_facts_are_never_false_on_random_strikes(seed: int, team: bool) -> None:
-    """Random believable strikes (team games too, CW-5.2: a teammate contact is a move strike):
-    every fact the camera states is true, and the game goes on exactly as the truth makes it."""
+def _camera_shot(phys, coins: dict, coin: str, vx: float, vy: float, rig) -> tuple[dict | None, object]:
+    """Render one flick on ``phys`` through ``rig`` and analyse it as ``analyse`` does: the camera's
+    shot (None: no calibration, nothing stated) and the physics' truth."""
     from controller.games.coinwar.camera_facts import camera_shot
     from sensors.camera.tracking import StrikeTracker
     from sensors.virtual.camera.record import record_strike
-    from sensors.virtual.camera.rig import CameraRig
-    from sensors.virtual.random_shots import random_flick, random_table
 
-    rng = random.Random(seed)
-    n = rng.choice([4, 6]) if team else rng.randint(2, 6)
-    phys = random_table(rng, n)
-    colours = ["#d03030", "#3050d0", "#30a040", "#e0c020", "#202020", "#d03030"]
-    coins = {c: CoinInfo(i + 1, colours[i], (0.0, 0.0), 1 if i == 5 else 0) for i, c in enumerate(phys.coins())}
-    coin, vx, vy = random_flick(rng, phys.positions())
-    rec, frames, truth = record_strike(phys, coin, vx, vy, CameraRig.random(rng), coins)
+    rec, frames, truth = record_strike(phys, coin, vx, vy, rig, coins)
     recal = Recalibrator(rec.markers)
     for image in frames[:8]:  # as analyse does: noise may hide a marker in one frame
         try:
@@ -111,12 +100,68 @@ def test_cam2_accepted_facts_are_never_false_on_random_strikes(seed: int, team: 
         except CalibrationError:
             continue
     else:
-        return  # no calibration: nothing is stated (analyse exits 2)
+        return None, truth  # no calibration: nothing is stated (analyse exits 2)
     tracker = StrikeTracker(cal, rec.coins, coin, strike_t=rec.strike_t)
     for (_f, t), image in zip(rec.frames, frames, strict=True):
         tracker.feed(t, image)
-    shot = camera_shot(tracker.result(), seat=coins[coin].seat, coin=coin).shot()
-    want = truth.shot(coins[coin].seat)
+    return camera_shot(tracker.result(), seat=coins[coin].seat, coin=coin).shot(), truth
+
+
+COLOURS = ["#d03030", "#3050d0", "#30a040", "#e0c020", "#202020", "#d03030"]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1), team=st.booleans())
+@pytest.mark.slow
+def test_cam2_accepted_facts_are_never_false_on_random_strikes(seed: int, team: bool) -> None:
+    """Random believable strikes (team games too, CW-5.2: a teammate contact is a move strike):
+    every fact the camera states is true, and the game goes on exactly as the truth makes it."""
+    from sensors.virtual.camera.rig import CameraRig
+    from sensors.virtual.random_shots import random_flick, random_table
+
+    rng = random.Random(seed)
+    n = rng.choice([4, 6]) if team else rng.randint(2, 6)
+    phys = random_table(rng, n)
+    coins = {c: CoinInfo(i + 1, COLOURS[i], (0.0, 0.0), 1 if i == 5 else 0) for i, c in enumerate(phys.coins())}
+    coin, vx, vy = random_flick(rng, phys.positions())
+    shot, truth = _camera_shot(phys, coins, coin, vx, vy, CameraRig.random(rng))
+    if shot is None:
+        return
+    want = truth.shot(coins[coin].seat)  # type: ignore[attr-defined]
     for fact in ("dead", "flown", "contacts"):
         assert _agrees(fact, shot[fact], want), (fact, shot, want)
     assert _play(shot, truth, n, team) == _play(want, truth, n, team)
+
+
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31 - 1))
+@pytest.mark.slow
+def test_cam2_contacts_stated_in_a_tight_cluster_are_true(seed: int) -> None:
+    """CAM-2 contacts where the kick rules work hardest: three to six coins a few millimetres apart,
+    one flicked into them (many pairs in the contact band, third coins in reach of every kick)."""
+    import math
+
+    from sensors.virtual.camera.rig import CameraRig
+    from sensors.virtual.physics import TablePhysics
+
+    rng = random.Random(seed)
+    n = rng.randint(3, 6)
+    phys = TablePhysics(seed=seed)
+    centre = (rng.uniform(60, 365), rng.uniform(60, 565))
+    spots: list[tuple[float, float]] = []
+    while len(spots) < n:
+        p = (centre[0] + rng.uniform(-50, 50), centre[1] + rng.uniform(-50, 50))
+        if all(math.dist(p, q) >= 31.0 for q in spots):
+            spots.append(p)
+    for i, p in enumerate(spots, start=1):
+        phys.place(f"c{i}", *p)
+    coins = {c: CoinInfo(i + 1, COLOURS[i], (0.0, 0.0), 1 if i == 5 else 0) for i, c in enumerate(phys.coins())}
+    coin = rng.choice(sorted(coins))
+    target = spots[rng.choice([i for i in range(n) if f"c{i + 1}" != coin])]
+    here = phys.positions()[coin]
+    angle = math.atan2(target[1] - here[1], target[0] - here[0]) + rng.gauss(0.0, 0.15)
+    speed = rng.uniform(300.0, 3000.0)
+    shot, truth = _camera_shot(phys, coins, coin, speed * math.cos(angle), speed * math.sin(angle),
+                               CameraRig.random(rng))
+    if shot is not None:
+        assert _agrees("contacts", shot["contacts"], truth.shot(coins[coin].seat)), (shot, truth)  # type: ignore[attr-defined]

@@ -159,12 +159,17 @@ def approaches(pa: Any, pb: Any) -> Any:
 def impact(vel: Any, k: int, dt: float) -> float:
     """How much a coin's velocity changed around frame ``k`` beyond what sliding friction does
     (it only slows a coin, by at most ``FRICTION_MM_S2`` per second), in mm/s."""
+    return float(np.hypot(*impact_vector(vel, k, dt)))
+
+
+def impact_vector(vel: Any, k: int, dt: float) -> Any:
+    """:func:`impact` as a vector (mm/s): the push the coin got around frame ``k``."""
     lo, hi = max(k - 2, 0), min(k + 3, len(vel) - 1)
     before, after = vel[lo], vel[hi]
     speed = float(np.hypot(*before))
     slowing = min(speed, FRICTION_MM_S2 * dt * (hi - lo))
     expected = before * (1.0 - slowing / speed) if speed > 1e-9 else before
-    return float(np.hypot(*(after - expected)))
+    return after - expected
 
 
 FRICTION_MM_S2 = 3500.0  # a coin on the laminate slows at ~3 m/s^2 (sensors/virtual/physics.py), with room

@@ -19,6 +19,7 @@ import numpy as np
 
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
+from sensors.camera.impacts import StrikePaths, kicked_between
 from sensors.camera.params import TrackParams
 from sensors.camera.paths import (
     GONE_MM,
@@ -446,6 +447,8 @@ class StrikeTracker:
         out: dict[tuple[str, str], float] = {}
         why: dict[tuple[str, str], str] = {}
         conf = 1.0
+        paths = StrikePaths(tracks, filled, speeds, times, self.covered, d + band + 2.0, d / 2, self.params.table,
+                            v_max, self.strike_t, self.struck)
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:
                 pa, pb = filled[a], filled[b]
@@ -465,7 +468,8 @@ class StrikeTracker:
                 kick = (velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
                         and not self._third_near(a, b, k, filled, tracks))  # a third coin may have hit both
                 if dmin <= d + band and not kick:
-                    kick = self._lone_impact(a, b, per, filled, speeds, times, tracks)
+                    kick = self._lone_impact(a, b, per, filled, speeds, times, tracks) or kicked_between(
+                        paths, a, b, k)  # ... or kicked when only the other was there to do it
                 if dmin <= d + band and (kick or overlap):
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
                 elif could_meet_unseen(tracks[a], pb, times, d + band, v_max) or could_meet_unseen(
