@@ -174,8 +174,11 @@ def test_run_sim_reports_a_broken_config(tmp_path, capsys):
     cfg.write_text("[sim]\nspeed = 'fast'\n")
     parser = argparse.ArgumentParser()
     add_sim_arguments(parser)
-    assert run_sim(parser.parse_args(["--config", str(cfg)]), daemon_factory=mini_daemon) == 2
-    assert "sim.speed" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        run_sim(parser.parse_args(["--config", str(cfg)]), daemon_factory=mini_daemon)
+    assert exit_.value.code == 2  # typed by a person: one line on stderr, like argparse (README "Configuration")
+    err = capsys.readouterr().err
+    assert "gametable sim" in err and str(cfg) in err and "sim.speed" in err
 
 
 def test_answer_from_truth_names_seats_when_the_question_offers_seats():
