@@ -17,13 +17,13 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402
 from controller.daemon import Daemon  # noqa: E402
 from controller.games.coinwar.virtual_table import SEAT_SPOTS  # noqa: E402
 from controller.hardware import Hardware  # noqa: E402
+from gametable.testing.panel import PIN, Http  # noqa: E402
+from gametable.testing.pty import wait_for  # noqa: E402
 from gametable_core.clock import SystemClock  # noqa: E402
 from gametable_core.config import parse  # noqa: E402
 from sensors.virtual.camera.rig import CameraRig  # noqa: E402
 from sensors.virtual.camera_feed import VirtualCamera  # noqa: E402
 from tests.helpers.browser import PHONE  # noqa: E402
-from tests.helpers.panel import PIN, Http  # noqa: E402
-from tests.helpers.pty_pair import wait_for  # noqa: E402
 from web_panel.server import PanelServer  # noqa: E402
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]

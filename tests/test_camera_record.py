@@ -23,12 +23,12 @@ from controller.daemon import Daemon  # noqa: E402
 from gametable.camera_record import run_record  # noqa: E402
 from gametable.sim_rig import SimHardware  # noqa: E402
 from gametable.sim_table import VirtualTable  # noqa: E402
+from gametable.testing.pty import wait_for  # noqa: E402
+from gametable.testing.recorder import Recorder  # noqa: E402
 from gametable_core.clock import SystemClock  # noqa: E402
 from gametable_core.config import CameraConfig, parse  # noqa: E402
 from sensors.virtual.camera.rig import CameraRig  # noqa: E402
 from sensors.virtual.camera_feed import VirtualCamera  # noqa: E402
-from tests.helpers.mqtt_client import Recorder  # noqa: E402
-from tests.helpers.pty_pair import wait_for  # noqa: E402
 
 pytestmark = pytest.mark.mqtt
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,13 +17,13 @@ pytest.importorskip("cv2")
 
 from controller.daemon import Daemon  # noqa: E402
 from controller.default_table import default_beams  # noqa: E402
+from gametable.broker import free_port  # noqa: E402
 from gametable.sim_platform import TruthPlatform  # noqa: E402
 from gametable.sim_table import VirtualTable  # noqa: E402
 from gametable_core.clock import FakeClock  # noqa: E402
 from gametable_core.config import CameraConfig, parse  # noqa: E402
 from sensors.virtual.camera.rig import CameraRig  # noqa: E402
 from sensors.virtual.camera_feed import VirtualCamera  # noqa: E402
-from tests.helpers.broker import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 FACT_OF = {"dead": "dead", "flown": "flown", "contacts": "contacts"}  # question kind -> shot fact (CW-8)
