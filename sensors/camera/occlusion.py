@@ -50,15 +50,20 @@ STILL_MM = 1.5  # moved less than this since the frame before: still, so a share
 
 
 def partly_hidden(shares: Any, track: Any) -> Any:
-    """Per frame: was the coin still and less of its disc seen than a whole one shows (the palm
-    over part of it, which on the table's colour is not seen at all)? A moving disc's blurred rim
-    also goes unseen, but evenly on both sides: it does not pull the centre."""
+    """Per frame: was less of the coin's disc seen than a whole one shows, two frames in a row,
+    the coin not sliding through (the palm over part of it: on the table's colour it is not seen
+    at all)? A sliding disc is blurred, its rim unseen evenly on both sides: that does not pull
+    the centre, and neither does one frame's noise."""
     shares = np.asarray(shares, dtype=float)
     into, out = np.zeros(len(track)), np.zeros(len(track))
     if len(track) > 1:
         into[1:] = out[:-1] = np.hypot(*np.diff(track, axis=0).T)
-    moving = (into >= STILL_MM) & (out >= STILL_MM)  # a jump into one spot and staying there is no blur
-    return (shares < WHOLE_SHARE) & ~moving
+    low = (shares < WHOLE_SHARE) & ~((into >= STILL_MM) & (out >= STILL_MM))  # sliding through: blur
+    pair = low[:-1] & low[1:]
+    flags = np.zeros(len(track), dtype=bool)
+    flags[:-1] |= pair
+    flags[1:] |= pair
+    return flags
 
 
 def centre_slack_mm(shares: Any, partial: Any, radius_mm: float) -> Any:
