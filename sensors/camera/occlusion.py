@@ -93,6 +93,7 @@ MIN_SPAN_MM = 4.0  # ... and this far apart (a still coin is the "stayed" rule's
 POS_ERR_MM = 2.0  # a sighting at the hand's edge, a disc half out from under it, is off by up to this
 DECEL_MAX_MM_S2 = 3500.0  # a sliding coin slows at ~2.9 m/s^2 (sensors/virtual/physics.py), with room
 STEP_MM = 1.0  # the ray back from the first sighting is examined at this spacing
+GRID_CELLS = 30  # around a coin found lying still: at most this many grid steps each way
 STAYED_MM = 1.5  # a coin found again this close to where it was hidden stayed there (paths.py)
 AFTER_FRAMES = 6  # a coin at rest is looked at every 6th frame (tracking.FULL_EVERY): its moves show that late
 
@@ -233,12 +234,13 @@ def _last_leg_starts(q1: Any, d: Any, angle: float, reach: float) -> tuple[Any, 
     distance from ``q1``). Moving along ``d``: the ray back from ``q1``, widening with the
     direction's uncertainty; lying still (``d`` None): anywhere within ``reach``."""
     if d is None:
-        grid = np.arange(-reach, reach + STEP_MM, STEP_MM)
+        step = max(STEP_MM, reach / GRID_CELLS)  # a long gap: a coarser grid, each point wider
+        grid = np.arange(-reach, reach + step, step)
         gx, gy = np.meshgrid(grid, grid)
         offs = np.column_stack([gx.ravel(), gy.ravel()])
-        offs = offs[np.hypot(*offs.T) <= reach + STEP_MM]
+        offs = offs[np.hypot(*offs.T) <= reach + step]
         dist = np.hypot(*offs.T)
-        return q1[None, :] + offs, np.full(len(offs), POS_ERR_MM + STEP_MM * 0.71), dist
+        return q1[None, :] + offs, np.full(len(offs), POS_ERR_MM + step * 0.71), dist
     s = np.arange(0.0, reach + STEP_MM, STEP_MM)
     return q1[None, :] - s[:, None] * d[None, :], POS_ERR_MM + s * math.tan(angle), s
 
