@@ -20,12 +20,12 @@ import numpy as np
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
 from sensors.camera.impacts import StrikePaths, kicked_between
+from sensors.camera.occlusion import centre_slack_mm, explain_gaps, interval_slack, partly_hidden
 from sensors.camera.params import TrackParams
 from sensors.camera.paths import (
     GONE_MM,
     UNSEEN_SPEED_MM_S,
     approaches,
-    could_meet_unseen,
     fill,
     impact,
     intervals,
@@ -89,6 +89,8 @@ class StrikeTracker:
         self.px: dict[str, list[Any]] = {c: [] for c in self.ids}  # per frame: (u, v) or None
         self.hidden: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: not located
         self.covered: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: the hand around it
+        self.share: dict[str, list[float]] = {c: [] for c in self.ids}  # per frame: share of its disc seen
+        self._partial: dict[str, Any] = {}  # per frame: still, part of its disc not seen (occlusion.py)
         self.shape: dict[str, float] = {}  # axis ratio of each coin's blob in the last frame it was seen
         self._bg: Any = None
         self._last_image: Any = None
@@ -171,7 +173,7 @@ class StrikeTracker:
                 other = other[((other - est[k]) ** 2).sum(axis=1) > (self.r_px[k] + 2.5) ** 2]
         for k, c in enumerate(self.ids):
             if not active[k]:  # at rest and out of every moving coin's reach: it cannot have moved
-                self._record(c, k, self.pos[k].copy(), False)
+                self._record(c, k, self.pos[k].copy(), False, share=self.share[c][-1] if self.share[c] else 1.0)
                 continue
             seen = counts[k] >= self.params.min_visible * self.area[k]
             near_hand = False
@@ -184,7 +186,7 @@ class StrikeTracker:
                 if dt > 0:
                     self.vel[k] = 0.5 * self.vel[k] + 0.5 * (est[k] - self.pos[k]) / dt
                 self.pos[k] = est[k]
-                self._record(c, k, est[k].copy(), False)
+                self._record(c, k, est[k].copy(), False, share=float(counts[k] / self.area[k]))
             else:
                 self._record(c, k, None, True, near_hand)  # not located: under the hand, or gone
 
@@ -249,10 +251,11 @@ class StrikeTracker:
                     est[k] = centre
         return est, counts
 
-    def _record(self, c: str, k: int, p: Any, hidden: bool, covered: bool = False) -> None:
+    def _record(self, c: str, k: int, p: Any, hidden: bool, covered: bool = False, share: float = 1.0) -> None:
         self.px[c].append(p)
         self.hidden[c].append(hidden)
         self.covered[c].append(covered)
+        self.share[c].append(share)
 
     # --- the result ------------------------------------------------------------------------------
 
@@ -384,8 +387,8 @@ class StrikeTracker:
                     continue  # the pen is still on the struck coin, the hand beside its neighbours
                 if float(np.hypot(*speeds[c][lo])) > LONE_REST_MM_S or impact(speeds[c], k, dt) <= IMPACT_MM_S:
                     continue  # only a coin at rest that starts to move tells (a moving one's centre wobbles)
-                if any(self.covered[x][j] for x in (c, partner) for j in range(lo, hi + 1)):
-                    continue  # the hand or pen beside them: their centres are not trusted for this
+                if any(self.covered[x][j] or self._partial[x][j] for x in (c, partner) for j in range(lo, hi + 1)):
+                    continue  # the hand or pen beside them, or over part of one: their centres are not trusted
                 path = filled[c][lo:hi + 1]
                 x0, y0 = path.min(axis=0)
                 x1, y1 = path.max(axis=0)
@@ -442,8 +445,14 @@ class StrikeTracker:
             if ok.any():
                 step = np.hypot(*(tr[1:] - tr[:-1])[ok].T) / np.maximum(np.diff(times)[ok], 1e-6)
                 v_max = max(v_max, float(step.max()) * 1.2)
-        if not self._flick_seen(tracks[self.struck], times):
-            v_max = MAX_FLICK_MM_S  # the fastest moment went unseen: only the table's limit bounds it
+        flick_seen = self._flick_seen(tracks[self.struck], times)
+        hidden = explain_gaps(tracks, times, touch=d + band, radius_mm=d / 2, table=self.params.table,
+                              v_max=v_max if flick_seen else MAX_FLICK_MM_S, struck=self.struck,
+                              strike_t=self.strike_t)  # what the frames after a gap prove (occlusion.py)
+        if not flick_seen:  # the fastest moment went unseen: the path after it, or the table's limit, bounds it
+            v_max = max(v_max, 1.2 * hidden.flick_speed) if hidden.flick_speed else MAX_FLICK_MM_S
+        self._partial = {c: partly_hidden(self.share[c], tracks[c]) for c in self.ids}  # the palm over part of it
+        slack = {c: interval_slack(centre_slack_mm(self.share[c], self._partial[c], d / 2)) for c in self.ids}
         out: dict[tuple[str, str], float] = {}
         why: dict[tuple[str, str], str] = {}
         conf = 1.0
@@ -464,7 +473,9 @@ class StrikeTracker:
                 k = int(per.argmin())
                 dmin = float(per[k])
                 # overlapping discs prove a touch only in frames actually seen, not carried on
-                overlap = float(np.where(valid, sampled_approaches(pa, pb), np.inf).min()) < d - band
+                # ... and only by more than a partly hidden disc's centre can be off (occlusion.py)
+                sampled = sampled_approaches(pa, pb) + slack[a] + slack[b]
+                overlap = float(np.where(valid, sampled, np.inf).min()) < d - band
                 kick = (velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
                         and not self._third_near(a, b, k, filled, tracks))  # a third coin may have hit both
                 if dmin <= d + band and not kick:
@@ -472,8 +483,7 @@ class StrikeTracker:
                         paths, a, b, k)  # ... or kicked when only the other was there to do it
                 if dmin <= d + band and (kick or overlap):
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
-                elif could_meet_unseen(tracks[a], pb, times, d + band, v_max) or could_meet_unseen(
-                        tracks[b], pa, times, d + band, v_max):
+                elif hidden.could_touch(a, b, filled, times, d + band, v_max):
                     p = 0.5  # one of them was not seen while the other was within its reach
                     why[(a, b)] = "hidden"
                 elif dmin > d + band:
