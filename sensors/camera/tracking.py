@@ -19,6 +19,8 @@ import numpy as np
 
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
+from sensors.camera.glitches import settle_glitches
+from sensors.camera.leaving import seen_leaving
 from sensors.camera.params import TrackParams
 from sensors.camera.paths import (
     GONE_MM,
@@ -29,7 +31,6 @@ from sensors.camera.paths import (
     impact,
     intervals,
     sampled_approaches,
-    towards_rail,
     velocities,
     velocity_change,
 )
@@ -284,7 +285,7 @@ class StrikeTracker:
             # between the two would be a jump at the flick, read as a kick of a coin at rest
             measured = out[before & ~np.isnan(out[:, 0])]
             out[before] = np.median(measured, axis=0) if len(measured) else self.coins[c].at
-        return out
+        return settle_glitches(out)  # a coin at rest around a frame was there in it (glitches.py)
 
     def _coin_result(self, c: str, track: Any, times: Any) -> CoinResult:
         p = self.params
@@ -311,7 +312,7 @@ class StrikeTracker:
             x, y = path[-1][1]
             w, length = p.table
             near_rail = min(x, y, w - x, length - y) < 2.5 * r
-            heading_out = len(path) >= 2 and towards_rail(path[-2][1], path[-1][1], p.table)
+            heading_out = seen_leaving(path, p.table)  # moving out in its last sightings (leaving.py)
             covered = any(self.covered[c][-TAIL_FRAMES * 4:])  # the hand may be lying on it
             res.left_surface = near_rail and heading_out and not covered and not self._still_in_view(c)
             res.flight_confidence = 0.995 if res.left_surface else 0.0
