@@ -138,3 +138,29 @@ def test_cam2_gone_from_view_is_flown_only_when_seen_moving_out() -> None:
     running_out = [(i / 120, (228.3, 560.0 + 8.0 * i)) for i in range(6)]
     assert seen_leaving(running_out, table)
     assert not seen_leaving(running_out[:1], table)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n=st.integers(2, 6))
+def test_played_tables_are_normal_positions_with_coins_at_rails_and_neighbours(seed: int, n: int) -> None:
+    """CW-1.5: every spot is a normal position, no two coins overlap; and over a few tables coins
+    lie against rails, in corners and against each other, as games leave them (the bench's and
+    the property test's tables: a uniform table almost never has one there)."""
+    import math
+
+    from gametable_core import table_geometry as geo
+    from sensors.virtual.random_shots import SNUG_MM, random_played_spots
+
+    r = geo.COIN_RADIUS_MM
+    rng = random.Random(seed)
+    tables = [random_played_spots(rng, n) for _ in range(30)]
+    for spots in tables:
+        assert len(spots) == n
+        for i, p in enumerate(spots):
+            assert geo.is_normal_position(p, r - 0.01)
+            assert all(math.dist(p, q) >= 2 * r for q in spots[:i])
+    spots = [p for t in tables for p in t]
+    gaps = [min(x, y, geo.WIDTH_MM - x, geo.LENGTH_MM - y) - r for x, y in spots]
+    assert any(g <= SNUG_MM for g in gaps)
+    if n >= 3:
+        assert any(0 < math.dist(p, q) - 2 * r <= SNUG_MM for t in tables for i, p in enumerate(t) for q in t[:i])
