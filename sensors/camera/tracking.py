@@ -35,6 +35,7 @@ from sensors.camera.paths import (
     velocity_change,
 )
 from sensors.camera.recording import CoinInfo
+from sensors.camera.riders import tilted_reading
 from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination
 
 Point = tuple[float, float]
@@ -347,8 +348,8 @@ class StrikeTracker:
                 continue
             u, v = self.px[c][-1]
             ratio, dots = blob_shape(img, self._bg, self._illum, (u, v), self.r_px[k], self.looks[k])
-            if ratio < TILTED_RATIO:
-                res.not_flat = True
+            if ratio < TILTED_RATIO:  # on a coin beside it or unseen; else cut by the arm: unknown
+                res.not_flat, res.flight_confidence = tilted_reading(c, coins, self.params.coin_diameter_mm)
             elif ratio < FLAT_RATIO:
                 res.flight_confidence = min(res.flight_confidence, 0.5)
             twins = [self.ids[j] for j in self._groups[self.group[k]] if j != k]
