@@ -471,8 +471,11 @@ class StrikeTracker:
                 if dmin <= d + band and (kick or overlap):
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
                 elif could_meet_unseen(tracks[a], pb, times, d + band, v_max) or could_meet_unseen(
-                        tracks[b], pa, times, d + band, v_max):
-                    p = 0.5  # one of them was not seen while the other was within its reach
+                        tracks[b], pa, times, d + band, v_max) or (
+                        dmin > d + band and float(approaches(pa, pb).min()) <= d + band):
+                    # one of them was not seen while the other was within its reach, or they came near
+                    # only in frames not seen all around (the hand came just after): no proof either way
+                    p = 0.5
                     why[(a, b)] = "hidden"
                 elif dmin > d + band:
                     p = 0.0 if dmin > d + 2 * band else 0.01
