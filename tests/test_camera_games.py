@@ -251,3 +251,25 @@ def test_cw_6_1_a_tilted_blob_is_a_rider_only_where_a_base_is_possible() -> None
     assert tilted_reading("c2", on_c3, 30.0) == (True, 0.995)
     base_unseen = {**alone, "c3": CoinResult(rest=None, rest_confidence=0.0)}
     assert tilted_reading("c2", base_unseen, 30.0)[0]
+
+
+def test_cw_6_1_a_coin_gone_from_view_that_nothing_reached_did_not_leave() -> None:
+    """Biohazard, seed 5, strike 54: c1 at rest by a side rail, 470 mm from every moving coin, went
+    under the arm for the rest of the strike; the arm's edge sliding over it pulled its centre
+    towards the rail in its last sightings: read as flown. Nothing reached it: it did not move."""
+    import numpy as np
+
+    from sensors.camera.leaving import could_be_hit
+
+    times = np.arange(20) / 120.0
+    c1 = np.tile([402.0, 72.0], (20, 1))
+    c1[12:14] = [(404.0, 72.0), (406.0, 72.0)]
+    c1[14:] = np.nan
+    c5 = np.column_stack([404.0 - 40 * np.arange(20), np.full(20, 549.0)])
+    assert not could_be_hit("c1", "c5", {"c1": c1, "c5": c5}, times, 5000.0)
+    assert could_be_hit("c5", "c5", {"c1": c1, "c5": c5}, times, 5000.0)  # the pen moves the struck coin
+    near = np.column_stack([np.full(20, 402.0), 300.0 - 12 * np.arange(20)])  # runs up to c1
+    assert could_be_hit("c1", "c5", {"c1": c1, "c5": c5, "c2": near}, times, 5000.0)
+    hidden = np.column_stack([np.full(20, 402.0), 260.0 - 5 * np.arange(20)])
+    hidden[3:] = np.nan  # never seen again, 180 mm off: at the table's fastest it could have reached c1
+    assert could_be_hit("c1", "c5", {"c1": c1, "c5": hidden}, times, 5000.0)

@@ -3,13 +3,18 @@
 A coin at rest near a rail that the hand's arm comes over is gone from view too, and its last
 sighting, a disc half under the arm, is pulled a few millimetres off: one such step reads as
 "heading out". A coin that really goes over a rail is moving fast when it is last seen, so it must
-be seen moving towards the rail in each of its last sightings, not in one jump from rest."""
+be seen moving towards the rail in each of its last sightings, not in one jump from rest; and
+something must have set it moving: the pen (the struck coin) or a coin that came within reach."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
-from sensors.camera.paths import towards_rail
+import numpy as np
+
+from sensors.camera.paths import could_meet_unseen, fill, towards_rail
 
 Point = tuple[float, float]
 
@@ -27,4 +32,29 @@ def seen_leaving(path: list[tuple[float, Point]], table: tuple[float, float]) ->
                for a, b in zip(last, last[1:], strict=False))
 
 
-__all__ = ["LEAVING_STEPS", "LEAVING_STEP_MM", "seen_leaving"]
+
+
+HIT_REACH_MM = 36.0  # centres this close can touch: a diameter, the contact band, the positions' error
+
+
+def could_be_hit(coin: str, struck: str, tracks: Mapping[str, Any], times: Any, v_max: float) -> bool:
+    """Could anything have set ``coin`` moving? The pen moves the struck coin; any other moves only
+    when a coin comes within touching reach of it (``tracks``: (frames, 2) table mm, NaN where not
+    located). A coin not located in some frames may have come near then, at up to ``v_max`` mm/s."""
+    if coin == struck:
+        return True
+    mine = fill(tracks[coin])
+    if mine is None:
+        return True
+    for other, track in tracks.items():
+        theirs = fill(track)
+        if other == coin or theirs is None:
+            continue  # (a coin never seen cannot be placed: the caller's contacts are undecided then)
+        if float(np.hypot(*(theirs - mine).T).min()) < HIT_REACH_MM:
+            return True
+        if could_meet_unseen(track, mine, times, HIT_REACH_MM, v_max):
+            return True
+    return False
+
+
+__all__ = ["HIT_REACH_MM", "LEAVING_STEPS", "LEAVING_STEP_MM", "could_be_hit", "seen_leaving"]

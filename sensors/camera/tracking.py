@@ -20,7 +20,7 @@ import numpy as np
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
 from sensors.camera.glitches import settle_glitches
-from sensors.camera.leaving import seen_leaving
+from sensors.camera.leaving import could_be_hit, seen_leaving
 from sensors.camera.params import TrackParams
 from sensors.camera.paths import (
     GONE_MM,
@@ -264,6 +264,10 @@ class StrikeTracker:
         times = np.array(self.times)
         tracks = {c: self._track_mm(c) for c in self.ids}
         coins = {c: self._coin_result(c, tracks[c], times) for c in self.ids}
+        for c, res in coins.items():  # gone, but nothing came near to set it moving (leaving.py)
+            if res.left_surface and res.rest is None and not could_be_hit(
+                    c, self.struck, tracks, times, MAX_FLICK_MM_S):
+                res.left_surface, res.flight_confidence = False, 0.0
         self._identities(coins)
         for c, res in coins.items():  # a coin that left over a rail touches nothing on the table after
             if res.left_surface and res.flight_confidence >= 0.99:
