@@ -196,29 +196,10 @@ def test_cw_5_2_a_biohazard_bot_game_through_the_live_observer_states_no_false_f
     centres) within ~20 ms of the flick. The observer told the tracker nothing of when the flick
     came, so the pen's push on the struck coin read as the impact of a touch. It now passes the
     strike's time (a little early: the striker's message comes after the flick)."""
-    from dataclasses import replace
+    from tests.helpers.camera_game import camera_bot_game
 
-    from controller.daemon import Daemon
-    from controller.default_table import default_beams
-    from gametable.sim_platform import TruthPlatform
-    from gametable.sim_table import VirtualTable
-    from gametable_core.clock import FakeClock
-    from gametable_core.config import CameraConfig, parse
-    from sensors.virtual.camera_feed import VirtualCamera
-
-    seed, seats = 3, tuple(range(1, 7))
-    clock = FakeClock()
-    camera = CameraConfig()
-    daemon = Daemon(replace(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), camera=camera), clock)
-    daemon.start(connect=False)
-    platform = TruthPlatform(default_beams(), clock, camera=camera)
-    feed = VirtualCamera(CameraRig.random(random.Random(seed)), clock, {int(k): v for k, v in camera.markers.items()},
-                         seat_colours=camera.seat_colours, seat_marks=camera.seat_marks)
-    vt = VirtualTable(daemon, clock, seed=seed, bots=seats, platform=platform, camera=feed)
-    assert daemon.submit({"id": "g-camgame-3", "type": "new_game", "game": "coinwar", "mode": "biohazard",
-                          "players": [{"seat": s, "name": f"Bot {s}"} for s in seats], "order": list(seats),
-                          "seed": seed})["ok"]
-    observer = platform.adapters[0].camera
+    daemon, vt, observer = camera_bot_game(tmp_path, mode="biohazard", seed=3, seats=tuple(range(1, 7)),
+                                           game_id="g-camgame-3")
     false: list[tuple[int, list[str]]] = []
     finish = observer.finish
 
