@@ -29,10 +29,11 @@ from sensors.camera.tracking import StrikeTracker
 from sensors.virtual.camera.record import record_strike
 from sensors.virtual.camera.rig import CameraRig
 from sensors.virtual.physics import StrikeTruth
-from sensors.virtual.random_shots import random_flick, random_table
+from sensors.virtual.random_shots import random_flick, random_played_table, random_table
 from sensors.virtual.virtual_beams import VirtualBeams
 
 STRIKES = 2000
+PLAYED_SHARE = 0.5  # tables laid out as played (random_played_table), the rest uniform
 RIGS = 8  # mounts reused across strikes (the static table is drawn once per rig)
 # colours a real group would use; a group may bring two of one colour (then sticker dots tell them apart)
 PALETTE = ["#d03030", "#3050d0", "#30a040", "#e0c020", "#202020", "#f0f0f0", "#e07020", "#8040b0"]
@@ -100,7 +101,8 @@ def run(strikes: int = STRIKES, seed: int = 23) -> dict[str, float]:
     for i in range(strikes):
         teams = rng.random() < 1 / 3
         n = rng.choice([4, 6]) if teams else rng.randint(2, 6)
-        table = random_table(rng, n)
+        # half the tables as games leave them: coins against rails, in corners, against each other
+        table = (random_played_table if rng.random() < PLAYED_SHARE else random_table)(rng, n)
         coins = seat_coins(rng, table.coins())
         coin, vx, vy = random_flick(rng, table.positions())
         clock = FakeClock()

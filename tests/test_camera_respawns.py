@@ -5,39 +5,19 @@ the frames -- also right after a placement -- and no coin is placed by a guess."
 from __future__ import annotations
 
 import math
-import random
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("cv2")
 
-from controller.daemon import Daemon  # noqa: E402
-from controller.default_table import default_beams  # noqa: E402
-from gametable.sim_platform import TruthPlatform  # noqa: E402
-from gametable.sim_table import VirtualTable  # noqa: E402
-from gametable_core.clock import FakeClock  # noqa: E402
-from gametable_core.config import CameraConfig, parse  # noqa: E402
-from sensors.virtual.camera.rig import CameraRig  # noqa: E402
-from sensors.virtual.camera_feed import VirtualCamera  # noqa: E402
+from tests.helpers.camera_game import camera_bot_game  # noqa: E402
 
 
 @pytest.mark.slow
 def test_cw_7_4_a_biohazard_bot_game_with_respawns_is_tracked_by_the_camera_after_every_placement(tmp_path: Path):
     seed, seats = 1, tuple(range(1, 7))  # six seats: two reds (seat 6's with a sticker dot)
-    clock = FakeClock()
-    camera = CameraConfig()
-    daemon = Daemon(replace(parse({"journal": {"path": str(tmp_path / "j.sqlite")}}), camera=camera), clock)
-    daemon.start(connect=False)
-    platform = TruthPlatform(default_beams(), clock, camera=camera)
-    feed = VirtualCamera(CameraRig.random(random.Random(seed)), clock, {int(k): v for k, v in camera.markers.items()},
-                         seat_colours=camera.seat_colours, seat_marks=camera.seat_marks)
-    vt = VirtualTable(daemon, clock, seed=seed, bots=seats, platform=platform, camera=feed)
-    assert daemon.submit({"id": "g-respawns-1", "type": "new_game", "game": "coinwar", "mode": "biohazard",
-                          "players": [{"seat": s, "name": f"Bot {s}"} for s in seats], "order": list(seats),
-                          "seed": seed})["ok"]
-    observer = platform.adapters[0].camera
+    daemon, vt, observer = camera_bot_game(tmp_path, mode="biohazard", seed=seed, seats=seats, game_id="g-respawns-1")
     opened: list[tuple[bool, dict, dict]] = []  # (tracked, the camera's rest, the physics' truth) per strike
     started = observer.strike_started
 

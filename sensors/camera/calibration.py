@@ -26,9 +26,17 @@ def _detector(fine: bool = False) -> Any:
 
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX  # sub-pixel corners: the distortion fit needs them
+    # a marker whose black square ends a pixel or two from the frame's edge (its white margin cut off:
+    # a mount within docs/camera.md's tolerance puts a corner marker there) is still whole: found
+    params.minDistanceToBorder = 1
     if fine:  # small markers (~25 px) under noise: more threshold windows, looser polygon fit
         params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = 3, 33, 4
         params.polygonalApproxAccuracyRate = 0.05
+        # a marker's 6 cells are ~4 px each there: read each cell's middle only (its blurred edges
+        # are grey) at a finer grid, and a higher threshold so the white margin stays white by the dark rail
+        params.perspectiveRemovePixelPerCell = 8
+        params.perspectiveRemoveIgnoredMarginPerCell = 0.3
+        params.adaptiveThreshConstant = 12
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 

@@ -19,7 +19,9 @@ import numpy as np
 
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
+from sensors.camera.glitches import settle_glitches
 from sensors.camera.impacts import StrikePaths, kicked_between
+from sensors.camera.leaving import could_be_hit, seen_leaving
 from sensors.camera.occlusion import centre_slack_mm, explain_gaps, interval_slack, partly_hidden
 from sensors.camera.params import TrackParams
 from sensors.camera.paths import (
@@ -30,11 +32,11 @@ from sensors.camera.paths import (
     impact,
     intervals,
     sampled_approaches,
-    towards_rail,
     velocities,
     velocity_change,
 )
 from sensors.camera.recording import CoinInfo
+from sensors.camera.riders import tilted_reading
 from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination
 
 Point = tuple[float, float]
@@ -266,6 +268,10 @@ class StrikeTracker:
         times = np.array(self.times)
         tracks = {c: self._track_mm(c) for c in self.ids}
         coins = {c: self._coin_result(c, tracks[c], times) for c in self.ids}
+        for c, res in coins.items():  # gone, but nothing came near to set it moving (leaving.py)
+            if res.left_surface and res.rest is None and not could_be_hit(
+                    c, self.struck, tracks, times, MAX_FLICK_MM_S):
+                res.left_surface, res.flight_confidence = False, 0.0
         self._identities(coins)
         for c, res in coins.items():  # a coin that left over a rail touches nothing on the table after
             if res.left_surface and res.flight_confidence >= 0.99:
@@ -288,7 +294,7 @@ class StrikeTracker:
             # between the two would be a jump at the flick, read as a kick of a coin at rest
             measured = out[before & ~np.isnan(out[:, 0])]
             out[before] = np.median(measured, axis=0) if len(measured) else self.coins[c].at
-        return out
+        return settle_glitches(out)  # a coin at rest around a frame was there in it (glitches.py)
 
     def _coin_result(self, c: str, track: Any, times: Any) -> CoinResult:
         p = self.params
@@ -315,7 +321,7 @@ class StrikeTracker:
             x, y = path[-1][1]
             w, length = p.table
             near_rail = min(x, y, w - x, length - y) < 2.5 * r
-            heading_out = len(path) >= 2 and towards_rail(path[-2][1], path[-1][1], p.table)
+            heading_out = seen_leaving(path, p.table)  # moving out in its last sightings (leaving.py)
             covered = any(self.covered[c][-TAIL_FRAMES * 4:])  # the hand may be lying on it
             res.left_surface = near_rail and heading_out and not covered and not self._still_in_view(c)
             res.flight_confidence = 0.995 if res.left_surface else 0.0
@@ -350,8 +356,8 @@ class StrikeTracker:
                 continue
             u, v = self.px[c][-1]
             ratio, dots = blob_shape(img, self._bg, self._illum, (u, v), self.r_px[k], self.looks[k])
-            if ratio < TILTED_RATIO:
-                res.not_flat = True
+            if ratio < TILTED_RATIO:  # on a coin beside it or unseen; else cut by the arm: unknown
+                res.not_flat, res.flight_confidence = tilted_reading(c, coins, self.params.coin_diameter_mm)
             elif ratio < FLAT_RATIO:
                 res.flight_confidence = min(res.flight_confidence, 0.5)
             twins = [self.ids[j] for j in self._groups[self.group[k]] if j != k]
@@ -483,8 +489,11 @@ class StrikeTracker:
                         paths, a, b, k)  # ... or kicked when only the other was there to do it
                 if dmin <= d + band and (kick or overlap):
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
-                elif hidden.could_touch(a, b, filled, times, d + band, v_max):
-                    p = 0.5  # one of them was not seen while the other was within its reach
+                elif hidden.could_touch(a, b, filled, times, d + band, v_max) or (
+                        dmin > d + band and float(approaches(pa, pb).min()) <= d + band):
+                    # one of them was not seen while the other was within its reach, or they came near
+                    # only in frames not seen all around (the hand came just after): no proof either way
+                    p = 0.5
                     why[(a, b)] = "hidden"
                 elif dmin > d + band:
                     p = 0.0 if dmin > d + 2 * band else 0.01

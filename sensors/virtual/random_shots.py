@@ -3,6 +3,9 @@ for coins put back by hand on the virtual table.
 
 Coins are dropped at random normal positions (CW-1.5, not overlapping); a shot flicks a random coin
 at 0.3–3 m/s, half the time roughly towards another coin (players aim), half in any direction.
+``random_played_table`` lays coins out as a game leaves them: against a rail, in a corner, resting
+against a neighbour (a table of uniform spots almost never has a coin there, and the camera's
+positions are worst there: docs/camera.md).
 """
 
 from __future__ import annotations
@@ -57,6 +60,51 @@ def random_table(rng: random.Random, n: int, *, seed: int | None = None, **kw) -
     table = TablePhysics(seed=rng.randrange(2**31) if seed is None else seed, **kw)
     for i, p in enumerate(random_normal_spots(rng, n), start=1):
         table.place(f"c{i}", *p)
+    return table
+
+
+PLAYED_KINDS: dict[str, float] = {"free": 0.4, "rail": 0.25, "corner": 0.1, "neighbour": 0.25}  # shares
+SNUG_MM = 0.6  # a coin "against" a rail or a neighbour rests up to this far from it
+
+
+def random_played_spots(rng: random.Random, n: int) -> list[Point]:
+    """``n`` normal positions (CW-1.5) as games leave coins: each free, against a rail, in a corner,
+    or resting against a coin placed before it (``PLAYED_KINDS`` gives the shares)."""
+    r = geo.COIN_RADIUS_MM
+    w, length = geo.WIDTH_MM, geo.LENGTH_MM
+    out: list[Point] = []
+    kinds, weights = list(PLAYED_KINDS), list(PLAYED_KINDS.values())
+    tries = 0
+    while len(out) < n:
+        tries += 1
+        if tries > 100_000:
+            raise RuntimeError("no room left on the table for another coin")
+        kind = rng.choices(kinds, weights)[0]
+        snug = r + rng.uniform(0.05, SNUG_MM)
+        if kind == "rail":
+            along = rng.uniform(r, (w if rng.random() < 0.5 else length) - r)
+            side = rng.randrange(4)
+            p = [(snug, along), (w - snug, along), (along, snug), (along, length - snug)][side]
+        elif kind == "corner":
+            p = (snug if rng.random() < 0.5 else w - snug, snug if rng.random() < 0.5 else length - snug)
+        elif kind == "neighbour" and out:
+            q, a = rng.choice(out), rng.uniform(0.0, 2 * math.pi)
+            p = (q[0] + (snug + r) * math.cos(a), q[1] + (snug + r) * math.sin(a))
+        else:
+            p = (rng.uniform(r, w - r), rng.uniform(r, length - r))
+        if not geo.is_normal_position(p, r - 0.01):
+            continue
+        if any(math.hypot(p[0] - q[0], p[1] - q[1]) < 2 * r + 0.05 for q in out):
+            continue
+        out.append(p)
+    return out
+
+
+def random_played_table(rng: random.Random, n: int, *, seed: int | None = None, **kw) -> TablePhysics:
+    """A table with coins c1…cn laid out as a game leaves them (``random_played_spots``)."""
+    table = TablePhysics(seed=rng.randrange(2**31) if seed is None else seed, **kw)
+    for i, p in enumerate(random_played_spots(rng, n), start=1):
+        table.place(f"c{i}", *p, as_found=True)
     return table
 
 

@@ -49,6 +49,7 @@ Point = tuple[float, float]
 # (it learns the coins' look and the empty table from them); 0.16 s is ~80 MB at 1536 x 864 on a Pi
 PRE_ROLL_S = 0.16
 REST_EVERY_S = 0.5  # between strikes: how often the coins at rest are located (CPU on a Pi)
+STRIKE_LATE_S = 0.03  # the striker's strike reaches the observer at most this long after the flick (a pty/serial frame and the daemon's queue)
 MAX_TRACKED_FRAMES = 2400  # 20 s at 120 fps: a strike window longer than this stops feeding
 # ``gametable camera record`` keeps the strike's frames JPEG-compressed until it is written: a
 # 3 s strike at 120 fps and 1536 x 864 is ~1.4 GB raw, ~90 MB as JPEG (CAM-4 allows JPEG frames)
@@ -188,11 +189,15 @@ class CameraObserver:
                 log.info("camera: strike of %s not tracked (%s)", coin, "no calibration" if calibration is None
                          else "a coin at rest was not seen")
                 return
-            self._tracker = StrikeTracker(calibration, coins, coin)
+            # the flick came just before the striker's strike reached us: before it nothing moves (a
+            # coin the hand hides is where it rested; the pen, not a coin, starts the struck one).
+            # Taken STRIKE_LATE_S early, so that no frame after the flick counts as before it
+            strike_t = self._pre[-1][0] - STRIKE_LATE_S if self._pre else None
+            self._tracker = StrikeTracker(calibration, coins, coin, strike_t=strike_t)
             self._frames_fed = 0
             if self._record is not None:
                 self._record.update(coins=coins, struck=coin, frames=[(t, _jpeg(im)) for t, im in self._pre],
-                                    strike_t=self._pre[-1][0] if self._pre else None)
+                                    strike_t=strike_t)
             for t, image in self._pre:
                 self._tracker.feed(t, image)
             self._pre.clear()
