@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -22,6 +22,7 @@ from sensors.camera.calibration import Calibration
 from sensors.camera.glitches import settle_glitches
 from sensors.camera.impacts import StrikePaths, kicked_between
 from sensors.camera.leaving import could_be_hit, seen_leaving
+from sensors.camera.lost import refind_lost
 from sensors.camera.occlusion import centre_slack_mm, explain_gaps, interval_slack, partly_hidden
 from sensors.camera.params import TrackParams
 from sensors.camera.paths import (
@@ -273,6 +274,7 @@ class StrikeTracker:
                     c, self.struck, tracks, times, MAX_FLICK_MM_S):
                 res.left_surface, res.flight_confidence = False, 0.0
         self._identities(coins)
+        self._refind_lost(coins, tracks)
         for c, res in coins.items():  # a coin that left over a rail touches nothing on the table after
             if res.left_surface and res.flight_confidence >= 0.99:
                 seen = np.nonzero(~np.isnan(tracks[c][:, 0]))[0]
@@ -281,6 +283,20 @@ class StrikeTracker:
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
                            settled=settled, undecided=why)
+
+    def _refind_lost(self, coins: dict[str, CoinResult], tracks: dict[str, Any]) -> None:
+        """A coin not seen at rest, found in the last frame where only it can be (lost.py): its rest
+        is known, and its track ends there (so its reach while hidden ends there too)."""
+        lost = [c for c, res in coins.items() if res.rest is None]
+        if not lost or self._last_image is None:
+            return
+        held = {c: res.rest for c, res in coins.items() if res.rest is not None}
+        for c, at in refind_lost(self._last_image, self.calibration, self.coins, lost, held,
+                                 params=self.params).items():
+            left = coins[c].left_surface  # the tracker saw it go: a coin lying here says otherwise, so ask
+            coins[c] = replace(coins[c], rest=at, rest_confidence=0.999, left_surface=False, not_flat=False,
+                               flight_confidence=0.0 if left else 0.995)
+            tracks[c][-1] = at
 
     def _track_mm(self, c: str) -> Any:
         """(frames, 2) table mm with NaN where the coin was not located."""
