@@ -72,7 +72,7 @@ def kicked_by(paths: StrikePaths, b: str, a: str, k: int) -> bool:
     could have done it: no rail, not the hand or pen (after the flick, no hand around), and every
     other coin provably out of ``b``'s reach or a still coin that could not have given the kick."""
     lo, hi = paths.window(k)
-    if b == paths.struck and _at_flick(paths, k) and not _held_back(paths, b, k):
+    if b == paths.struck and at_flick(paths, k) and not _held_back(paths, b, k):
         return False  # the pen may still be pushing the struck coin
     if any(paths.covered[x][j] for x in (a, b) for j in range(lo, hi + 1)):
         return False  # the hand or pen beside them: their centres are not trusted for this
@@ -156,7 +156,7 @@ def changed_alone(paths: StrikePaths, a: str, b: str, k: int) -> bool:
     if near_rail(paths, a, lo, hi) and near_rail(paths, b, lo, hi) and not opposite:
         return False
     # (the struck coin at the flick: the pen changed it anyway, the caller saw a change)
-    kicked = all(_kicked(paths, c, k) or (c == paths.struck and _at_flick(paths, k)) for c in (a, b))
+    kicked = all(_kicked(paths, c, k) or (c == paths.struck and at_flick(paths, k)) for c in (a, b))
     if not (kicked or (opposite and _traded(paths, a, b, k))):
         return False
     return all(out_of_reach(paths, o, c, lo, hi) for o in paths.tracks if o not in (a, b) for c in (a, b))
@@ -169,7 +169,7 @@ def _traded(paths: StrikePaths, a: str, b: str, k: int) -> bool:
     flick the struck coin must have been pushed back."""
     if not _after_flick(paths, k) or not all(_kicked(paths, c, k, need=KICK_MM_S) for c in (a, b)):
         return False
-    return not (paths.struck in (a, b) and _at_flick(paths, k) and not _held_back(paths, paths.struck, k))
+    return not (paths.struck in (a, b) and at_flick(paths, k) and not _held_back(paths, paths.struck, k))
 
 
 def _opposite(paths: StrikePaths, a: str, b: str, k: int) -> bool:
@@ -181,9 +181,10 @@ def _opposite(paths: StrikePaths, a: str, b: str, k: int) -> bool:
     return float(np.hypot(*(pa + pb))) < OPPOSITE_SHARE * max(float(np.hypot(*pa)), float(np.hypot(*pb)))
 
 
-def _at_flick(paths: StrikePaths, k: int) -> bool:
+def at_flick(paths: StrikePaths, k: int) -> bool:
     """Is interval ``k``'s window so near the flick that the pen and hand may still be at work?"""
     return paths.strike_t is None or paths.times[paths.window(k)[0]] < paths.strike_t + FLICK_S
+
 
 
 def _after_flick(paths: StrikePaths, k: int) -> bool:
@@ -202,7 +203,7 @@ def _kicked(paths: StrikePaths, c: str, k: int, need: float | None = None) -> bo
     dt = float(np.median(np.diff(paths.times)))
     at_rest = float(np.hypot(*paths.speeds[c][lo])) < REST_MM_S
     if need is None:
-        need = KICK_MM_S if at_rest and not _at_flick(paths, k) else MOVING_KICK_MM_S
+        need = KICK_MM_S if at_rest and not at_flick(paths, k) else MOVING_KICK_MM_S
     return impact(paths.speeds[c], k, dt) > need
 
 

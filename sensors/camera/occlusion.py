@@ -63,6 +63,13 @@ def partly_hidden(shares: Any, track: Any) -> Any:
     flags = np.zeros(len(track), dtype=bool)
     flags[:-1] |= pair
     flags[1:] |= pair
+    # a sighting beside a frame where the hand hid it is at the hand's edge: part of it under the palm
+    # (on the table's colour) can pull its centre by millimetres in that one frame
+    lost = np.isnan(np.asarray(track, dtype=float)[:, 0])
+    edge = np.zeros(len(track), dtype=bool)
+    edge[:-1] |= lost[1:]
+    edge[1:] |= lost[:-1]
+    flags |= edge & ~lost & (shares < WHOLE_SHARE)
     return flags
 
 

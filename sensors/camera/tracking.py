@@ -452,6 +452,14 @@ class StrikeTracker:
         k = self.ids.index(a)
         return bool(gap.min() > 2 * self.r_px[k] + 8.0)
 
+    def _flicking(self, times: Any) -> Any:
+        """Per frame interval: is it at the flick? The hand and pen there can pull a coin's centre by
+        millimetres (a palm on the table's colour is not seen), so overlapping discs prove nothing
+        in it; a touch there needs a kick."""
+        if self.strike_t is None:
+            return np.zeros(max(len(times) - 1, 0), dtype=bool)
+        return (times[1:] >= self.strike_t) & (times[:-1] < self.strike_t + FLICK_S)
+
     def _contacts(self, tracks: dict[str, Any], times: Any, coins: dict[str, CoinResult]
                   ) -> tuple[dict[tuple[str, str], float], float, dict[tuple[str, str], str]]:
         """Pairs that touched: closest approach along the (linearly joined) paths, and whether both
@@ -480,6 +488,7 @@ class StrikeTracker:
         conf = 1.0
         paths = StrikePaths(tracks, filled, speeds, times, self.covered, d + band + 2.0, d / 2, self.params.table,
                             v_max, self.strike_t, self.struck)
+        flicking = self._flicking(times)
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:
                 pa, pb = filled[a], filled[b]
@@ -497,7 +506,8 @@ class StrikeTracker:
                 # overlapping discs prove a touch only in frames actually seen, not carried on
                 # ... and only by more than a partly hidden disc's centre can be off (occlusion.py)
                 sampled = sampled_approaches(pa, pb) + slack[a] + slack[b]
-                overlap = float(np.where(valid, sampled, np.inf).min()) < d - band
+                seen = valid & ~flicking if self.struck not in (a, b) else valid  # the pen pushes the struck coin only
+                overlap = float(np.where(seen, sampled, np.inf).min()) < d - band
                 kick = (velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
                         and not self._third_near(a, b, k, filled, tracks))  # a third coin may have hit both
                 if dmin <= d + band and not kick:

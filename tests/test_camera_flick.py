@@ -1,0 +1,55 @@
+"""CAM-2 contacts at the flick: the hand and pen can pull a nearby coin's centre by millimetres,
+so two coins resting against each other beside the flick are not stated as touching (their
+overlap proves nothing there). Two strikes of the camera bench's own random tables (seed 23) where
+a false contact was stated: rendered through the virtual camera, real OpenCV."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+pytest.importorskip("cv2")
+
+import benchmarks.bench_camera as bench  # noqa: E402
+from controller.games.coinwar.camera_facts import camera_shot  # noqa: E402
+from sensors.camera.calibration import Recalibrator  # noqa: E402
+from sensors.camera.tracking import StrikeTracker  # noqa: E402
+from sensors.virtual.camera.record import record_strike  # noqa: E402
+from sensors.virtual.camera.rig import CameraRig  # noqa: E402
+from sensors.virtual.random_shots import random_flick, random_played_table, random_table  # noqa: E402
+
+
+def _bench_strike(index: int, seed: int = 23):
+    """The bench's strike ``index``: its table, seat colours and flick (bench_camera.run's draws)."""
+    rng = random.Random(seed)
+    for _ in range(index + 1):
+        teams = rng.random() < 1 / 3
+        n = rng.choice([4, 6]) if teams else rng.randint(2, 6)
+        table = (random_played_table if rng.random() < bench.PLAYED_SHARE else random_table)(rng, n)
+        coins = bench.seat_coins(rng, table.coins())
+        coin, vx, vy = random_flick(rng, table.positions())
+    rig = CameraRig.random(random.Random(seed * 1000 + index % bench.RIGS))
+    return table, coins, coin, vx, vy, rig
+
+
+KNOWN_FALSE = pytest.mark.xfail(strict=True, reason=(
+    "known false contact (1 strike in 2,000): the struck coin flicked away from a neighbour it rests "
+    "against; the hand pulls the neighbour's centre into a kick that looks like the pen's push. Requiring "
+    "a moving coin's kick at the flick fixes it but leaves real touches there undecided (a bot game then "
+    "asks after 25 % of strikes)"))
+
+
+@pytest.mark.parametrize(("index", "pair"), [pytest.param(788, ("c2", "c3"), marks=KNOWN_FALSE), (939, ("c1", "c2"))],
+                         ids=["struck_coin_flicked_away_from_its_neighbour", "arm_over_two_resting_coins"])
+def test_cam2_coins_resting_together_beside_the_flick_are_not_stated_as_touching(index, pair):
+    table, coins, coin, vx, vy, rig = _bench_strike(index)
+    rec, frames, truth = record_strike(table, coin, vx, vy, rig, coins)
+    assert list(pair) not in [sorted(p) for p in truth.contacts]  # the physics: they did not touch
+    tracker = StrikeTracker(Recalibrator(rec.markers).update(frames[0]), rec.coins, coin, strike_t=rec.strike_t)
+    for (_f, t), image in zip(rec.frames, frames, strict=True):
+        tracker.feed(t, image)
+    result = tracker.result()
+    assert result.contacts.get(pair, 0.0) < 0.99  # undecided is allowed, a false contact never
+    shot = camera_shot(result, seat=coins[coin].seat, coin=coin).shot()
+    assert shot["contacts"] is None or list(pair) not in [sorted(p) for p in shot["contacts"]]
