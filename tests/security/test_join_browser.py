@@ -44,7 +44,7 @@ def test_a_phone_that_opens_the_tables_qr_link_sits_and_one_that_did_not_is_told
     stranger.click("#seat-3")
     stranger.locator("#toast").filter(has_text="taking a seat needs the QR code").wait_for()
     phone = _page(browser, url)  # scanned it
-    phone.wait_for_function("!location.search.includes('code=')")  # it leaves the address bar (screenshots)
+    phone.wait_for_function("() => !location.search.includes('code=')")  # it leaves the address bar (screenshots)
     assert phone.locator("#join-hint").count() == 0
     phone.click("#seat-2")
     phone.locator("#conn").filter(has_text="seat 2 · live").wait_for()
