@@ -36,6 +36,11 @@ class Rect:
         """Disc ⊆ rectangle, boundary included (CW-4.1: the line belongs to the goal)."""
         return self.x0 + r <= c[0] <= self.x1 - r and self.y0 + r <= c[1] <= self.y1 - r
 
+    def disc_margin(self, c: Point, r: float) -> float:
+        """How far (mm) the disc lies inside the rectangle (> 0) or how far from lying wholly inside
+        it (< 0): the distance to :meth:`contains_disc` changing its answer along the nearest side."""
+        return min(c[0] - (self.x0 + r), (self.x1 - r) - c[0], c[1] - (self.y0 + r), (self.y1 - r) - c[1])
+
     def overlaps_disc(self, c: Point, r: float) -> bool:
         dx = max(self.x0 - c[0], 0.0, c[0] - self.x1)
         dy = max(self.y0 - c[1], 0.0, c[1] - self.y1)

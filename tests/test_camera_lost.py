@@ -40,9 +40,7 @@ def test_cam2_a_lost_coin_is_found_at_rest_where_it_lies(layout, rig, lost):
     c = f"c{lost}"
     held = {o: x.at for o, x in coins.items() if o != c}
     found = refind_lost(frame, cal, coins, [c], held)
-    g, r = geo.GOAL, geo.COIN_RADIUS_MM
-    x, y = coins[c].at
-    margin = min(x - (g.x0 + r), (g.x1 - r) - x, y - (g.y0 + r), (g.y1 - r) - y)
+    margin = geo.GOAL.disc_margin(coins[c].at, geo.COIN_RADIUS_MM)
     if abs(margin) >= GOAL_CLEAR_MM + 2.0:
         assert c in found
     if c in found:  # whatever it states is true: where the coin lies, on the right side of the goal line

@@ -218,3 +218,9 @@ def test_cw_7_3_a_coin_may_rest_hanging_over_a_mouths_edge_and_be_set_there_agai
     assert t.positions()["ball"] == (212.5, 620.0)
     with pytest.raises(ValueError, match="off the surface"):
         table({"ball": (60.0, 620.0)}, params=PhysicsParams(mouths=True))  # beside the mouth: a rail
+
+
+@given(x=st.floats(0, 425), y=st.floats(0, 625))
+def test_cw4_1_the_goal_margin_is_positive_exactly_where_the_disc_lies_in_the_goal(x, y):
+    margin = geo.GOAL.disc_margin((x, y), geo.COIN_RADIUS_MM)
+    assert (margin >= 0) == geo.GOAL.contains_disc((x, y), geo.COIN_RADIUS_MM)

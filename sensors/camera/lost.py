@@ -47,13 +47,8 @@ def refind_lost(image: Any, calibration: Calibration, coins: Mapping[str, CoinIn
             continue  # on or over a rail: the tracker's flight rules decide that, not this search
         if any(math.dist((x, y), q) < p.coin_diameter_mm for o, q in held.items() if o != c):
             continue  # where another coin lies (or on it): not proof of this one
-        if abs(_goal_margin(x, y)) < GOAL_CLEAR_MM:
+        if abs(geo.GOAL.disc_margin((x, y), geo.COIN_RADIUS_MM)) < GOAL_CLEAR_MM:
             continue
         out[c] = (x, y)
     return out
 
-
-def _goal_margin(x: float, y: float) -> float:
-    """> 0: the whole disc inside the goal (dead, CW-4.1); < 0: outside by that much."""
-    r, g = geo.COIN_RADIUS_MM, geo.GOAL
-    return min(x - (g.x0 + r), (g.x1 - r) - x, y - (g.y0 + r), (g.y1 - r) - y)

@@ -74,7 +74,7 @@ def _dead(result: TrackResult) -> tuple[list[str], float]:
                 conf *= 0.5  # where is it? it could lie in the goal
             continue
         x, y = res.rest
-        margin = min(x - (g.x0 + r), (g.x1 - r) - x, y - (g.y0 + r), (g.y1 - r) - y)  # > 0: inside
+        margin = g.disc_margin((x, y), r)  # > 0: inside
         p_in = 0.5 * (1.0 + math.erf(margin / (POSITION_SIGMA_MM * math.sqrt(2))))
         p_in = p_in * res.rest_confidence + (1 - res.rest_confidence) * 0.5
         if p_in >= 0.5:
