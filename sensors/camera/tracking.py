@@ -20,7 +20,7 @@ import numpy as np
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
 from sensors.camera.glitches import settle_glitches
-from sensors.camera.impacts import StrikePaths, kicked_between
+from sensors.camera.impacts import FLICK_S, StrikePaths, kicked_between
 from sensors.camera.leaving import could_be_hit, seen_leaving
 from sensors.camera.lost import refind_lost
 from sensors.camera.occlusion import centre_slack_mm, explain_gaps, interval_slack, partly_hidden
@@ -577,28 +577,8 @@ MAX_FLICK_MM_S = 5000.0  # the virtual table's limit (sensors/virtual/physics.py
 FLICK_SEEN_S = 0.06  # the struck coin must be seen moving this soon after the flick to bound speeds
 LONE_REST_MM_S = 30.0  # below this a coin counts as at rest for the lone-impact rule
 IMPACT_MM_S = 80.0  # a change of velocity beyond friction this large: something hit the coin
-FLICK_S = 0.08  # seconds after the strike the pen may still push the struck coin
 RAIL_GAP_MM = 3.0  # a coin this close to a rail may have been turned by it
 KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
 
 
-def locate_coins(image: Any, calibration: Calibration, coins: Mapping[str, CoinInfo], *,
-                 params: TrackParams | None = None) -> dict[str, tuple[Point, float]]:
-    """Coins at rest between strikes: id -> (table mm, confidence), searched near ``coins[id].at``
-    (the last known positions) by colour."""
-    first = next(iter(coins), None)
-    if first is None:
-        return {}
-    tracker = StrikeTracker(calibration, coins, first, params=params)
-    tracker.feed(0.0, image)
-    tracker.feed(1.0, image)
-    out: dict[str, tuple[Point, float]] = {}
-    for c in tracker.ids:
-        p = tracker.px[c][-1]
-        if p is not None:
-            mm = calibration.to_table(np.array([p]))[0]
-            out[c] = ((float(mm[0]), float(mm[1])), 0.99)
-    return out
-
-
-__all__ = ["CoinResult", "StrikeTracker", "TrackParams", "TrackResult", "bind_coins", "locate_coins"]
+__all__ = ["CoinResult", "StrikeTracker", "TrackParams", "TrackResult", "bind_coins"]
