@@ -5,7 +5,7 @@ odd frame that split pulls a resting coin's centre a couple of millimetres towar
 back the next frame. Read as a path, that jump is an overlap of the two discs, a false contact
 (CW-5.2). A coin at rest in the frames around one frame was there in that frame too: nothing can
 push it away and back to the same spot between two frames (friction stops a coin that was hit;
-``paths._stayed`` reads a hidden coin found again in its old spot the same way)."""
+``paths.stayed_at_old_spot`` reads a hidden coin found again in its old spot the same way)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from sensors.camera.paths import _stayed, could_meet_unseen  # the stayed rule is paths.py's own
+from sensors.camera.paths import could_meet_unseen, stayed_at_old_spot
 
 # --- a partly hidden disc -------------------------------------------------------------------------
 
@@ -198,7 +198,7 @@ def _surroundings(tracks: Mapping[str, Any], coin: str, lo: int, hi: int, table:
         for g0, g1 in _gaps(seen):
             if g1 <= lo or g0 > hi:
                 continue
-            if g0 == 0 or g1 >= len(tr) or not _stayed(tr, seen, g0 - 1, g1):
+            if g0 == 0 or g1 >= len(tr) or not stayed_at_old_spot(tr, seen, g0 - 1, g1):
                 return None
             hidden = True
         part = tr[max(lo, 0):hi + 1]

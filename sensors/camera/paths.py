@@ -62,7 +62,7 @@ def could_meet_unseen(track: Any, other: Any, times: Any, touch: float, v_max: f
     length = bound * (t1 - t0) + 2.0  # 2 mm: the positions' own error
     # a coin found again where it was hidden (within 1.5 mm) stayed there: a hit coin slides
     # away (friction stops it, it cannot come back to the same spot), so its reach is nil
-    stayed = np.array([_stayed(track, seen, int(a), int(b)) for a, b in zip(prev[gaps], nxt[gaps], strict=True)])
+    stayed = np.array([stayed_at_old_spot(track, seen, int(a), int(b)) for a, b in zip(prev[gaps], nxt[gaps], strict=True)])
     length = np.where(stayed, 2.0, length)
     o = other[gaps]
     d0 = np.hypot(*(o - track[p0]).T)
@@ -74,7 +74,7 @@ STAYED_MM = 1.5  # found again this close to where it was hidden: it stayed ther
 STAYED_FRAMES = 3  # frames seen still beside a gap that outweigh the one blurred sighting at its edge
 
 
-def _stayed(track: Any, seen: Any, before: int, after: int) -> bool:
+def stayed_at_old_spot(track: Any, seen: Any, before: int, after: int) -> bool:
     """Seen before the gap (frame ``before``) and after it (``after``) at the same spot. The
     sightings at a gap's edge are often a disc half out from under the hand, its centre pulled off
     by a millimetre or two: then the coin seen still at the old spot for ``STAYED_FRAMES`` frames
