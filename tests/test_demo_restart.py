@@ -99,6 +99,8 @@ def test_the_terminal_shows_the_lan_address_and_a_qr_code_and_a_busy_port_is_one
     assert "▀" in out or "█" in out or "▄" in out  # the QR code, drawn with block characters
     assert "resumed from 0 input(s)" not in out
     with socket.socket() as busy:
+        # the demo just stopped may leave connections on the port in TIME_WAIT: they must not stop this bind
+        busy.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         busy.bind(("0.0.0.0", port))
         busy.listen()
         r = subprocess.run([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--bots", "1",
