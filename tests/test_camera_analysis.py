@@ -164,7 +164,8 @@ def test_cam2_contacts_stated_in_a_tight_cluster_are_true(seed: int) -> None:
     spots: list[tuple[float, float]] = []
     while len(spots) < n:
         p = (centre[0] + rng.uniform(-50, 50), centre[1] + rng.uniform(-50, 50))
-        if all(math.dist(p, q) >= 31.0 for q in spots):
+        on_surface = 16.0 <= p[0] <= 425.0 - 16.0 and 16.0 <= p[1] <= 625.0 - 16.0
+        if on_surface and all(math.dist(p, q) >= 31.0 for q in spots):
             spots.append(p)
     for i, p in enumerate(spots, start=1):
         phys.place(f"c{i}", *p)

@@ -129,13 +129,15 @@ class HiddenPaths:
     flick_speed: float | None = None
 
     def could_touch(self, a: str, b: str, filled: Mapping[str, Any], times: Any, touch: float,
-                    v_max: float) -> bool:
-        """Could ``a`` and ``b`` have touched while one of them was not seen? In a gap explained
-        here only if both this module and the fastest-speed rule allow it (each bound holds)."""
+                    v_max: float, *, start: int = 0) -> bool:
+        """Could ``a`` and ``b`` have touched while one of them was not seen (from frame ``start``
+        on)? In a gap explained here only if both this module and the fastest-speed rule allow it."""
+        t = times[start:]
         for x, y in ((a, b), (b, a)):
-            if could_meet_unseen(self.tracks[x], filled[y], times, touch, v_max):
+            if could_meet_unseen(self.tracks[x][start:], filled[y][start:], t, touch, v_max):
                 return True
-            if y in self.reach.get(x, set()) and could_meet_unseen(self.original[x], filled[y], times, touch, v_max):
+            if y in self.reach.get(x, set()) and could_meet_unseen(self.original[x][start:], filled[y][start:], t,
+                                                                   touch, v_max):
                 return True
         return False
 

@@ -37,8 +37,11 @@ from sensors.camera.paths import (
     velocity_change,
 )
 from sensors.camera.recording import CoinInfo
+from sensors.camera.relocating import find_lone_disc
 from sensors.camera.riders import tilted_reading
+from sensors.camera.separating import flicked_away
 from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination
+from sensors.camera.undisturbed import clear_untouched, stayed_put
 
 Point = tuple[float, float]
 
@@ -96,6 +99,7 @@ class StrikeTracker:
         self._partial: dict[str, Any] = {}  # per frame: still, part of its disc not seen (occlusion.py)
         self.shape: dict[str, float] = {}  # axis ratio of each coin's blob in the last frame it was seen
         self._bg: Any = None
+        self._wide: int | None = None  # the struck coin's index while it is looked for everywhere
         self._last_image: Any = None
 
     # --- set-up on the first frame ---------------------------------------------------------------
@@ -147,18 +151,16 @@ class StrikeTracker:
         predicted = self.pos + self.vel * dt
         reach = self.r_px * 3.0 + np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt + 3.0
         active = self._active(predicted, dt)
-        h, w = image.shape[:2]
-        box = predicted[active]
-        x0 = int(max(0, np.floor((box[:, 0] - reach[active]).min())))
-        y0 = int(max(0, np.floor((box[:, 1] - reach[active]).min())))
-        x1 = int(min(w, np.ceil((box[:, 0] + reach[active]).max()) + 1))
-        y1 = int(min(h, np.ceil((box[:, 1] + reach[active]).max()) + 1))
+        self._wide = self._struck_lost(t)
+        x0, y0, x1, y1 = self._search_box(predicted, reach, active, image.shape)
         vs, us = foreground(image[y0:y1, x0:x1], self._bg[y0:y1, x0:x1]) if x1 > x0 and y1 > y0 else (
             np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp))
         us, vs = us + x0, vs + y0
         near = np.zeros(len(us), dtype=bool)
         for j in np.nonzero(active)[0]:  # only pixels around a coin being followed (not the whole hand)
             near |= (np.abs(us - predicted[j, 0]) < reach[j]) & (np.abs(vs - predicted[j, 1]) < reach[j])
+        if self._wide is not None:  # the struck coin lost after the flick: it is looked for everywhere
+            near[:] = True
         us, vs = us[near], vs[near]
         pix = image[vs, us].astype(np.float32) + 1.0
         bgp = self._illum[vs, us].astype(np.float32) + 1.0
@@ -186,12 +188,37 @@ class StrikeTracker:
                 near_hand = bool(ring.sum() > HAND_SHARE * self.area[k])
             whole = FULL_SHARE[0] * self.area[k] <= counts[k] <= FULL_SHARE[1] * self.area[k]
             if seen and (whole or not near_hand):  # beside the hand only a whole, clean disc counts
-                if dt > 0:
+                if k == self._wide:
+                    self.vel[k] = 0.0  # found again far from where it was lost: its speed is not known yet
+                elif dt > 0:
                     self.vel[k] = 0.5 * self.vel[k] + 0.5 * (est[k] - self.pos[k]) / dt
                 self.pos[k] = est[k]
                 self._record(c, k, est[k].copy(), False, share=float(counts[k] / self.area[k]))
             else:
                 self._record(c, k, None, True, near_hand)  # not located: under the hand, or gone
+
+    def _search_box(self, predicted: Any, reach: Any, active: Any, shape: Any) -> tuple[int, int, int, int]:
+        """(x0, y0, x1, y1): the part of the frame around the coins looked for (all of it while the
+        struck coin is lost)."""
+        h, w = shape[:2]
+        if self._wide is not None:
+            return 0, 0, w, h
+        box = predicted[active]
+        x0 = int(max(0, np.floor((box[:, 0] - reach[active]).min())))
+        y0 = int(max(0, np.floor((box[:, 1] - reach[active]).min())))
+        x1 = int(min(w, np.ceil((box[:, 0] + reach[active]).max()) + 1))
+        y1 = int(min(h, np.ceil((box[:, 1] + reach[active]).max()) + 1))
+        return x0, y0, x1, y1
+
+    def _struck_lost(self, t: float) -> int | None:
+        """The struck coin's index when it was lost after the flick (the palm hid its launch) and no
+        other coin looks like it: then it is looked for in the whole frame (relocating.py)."""
+        k = self.ids.index(self.struck)
+        if self.strike_t is None or t < self.strike_t or not self.px[self.struck] or self.px[self.struck][-1] is not None:
+            return None
+        if len(self._groups[self.group[k]]) > 1:
+            return None  # a lookalike could be taken for it
+        return k
 
     def _active(self, predicted: Any, dt: float) -> Any:
         """The coins to look for in this frame. A coin at rest moves only when the pen (the struck
@@ -242,17 +269,25 @@ class StrikeTracker:
             for k in found:
                 free = free[((free - (est[k] if active[k] else self.pos[k])) ** 2).sum(axis=1) > (self.r_px[k] + 1.0) ** 2]
             for k in lost:
-                centre = self.pos[k]
-                for step in range(4):
-                    reach = self.r_px[k] * (2.6 if step == 0 else 1.0)
-                    mine = free[((free - centre) ** 2).sum(axis=1) < reach * reach]
-                    if not len(mine):
-                        break
-                    centre = mine.mean(axis=0)
-                counts[k] = len(mine) if len(mine) else 0
-                if counts[k] >= need[k]:
-                    est[k] = centre
+                counts[k], est[k] = self._search_lost(k, free, need[k], est[k])
         return est, counts
+
+    def _search_lost(self, k: int, free: Any, need: float, fallback: Any) -> tuple[float, Any]:
+        """(pixels, centre) of coin ``k`` not found where predicted: among its look's pixels no found
+        coin owns, near where it was last (a coin at rest just hit jumps a radius in one frame), or
+        anywhere in the frame while it is the struck coin lost after the flick (relocating.py)."""
+        if k == self._wide:
+            return find_lone_disc(free, self.r_px[k], self.size, need, fallback)
+        centre = self.pos[k]
+        mine = free[:0]
+        for step in range(4):
+            reach = self.r_px[k] * (2.6 if step == 0 else 1.0)
+            mine = free[((free - centre) ** 2).sum(axis=1) < reach * reach]
+            if not len(mine):
+                break
+            centre = mine.mean(axis=0)
+        count = float(len(mine))
+        return (count, centre) if count >= need else (count, fallback)
 
     def _record(self, c: str, k: int, p: Any, hidden: bool, covered: bool = False, share: float = 1.0) -> None:
         self.px[c].append(p)
@@ -460,6 +495,16 @@ class StrikeTracker:
             return np.zeros(max(len(times) - 1, 0), dtype=bool)
         return (times[1:] >= self.strike_t) & (times[:-1] < self.strike_t + FLICK_S)
 
+    def _flick_kick_unproven(self, a: str, b: str, k: int, times: Any, still: Mapping[str, bool]) -> bool:
+        """A kick of the struck coin and a neighbour read around the flick (frames k-2 … k+3), the
+        neighbour found at the end where it lay: at the flick the struck coin always changes course
+        and a palm over part of the neighbour pulls its centre, while a neighbour really hit there
+        leaves its spot (one backed by a rail or a coin may not: then the pair is asked)."""
+        if self.strike_t is None or self.struck not in (a, b):
+            return False
+        lo, hi = times[max(k - 2, 0)], times[min(k + 3, len(times) - 1)]
+        return hi >= self.strike_t and lo < self.strike_t + FLICK_S and still[b if a == self.struck else a]
+
     def _contacts(self, tracks: dict[str, Any], times: Any, coins: dict[str, CoinResult]
                   ) -> tuple[dict[tuple[str, str], float], float, dict[tuple[str, str], str]]:
         """Pairs that touched: closest approach along the (linearly joined) paths, and whether both
@@ -485,21 +530,24 @@ class StrikeTracker:
         slack = {c: interval_slack(centre_slack_mm(self.share[c], self._partial[c], d / 2)) for c in self.ids}
         out: dict[tuple[str, str], float] = {}
         why: dict[tuple[str, str], str] = {}
-        conf = 1.0
         paths = StrikePaths(tracks, filled, speeds, times, self.covered, d + band + 2.0, d / 2, self.params.table,
                             v_max, self.strike_t, self.struck)
         flicking = self._flicking(times)
+        left = flicked_away(tracks, times, self.struck, self.strike_t, diameter_mm=d, reach_mm=d + band + 2.0,
+                            table=self.params.table)  # neighbours it left at once (separating.py)
+        still = {c: stayed_put(tracks[c]) for c in self.ids}  # seen at the end where it lay at the start
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:
                 pa, pb = filled[a], filled[b]
                 if pa is None or pb is None:
                     out[(a, b)] = 0.5
                     why[(a, b)] = "never seen"
-                    conf *= 0.5
                     continue
                 # positive evidence only from frames where both were seen (a gap's straight fill
                 # is no path): an interval counts when both coins were seen two frames around it
+                start = left.get(b if a == self.struck else a, 0) if self.struck in (a, b) else 0
                 valid = around[a] & around[b]
+                valid[:start] = False  # the flick itself is judged by separating.py
                 per = np.where(valid, approaches(pa, pb), np.inf)
                 k = int(per.argmin())
                 dmin = float(per[k])
@@ -513,10 +561,11 @@ class StrikeTracker:
                 if dmin <= d + band and not kick:
                     kick = self._lone_impact(a, b, per, filled, speeds, times, tracks) or kicked_between(
                         paths, a, b, k)  # ... or kicked when only the other was there to do it
+                kick = kick and not self._flick_kick_unproven(a, b, k, times, still)
                 if dmin <= d + band and (kick or overlap):
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
-                elif hidden.could_touch(a, b, filled, times, d + band, v_max) or (
-                        dmin > d + band and float(approaches(pa, pb).min()) <= d + band):
+                elif hidden.could_touch(a, b, filled, times, d + band, v_max, start=start) or (
+                        dmin > d + band and float(approaches(pa, pb)[start:].min()) <= d + band):
                     # one of them was not seen while the other was within its reach, or they came near
                     # only in frames not seen all around (the hand came just after): no proof either way
                     p = 0.5
@@ -528,7 +577,8 @@ class StrikeTracker:
                     why[(a, b)] = f"closest {dmin:.1f} mm, no impact"
                 if p > 0.0:
                     out[(a, b)] = p
-                conf *= max(p, 1.0 - p)
+        clear_untouched(out, why, still, self.struck)  # groups that nothing reached (undisturbed.py)
+        conf = math.prod(max(p, 1.0 - p) for p in out.values())
         return out, conf, why
 
 

@@ -1,0 +1,102 @@
+"""The struck coin flicked away from a coin it lay against did not touch it at the flick
+(docs/camera.md, "Flicked away").
+
+At the flick the hand and pen hide part of the struck coin's neighbours, and a palm over part of a
+disc pulls its centre by millimetres: a coin lying against the struck one seems to jump into it.
+Physics decides instead. Struck towards a free neighbour (equal masses), the struck coin hands it
+the push along their line of centres and keeps at most a little of it: it can then only slide
+along the neighbour or follow it, never away from it. So a struck coin seen moving away from a
+neighbour along their line of centres — farther than the gap and the positions' errors allow —
+did not touch it at the flick. Two things could still have turned it away: a rail or a third coin
+behind the neighbour (it bounces off a neighbour that cannot move), or a third coin along its way
+before it was first seen. Where either could, the pair is left to the other rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+LAUNCH_MM = 6.0  # the struck coin's first sighting used is at least this far from where it lay
+LAUNCH_S = 0.12  # ... and no later than this after the flick (a short, straight chord)
+AWAY_MM = 3.0  # moved away from the neighbour along their line of centres by at least this
+AWAY_SIN = 0.26  # ... and at least 15° beyond sliding along it
+BACKED_MM = 3.0  # a rail or a third coin this close behind the neighbour could have bounced it back
+CLEAR_MM = 3.0  # a third coin this close to the chord could have turned the struck coin
+
+
+def flicked_away(tracks: Mapping[str, Any], times: Any, struck: str, strike_t: float | None, *,
+                 diameter_mm: float, reach_mm: float, table: tuple[float, float]) -> dict[str, int]:
+    """Neighbours (within ``reach_mm`` centre to centre at rest) that the struck coin left at once:
+    coin -> the frame from which their pair is judged (the first sighting of the launch)."""
+    if strike_t is None:
+        return {}
+    track = np.asarray(tracks[struck], dtype=float)
+    start = _at_rest(track, times, strike_t)
+    j1 = _first_launch_sighting(track, times, strike_t, start)
+    if start is None or j1 is None:
+        return {}
+    chord = track[j1] - start
+    length = float(np.hypot(*chord))
+    rests = {c: _at_rest(np.asarray(tr, dtype=float), times, strike_t) for c, tr in tracks.items()}
+    out: dict[str, int] = {}
+    for c, spot in rests.items():
+        if c == struck or spot is None:
+            continue
+        gap = float(np.hypot(*(start - spot)))
+        if gap > reach_mm:
+            continue
+        normal = (start - spot) / gap  # from the neighbour to the struck coin
+        along = float(chord @ normal)
+        if along < AWAY_MM + (gap - diameter_mm) or along < AWAY_SIN * length:
+            continue
+        if _backed(c, struck, spot, rests, diameter_mm, table) or _third_on_chord(struck, c, start, track[j1], rests,
+                                                                           reach_mm):
+            continue
+        out[c] = j1
+    return out
+
+
+def _at_rest(track: Any, times: Any, strike_t: float) -> Any:
+    """Where a coin lay before the flick (the tracker puts every pre-flick frame there)."""
+    before = np.nonzero((np.asarray(times) < strike_t) & ~np.isnan(track[:, 0]))[0]
+    return track[before[-1]] if len(before) else None
+
+
+def _first_launch_sighting(track: Any, times: Any, strike_t: float, start: Any) -> int | None:
+    """The first frame after the flick where the struck coin is seen ``LAUNCH_MM`` from its spot."""
+    if start is None:
+        return None
+    for j in np.nonzero(np.asarray(times) >= strike_t)[0]:
+        if times[j] > strike_t + LAUNCH_S:
+            return None
+        if not np.isnan(track[j, 0]) and float(np.hypot(*(track[j] - start))) >= LAUNCH_MM:
+            return int(j)
+    return None
+
+
+def _backed(coin: str, struck: str, spot: Any, rests: Mapping[str, Any], diameter_mm: float,
+            table: tuple[float, float]) -> bool:
+    """A rail or a third coin close enough to the neighbour to stop it moving."""
+    r = diameter_mm / 2
+    w, length = table
+    x, y = float(spot[0]), float(spot[1])
+    if min(x - r, y - r, w - r - x, length - r - y) < BACKED_MM:
+        return True
+    return any(float(np.hypot(*(p - spot))) < diameter_mm + BACKED_MM
+               for o, p in rests.items() if o not in (coin, struck) and p is not None)
+
+
+def _third_on_chord(struck: str, neighbour: str, a: Any, b: Any, rests: Mapping[str, Any], reach_mm: float) -> bool:
+    """A third coin within touching reach of the struck coin's chord from ``a`` to ``b``."""
+    ab = b - a
+    span = float(ab @ ab)
+    for c, p in rests.items():
+        if c in (struck, neighbour) or p is None:
+            continue
+        t = 0.0 if span == 0 else min(max(float((p - a) @ ab) / span, 0.0), 1.0)
+        if float(np.hypot(*(p - (a + t * ab)))) < reach_mm + CLEAR_MM:
+            return True
+    return False

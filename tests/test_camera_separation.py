@@ -1,0 +1,150 @@
+"""CAM-2 contacts the physics decides (docs/camera.md): coins nothing reached touched nothing
+(undisturbed.py), a struck coin flicked away from a free neighbour did not touch it at the flick
+(separating.py), and a struck coin lost under the palm is found again only as one lone disc
+(relocating.py). Pure functions on synthetic tracks and pixels; the rendered cases are in
+test_camera_flick.py and the bench."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sensors.camera.relocating import find_lone_disc
+from sensors.camera.separating import flicked_away
+from sensors.camera.undisturbed import stayed_put, untouched_groups
+
+NEAR = "closest 30.4 mm, no impact"
+TIMES = np.arange(40) / 120.0  # 120 frames/s; the flick at frame 12
+STRIKE_T = TIMES[12]
+
+
+def _track(start, *, moves=None, frames=40):
+    """A track at ``start`` until the flick, then along ``moves(j)`` (table mm per frame)."""
+    tr = np.tile(np.array(start, dtype=float), (frames, 1))
+    if moves is not None:
+        for j in range(12, frames):
+            tr[j] = moves(j)
+    return tr
+
+
+# --- undisturbed.py -----------------------------------------------------------------------------
+
+def test_cam2_coins_lying_together_that_nothing_reached_did_not_touch():
+    contacts = {("c2", "c3"): 0.5}
+    why = {("c2", "c3"): NEAR}
+    still = {"c1": False, "c2": True, "c3": True}
+    assert untouched_groups(still, contacts, why, "c1", still) == [("c2", "c3")]
+
+
+def test_cam2_a_group_the_struck_coin_could_reach_stays_open():
+    contacts = {("c1", "c2"): 0.01, ("c2", "c3"): 0.5}
+    why = {("c2", "c3"): NEAR}
+    still = {"c1": False, "c2": True, "c3": True}
+    assert untouched_groups(still, contacts, why, "c1", still) == []
+
+
+def test_cam2_a_group_with_a_hidden_pair_or_a_moved_coin_stays_open():
+    contacts = {("c2", "c3"): 0.5, ("c3", "c4"): 0.5}
+    still = {"c1": False, "c2": True, "c3": True, "c4": True}
+    assert untouched_groups(still, contacts, {("c2", "c3"): NEAR, ("c3", "c4"): "hidden"}, "c1", still) == []
+    moved = {**still, "c4": False}
+    assert untouched_groups(moved, contacts, {("c2", "c3"): NEAR, ("c3", "c4"): NEAR}, "c1", moved) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs=st.dictionaries(st.sampled_from([("c1", "c2"), ("c1", "c3"), ("c2", "c3"), ("c2", "c4"), ("c3", "c4"),
+                                              ("c4", "c5"), ("c1", "c5")]),
+                             st.sampled_from([(0.5, NEAR), (0.5, "hidden"), (0.995, None), (0.01, None)])),
+       still=st.fixed_dictionaries({c: st.booleans() for c in ("c1", "c2", "c3", "c4", "c5")}))
+def test_cam2_only_closed_groups_are_cleared(pairs, still):
+    """Property: a cleared pair's group holds no struck coin, no coin that moved, no proven or
+    hidden pair; and every pair is cleared or kept, none invented."""
+    contacts = {p: v[0] for p, v in pairs.items()}
+    why = {p: v[1] for p, v in pairs.items() if v[1]}
+    cleared = untouched_groups(still, contacts, why, "c1", still)
+    assert set(cleared) <= set(contacts)
+    for a, b in cleared:
+        assert "c1" not in (a, b) and still[a] and still[b]
+        assert contacts[(a, b)] <= 0.01 or why[(a, b)] == NEAR
+    for p in contacts:  # a kept pair touching a cleared coin would mean a group split in two
+        if p not in cleared and (p[0] in {c for q in cleared for c in q}):
+            raise AssertionError(("group split", p, cleared))
+
+
+def test_cam2_stayed_put_reads_the_ends_of_the_track():
+    assert stayed_put(_track((100.0, 100.0)))
+    assert not stayed_put(_track((100.0, 100.0), moves=lambda j: (100.0 + (j - 11) * 2.0, 100.0)))
+    hidden = _track((100.0, 100.0))
+    hidden[15:25] = np.nan  # hidden under the palm a while, then found where it lay
+    assert stayed_put(hidden)
+
+
+# --- separating.py ------------------------------------------------------------------------------
+
+def _flick(direction_deg: float, neighbour=(200.0, 230.4), third=None, speed_mm_frame=8.0):
+    start = np.array([200.0, 200.0])
+    u = np.array([math.cos(math.radians(direction_deg)), math.sin(math.radians(direction_deg))])
+    tracks = {"c1": _track(start, moves=lambda j: start + u * speed_mm_frame * (j - 11)), "c2": _track(neighbour)}
+    if third is not None:
+        tracks["c3"] = _track(third)
+    return flicked_away(tracks, TIMES, "c1", STRIKE_T, diameter_mm=30.0, reach_mm=33.5, table=(425.0, 625.0))
+
+
+def test_cam2_struck_coin_flicked_straight_away_from_its_neighbour_left_it():
+    assert _flick(-90.0) == {"c2": 12}  # the neighbour lies at +y: flicked to -y
+
+
+def test_cam2_struck_coin_flicked_along_or_into_its_neighbour_is_left_to_the_other_rules():
+    assert _flick(0.0) == {}  # sliding along it: a graze is possible
+    assert _flick(90.0) == {}  # into it
+    assert _flick(-8.0) == {}  # within 15° of sliding along it
+
+
+def test_cam2_a_neighbour_backed_by_a_rail_or_a_coin_could_have_bounced_it_back():
+    assert _flick(-90.0, neighbour=(200.0, 230.4)) == {"c2": 12}
+    assert _flick(-90.0, neighbour=(200.0, 230.4), third=(200.0, 261.0)) == {}  # a coin behind it
+    near_rail = np.array([200.0, 625.0 - 15.5 - 30.4])
+    start = near_rail.copy()
+    tracks = {"c1": _track(start, moves=lambda j: start + np.array([0.0, -8.0]) * (j - 11)),
+              "c2": _track((200.0, 625.0 - 15.5))}
+    assert flicked_away(tracks, TIMES, "c1", STRIKE_T, diameter_mm=30.0, reach_mm=33.5, table=(425.0, 625.0)) == {}
+
+
+def test_cam2_a_third_coin_on_the_launch_could_have_turned_the_struck_coin():
+    assert _flick(-90.0, third=(200.0, 160.0)) == {}
+
+
+def test_cam2_a_launch_not_seen_soon_after_the_flick_proves_nothing():
+    start = np.array([200.0, 200.0])
+    late = _track(start, moves=lambda j: start + np.array([0.0, -8.0]) * (j - 11))
+    late[12:30] = np.nan  # under the palm for 150 ms
+    tracks = {"c1": late, "c2": _track((200.0, 230.4))}
+    assert flicked_away(tracks, TIMES, "c1", STRIKE_T, diameter_mm=30.0, reach_mm=33.5, table=(425.0, 625.0)) == {}
+
+
+# --- relocating.py ------------------------------------------------------------------------------
+
+def _disc(cx: float, cy: float, r: float):
+    ys, xs = np.mgrid[0:200, 0:300]
+    sel = (xs - cx) ** 2 + (ys - cy) ** 2 < r * r
+    return np.column_stack([xs[sel], ys[sel]])
+
+
+def test_cam2_the_lost_struck_coin_is_found_as_one_lone_disc():
+    r = 10.0
+    count, centre = find_lone_disc(_disc(150.0, 80.0, r), r, (300, 200), 0.6 * math.pi * r * r, np.zeros(2))
+    assert count > 0.9 * math.pi * r * r
+    assert np.hypot(*(centre - (150.0, 80.0))) < 0.5
+
+
+def test_cam2_two_discs_or_a_patch_too_big_leave_it_lost():
+    r = 10.0
+    need = 0.6 * math.pi * r * r
+    two = np.vstack([_disc(60.0, 60.0, r), _disc(200.0, 120.0, r)])
+    assert find_lone_disc(two, r, (300, 200), need, np.zeros(2))[0] == 0.0
+    big = _disc(150.0, 100.0, 2 * r)  # a hand of the coin's colour
+    assert find_lone_disc(big, r, (300, 200), need, np.zeros(2))[0] == 0.0
+    assert find_lone_disc(_disc(150.0, 100.0, 0.5 * r), r, (300, 200), need, np.zeros(2))[0] == 0.0
