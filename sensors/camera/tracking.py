@@ -129,7 +129,8 @@ class StrikeTracker:
         self.group = list(range(len(self.ids)))
         for i in range(len(self.ids)):
             for j in range(i):
-                if np.abs(self.looks[i] - self.looks[j]).max() < LOOK_SAME:
+                same_colour = self.coins[self.ids[i]].colour.lower() == self.coins[self.ids[j]].colour.lower()
+                if same_colour or np.abs(self.looks[i] - self.looks[j]).max() < LOOK_SAME:  # (light varies)
                     self.group[i] = self.group[j]
                     break
         self._groups: dict[int, list[int]] = {}
