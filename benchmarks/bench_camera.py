@@ -59,7 +59,8 @@ def questions(shot: dict[str, Any], truth: StrikeTruth, n: int, teams: bool) -> 
     order = [(seat - 1 + i) % n + 1 for i in range(n)]
     state = cw.new({}, 1, players=players, mode="teams" if teams else "ffa", order=order)
     state = cw.apply(state, {"type": "strike", "seat": seat})
-    state = cw.apply(state, {k: v for k, v in shot.items() if k in ("type", "seat", "coin", *FACTS, "beam_edges")})
+    state = cw.apply(state, {k: v for k, v in shot.items()
+                             if k in ("type", "seat", "coin", *FACTS, "beam_edges", "contacts_open")})
     asked = 0
     while state.get("questions"):
         q = state["questions"][0]
@@ -76,8 +77,9 @@ def wrong(shot: dict[str, Any], truth: StrikeTruth) -> bool:
         got = shot.get(fact)
         if got is None:
             continue
-        if fact == "contacts":
-            if sorted(sorted(p) for p in got) != sorted(sorted(p) for p in want[fact]):
+        if fact == "contacts":  # pairs left open (CW-9 contacts_open) are asked, not stated
+            unsure = {tuple(sorted(p)) for p in shot.get("contacts_open") or []}
+            if ({tuple(sorted(p)) for p in got} ^ {tuple(sorted(p)) for p in want[fact]}) - unsure:
                 return True
         elif sorted(got) != sorted(want[fact]):
             return True
@@ -134,7 +136,7 @@ def run(strikes: int = STRIKES, seed: int = 23) -> dict[str, float]:
                 frame_ms.append((time.process_time() - f0) * 1000)
         cam = camera_shot(tracker.result(), seat=int(coin[1:]), coin=coin)
         cpu_ms.append((time.process_time() - t0) * 1000)
-        fused, _disagreements = fuse(beam_shot, cam.shot(), cam.confidence, strike=i,
+        fused, _disagreements = fuse(beam_shot, cam.shot(open_pairs=True), cam.confidence, strike=i,
                                      someone_flew=beam_facts.rail_crossings > 0)
         for fact in FACTS:
             unknown[fact] += fused[fact] is None

@@ -7,6 +7,7 @@ test_camera_flick.py and the bench."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from hypothesis import given, settings
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from sensors.camera.relocating import find_lone_disc
 from sensors.camera.separating import flicked_away
-from sensors.camera.undisturbed import stayed_put, untouched_groups
+from sensors.camera.undisturbed import stayed_put, untouched_groups, untouched_lie_flat
 
 NEAR = "closest 30.4 mm, no impact"
 TIMES = np.arange(40) / 120.0  # 120 frames/s; the flick at frame 12
@@ -80,6 +81,28 @@ def test_cam2_stayed_put_reads_the_ends_of_the_track():
     hidden = _track((100.0, 100.0))
     hidden[15:25] = np.nan  # hidden under the palm a while, then found where it lay
     assert stayed_put(hidden)
+
+
+@dataclass
+class _Rest:
+    rest: tuple[float, float] | None
+    left_surface: bool = False
+    not_flat: bool = False
+    flight_confidence: float = 0.5
+
+
+def test_cw6_1_a_coin_nothing_reached_lies_flat_whatever_its_blob_looked_like():
+    """A neighbour lying against it cuts a still coin's blob into an ellipse: that left ``flown``
+    unknown (asked) though nothing came near it."""
+    coins = {"c1": _Rest((50.0, 50.0)), "c2": _Rest((100.0, 100.0)), "c3": _Rest((130.4, 100.0)),
+             "c4": _Rest((300.0, 300.0), not_flat=True, flight_confidence=0.995)}
+    tracks = {"c1": _track((50.0, 50.0), moves=lambda j: (50.0 + j, 50.0)), "c2": _track((100.0, 100.0)),
+              "c3": _track((130.4, 100.0)), "c4": _track((300.0, 300.0))}
+    untouched_lie_flat(coins, {("c1", "c4"): 0.5}, tracks, "c1")
+    assert (coins["c2"].not_flat, coins["c2"].flight_confidence) == (False, 0.995)
+    assert (coins["c3"].not_flat, coins["c3"].flight_confidence) == (False, 0.995)
+    assert coins["c1"].flight_confidence == 0.5  # the struck coin moved: its own rules decide
+    assert coins["c4"].not_flat  # a pair with it is still possible: the rider rule stands
 
 
 # --- separating.py ------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from sensors.camera.glitches import settle_glitches
 from sensors.camera.impacts import FLICK_S, StrikePaths, kicked_between
 from sensors.camera.leaving import could_be_hit, seen_leaving
 from sensors.camera.lost import refind_lost
-from sensors.camera.occlusion import centre_slack_mm, explain_gaps, interval_slack, partly_hidden
+from sensors.camera.occlusion import WHOLE_SHARE, centre_slack_mm, explain_gaps, interval_slack, partly_hidden
 from sensors.camera.params import TrackParams
 from sensors.camera.paths import (
     GONE_MM,
@@ -41,7 +41,7 @@ from sensors.camera.relocating import find_lone_disc
 from sensors.camera.riders import tilted_reading
 from sensors.camera.separating import flicked_away
 from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination
-from sensors.camera.undisturbed import clear_untouched, stayed_put
+from sensors.camera.undisturbed import clear_untouched, stayed_put, untouched_lie_flat
 
 Point = tuple[float, float]
 
@@ -212,13 +212,11 @@ class StrikeTracker:
         return x0, y0, x1, y1
 
     def _struck_lost(self, t: float) -> int | None:
-        """The struck coin's index when it was lost after the flick (the palm hid its launch) and no
-        other coin looks like it: then it is looked for in the whole frame (relocating.py)."""
+        """The struck coin's index when it was lost after the flick (the palm hid its launch): then
+        it is looked for in the whole frame (relocating.py), if every look-alike is accounted for."""
         k = self.ids.index(self.struck)
         if self.strike_t is None or t < self.strike_t or not self.px[self.struck] or self.px[self.struck][-1] is not None:
             return None
-        if len(self._groups[self.group[k]]) > 1:
-            return None  # a lookalike could be taken for it
         return k
 
     def _active(self, predicted: Any, dt: float) -> Any:
@@ -269,15 +267,15 @@ class StrikeTracker:
             free = gp
             for k in found:
                 free = free[((free - (est[k] if active[k] else self.pos[k])) ** 2).sum(axis=1) > (self.r_px[k] + 1.0) ** 2]
-            for k in lost:
-                counts[k], est[k] = self._search_lost(k, free, need[k], est[k])
+            for k in lost:  # the whole frame only when no look-alike is lost too (it could be either)
+                counts[k], est[k] = self._search_lost(k, free, need[k], est[k], wide=k == self._wide and len(lost) == 1)
         return est, counts
 
-    def _search_lost(self, k: int, free: Any, need: float, fallback: Any) -> tuple[float, Any]:
+    def _search_lost(self, k: int, free: Any, need: float, fallback: Any, *, wide: bool) -> tuple[float, Any]:
         """(pixels, centre) of coin ``k`` not found where predicted: among its look's pixels no found
         coin owns, near where it was last (a coin at rest just hit jumps a radius in one frame), or
         anywhere in the frame while it is the struck coin lost after the flick (relocating.py)."""
-        if k == self._wide:
+        if wide:
             return find_lone_disc(free, self.r_px[k], self.size, need, fallback)
         centre = self.pos[k]
         mine = free[:0]
@@ -316,6 +314,7 @@ class StrikeTracker:
                 seen = np.nonzero(~np.isnan(tracks[c][:, 0]))[0]
                 tracks[c][seen[-1] + 1:] = GONE_MM
         contacts, conf, why = self._contacts(tracks, times, coins)
+        untouched_lie_flat(coins, contacts, tracks, self.struck)  # nothing reached them (undisturbed.py)
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
                            settled=settled, undecided=why)
@@ -344,7 +343,10 @@ class StrikeTracker:
             before = np.array(self.times) < self.strike_t  # (the hand and pen can only blur that)
             # where the frames put it (its median there), not the last known position: a millimetre
             # between the two would be a jump at the flick, read as a kick of a coin at rest
-            measured = out[before & ~np.isnan(out[:, 0])]
+            # ... from the frames that saw it whole where there are some: the hand comes in before
+            # the flick, and a palm over part of the disc pulls the centre by millimetres
+            whole = before & ~np.isnan(out[:, 0]) & (np.array(self.share[c]) >= WHOLE_SHARE)
+            measured = out[whole] if whole.any() else out[before & ~np.isnan(out[:, 0])]
             out[before] = np.median(measured, axis=0) if len(measured) else self.coins[c].at
         return settle_glitches(out)  # a coin at rest around a frame was there in it (glitches.py)
 

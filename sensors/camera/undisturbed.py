@@ -13,6 +13,7 @@ during the strike. (CW-5.2 counts the touches a strike makes, not coins lying to
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Protocol
 
 import numpy as np
 
@@ -71,3 +72,26 @@ def clear_untouched(contacts: dict[Pair, float], why: dict[Pair, str], still: Ma
     for pair in untouched_groups(still, contacts, why, struck, still):
         contacts.pop(pair)
         why.pop(pair, None)
+
+
+class Flight(Protocol):
+    rest: tuple[float, float] | None
+    left_surface: bool
+    not_flat: bool
+    flight_confidence: float
+
+
+UNTOUCHED_FLAT = 0.995  # the flight confidence of a coin nothing reached (as sure as a coin seen flat)
+
+
+def untouched_lie_flat(coins: Mapping[str, Flight], contacts: Mapping[Pair, float], tracks: Mapping[str, np.ndarray],
+                       struck: str) -> None:
+    """A coin nothing reached (no pair with it left possible), seen at the end where it lay, still
+    lies flat where it lay: its blob's shape, cut by a neighbour lying against it or by the arm, is
+    no reason to doubt it (CW-6.1 needs a coin to move to fly)."""
+    reached = {c for pair in contacts for c in pair}
+    for c, res in coins.items():
+        if c == struck or c in reached or res.rest is None or res.left_surface or not stayed_put(tracks[c]):
+            continue
+        res.not_flat = False
+        res.flight_confidence = max(res.flight_confidence, UNTOUCHED_FLAT)

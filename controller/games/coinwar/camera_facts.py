@@ -30,11 +30,20 @@ class CameraShot:
     contacts: list[list[str]] | None
     confidence: dict[str, float] = field(default_factory=dict)  # "dead"/"flown"/"contacts" -> [0, 1]
     at_rest: dict[str, tuple[float, float]] = field(default_factory=dict)
+    # contacts known in part: the pairs seen touching, and the pairs the frames could not decide
+    # (every other pair surely did not touch); None when the whole fact is known or unknown
+    contacts_known: list[list[str]] | None = None
+    contacts_open: list[list[str]] | None = None
 
-    def shot(self) -> dict[str, Any]:
-        """The CW-9 ``shot`` input."""
-        return {"type": "shot", "seat": self.seat, "coin": self.coin, "dead": self.dead,
-                "flown": self.flown, "contacts": self.contacts}
+    def shot(self, *, open_pairs: bool = False) -> dict[str, Any]:
+        """The CW-9 ``shot`` input (CAM-4's ``analyse`` prints this). With ``open_pairs`` a
+        contacts fact known in part goes as ``contacts`` + ``contacts_open`` (CW-9: only the open
+        pairs can be asked), as the table's referee takes it."""
+        out = {"type": "shot", "seat": self.seat, "coin": self.coin, "dead": self.dead,
+               "flown": self.flown, "contacts": self.contacts}
+        if open_pairs and self.contacts is None and self.contacts_open:
+            out.update(contacts=self.contacts_known, contacts_open=self.contacts_open)
+        return out
 
 
 POSITION_SIGMA_MM = 0.65  # rest-position error on rendered strikes: rms ~0.4 mm, worst ~1.1 mm (docs/camera.md)
@@ -51,6 +60,7 @@ def camera_shot(result: TrackResult, *, seat: int, coin: str, threshold: float =
     conf = {"dead": p_dead * ids_ok, "flown": p_flown * ids_ok, "contacts": result.contacts_confidence * ids_ok}
     at_rest = {c: r.rest for c, r in coins.items() if r.rest is not None and not (r.left_surface or r.not_flat)
                and c not in dead}
+    known, open_ = _in_part(result, ids_ok, threshold) if conf["contacts"] < threshold else (None, None)
     return CameraShot(
         seat=seat, coin=coin,
         dead=dead if conf["dead"] >= threshold else None,
@@ -58,7 +68,30 @@ def camera_shot(result: TrackResult, *, seat: int, coin: str, threshold: float =
         contacts=pairs if conf["contacts"] >= threshold else None,
         confidence={k: round(v, 4) for k, v in conf.items()},
         at_rest={c: (round(p[0], 1), round(p[1], 1)) for c, p in sorted(at_rest.items())},
+        contacts_known=known, contacts_open=open_,
     )
+
+
+OPEN_BELOW = 0.98  # a pair whose touch (or miss) is surer than this is decided (the default threshold)
+
+
+def _in_part(result: TrackResult, ids_ok: float, threshold: float) -> tuple[list[list[str]] | None,
+                                                                          list[list[str]] | None]:
+    """(pairs known to have touched, pairs open) when the pairs the frames decided are, together,
+    sure to the threshold and only the others are in doubt; (None, None) otherwise."""
+    decided = 1.0
+    touched: list[list[str]] = []
+    open_: list[list[str]] = []
+    for (a, b), p in sorted(result.contacts.items()):
+        if max(p, 1.0 - p) < max(threshold, OPEN_BELOW):
+            open_.append([a, b])
+            continue
+        decided *= max(p, 1.0 - p)
+        if p >= 0.5:
+            touched.append([a, b])
+    if not open_ or decided * ids_ok < threshold:
+        return None, None
+    return touched, open_
 
 
 def _dead(result: TrackResult) -> tuple[list[str], float]:

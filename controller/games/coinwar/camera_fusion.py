@@ -56,6 +56,8 @@ def fuse(beam_shot: Mapping[str, Any], camera_shot: Mapping[str, Any] | None,
             fused[fact] = None  # contradicts the beams' partial proof: asked (CW-8)
             continue
         fused[fact] = seen
+        if fact == "contacts" and seen is not None and camera.get("contacts_open"):
+            fused["contacts_open"] = camera["contacts_open"]  # known in part (CW-9): only these are asked
     return fused, found
 
 

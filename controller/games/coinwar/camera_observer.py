@@ -216,7 +216,7 @@ class CameraObserver:
                 except Exception:  # the analysis must never stop the game: the beams and phones go on
                     log.exception("camera: the analysis of strike %s failed", self.strikes)
             self.last_camera = camera
-            shot, disagreements = fuse(beams.shot(), camera.shot() if camera else None,
+            shot, disagreements = fuse(beams.shot(), camera.shot(open_pairs=True) if camera else None,
                                        camera.confidence if camera else None, strike=self.strikes)
             for d in disagreements:
                 line = d.message()
@@ -232,7 +232,8 @@ class CameraObserver:
                 self.rest = {**self.rest, **camera.at_rest}
                 self._publish_rest()
                 self._save_record()
-            return replace(beams, dead=shot.get("dead"), flown=shot.get("flown"), contacts=shot.get("contacts"))
+            return replace(beams, dead=shot.get("dead"), flown=shot.get("flown"), contacts=shot.get("contacts"),
+                           contacts_open=shot.get("contacts_open"))
 
     # --- gametable camera record, the bring-up still ---------------------------------------------
 

@@ -70,6 +70,12 @@ def _random_shot(state: dict[str, Any], rnd: random.Random, seat: int, move: dic
         "flown": None if rnd.random() < unknown_p else flown,
         "contacts": None if rnd.random() < unknown_p else [[coin, c] for c in touched],
     }
+    if inp["contacts"] is not None and len(on_table) > 1 and rnd.random() < unknown_p:
+        # contacts known in part (CW-9 contacts_open), as the camera sends them: a pair or two open
+        known = {tuple(sorted(p)) for p in inp["contacts"]}
+        pairs = [[a, b] for i, a in enumerate(sorted(on_table)) for b in sorted(on_table)[i + 1:] if (a, b) not in known]
+        if pairs:
+            inp["contacts_open"] = rnd.sample(pairs, min(len(pairs), rnd.randint(1, 2)))
     if rnd.random() < 0.3:
         inp["beam_edges"] = 0 if rnd.random() < 0.5 else rnd.randint(1, 40)  # as the observer adds
     inp.update(mode.random_shot_extras(state, rnd, inp))

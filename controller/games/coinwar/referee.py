@@ -12,7 +12,7 @@ import itertools
 from typing import Any
 
 from controller.games.base import GameError, seat_of
-from controller.games.coinwar import turns
+from controller.games.coinwar import open_contacts, turns
 from controller.games.coinwar.modes import Mode, ShotContext, State
 from controller.games.coinwar.state_copy import copy_state
 from gametable_core.said import N_, Said, listing, msg_of, say, term
@@ -211,8 +211,9 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     facts = {
         "dead": check_coin_list(mode, state, inp.get("dead"), "dead", on_table),
         "flown": check_coin_list(mode, state, inp.get("flown"), "flown", on_table),
-        "contacts": check_contacts(mode, state, inp.get("contacts"), on_table),
+        "contacts": (contacts := check_contacts(mode, state, inp.get("contacts"), on_table)),
     }
+    open_pairs = open_contacts.check_open_contacts(inp.get("contacts_open"), contacts, on_table)
     for key in FACT_FIELDS:
         if key not in inp:
             raise GameError(say("a shot needs '{key}' (a list, or null when the table could not observe it)", key=key))
@@ -222,6 +223,10 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
         state["turn"]["strikes"] += 1
     state["striking"] = False
     pending = {"seat": seat, "coin": coin, **facts}
+    if open_pairs:  # contacts known in part: only the open pairs can be asked (open_contacts.py)
+        pending.update(contacts=None, contacts_known=contacts, contacts_open=open_pairs)
+        if open_contacts.too_many(mode, state, pending):
+            del pending["contacts_known"], pending["contacts_open"]  # asked as if all unknown
     if unseen:
         pending["unseen"] = True  # CW-5.6: withdrawable while its questions are open
     for key in ("mouth",):
@@ -371,6 +376,8 @@ def _candidates(mode: Mode, state: State, pending: dict[str, Any], kind: str) ->
     if kind == "flown":
         dead = set(pending["dead"] or [])
         return _subsets([c for c in mode.coins_on_table(state) if c not in dead])
+    if open_contacts.is_partial(pending):
+        return open_contacts.candidates(mode, state, pending, answered_contacts(pending))
     return mode.contact_candidates(state, pending)
 
 
@@ -395,14 +402,26 @@ def fact_matters(mode: Mode, state: State, kind: str) -> bool:
 
 
 def answered_contacts(pending: dict[str, Any]) -> list[list[str]]:
-    """The contact pairs the answers to contact questions established so far."""
-    return [[subject, c] for subject, coins in (pending.get("contact_answers") or {}).items() for c in coins]
+    """The contact pairs known so far: those the shot gave as known (``contacts_open`` shots) and
+    those the answers to contact questions established."""
+    pairs = [list(p) for p in pending.get("contacts_known") or []]
+    seen = {tuple(sorted(p)) for p in pairs}
+    for subject, coins in (pending.get("contact_answers") or {}).items():
+        for c in coins:
+            if tuple(sorted((subject, c))) not in seen:
+                seen.add(tuple(sorted((subject, c))))
+                pairs.append([subject, c])
+    return pairs
 
 
 def open_contact_question(mode: Mode, state: State) -> dict[str, Any] | None:
     """The first contact question (mode.contact_questions) whose answer changes the outcome for
     some value of the other unknown facts (CW-8), or None when no remaining one matters."""
     pending = state["pending_shot"]
+    if open_contacts.is_partial(pending):
+        return open_contacts.first_open_question(
+            mode, state, pending, answered_contacts(pending), _candidates(mode, state, pending, "flown"),
+            lambda facts: _outcome(mode, state, facts))
     answers = pending.get("contact_answers") or {}
     open_qs = [q for q in mode.contact_questions(state, pending) if q["subject"] not in answers and q["witness"]]
     if not open_qs:

@@ -61,6 +61,7 @@ class ObservedStrike:
     edges: int = 0
     started: float = 0.0
     settled: float = 0.0
+    contacts_open: list[list[str]] | None = None  # with ``contacts``: the pairs not decided (CW-9)
 
     def shot(self) -> dict[str, Any]:
         """The CW-9 ``shot`` input (null where the sensors cannot tell), with how many beam edges
@@ -73,6 +74,7 @@ class ObservedStrike:
             "flown": self.flown,
             "contacts": self.contacts,
             "beam_edges": self.edges,  # CW-5.6: 0 = nothing on the table confirmed the strike
+            **({"contacts_open": self.contacts_open} if self.contacts_open and self.contacts is not None else {}),
         }
 
 

@@ -1,0 +1,113 @@
+"""Contacts known in part (CW-8, CW-9 ``contacts_open``; docs/rules/coinwar.md "Decisions").
+
+An observer may know most pairs of a strike and not a few: a camera sees the struck coin hit one
+coin and miss three, and cannot tell whether two coins lying together across the table touched.
+Such a ``shot`` gives ``contacts`` (the pairs known to have touched) and ``contacts_open`` (the
+pairs it could not decide); every other pair is known not to have touched. The referee then asks
+only about the open pairs, and only when one of them changes the outcome: a contact question is
+about one coin, shows only that coin's open partners, and is asked when touching one of them would
+change what the strike does (each open pair is one unknown bit, tried both ways with the other
+unknown facts, as CW-8 tries every unknown fact).
+
+Pure: no I/O, no clock. Used by ``referee.py``; modes need no change (their ``contact_questions``
+say which coins each question is about).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from controller.games.base import GameError
+from controller.games.coinwar.modes import Mode, State
+from gametable_core.said import say
+
+Pair = list[str]
+MAX_OPEN_BITS = 6  # more open pairs that matter than this: the coins' contacts are asked as if all unknown
+
+
+def check_open_contacts(value: Any, contacts: list[Pair] | None, on_table: list[str]) -> list[Pair]:
+    """The shot's ``contacts_open`` checked (sorted pairs; [] when absent), or a clear error."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise GameError(say("'contacts_open' must be a list of coin pairs, got {got}", got=repr(value)))
+    if value and contacts is None:
+        raise GameError(say("'contacts_open' needs 'contacts' (the pairs known to have touched), not null"))
+    known = {tuple(sorted(p)) for p in contacts or []}
+    out: list[Pair] = []
+    for pair in value:
+        if not isinstance(pair, list) or len(pair) != 2 or any(not isinstance(c, str) for c in pair):
+            raise GameError(say("'contacts_open' entries must be pairs of coin ids, got {got}", got=repr(pair)))
+        for coin in pair:
+            if coin not in on_table:
+                raise GameError(say("'contacts_open' names coin {coin}, which is not on the table", coin=repr(coin)))
+        if pair[0] == pair[1]:
+            raise GameError(say("'contacts_open' pairs a coin with itself: {pair}", pair=str(pair)))
+        if tuple(sorted(pair)) in known:
+            raise GameError(say("'contacts_open' lists {pair}, which 'contacts' says touched", pair=str(pair)))
+        if sorted(pair) in out:
+            raise GameError(say("'contacts_open' lists {pair} twice", pair=str(pair)))
+        out.append(sorted(pair))
+    return out
+
+
+def is_partial(pending: dict[str, Any]) -> bool:
+    """Whether the pending shot's contacts are known in part (``contacts_open``)."""
+    return bool(pending.get("contacts_open"))
+
+
+def open_bits(mode: Mode, state: State, pending: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    """(question, partner) for every open pair one of the mode's unanswered contact questions is
+    about: the unknown bits of the contacts fact."""
+    answers = pending.get("contact_answers") or {}
+    open_pairs = [tuple(p) for p in pending.get("contacts_open") or []]
+    bits = []
+    for q in mode.contact_questions(state, pending):
+        if q["subject"] in answers:
+            continue
+        for partner in q["options"]:
+            if tuple(sorted((q["subject"], partner))) in open_pairs:
+                bits.append((q, partner))
+    return bits
+
+
+def restricted(question: dict[str, Any], bits: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
+    """The question showing only its coin's open partners."""
+    partners = [p for q, p in bits if q["subject"] == question["subject"]]
+    return {**question, "options": partners, "witness": partners[0] if partners else None}
+
+
+def first_open_question(mode: Mode, state: State, pending: dict[str, Any], fixed: list[Pair],
+                        flowns: list[Any], outcome: Callable[[dict[str, Any]], Any]) -> dict[str, Any] | None:
+    """The first contact question one of whose open pairs changes the outcome for some value of
+    the other unknown bits and of ``flown``; None when none does."""
+    bits = open_bits(mode, state, pending)
+    for i, (q, partner) in enumerate(bits):
+        rest = bits[:i] + bits[i + 1:]
+        for chosen in _subsets_of(rest):
+            base = fixed + [[r["subject"], p] for r, p in chosen]
+            for flown in flowns:
+                without = outcome({**pending, "flown": flown, "contacts": base})
+                with_it = outcome({**pending, "flown": flown, "contacts": base + [[q["subject"], partner]]})
+                if without != with_it:
+                    return restricted(q, bits)
+    return None
+
+
+def candidates(mode: Mode, state: State, pending: dict[str, Any], fixed: list[Pair]) -> list[list[Pair]]:
+    """Every contact list the open bits allow (CW-8 tries each against the other unknown facts)."""
+    bits = open_bits(mode, state, pending)
+    return [fixed + [[q["subject"], p] for q, p in chosen] for chosen in _subsets_of(bits)]
+
+
+def too_many(mode: Mode, state: State, pending: dict[str, Any]) -> bool:
+    """More open bits than are worth trying one by one (``MAX_OPEN_BITS``)."""
+    return len(open_bits(mode, state, pending)) > MAX_OPEN_BITS
+
+
+def _subsets_of(items: list[Any]) -> list[list[Any]]:
+    out: list[list[Any]] = [[]]
+    for item in items:
+        out += [s + [item] for s in out]
+    return out
