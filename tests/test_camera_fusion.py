@@ -45,3 +45,21 @@ def test_cam3_fused_fact_is_the_beams_when_proven_else_the_cameras(beam_dead, ca
         assert shot[fact] == (b if b is not None else c)
         contradicted = b is not None and c is not None and sorted(b) != sorted(c)
         assert contradicted == any(d.fact == fact for d in found)
+
+
+def test_cw9_contacts_known_in_part_reach_the_referee_and_analyse_prints_them_as_unknown() -> None:
+    """The live table sends the camera's open pairs (CW-9 ``contacts_open``); CAM-4's ``analyse``
+    prints the specified shot, where such a fact is ``null``; a beam-proven fact drops them."""
+    from controller.games.coinwar.camera_facts import CameraShot
+    from controller.games.coinwar.sensing import ObservedStrike
+
+    cam = CameraShot(seat=1, coin="c1", dead=[], flown=[], contacts=None,
+                     contacts_known=[["c1", "c2"]], contacts_open=[["c3", "c4"]])
+    assert cam.shot()["contacts"] is None and "contacts_open" not in cam.shot()
+    shot, found = fuse(BEAMS, cam.shot(open_pairs=True), {"contacts": 0.5}, strike=2)
+    assert shot["contacts"] == [["c1", "c2"]] and shot["contacts_open"] == [["c3", "c4"]] and not found
+    alone = fuse({**BEAMS, "contacts": []}, cam.shot(open_pairs=True), {"contacts": 0.5}, strike=3)[0]
+    assert "contacts_open" not in alone and alone["contacts"] == []
+    observed = ObservedStrike(seat=1, coin="c1", dead=[], flown=[], contacts=shot["contacts"], goal_possible=False,
+                              rail_crossings=0, contacts_open=shot["contacts_open"])
+    assert observed.shot()["contacts_open"] == [["c3", "c4"]]

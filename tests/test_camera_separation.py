@@ -117,17 +117,18 @@ def _flick(direction_deg: float, neighbour=(200.0, 230.4), third=None, speed_mm_
 
 
 def test_cam2_struck_coin_flicked_straight_away_from_its_neighbour_left_it():
-    assert _flick(-90.0) == {"c2": 12}  # the neighbour lies at +y: flicked to -y
+    assert _flick(-90.0) == {"c2": 26}  # the neighbour lies at +y: flicked to -y (judged from the launch's end)
 
 
 def test_cam2_struck_coin_flicked_along_or_into_its_neighbour_is_left_to_the_other_rules():
     assert _flick(0.0) == {}  # sliding along it: a graze is possible
     assert _flick(90.0) == {}  # into it
-    assert _flick(-8.0) == {}  # within 15° of sliding along it
+    assert _flick(-4.0) == {}  # within 6° of sliding along it
+    assert _flick(-8.0) == {"c2": 26}
 
 
 def test_cam2_a_neighbour_backed_by_a_rail_or_a_coin_could_have_bounced_it_back():
-    assert _flick(-90.0, neighbour=(200.0, 230.4)) == {"c2": 12}
+    assert _flick(-90.0, neighbour=(200.0, 230.4)) == {"c2": 26}
     assert _flick(-90.0, neighbour=(200.0, 230.4), third=(200.0, 261.0)) == {}  # a coin behind it
     near_rail = np.array([200.0, 625.0 - 15.5 - 30.4])
     start = near_rail.copy()
@@ -138,6 +139,16 @@ def test_cam2_a_neighbour_backed_by_a_rail_or_a_coin_could_have_bounced_it_back(
 
 def test_cam2_a_third_coin_on_the_launch_could_have_turned_the_struck_coin():
     assert _flick(-90.0, third=(200.0, 160.0)) == {}
+
+
+def test_cam2_a_launch_that_bends_is_judged_only_up_to_the_bend():
+    start = np.array([200.0, 200.0])
+
+    def bent(j):
+        return start + np.array([0.0, -8.0]) * min(j - 11, 6) + np.array([8.0, 0.0]) * max(j - 17, 0)
+
+    tracks = {"c1": _track(start, moves=bent), "c2": _track((200.0, 230.4))}
+    assert flicked_away(tracks, TIMES, "c1", STRIKE_T, diameter_mm=30.0, reach_mm=33.5, table=(425.0, 625.0)) == {"c2": 17}
 
 
 def test_cam2_a_launch_not_seen_soon_after_the_flick_proves_nothing():

@@ -22,7 +22,8 @@ import numpy as np
 LAUNCH_MM = 6.0  # the struck coin's first sighting used is at least this far from where it lay
 LAUNCH_S = 0.12  # ... and no later than this after the flick (a short, straight chord)
 AWAY_MM = 3.0  # moved away from the neighbour along their line of centres by at least this
-AWAY_SIN = 0.26  # ... and at least 15° beyond sliding along it
+AWAY_SIN = 0.105  # ... and at least 6° beyond sliding along it (the launch's direction is good to ~2°)
+STRAIGHT_MM = 1.0  # sightings of the launch this close to one line: nothing turned it
 BACKED_MM = 3.0  # a rail or a third coin this close behind the neighbour could have bounced it back
 CLEAR_MM = 3.0  # a third coin this close to the chord could have turned the struck coin
 
@@ -66,15 +67,33 @@ def _at_rest(track: Any, times: Any, strike_t: float) -> Any:
 
 
 def _first_launch_sighting(track: Any, times: Any, strike_t: float, start: Any) -> int | None:
-    """The first frame after the flick where the struck coin is seen ``LAUNCH_MM`` from its spot."""
+    """The last frame of the launch: the struck coin seen ``LAUNCH_MM`` or more from its spot within
+    ``LAUNCH_S`` of the flick, every sighting from its spot to there on one straight line (a longer
+    chord gives the direction more closely; a bend would be a rail or a coin)."""
     if start is None:
         return None
+    best: int | None = None
     for j in np.nonzero(np.asarray(times) >= strike_t)[0]:
         if times[j] > strike_t + LAUNCH_S:
-            return None
-        if not np.isnan(track[j, 0]) and float(np.hypot(*(track[j] - start))) >= LAUNCH_MM:
-            return int(j)
-    return None
+            break
+        if np.isnan(track[j, 0]) or float(np.hypot(*(track[j] - start))) < LAUNCH_MM:
+            continue
+        if not _straight(track, start, strike_t, times, int(j)):
+            break
+        best = int(j)
+    return best
+
+
+def _straight(track: Any, start: Any, strike_t: float, times: Any, j: int) -> bool:
+    """Every sighting after the flick up to frame ``j`` lies within ``STRAIGHT_MM`` of the chord
+    from ``start`` to it."""
+    chord = track[j] - start
+    length = float(np.hypot(*chord))
+    normal = np.array([-chord[1], chord[0]]) / length
+    for i in range(j):
+        if times[i] >= strike_t and not np.isnan(track[i, 0]) and abs(float((track[i] - start) @ normal)) > STRAIGHT_MM:
+            return False
+    return True
 
 
 def _backed(coin: str, struck: str, spot: Any, rests: Mapping[str, Any], diameter_mm: float,
