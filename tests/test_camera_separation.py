@@ -182,3 +182,57 @@ def test_cam2_two_discs_or_a_patch_too_big_leave_it_lost():
     big = _disc(150.0, 100.0, 2 * r)  # a hand of the coin's colour
     assert find_lone_disc(big, r, (300, 200), need, np.zeros(2))[0] == 0.0
     assert find_lone_disc(_disc(150.0, 100.0, 0.5 * r), r, (300, 200), need, np.zeros(2))[0] == 0.0
+
+
+# --- turning.py ---------------------------------------------------------------------------------
+
+def _paths(tracks: dict, struck: str = "c1"):
+    from sensors.camera.impacts import StrikePaths
+    from sensors.camera.paths import fill, velocities
+
+    times = np.arange(60) / 120.0
+    filled = {c: fill(t) for c, t in tracks.items()}
+    return StrikePaths(tracks, filled, {c: velocities(filled[c], times) for c in tracks}, times,
+                       {c: [False] * 60 for c in tracks}, 33.5, 15.0, (425.0, 625.0), 3000.0, times[5], struck)
+
+
+def _passing(turn_mm_s: float, *, noise: float = 0.0, seed: int = 0):
+    """c1 slides +x at 0.6 m/s past c2 (resting 29 mm to its side, +y) and, from frame 30 on,
+    moves sideways by ``turn_mm_s`` (negative: away from c2)."""
+    rng = np.random.default_rng(seed)
+    times = np.arange(60) / 120.0
+    t_bend = times[30]
+    x = 60.0 + 600.0 * times
+    y = 300.0 + np.where(times > t_bend, turn_mm_s * (times - t_bend), 0.0)
+    mover = np.column_stack([x, y]) + rng.normal(0.0, noise, (60, 2))
+    partner = np.tile([60.0 + 600.0 * t_bend, 329.0], (60, 1))
+    return {"c1": mover, "c2": partner}
+
+
+def test_cam2_a_coin_turned_aside_beside_another_with_nothing_else_there_was_touched():
+    from sensors.camera.turning import turned_by
+
+    assert turned_by(_paths(_passing(-300.0)), "c1", "c2", 30)
+    assert not turned_by(_paths(_passing(0.0)), "c1", "c2", 30)  # straight on: no sign of a touch
+    assert not turned_by(_paths(_passing(300.0)), "c1", "c2", 30)  # turned towards it: not its push
+    assert not turned_by(_paths(_passing(-60.0)), "c1", "c2", 30)  # too small to tell from the blur
+
+
+def test_cam2_a_turn_beside_a_rail_or_a_third_coin_is_not_the_partners():
+    from sensors.camera.turning import turned_by
+
+    third = _passing(-300.0)
+    third["c3"] = np.tile([third["c1"][30, 0], 270.0], (60, 1))  # on the other side, within reach
+    assert not turned_by(_paths(third), "c1", "c2", 30)
+    rail = {c: t - [0.0, 300.0 - 17.0] for c, t in _passing(-300.0).items()}  # c1 slides 2 mm from a rail
+    assert not turned_by(_paths(rail), "c1", "c2", 30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), noise=st.floats(0.0, 0.35))
+def test_cam2_a_straight_slide_with_blurred_centres_never_reads_as_turned(seed, noise):
+    """Property: centres scattered by up to the rendered strikes' blur (σ ≤ 0.35 mm) on a straight
+    slide never make a touch."""
+    from sensors.camera.turning import turned_by
+
+    assert not turned_by(_paths(_passing(0.0, noise=noise, seed=seed)), "c1", "c2", 30)

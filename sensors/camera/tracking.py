@@ -41,6 +41,7 @@ from sensors.camera.relocating import find_lone_disc
 from sensors.camera.riders import tilted_reading
 from sensors.camera.separating import flicked_away
 from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination
+from sensors.camera.turning import turned_by
 from sensors.camera.undisturbed import clear_untouched, stayed_put, untouched_lie_flat
 
 Point = tuple[float, float]
@@ -433,12 +434,11 @@ class StrikeTracker:
     def _lone_impact(self, a: str, b: str, per: Any, filled: dict[str, Any], speeds: dict[str, Any],
                      times: Any, tracks: dict[str, Any]) -> bool:
         """While ``a`` and ``b`` were within touching reach, did one of them, at rest, start to move
-        with nothing else there to do it: no rail, no third coin in reach, not the pen at the flick,
-        no hand beside them? Then they touched (a glancing touch barely turns the moving coin)."""
+        with nothing else there to do it: no third coin in reach, not the pen at the flick, no hand
+        beside them? Then they touched (a glancing touch barely turns the moving coin). A rail
+        turns a moving coin but never starts a resting one."""
         d = self.params.coin_diameter_mm
-        r = d / 2
         reach = d + self.params.contact_band_mm
-        w, length = self.params.table
         dt = float(np.median(np.diff(times))) if len(times) > 1 else 0.0
         for k in (int(i) for i in np.nonzero(per <= reach)[0]):
             lo, hi = max(k - 2, 0), min(k + 3, len(times) - 1)
@@ -449,11 +449,6 @@ class StrikeTracker:
                     continue  # only a coin at rest that starts to move tells (a moving one's centre wobbles)
                 if any(self.covered[x][j] or self._partial[x][j] for x in (c, partner) for j in range(lo, hi + 1)):
                     continue  # the hand or pen beside them, or over part of one: their centres are not trusted
-                path = filled[c][lo:hi + 1]
-                x0, y0 = path.min(axis=0)
-                x1, y1 = path.max(axis=0)
-                if min(x0, y0) < r + RAIL_GAP_MM or x1 > w - r - RAIL_GAP_MM or y1 > length - r - RAIL_GAP_MM:
-                    continue  # a rail could have turned it
                 if self._third_near(c, partner, k, filled, tracks):
                     continue  # a third coin could have done it (or was not seen then)
                 return True
@@ -563,7 +558,8 @@ class StrikeTracker:
                         and not self._third_near(a, b, k, filled, tracks))  # a third coin may have hit both
                 if dmin <= d + band and not kick:
                     kick = self._lone_impact(a, b, per, filled, speeds, times, tracks) or kicked_between(
-                        paths, a, b, k)  # ... or kicked when only the other was there to do it
+                        paths, a, b, k) or turned_by(paths, a, b, k) or turned_by(paths, b, a, k)
+                    # ... or kicked, or turned aside, when only the other was there to do it (turning.py)
                 kick = kick and not self._flick_kick_unproven(a, b, k, times, still)
                 if dmin <= d + band and (kick or overlap):
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
@@ -630,7 +626,6 @@ MAX_FLICK_MM_S = 5000.0  # the virtual table's limit (sensors/virtual/physics.py
 FLICK_SEEN_S = 0.06  # the struck coin must be seen moving this soon after the flick to bound speeds
 LONE_REST_MM_S = 30.0  # below this a coin counts as at rest for the lone-impact rule
 IMPACT_MM_S = 80.0  # a change of velocity beyond friction this large: something hit the coin
-RAIL_GAP_MM = 3.0  # a coin this close to a rail may have been turned by it
 KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
 
 
