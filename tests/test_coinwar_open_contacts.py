@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from controller.games import coinwar as cw
 from controller.games.base import GameError
-from tests.coinwar_helpers import ffa, players, play, teams
+from tests.coinwar_helpers import ffa, play, players, teams
 
 
 def _partial(seat: int, known: list[list[str]], open_pairs: list[list[str]], coin: str | None = None) -> dict[str, Any]:
