@@ -140,10 +140,11 @@ def test_journal_commands_on_a_file_that_is_no_journal(tmp_path, capsys):
 
 def test_replay_of_a_sqlite_journal_equals_replay_of_its_export(tmp_path, capsys):
     path, jsonl = tmp_path / "journal.db", tmp_path / "inputs.jsonl"  # told apart by content, any name
-    _played(path)
+    history = _played(path)
     _code, exported, _err = gametable(capsys, "journal", "export", str(path))
     jsonl.write_text(exported)
-    for view in ([], ["--view", "2"]):
+    seat = next(c for c in reversed(history) if c.get("type") == "new_game")["players"][0]["seat"]  # in the last game
+    for view in ([], ["--view", str(seat)]):
         a = gametable(capsys, "replay", str(path), *view)
         b = gametable(capsys, "replay", str(jsonl), *view)
         assert a[0] == 0 and a == b
