@@ -404,7 +404,10 @@ def fact_matters(mode: Mode, state: State, kind: str) -> bool:
 def answered_contacts(pending: dict[str, Any]) -> list[list[str]]:
     """The contact pairs known so far: those the shot gave as known (``contacts_open`` shots) and
     those the answers to contact questions established."""
-    pairs = [list(p) for p in pending.get("contacts_known") or []]
+    known = pending.get("contacts_known")
+    if not known:  # the usual case (the hot path of every trial resolution): the answers alone
+        return [[subject, c] for subject, coins in (pending.get("contact_answers") or {}).items() for c in coins]
+    pairs = [list(p) for p in known]
     seen = {tuple(sorted(p)) for p in pairs}
     for subject, coins in (pending.get("contact_answers") or {}).items():
         for c in coins:
