@@ -236,3 +236,42 @@ def test_cam2_a_straight_slide_with_blurred_centres_never_reads_as_turned(seed, 
     from sensors.camera.turning import turned_by
 
     assert not turned_by(_paths(_passing(0.0, noise=noise, seed=seed)), "c1", "c2", 30)
+
+
+# --- first_push.py ------------------------------------------------------------------------------
+
+def _pushed_scene(*, hidden_neighbour: bool = True, third_at=None):
+    """c1 (struck) lies against c2 and is flicked into it under the palm: c2 is hidden around the
+    flick and seen again sliding away, 40 mm off by frame 30."""
+    c1 = np.tile([100.0, 100.0], (60, 1))
+    c2 = np.tile([130.4, 100.0], (60, 1))
+    for j in range(13, 60):
+        c2[j] = [130.4 + min(j - 12, 25) * 2.0, 100.0]
+    if hidden_neighbour:
+        c2[12:20] = np.nan
+    tracks = {"c1": c1, "c2": c2}
+    if third_at is not None:
+        tracks["c3"] = np.tile(third_at, (60, 1))
+    return _paths(tracks)
+
+
+def test_cam2_a_coin_set_moving_with_only_the_struck_coin_in_reach_was_touched_by_it():
+    from sensors.camera.first_push import pushed_only_by
+
+    assert pushed_only_by(_pushed_scene(), "c2", 33.5, (130.4, 100.0)) == "c1"
+    assert pushed_only_by(_pushed_scene(third_at=(400.0, 500.0)), "c2", 33.5, (130.4, 100.0)) == "c1"  # one far away: no matter
+
+
+def test_cam2_a_second_coin_in_reach_or_a_coin_that_never_left_home_proves_nothing():
+    from sensors.camera.first_push import pushed_only_by
+
+    assert pushed_only_by(_pushed_scene(third_at=(150.0, 125.0)), "c2", 33.5, (130.4, 100.0)) is None  # resting beside it: it could be
+    assert pushed_only_by(_pushed_scene(), "c1", 33.5, (100.0, 100.0)) is None  # the struck coin: the pen moved it
+    still = _pushed_scene()
+    still.tracks["c2"][:] = [130.4, 100.0]
+    assert pushed_only_by(still, "c2", 33.5, (130.4, 100.0)) is None  # never pushed
+    pulled = _pushed_scene()
+    pulled.tracks["c2"][13:] = [133.0, 100.0]  # a palm pulling its centre 2.6 mm is no push
+    assert pushed_only_by(pulled, "c2", 33.5, (130.4, 100.0)) is None
+    wandered = _pushed_scene()  # the arm taken for it before the flick: its track began 19 mm off
+    assert pushed_only_by(wandered, "c2", 33.5, (130.4, 81.0)) is None

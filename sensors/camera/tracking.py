@@ -9,6 +9,7 @@ confidence; what the hand and pen hid is reported as occluded, never filled in.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -19,6 +20,7 @@ import numpy as np
 
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
+from sensors.camera.first_push import pushed_only_by
 from sensors.camera.glitches import settle_glitches
 from sensors.camera.impacts import FLICK_S, StrikePaths, kicked_between
 from sensors.camera.leaving import could_be_hit, seen_leaving
@@ -493,6 +495,25 @@ class StrikeTracker:
             return np.zeros(max(len(times) - 1, 0), dtype=bool)
         return (times[1:] >= self.strike_t) & (times[:-1] < self.strike_t + FLICK_S)
 
+    def _distrust_started_off(self, tracks: dict[str, Any], out: dict[tuple[str, str], float],
+                              why: dict[tuple[str, str], str]) -> None:
+        """Every pair with a coin whose track began away from where it lay is undecided."""
+        for c in self._started_off(tracks):
+            for pair in [(a, b) for a, b in itertools.combinations(self.ids, 2) if c in (a, b)]:
+                out[pair], why[pair] = 0.5, "track began off its spot"
+
+    def _started_off(self, tracks: dict[str, Any]) -> list[str]:
+        """Coins whose track before the flick lies more than ``START_OFF_MM`` from where the table
+        knew they lay: the tracker followed something else (the arm, for a pale coin), so nothing
+        its track says about touches holds."""
+        if self.strike_t is None:
+            return []
+        first = int(np.searchsorted(np.asarray(self.times), self.strike_t)) - 1
+        if first < 0:
+            return []
+        return [c for c in self.ids if not np.isnan(tracks[c][first, 0]) and float(
+            np.hypot(*(tracks[c][first] - np.asarray(self.coins[c].at, dtype=float)))) > START_OFF_MM]
+
     def _flick_kick_unproven(self, a: str, b: str, k: int, times: Any, still: Mapping[str, bool]) -> bool:
         """A kick of the struck coin and a neighbour read around the flick (frames k-2 … k+3), the
         neighbour found at the end where it lay: at the flick the struck coin always changes course
@@ -534,6 +555,7 @@ class StrikeTracker:
         left = flicked_away(tracks, times, self.struck, self.strike_t, diameter_mm=d, reach_mm=d + band + 2.0,
                             table=self.params.table)  # neighbours it left at once (separating.py)
         still = {c: stayed_put(tracks[c]) for c in self.ids}  # seen at the end where it lay at the start
+        first_push = {c: pushed_only_by(paths, c, paths.reach_mm, self.coins[c].at) for c in self.ids}
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:
                 pa, pb = filled[a], filled[b]
@@ -561,7 +583,8 @@ class StrikeTracker:
                         paths, a, b, k) or turned_by(paths, a, b, k) or turned_by(paths, b, a, k)
                     # ... or kicked, or turned aside, when only the other was there to do it (turning.py)
                 kick = kick and not self._flick_kick_unproven(a, b, k, times, still)
-                if dmin <= d + band and (kick or overlap):
+                pushed = first_push.get(a) == b or first_push.get(b) == a  # only one could have (first_push.py)
+                if (dmin <= d + band and (kick or overlap)) or pushed:
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
                 elif hidden.could_touch(a, b, filled, times, d + band, v_max, start=start) or (
                         dmin > d + band and float(approaches(pa, pb)[start:].min()) <= d + band):
@@ -576,6 +599,7 @@ class StrikeTracker:
                     why[(a, b)] = f"closest {dmin:.1f} mm, no impact"
                 if p > 0.0:
                     out[(a, b)] = p
+        self._distrust_started_off(tracks, out, why)
         clear_untouched(out, why, still, self.struck)  # groups that nothing reached (undisturbed.py)
         conf = math.prod(max(p, 1.0 - p) for p in out.values())
         return out, conf, why
@@ -627,6 +651,7 @@ FLICK_SEEN_S = 0.06  # the struck coin must be seen moving this soon after the f
 LONE_REST_MM_S = 30.0  # below this a coin counts as at rest for the lone-impact rule
 IMPACT_MM_S = 80.0  # a change of velocity beyond friction this large: something hit the coin
 KICK_MM_S = 120.0  # a change of speed this large within two frames: an impact
+START_OFF_MM = 2.0  # a track before the flick this far from the known rest followed something else
 
 
 __all__ = ["CoinResult", "StrikeTracker", "TrackParams", "TrackResult", "bind_coins"]
