@@ -9,8 +9,8 @@ about one coin, shows only that coin's open partners, and is asked when touching
 change what the strike does (each open pair is one unknown bit, tried both ways with the other
 unknown facts, as CW-8 tries every unknown fact).
 
-Pure: no I/O, no clock. Used by ``referee.py``; modes need no change (their ``contact_questions``
-say which coins each question is about).
+Pure: no I/O, no clock. Used by ``referee.py`` (which also checks the input); modes need no change
+(their ``contact_questions`` say which coins each question is about).
 """
 
 from __future__ import annotations
@@ -18,38 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from controller.games.base import GameError
 from controller.games.coinwar.modes import Mode, State
-from gametable_core.said import say
 
 Pair = list[str]
 MAX_OPEN_BITS = 6  # more open pairs that matter than this: the coins' contacts are asked as if all unknown
-
-
-def check_open_contacts(value: Any, contacts: list[Pair] | None, on_table: list[str]) -> list[Pair]:
-    """The shot's ``contacts_open`` checked (sorted pairs; [] when absent), or a clear error."""
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise GameError(say("'contacts_open' must be a list of coin pairs, got {got}", got=repr(value)))
-    if value and contacts is None:
-        raise GameError(say("'contacts_open' needs 'contacts' (the pairs known to have touched), not null"))
-    known = {tuple(sorted(p)) for p in contacts or []}
-    out: list[Pair] = []
-    for pair in value:
-        if not isinstance(pair, list) or len(pair) != 2 or any(not isinstance(c, str) for c in pair):
-            raise GameError(say("'contacts_open' entries must be pairs of coin ids, got {got}", got=repr(pair)))
-        for coin in pair:
-            if coin not in on_table:
-                raise GameError(say("'contacts_open' names coin {coin}, which is not on the table", coin=repr(coin)))
-        if pair[0] == pair[1]:
-            raise GameError(say("'contacts_open' pairs a coin with itself: {pair}", pair=str(pair)))
-        if tuple(sorted(pair)) in known:
-            raise GameError(say("'contacts_open' lists {pair}, which 'contacts' says touched", pair=str(pair)))
-        if sorted(pair) in out:
-            raise GameError(say("'contacts_open' lists {pair} twice", pair=str(pair)))
-        out.append(sorted(pair))
-    return out
 
 
 def is_partial(pending: dict[str, Any]) -> bool:

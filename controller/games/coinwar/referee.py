@@ -92,15 +92,40 @@ def check_contacts(mode: Mode, state: State, value: Any,
         on_table = mode.coins_on_table(state)
     pairs: list[list[str]] = []
     for pair in value:
-        if not isinstance(pair, list) or len(pair) != 2 or any(not isinstance(c, str) for c in pair):
-            raise GameError(say("'contacts' entries must be pairs of coin ids, got {got}", got=repr(pair)))
-        for coin in pair:
-            if coin not in on_table:
-                raise GameError(say("'contacts' names coin {coin}, which is not on the table", coin=repr(coin)))
-        if pair[0] == pair[1]:
-            raise GameError(say("'contacts' pairs a coin with itself: {pair}", pair=str(pair)))
+        check_pair(pair, "contacts", on_table)
         pairs.append(list(pair))
     return pairs
+
+
+def check_open_contacts(value: Any, contacts: list[list[str]] | None, on_table: list[str]) -> list[list[str]]:
+    """The shot's ``contacts_open`` (CW-9, open_contacts.py) checked: sorted pairs, [] when absent."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise GameError(say("'contacts_open' must be a list of coin pairs, got {got}", got=repr(value)))
+    if value and contacts is None:
+        raise GameError(say("'contacts_open' needs 'contacts' (the pairs known to have touched), not null"))
+    known = {tuple(sorted(p)) for p in contacts or []}
+    out: list[list[str]] = []
+    for pair in value:
+        check_pair(pair, "contacts_open", on_table)
+        if tuple(sorted(pair)) in known:
+            raise GameError(say("'contacts_open' lists {pair}, which 'contacts' says touched", pair=str(pair)))
+        if sorted(pair) in out:
+            raise GameError(say("'contacts_open' lists {pair} twice", pair=str(pair)))
+        out.append(sorted(pair))
+    return out
+
+
+def check_pair(pair: Any, key: str, on_table: list[str]) -> None:
+    """One entry of a list of coin pairs (``contacts``, ``contacts_open``): two different coins on the table."""
+    if not isinstance(pair, list) or len(pair) != 2 or any(not isinstance(c, str) for c in pair):
+        raise GameError(say("'{key}' entries must be pairs of coin ids, got {got}", key=key, got=repr(pair)))
+    for coin in pair:
+        if coin not in on_table:
+            raise GameError(say("'{key}' names coin {coin}, which is not on the table", key=key, coin=repr(coin)))
+    if pair[0] == pair[1]:
+        raise GameError(say("'{key}' pairs a coin with itself: {pair}", key=key, pair=str(pair)))
 
 
 # --- the inputs --------------------------------------------------------------------------------
@@ -213,7 +238,7 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
         "flown": check_coin_list(mode, state, inp.get("flown"), "flown", on_table),
         "contacts": (contacts := check_contacts(mode, state, inp.get("contacts"), on_table)),
     }
-    open_pairs = open_contacts.check_open_contacts(inp.get("contacts_open"), contacts, on_table)
+    open_pairs = check_open_contacts(inp.get("contacts_open"), contacts, on_table)
     for key in FACT_FIELDS:
         if key not in inp:
             raise GameError(say("a shot needs '{key}' (a list, or null when the table could not observe it)", key=key))
