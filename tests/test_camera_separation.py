@@ -98,7 +98,7 @@ def test_cw6_1_a_coin_nothing_reached_lies_flat_whatever_its_blob_looked_like():
              "c4": _Rest((300.0, 300.0), not_flat=True, flight_confidence=0.995)}
     tracks = {"c1": _track((50.0, 50.0), moves=lambda j: (50.0 + j, 50.0)), "c2": _track((100.0, 100.0)),
               "c3": _track((130.4, 100.0)), "c4": _track((300.0, 300.0))}
-    untouched_lie_flat(coins, {("c1", "c4"): 0.5}, tracks, "c1")
+    untouched_lie_flat(coins, {("c1", "c4"): 0.5}, {c: stayed_put(t) for c, t in tracks.items()}, "c1")
     assert (coins["c2"].not_flat, coins["c2"].flight_confidence) == (False, 0.995)
     assert (coins["c3"].not_flat, coins["c3"].flight_confidence) == (False, 0.995)
     assert coins["c1"].flight_confidence == 0.5  # the struck coin moved: its own rules decide

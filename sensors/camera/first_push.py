@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from sensors.camera.impacts import StrikePaths
-from sensors.camera.paths import approaches, could_meet_unseen
+from sensors.camera.paths import approaches, could_meet_unseen, spot_before_flick
 
 HOME_MM = 1.5  # seen this close to where it lay: still at home
 AWAY_MM = 5.0  # ... this far from it: it was pushed (a palm over part of a disc pulls its centre < 4 mm)
@@ -33,7 +33,7 @@ def pushed_only_by(paths: StrikePaths, coin: str, reach_mm: float, known_at: Any
     if coin == paths.struck:
         return None
     track = paths.tracks[coin]
-    home = _home(track, paths.times, paths.strike_t)
+    home = spot_before_flick(track, paths.times, paths.strike_t)
     if home is None or float(np.hypot(*(home - np.asarray(known_at, dtype=float)))) > KNOWN_MM:
         return None
     away = _first_away(track, home)
@@ -43,14 +43,6 @@ def pushed_only_by(paths: StrikePaths, coin: str, reach_mm: float, known_at: Any
     times = paths.times[:away + 1]
     candidates = [o for o in paths.tracks if o != coin and _could_reach(paths, o, spot, times, reach_mm)]
     return candidates[0] if len(candidates) == 1 else None
-
-
-def _home(track: Any, times: Any, strike_t: float | None) -> Any:
-    """Where the coin lay before the flick (the tracker puts every frame before it there)."""
-    if strike_t is None:
-        return None
-    before = np.nonzero((np.asarray(times) < strike_t) & ~np.isnan(track[:, 0]))[0]
-    return track[before[-1]] if len(before) else None
 
 
 def _first_away(track: Any, home: Any) -> int | None:

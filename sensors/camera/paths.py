@@ -103,6 +103,15 @@ def _still_near(track: Any, seen: Any, start: int, step: int, spot: Any) -> bool
     return False
 
 
+def spot_before_flick(track: Any, times: Any, strike_t: float | None) -> Any:
+    """Where a coin lay before the flick (the tracker puts every frame before it there), or None
+    when it is not known (no flick time, never seen before it)."""
+    if strike_t is None:
+        return None
+    before = np.nonzero((np.asarray(times) < strike_t) & ~np.isnan(track[:, 0]))[0]
+    return track[before[-1]] if len(before) else None
+
+
 def fill(track: Any) -> Any:
     """Positions with the gaps joined linearly (None when the coin was never seen)."""
     ok = ~np.isnan(track[:, 0])

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from sensors.camera.paths import spot_before_flick
+
 LAUNCH_MM = 6.0  # the struck coin's first sighting used is at least this far from where it lay
 LAUNCH_S = 0.12  # ... and no later than this after the flick (a short, straight chord)
 AWAY_MM = 3.0  # moved away from the neighbour along their line of centres by at least this
@@ -35,13 +37,13 @@ def flicked_away(tracks: Mapping[str, Any], times: Any, struck: str, strike_t: f
     if strike_t is None:
         return {}
     track = np.asarray(tracks[struck], dtype=float)
-    start = _at_rest(track, times, strike_t)
+    start = spot_before_flick(track, times, strike_t)
     j1 = _first_launch_sighting(track, times, strike_t, start)
     if start is None or j1 is None:
         return {}
     chord = track[j1] - start
     length = float(np.hypot(*chord))
-    rests = {c: _at_rest(np.asarray(tr, dtype=float), times, strike_t) for c, tr in tracks.items()}
+    rests = {c: spot_before_flick(np.asarray(tr, dtype=float), times, strike_t) for c, tr in tracks.items()}
     out: dict[str, int] = {}
     for c, spot in rests.items():
         if c == struck or spot is None:
@@ -58,12 +60,6 @@ def flicked_away(tracks: Mapping[str, Any], times: Any, struck: str, strike_t: f
             continue
         out[c] = j1
     return out
-
-
-def _at_rest(track: Any, times: Any, strike_t: float) -> Any:
-    """Where a coin lay before the flick (the tracker puts every pre-flick frame there)."""
-    before = np.nonzero((np.asarray(times) < strike_t) & ~np.isnan(track[:, 0]))[0]
-    return track[before[-1]] if len(before) else None
 
 
 def _first_launch_sighting(track: Any, times: Any, strike_t: float, start: Any) -> int | None:

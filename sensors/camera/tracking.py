@@ -35,6 +35,7 @@ from sensors.camera.paths import (
     impact,
     intervals,
     sampled_approaches,
+    spot_before_flick,
     velocities,
     velocity_change,
 )
@@ -316,8 +317,9 @@ class StrikeTracker:
             if res.left_surface and res.flight_confidence >= 0.99:
                 seen = np.nonzero(~np.isnan(tracks[c][:, 0]))[0]
                 tracks[c][seen[-1] + 1:] = GONE_MM
-        contacts, conf, why = self._contacts(tracks, times, coins)
-        untouched_lie_flat(coins, contacts, tracks, self.struck)  # nothing reached them (undisturbed.py)
+        still = {c: stayed_put(tracks[c]) for c in self.ids}  # seen at the end where it lay at the start
+        contacts, conf, why = self._contacts(tracks, times, still)
+        untouched_lie_flat(coins, contacts, still, self.struck)  # nothing reached them (undisturbed.py)
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
                            settled=settled, undecided=why)
@@ -506,13 +508,9 @@ class StrikeTracker:
         """Coins whose track before the flick lies more than ``START_OFF_MM`` from where the table
         knew they lay: the tracker followed something else (the arm, for a pale coin), so nothing
         its track says about touches holds."""
-        if self.strike_t is None:
-            return []
-        first = int(np.searchsorted(np.asarray(self.times), self.strike_t)) - 1
-        if first < 0:
-            return []
-        return [c for c in self.ids if not np.isnan(tracks[c][first, 0]) and float(
-            np.hypot(*(tracks[c][first] - np.asarray(self.coins[c].at, dtype=float)))) > START_OFF_MM]
+        spots = {c: spot_before_flick(tracks[c], self.times, self.strike_t) for c in self.ids}
+        return [c for c, spot in spots.items() if spot is not None
+                and float(np.hypot(*(spot - np.asarray(self.coins[c].at, dtype=float)))) > START_OFF_MM]
 
     def _flick_kick_unproven(self, a: str, b: str, k: int, times: Any, still: Mapping[str, bool]) -> bool:
         """A kick of the struck coin and a neighbour read around the flick (frames k-2 … k+3), the
@@ -524,10 +522,11 @@ class StrikeTracker:
         lo, hi = times[max(k - 2, 0)], times[min(k + 3, len(times) - 1)]
         return hi >= self.strike_t and lo < self.strike_t + FLICK_S and still[b if a == self.struck else a]
 
-    def _contacts(self, tracks: dict[str, Any], times: Any, coins: dict[str, CoinResult]
+    def _contacts(self, tracks: dict[str, Any], times: Any, still: Mapping[str, bool]
                   ) -> tuple[dict[tuple[str, str], float], float, dict[tuple[str, str], str]]:
         """Pairs that touched: closest approach along the (linearly joined) paths, and whether both
-        coins' motion changed there. Frames where a coin was not seen make a near pair undecided."""
+        coins' motion changed there. Frames where a coin was not seen make a near pair undecided.
+        ``still``: per coin, seen at the end where it lay at the start (undisturbed.py)."""
         d = self.params.coin_diameter_mm
         band = self.params.contact_band_mm
         filled = {c: fill(tr) for c, tr in tracks.items()}
@@ -554,7 +553,6 @@ class StrikeTracker:
         flicking = self._flicking(times)
         left = flicked_away(tracks, times, self.struck, self.strike_t, diameter_mm=d, reach_mm=d + band + 2.0,
                             table=self.params.table)  # neighbours it left at once (separating.py)
-        still = {c: stayed_put(tracks[c]) for c in self.ids}  # seen at the end where it lay at the start
         first_push = {c: pushed_only_by(paths, c, paths.reach_mm, self.coins[c].at) for c in self.ids}
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:

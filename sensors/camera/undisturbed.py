@@ -84,14 +84,14 @@ class Flight(Protocol):
 UNTOUCHED_FLAT = 0.995  # the flight confidence of a coin nothing reached (as sure as a coin seen flat)
 
 
-def untouched_lie_flat(coins: Mapping[str, Flight], contacts: Mapping[Pair, float], tracks: Mapping[str, np.ndarray],
+def untouched_lie_flat(coins: Mapping[str, Flight], contacts: Mapping[Pair, float], still: Mapping[str, bool],
                        struck: str) -> None:
     """A coin nothing reached (no pair with it left possible), seen at the end where it lay, still
     lies flat where it lay: its blob's shape, cut by a neighbour lying against it or by the arm, is
-    no reason to doubt it (CW-6.1 needs a coin to move to fly)."""
+    no reason to doubt it (CW-6.1 needs a coin to move to fly). ``still``: as for ``clear_untouched``."""
     reached = {c for pair in contacts for c in pair}
     for c, res in coins.items():
-        if c == struck or c in reached or res.rest is None or res.left_surface or not stayed_put(tracks[c]):
+        if c == struck or c in reached or res.rest is None or res.left_surface or not still.get(c, False):
             continue
         res.not_flat = False
         res.flight_confidence = max(res.flight_confidence, UNTOUCHED_FLAT)
