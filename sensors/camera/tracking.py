@@ -551,7 +551,7 @@ class StrikeTracker:
         paths = StrikePaths(tracks, filled, speeds, times, self.covered, d + band + 2.0, d / 2, self.params.table,
                             v_max, self.strike_t, self.struck)
         flicking = self._flicking(times)
-        left = flicked_away(tracks, times, self.struck, self.strike_t, diameter_mm=d, reach_mm=d + band + 2.0,
+        left = flicked_away(tracks, times, self.struck, self.strike_t, diameter_mm=d, reach_mm=paths.reach_mm,
                             table=self.params.table)  # neighbours it left at once (separating.py)
         first_push = {c: pushed_only_by(paths, c, paths.reach_mm, self.coins[c].at) for c in self.ids}
         for i, a in enumerate(self.ids):
