@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -110,6 +112,42 @@ def spot_before_flick(track: Any, times: Any, strike_t: float | None) -> Any:
         return None
     before = np.nonzero((np.asarray(times) < strike_t) & ~np.isnan(track[:, 0]))[0]
     return track[before[-1]] if len(before) else None
+
+
+@dataclass(frozen=True)
+class Leg:
+    """A straight stretch of a coin's track: the least-squares line through its sightings."""
+
+    velocity: Any  # mm/s
+    error: float  # the velocity's standard error (mm/s), from the sightings' scatter about the line
+    centre: Any  # the line's point at time ``t_centre`` (mm)
+    t_centre: float
+
+    def at(self, t: float) -> Any:
+        """Where the line puts the coin at time ``t``."""
+        return self.centre + (t - self.t_centre) * self.velocity
+
+
+def fit_leg(times: Any, track: Any, i0: int, i1: int, straight_mm: float) -> Leg | None:
+    """The straight line through frames ``i0`` … ``i1`` of ``track`` (constant velocity: friction
+    changes a sliding coin's speed by a few mm/s within a leg); None when there are fewer than three
+    frames or a sighting lies farther than ``straight_mm`` from the line (the coin turned)."""
+    t = np.asarray(times[i0:i1 + 1], dtype=float)
+    p = np.asarray(track[i0:i1 + 1], dtype=float)
+    if len(t) < 3 or np.isnan(p).any():
+        return None
+    t_centre = float(t.mean())
+    tc = t - t_centre
+    spread = float((tc * tc).sum())
+    if spread <= 0:
+        return None
+    centre = p.mean(axis=0)
+    v = (tc[:, None] * (p - centre)).sum(axis=0) / spread
+    resid = p - (centre + tc[:, None] * v)
+    if float(np.hypot(*resid.T).max()) > straight_mm:
+        return None
+    sigma = math.sqrt(float((resid * resid).sum()) / max(2 * len(t) - 4, 1))
+    return Leg(v, sigma / math.sqrt(spread), centre, t_centre)
 
 
 def fill(track: Any) -> Any:

@@ -22,6 +22,7 @@ from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
 from sensors.camera.first_push import pushed_only_by
 from sensors.camera.glitches import settle_glitches
+from sensors.camera.heading import headed_into
 from sensors.camera.impacts import FLICK_S, StrikePaths, kicked_between
 from sensors.camera.leaving import could_be_hit, seen_leaving
 from sensors.camera.lost import refind_lost
@@ -578,8 +579,10 @@ class StrikeTracker:
                         and not self._third_near(a, b, k, filled, tracks))  # a third coin may have hit both
                 if dmin <= d + band and not kick:
                     kick = self._lone_impact(a, b, per, filled, speeds, times, tracks) or kicked_between(
-                        paths, a, b, k) or turned_by(paths, a, b, k) or turned_by(paths, b, a, k)
-                    # ... or kicked, or turned aside, when only the other was there to do it (turning.py)
+                        paths, a, b, k) or turned_by(paths, a, b, k) or turned_by(paths, b, a, k) or (
+                        headed_into(paths, a, b, k) or headed_into(paths, b, a, k))
+                    # ... or kicked, or turned aside, when only the other was there to do it (turning.py),
+                    # or one slid straight at the other with nothing else in its way (heading.py)
                 kick = kick and not self._flick_kick_unproven(a, b, k, times, still)
                 pushed = first_push.get(a) == b or first_push.get(b) == a  # only one could have (first_push.py)
                 if (dmin <= d + band and (kick or overlap)) or pushed:

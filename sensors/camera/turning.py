@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from sensors.camera.impacts import FLICK_S, StrikePaths, near_rail, out_of_reach
+from sensors.camera.paths import fit_leg
 
 LEG_FRAMES = 6  # frames on each side of the bend fitted with a straight line
 MOVING_MM_S = 150.0  # the coin was sliding at least this fast before the bend
@@ -62,20 +63,8 @@ def turned_by(paths: StrikePaths, mover: str, partner: str, k: int) -> bool:
 def _leg(times: Any, track: Any, i0: int, i1: int) -> tuple[Any, float] | None:
     """(velocity, its standard error) of the straight line through frames ``i0`` … ``i1``; None
     when the sightings stray from one line (the leg itself bent)."""
-    t = np.asarray(times[i0:i1 + 1], dtype=float)
-    p = np.asarray(track[i0:i1 + 1], dtype=float)
-    if len(t) < 3:
-        return None
-    tc = t - t.mean()
-    spread = float((tc * tc).sum())
-    if spread <= 0:
-        return None
-    v = (tc[:, None] * (p - p.mean(axis=0))).sum(axis=0) / spread
-    resid = p - (p.mean(axis=0) + tc[:, None] * v)
-    if float(np.hypot(*resid.T).max()) > LEG_STRAIGHT_MM:
-        return None
-    sigma = math.sqrt(float((resid * resid).sum()) / max(2 * len(t) - 4, 1))
-    return v, sigma / math.sqrt(spread)
+    leg = fit_leg(times, track, i0, i1, LEG_STRAIGHT_MM)
+    return None if leg is None else (leg.velocity, leg.error)
 
 
 def _away_from(paths: StrikePaths, mover: str, partner: str, k: int, along: Any, push: Any) -> bool:

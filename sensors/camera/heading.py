@@ -1,0 +1,192 @@
+"""A coin sliding straight at a coin at rest, with nothing else it could meet first, touched it
+(docs/camera.md, CAM-2 contacts: "Headed into").
+
+A fast coin is blurred and crosses a coin's width in two or three frames, so the frames often
+never show the two discs touching, and a coin backed by a rail or by its neighbours hardly moves
+when hit: no kick shows. But a sliding coin goes straight (friction only slows it), and only a
+rail, the hand or another coin can turn or stop it. So a coin seen sliding on one straight line
+towards a coin at rest, fast enough that friction cannot stop it before they meet, with every
+other coin and every rail farther along its way and nothing else moving near, met that coin.
+
+The prediction is checked against what the frames show next: a coin seen carrying on along the
+same line past the meeting point did not meet it (the fit was wrong), and the pair stays open.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from sensors.camera.impacts import FLICK_S, StrikePaths
+from sensors.camera.paths import FRICTION_MM_S2, GONE_MM, Leg, fit_leg
+
+LEG_FRAMES = 5  # sightings of the mover's straight run before the meeting, fitted with a line
+STRAIGHT_MM = 1.0  # every sighting of that run this close to its line
+MOVING_MM_S = 150.0  # the mover slid at least this fast
+AIM_MARGIN_MM = 3.0  # the line passes this much inside touching distance, beyond the aim's error
+ORDER_MARGIN_MM = 3.0  # anything else is met at least this much farther along the line
+AIM_SIGMAS = 4.0  # the aim's error: this many standard errors of the line's direction, ...
+POSITION_MM = 0.5  # ... plus this error of the fitted centre and the target's centre
+REACH_MM = 60.0  # the meeting is at most this far along the line from the last sighting used
+RAIL_GAP_MM = 1.0  # a coin's edge this near a rail may be turned by it
+STILL_MM = 0.6  # the target stayed within this of one spot through the mover's run
+CARRIED_FRAMES = 2  # sightings after the meeting on the same line: the mover went on, did not meet it
+
+
+def headed_into(paths: StrikePaths, mover: str, target: str, k: int) -> bool:
+    """Did ``mover``, sliding straight, meet ``target`` (at rest) around interval ``k``? Tries runs
+    ending a few frames before ``k`` (the frames at the meeting may show blurred, merged discs)."""
+    for end in range(k + 1, k - 3, -1):
+        verdict = _met_from(paths, mover, target, end)
+        if verdict is not None:
+            return verdict
+    return False
+
+
+def _met_from(paths: StrikePaths, mover: str, target: str, end: int) -> bool | None:
+    """From the mover's run ending at frame ``end``: True (it met ``target``), False (it cannot be
+    told, or the frames after contradict it), None (no usable run ends here: try an earlier one)."""
+    times = paths.times
+    start = end - LEG_FRAMES + 1
+    if start < 0 or end >= len(times) or paths.strike_t is None or times[start] < paths.strike_t + FLICK_S:
+        return None  # the pen may still be on the struck coin
+    if _covered(paths, (mover, target), start, end):
+        return None
+    leg = fit_leg(times, paths.tracks[mover], start, end, STRAIGHT_MM)
+    if leg is None:
+        return None
+    speed = float(np.hypot(*leg.velocity))
+    if speed < MOVING_MM_S:
+        return None
+    here = leg.at(float(times[end]))
+    along = leg.velocity / speed
+    spot = _resting_spot(paths, target, start, end)
+    if spot is None:
+        return None  # the target was moving by then (the meeting itself, maybe): try an earlier run
+    meet = _meeting(here, along, spot, paths.radius_mm * 2, _aim_error(leg, speed, here, spot))
+    if meet is None:
+        return False  # a glance, or not its way: the line does not tell
+    if meet <= 0:
+        return None  # the run's last sighting is at the meeting already: an earlier run tells
+    if meet > min(REACH_MM, speed * speed / (2 * FRICTION_MM_S2)):
+        return False  # too far to carry the line on, or friction could stop it before
+    if not _nothing_else_first(paths, mover, target, here, along, meet, speed, end):
+        return False
+    return not _carried_on(paths, mover, leg, along, end, meet / speed)
+
+
+def _covered(paths: StrikePaths, coins: tuple[str, ...], lo: int, hi: int) -> bool:
+    return any(paths.covered[c][j] for c in coins for j in range(max(lo, 0), min(hi + 1, len(paths.times))))
+
+
+def _resting_spot(paths: StrikePaths, coin: str, lo: int, hi: int) -> Any:
+    """Where ``coin`` lay through frames ``lo`` … ``hi``, when it was seen still there throughout."""
+    seg = paths.tracks[coin][lo:hi + 1]
+    if np.isnan(seg).any():
+        return None
+    spot = seg[-1]
+    if float(np.hypot(*(seg - spot).T).max()) > STILL_MM:
+        return None
+    return spot
+
+
+def _aim_error(leg: Leg, speed: float, here: Any, spot: Any) -> float:
+    """How far off the line may pass ``spot`` (mm): the direction's error over the distance, plus
+    the centres' own error."""
+    distance = float(np.hypot(*(spot - here)))
+    return AIM_SIGMAS * leg.error / speed * distance + 2 * POSITION_MM
+
+
+def _meeting(here: Any, along: Any, spot: Any, diameter: float, error: float) -> float | None:
+    """How far along the line from ``here`` the mover's centre comes to one diameter from ``spot``
+    (≤ 0: it is there already), when the line passes well inside that (a sure hit, not a glance);
+    None otherwise."""
+    rel = spot - here
+    ahead = float(rel @ along)
+    side = abs(float(rel[0] * along[1] - rel[1] * along[0]))
+    if ahead <= 0 or side + error > diameter - AIM_MARGIN_MM:
+        return None
+    return ahead - math.sqrt(diameter * diameter - side * side)
+
+
+def _nothing_else_first(paths: StrikePaths, mover: str, target: str, here: Any, along: Any, meet: float,
+                        speed: float, end: int) -> bool:
+    """Every other coin and every rail lies farther along the line than the meeting, and no coin
+    that moves (or is not seen) could come into the way or push the target first."""
+    d = paths.radius_mm * 2
+    if _rail_along(here, along, paths.radius_mm + RAIL_GAP_MM, paths.table) < meet + ORDER_MARGIN_MM:
+        return False
+    lo = end - LEG_FRAMES + 1
+    time_left = meet / speed + float(np.median(np.diff(paths.times)))
+    for o, track in paths.tracks.items():
+        if o in (mover, target):
+            continue
+        seg = track[lo:end + 1]
+        if (seg == GONE_MM).all():
+            continue  # it left the table
+        spot = _resting_spot(paths, o, lo, end)
+        if spot is None:  # moving, or not seen: it must be far from the mover's way and the target
+            last = seg[~np.isnan(seg[:, 0])]
+            if not len(last):
+                return False
+            near = _segment_distance(last[-1], here, here + along * meet)
+            room = 2 * d + paths.v_max * time_left
+            if min(near, float(np.hypot(*(last[-1] - paths.tracks[target][end])))) < room:
+                return False
+            continue
+        rel = spot - here
+        ahead = float(rel @ along)
+        side = abs(float(rel[0] * along[1] - rel[1] * along[0]))
+        if ahead + d < 0:
+            continue  # behind the mover
+        if side < d + ORDER_MARGIN_MM:
+            first = ahead - math.sqrt(max((d + ORDER_MARGIN_MM) ** 2 - side * side, 0.0))
+            if first < meet + ORDER_MARGIN_MM:
+                return False
+    return True
+
+
+def _rail_along(here: Any, along: Any, r: float, table: tuple[float, float]) -> float:
+    """How far along the line from ``here`` a coin's centre comes within ``r`` of a rail."""
+    w, length = table
+    best = math.inf
+    for pos, step, top in ((float(here[0]), float(along[0]), w), (float(here[1]), float(along[1]), length)):
+        if pos < r or pos > top - r:
+            return 0.0
+        if step > 1e-9:
+            best = min(best, (top - r - pos) / step)
+        elif step < -1e-9:
+            best = min(best, (pos - r) / -step)
+    return best
+
+
+def _segment_distance(p: Any, a: Any, b: Any) -> float:
+    ab = b - a
+    span = float(ab @ ab)
+    s = 0.0 if span <= 1e-12 else min(max(float((p - a) @ ab) / span, 0.0), 1.0)
+    return float(np.hypot(*(p - (a + s * ab))))
+
+
+def _carried_on(paths: StrikePaths, mover: str, leg: Leg, along: Any, end: int, dt_meet: float) -> bool:
+    """Was the mover seen after the meeting still on its line (``CARRIED_FRAMES`` sightings within
+    ``STRAIGHT_MM`` of it, at least as far along as the line's speed takes it, less friction)?
+    Then it did not meet anything: the prediction was wrong."""
+    times, track = paths.times, paths.tracks[mover]
+    t_meet = float(times[end]) + dt_meet
+    after = [j for j in range(end + 1, len(times)) if times[j] > t_meet and not np.isnan(track[j, 0])][:CARRIED_FRAMES]
+    if len(after) < CARRIED_FRAMES:
+        return False
+    for j in after:
+        off = track[j] - leg.at(float(times[j]))
+        if abs(float(off[0] * along[1] - off[1] * along[0])) > STRAIGHT_MM:
+            return False
+        lag = -float(off @ along)
+        dt = float(times[j]) - float(times[end])
+        if lag > FRICTION_MM_S2 * dt * dt / 2 + STRAIGHT_MM:
+            return False
+    return True
+
+
+__all__ = ["headed_into"]
