@@ -25,7 +25,7 @@ from sensors.camera.paths import FRICTION_MM_S2, GONE_MM, Leg, fit_leg
 LEG_FRAMES = 5  # sightings of the mover's straight run before the meeting, fitted with a line
 STRAIGHT_MM = 1.0  # every sighting of that run this close to its line
 MOVING_MM_S = 150.0  # the mover slid at least this fast
-AIM_MARGIN_MM = 3.0  # the line passes this much inside touching distance, beyond the aim's error
+AIM_MARGIN_MM = 2.0  # the line passes this much inside touching distance, beyond the aim's error
 ORDER_MARGIN_MM = 3.0  # anything else is met at least this much farther along the line
 AIM_SIGMAS = 4.0  # the aim's error: this many standard errors of the line's direction, ...
 POSITION_MM = 0.5  # ... plus this error of the fitted centre and the target's centre
@@ -50,8 +50,9 @@ def _met_from(paths: StrikePaths, mover: str, target: str, end: int) -> bool | N
     told, or the frames after contradict it), None (no usable run ends here: try an earlier one)."""
     times = paths.times
     start = end - LEG_FRAMES + 1
-    if start < 0 or end >= len(times) or paths.strike_t is None or times[start] < paths.strike_t + FLICK_S:
-        return None  # the pen may still be on the struck coin
+    if start < 0 or end >= len(times) or paths.strike_t is None or times[start] < paths.strike_t or (
+            times[end] < paths.strike_t + FLICK_S):
+        return None  # the pen may still be on the struck coin after the run (a push in it bends the run)
     if _covered(paths, (mover, target), start, end):
         return None
     leg = fit_leg(times, paths.tracks[mover], start, end, STRAIGHT_MM)
@@ -65,14 +66,17 @@ def _met_from(paths: StrikePaths, mover: str, target: str, end: int) -> bool | N
     spot = _resting_spot(paths, target, start, end)
     if spot is None:
         return None  # the target was moving by then (the meeting itself, maybe): try an earlier run
-    meet = _meeting(here, along, spot, paths.radius_mm * 2, _aim_error(leg, speed, here, spot))
+    slack = AIM_SIGMAS * leg.error / speed  # the direction's error (radians)
+    rail, bend = _rail_along(here, along, paths.radius_mm + RAIL_GAP_MM, paths.table, slack)
+    distance = float(np.hypot(*(spot - here)))
+    meet = _meeting(here, along, spot, paths.radius_mm * 2, (slack + bend) * distance + 2 * POSITION_MM)
     if meet is None:
         return False  # a glance, or not its way: the line does not tell
     if meet <= 0:
         return None  # the run's last sighting is at the meeting already: an earlier run tells
     if meet > min(REACH_MM, speed * speed / (2 * FRICTION_MM_S2)):
         return False  # too far to carry the line on, or friction could stop it before
-    if not _nothing_else_first(paths, mover, target, here, along, meet, speed, end):
+    if rail < meet + ORDER_MARGIN_MM or not _nothing_else_first(paths, mover, target, here, along, meet, speed, end):
         return False
     return not _carried_on(paths, mover, leg, along, end, meet / speed)
 
@@ -92,13 +96,6 @@ def _resting_spot(paths: StrikePaths, coin: str, lo: int, hi: int) -> Any:
     return spot
 
 
-def _aim_error(leg: Leg, speed: float, here: Any, spot: Any) -> float:
-    """How far off the line may pass ``spot`` (mm): the direction's error over the distance, plus
-    the centres' own error."""
-    distance = float(np.hypot(*(spot - here)))
-    return AIM_SIGMAS * leg.error / speed * distance + 2 * POSITION_MM
-
-
 def _meeting(here: Any, along: Any, spot: Any, diameter: float, error: float) -> float | None:
     """How far along the line from ``here`` the mover's centre comes to one diameter from ``spot``
     (≤ 0: it is there already), when the line passes well inside that (a sure hit, not a glance);
@@ -113,11 +110,9 @@ def _meeting(here: Any, along: Any, spot: Any, diameter: float, error: float) ->
 
 def _nothing_else_first(paths: StrikePaths, mover: str, target: str, here: Any, along: Any, meet: float,
                         speed: float, end: int) -> bool:
-    """Every other coin and every rail lies farther along the line than the meeting, and no coin
+    """Every other coin lies farther along the line than the meeting, and no coin
     that moves (or is not seen) could come into the way or push the target first."""
     d = paths.radius_mm * 2
-    if _rail_along(here, along, paths.radius_mm + RAIL_GAP_MM, paths.table) < meet + ORDER_MARGIN_MM:
-        return False
     lo = end - LEG_FRAMES + 1
     time_left = meet / speed + float(np.median(np.diff(paths.times)))
     for o, track in paths.tracks.items():
@@ -148,18 +143,20 @@ def _nothing_else_first(paths: StrikePaths, mover: str, target: str, here: Any, 
     return True
 
 
-def _rail_along(here: Any, along: Any, r: float, table: tuple[float, float]) -> float:
-    """How far along the line from ``here`` a coin's centre comes within ``r`` of a rail."""
+def _rail_along(here: Any, along: Any, r: float, table: tuple[float, float], slack: float) -> tuple[float, float]:
+    """How far along the line from ``here`` a coin's centre comes within ``r`` of a rail it moves
+    towards, and how far off its line a rail it slides along (within ``slack``, the direction's
+    error, of parallel) may bend it by the meeting, per mm of the way: a rail only pushes a coin
+    away from itself, by at most twice the angle it came in at."""
     w, length = table
-    best = math.inf
+    best, bend = math.inf, 0.0
     for pos, step, top in ((float(here[0]), float(along[0]), w), (float(here[1]), float(along[1]), length)):
-        if pos < r or pos > top - r:
-            return 0.0
-        if step > 1e-9:
-            best = min(best, (top - r - pos) / step)
-        elif step < -1e-9:
-            best = min(best, (pos - r) / -step)
-    return best
+        for gap, towards in ((pos - r, -step), (top - r - pos, step)):
+            if towards > slack:
+                best = min(best, max(gap, 0.0) / towards)
+            elif towards > -slack and gap < 1.0:
+                bend = max(bend, 2 * slack)
+    return best, bend
 
 
 def _segment_distance(p: Any, a: Any, b: Any) -> float:
