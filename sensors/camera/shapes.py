@@ -23,12 +23,33 @@ DOT_SHARE = 0.27
 STICKER_LOOK = 0.7  # log-ratio distance from the coin's look that marks a sticker pixel
 
 
-def illumination(bg: Any) -> Any:
+def illumination(bg: Any, surface: Any = None) -> Any:
     """The light on the table: the empty table with its thin marks (goal line) filtered out, so a
-    coin's look is the same over the line as beside it (a median at quarter size, scaled back)."""
+    coin's look is the same over the line as beside it (a median at quarter size, scaled back).
+    ``surface`` (uint8, 255 where the empty playing surface is seen) keeps the darker rails, and
+    the coins' filled-in spots beside them, out of it: there the light is the surface's own,
+    carried on from around, not a blend of rail and surface (that blend made a coin against a
+    rail look unlike itself at its rail side, and its centre read 1–3 mm inwards)."""
     h, w = bg.shape[:2]
     small = cv2.resize(bg, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    if surface is not None:
+        inside = cv2.resize(surface, (small.shape[1], small.shape[0]), interpolation=cv2.INTER_AREA) >= 250
+        if inside.any() and not inside.all():
+            small = cv2.inpaint(small, np.where(inside, 0, 255).astype(np.uint8), 3, cv2.INPAINT_TELEA)
     return cv2.resize(cv2.medianBlur(small, 5), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def surface_mask(calibration: Any, table: tuple[float, float], size: tuple[int, int]) -> Any:
+    """uint8 (h, w) image of ``size`` (w, h): 255 where the playing surface (table mm 0 … ``table``)
+    is seen; its edges are traced point by point (the lens bends them)."""
+    w_mm, l_mm = table
+    s = np.linspace(0.0, 1.0, 24)
+    edge = np.concatenate([np.column_stack([s * w_mm, np.zeros_like(s)]), np.column_stack([np.full_like(s, w_mm), s * l_mm]),
+                           np.column_stack([(1 - s) * w_mm, np.full_like(s, l_mm)]), np.column_stack([np.zeros_like(s), (1 - s) * l_mm])])
+    px = np.round(calibration.to_image(edge)).astype(np.int32)
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    cv2.fillPoly(mask, [px.reshape(-1, 1, 2)], 255)
+    return mask
 
 
 def foreground(image: Any, bg: Any) -> tuple[Any, Any]:

@@ -44,7 +44,7 @@ from sensors.camera.recording import CoinInfo
 from sensors.camera.relocating import find_lone_disc
 from sensors.camera.riders import tilted_reading
 from sensors.camera.separating import flicked_away
-from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination
+from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination, surface_mask
 from sensors.camera.turning import turned_by
 from sensors.camera.undisturbed import clear_untouched, stayed_put, untouched_lie_flat
 
@@ -120,7 +120,8 @@ class StrikeTracker:
         for (u, v), r in zip(self.start_px, self.r_px, strict=True):
             cv2.circle(mask, (int(round(u)), int(round(v))), int(math.ceil(r + 3)), 255, -1)
         self._bg = cv2.inpaint(image, mask, 3, cv2.INPAINT_TELEA)
-        self._illum = illumination(self._bg)
+        self._illum = illumination(self._bg, cv2.bitwise_and(surface_mask(cal, self.params.table, (w, h)),
+                                                             cv2.bitwise_not(mask)))
         bg = self._illum.astype(np.float32) + 1.0
         looks = []
         for (u, v), r in zip(self.start_px, self.r_px, strict=True):
@@ -312,8 +313,8 @@ class StrikeTracker:
             if res.left_surface and res.rest is None and not could_be_hit(
                     c, self.struck, tracks, times, MAX_FLICK_MM_S):
                 res.left_surface, res.flight_confidence = False, 0.0
-        self._identities(coins)
         self._refind_lost(coins, tracks)
+        self._identities(coins)  # (after: a coin found again lying tilted was not found flat)
         for c, res in coins.items():  # a coin that left over a rail touches nothing on the table after
             if res.left_surface and res.flight_confidence >= 0.99:
                 seen = np.nonzero(~np.isnan(tracks[c][:, 0]))[0]
@@ -414,7 +415,7 @@ class StrikeTracker:
             res = coins[c]
             if res.rest is None:
                 continue
-            u, v = self.px[c][-1]
+            u, v = self.px[c][-1] if self.px[c][-1] is not None else self.calibration.to_image(np.array([res.rest]))[0]
             ratio, dots = blob_shape(img, self._bg, self._illum, (u, v), self.r_px[k], self.looks[k])
             if ratio < TILTED_RATIO:  # on a coin beside it or unseen; else cut by the arm: unknown
                 res.not_flat, res.flight_confidence = tilted_reading(c, coins, self.params.coin_diameter_mm)
