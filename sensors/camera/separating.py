@@ -14,6 +14,7 @@ before it was first seen. Where either could, the pair is left to the other rule
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,12 +29,15 @@ AWAY_SIN = 0.105  # ... and at least 6° beyond sliding along it (the launch's d
 STRAIGHT_MM = 1.0  # sightings of the launch this close to one line: nothing turned it
 BACKED_MM = 3.0  # a rail or a third coin this close behind the neighbour could have bounced it back
 CLEAR_MM = 3.0  # a third coin this close to the chord could have turned the struck coin
+AIM_AWAY_SIN = 0.17  # the pen pushed the coin at least 10° away from sliding along the neighbour ...
+AIM_AGREE_DEG = 8.0  # ... and the launch went within this of the pen's way
 
 
 def flicked_away(tracks: Mapping[str, Any], times: Any, struck: str, strike_t: float | None, *,
-                 diameter_mm: float, reach_mm: float, table: tuple[float, float]) -> dict[str, int]:
+                 diameter_mm: float, reach_mm: float, table: tuple[float, float], aim: Any = None) -> dict[str, int]:
     """Neighbours (within ``reach_mm`` centre to centre at rest) that the struck coin left at once:
-    coin -> the frame from which their pair is judged (the first sighting of the launch)."""
+    coin -> the frame from which their pair is judged (the first sighting of the launch). ``aim``:
+    the way the pen pushed it (table mm, unit vector; aiming.py), when the frames showed it."""
     if strike_t is None:
         return {}
     track = np.asarray(tracks[struck], dtype=float)
@@ -55,11 +59,21 @@ def flicked_away(tracks: Mapping[str, Any], times: Any, struck: str, strike_t: f
         along = float(chord @ normal)
         if along < AWAY_MM + (gap - diameter_mm) or along < AWAY_SIN * length:
             continue
-        if _backed(c, struck, spot, rests, diameter_mm, table) or _third_on_chord(struck, c, start, track[j1], rests,
-                                                                           reach_mm):
+        bounced = _backed(c, struck, spot, rests, diameter_mm, table) and not _pushed_away(aim, chord, normal)
+        if bounced or _third_on_chord(struck, c, start, track[j1], rests, reach_mm, aim):
             continue
         out[c] = j1
     return out
+
+
+def _pushed_away(aim: Any, chord: Any, normal: Any) -> bool:
+    """The pen pushed the struck coin away from the neighbour (beyond sliding along it by
+    ``AIM_AWAY_SIN``) and the coin went the way it was pushed (within ``AIM_AGREE_DEG``): it never
+    went into the neighbour, so it did not bounce back off it, backed or not."""
+    if aim is None:
+        return False
+    length = float(np.hypot(*chord))
+    return float(aim @ normal) > AIM_AWAY_SIN and float(aim @ chord) > length * math.cos(math.radians(AIM_AGREE_DEG))
 
 
 def _first_launch_sighting(track: Any, times: Any, strike_t: float, start: Any) -> int | None:
@@ -104,12 +118,17 @@ def _backed(coin: str, struck: str, spot: Any, rests: Mapping[str, Any], diamete
                for o, p in rests.items() if o not in (coin, struck) and p is not None)
 
 
-def _third_on_chord(struck: str, neighbour: str, a: Any, b: Any, rests: Mapping[str, Any], reach_mm: float) -> bool:
-    """A third coin within touching reach of the struck coin's chord from ``a`` to ``b``."""
+def _third_on_chord(struck: str, neighbour: str, a: Any, b: Any, rests: Mapping[str, Any], reach_mm: float,
+                    aim: Any = None) -> bool:
+    """A third coin within touching reach of the struck coin's chord from ``a`` to ``b`` — but not
+    one it lay against that the pen pushed it away from too (it never went into that one)."""
     ab = b - a
     span = float(ab @ ab)
     for c, p in rests.items():
         if c in (struck, neighbour) or p is None:
+            continue
+        gap = float(np.hypot(*(a - p)))
+        if gap > 1e-9 and _pushed_away(aim, ab, (a - p) / gap):
             continue
         t = 0.0 if span == 0 else min(max(float((p - a) @ ab) / span, 0.0), 1.0)
         if float(np.hypot(*(p - (a + t * ab)))) < reach_mm + CLEAR_MM:

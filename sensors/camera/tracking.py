@@ -18,6 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from sensors.camera.aiming import agreed_direction, pen_direction
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
 from sensors.camera.first_push import pushed_only_by
@@ -106,6 +107,7 @@ class StrikeTracker:
         self._bg: Any = None
         self._wide: int | None = None  # the struck coin's index while it is looked for everywhere
         self._last_image: Any = None
+        self._pen: list[Any] = []  # the pen's direction (image px) in frames just before the flick
 
     # --- set-up on the first frame ---------------------------------------------------------------
 
@@ -155,6 +157,7 @@ class StrikeTracker:
         dt = t - self.times[-1] if self.times else 0.0
         self.times.append(t)
         self._last_image = image
+        self._read_pen(t, image)
         predicted = self.pos + self.vel * dt
         reach = self.r_px * 3.0 + np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt + 3.0
         active = self._active(predicted, dt)
@@ -203,6 +206,26 @@ class StrikeTracker:
                 self._record(c, k, est[k].copy(), False, share=float(counts[k] / self.area[k]))
             else:
                 self._record(c, k, None, True, near_hand)  # not located: under the hand, or gone
+
+    def _read_pen(self, t: float, image: Any) -> None:
+        """The pen's direction behind the struck coin in a frame just before the flick (aiming.py)."""
+        if self.strike_t is None or not self.strike_t - AIM_S <= t < self.strike_t:
+            return
+        k = self.ids.index(self.struck)
+        discs = [(self.pos[j], float(self.r_px[j])) for j in range(len(self.ids))]
+        reading = pen_direction(image, self._bg, self.pos[k], float(self.r_px[k]), discs)
+        if reading is not None:
+            self._pen.append(reading)
+
+    def pen_aim(self) -> Any:
+        """The way the pen pushed the struck coin, as a unit vector in table mm (None: not seen)."""
+        px = agreed_direction(self._pen)
+        if px is None:
+            return None
+        k = self.ids.index(self.struck)
+        ends = self.calibration.to_table(np.array([self.start_px[k], self.start_px[k] + px * 10.0]))
+        step = ends[1] - ends[0]
+        return step / max(float(np.hypot(*step)), 1e-9)
 
     def _search_box(self, predicted: Any, reach: Any, active: Any, shape: Any) -> tuple[int, int, int, int]:
         """(x0, y0, x1, y1): the part of the frame around the coins looked for (all of it while the
@@ -554,7 +577,7 @@ class StrikeTracker:
                             v_max, self.strike_t, self.struck)
         flicking = self._flicking(times)
         left = flicked_away(tracks, times, self.struck, self.strike_t, diameter_mm=d, reach_mm=paths.reach_mm,
-                            table=self.params.table)  # neighbours it left at once (separating.py)
+                            table=self.params.table, aim=self.pen_aim())  # neighbours it left at once (separating.py)
         first_push = {c: pushed_only_by(paths, c, paths.reach_mm, self.coins[c].at) for c in self.ids}
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:
@@ -648,6 +671,7 @@ FULL_SHARE = (0.85, 1.25)  # a coin's matched pixels, as a share of its disc, wh
 HAND_SHARE = 0.12  # "other" pixels around a coin, as a share of its area, that mean the hand covers it
 
 
+AIM_S = 0.05  # the frames this long before the flick show the pen behind the struck coin (aiming.py)
 MAX_FLICK_MM_S = 5000.0  # the virtual table's limit (sensors/virtual/physics.py); a finger does ~3 m/s
 FLICK_SEEN_S = 0.06  # the struck coin must be seen moving this soon after the flick to bound speeds
 LONE_REST_MM_S = 30.0  # below this a coin counts as at rest for the lone-impact rule
