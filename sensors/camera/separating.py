@@ -8,8 +8,10 @@ the push along their line of centres and keeps at most a little of it: it can th
 along the neighbour or follow it, never away from it. So a struck coin seen moving away from a
 neighbour along their line of centres — farther than the gap and the positions' errors allow —
 did not touch it at the flick. Two things could still have turned it away: a rail or a third coin
-behind the neighbour (it bounces off a neighbour that cannot move), or a third coin along its way
-before it was first seen. Where either could, the pair is left to the other rules.
+behind the neighbour (it bounces off a neighbour that cannot move; unless the pen, seen before the
+flick, pushed it away from the neighbour: aiming.py), or a third coin along its way before it was
+first seen (seen all along its launch, going ever farther, it never turned back). Where either
+could, the pair is left to the other rules.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def flicked_away(tracks: Mapping[str, Any], times: Any, struck: str, strike_t: f
     chord = track[j1] - start
     length = float(np.hypot(*chord))
     rests = {c: spot_before_flick(np.asarray(tr, dtype=float), times, strike_t) for c, tr in tracks.items()}
+    seen_along = _seen_all_along(track, times, strike_t, j1, start, chord)
     out: dict[str, int] = {}
     for c, spot in rests.items():
         if c == struck or spot is None:
@@ -60,10 +63,21 @@ def flicked_away(tracks: Mapping[str, Any], times: Any, struck: str, strike_t: f
         if along < AWAY_MM + (gap - diameter_mm) or along < AWAY_SIN * length:
             continue
         bounced = _backed(c, struck, spot, rests, diameter_mm, table) and not _pushed_away(aim, chord, normal)
-        if bounced or _third_on_chord(struck, c, start, track[j1], rests, reach_mm, aim):
+        if bounced or (not seen_along and _third_on_chord(struck, c, start, track[j1], rests, reach_mm, aim)):
             continue
         out[c] = j1
     return out
+
+
+def _seen_all_along(track: Any, times: Any, strike_t: float, j1: int, start: Any, chord: Any) -> bool:
+    """The struck coin was seen in every frame from the flick to ``j1``, each sighting farther
+    along the chord than the last: it never turned back (a third coin on its way could not have
+    sent it back into the neighbour before ``j1``; after it, the other rules judge the pair)."""
+    frames = [j for j in range(j1 + 1) if times[j] >= strike_t]
+    if not frames or np.isnan(track[frames, 0]).any():
+        return False
+    along = (track[frames] - start) @ chord
+    return bool((np.diff(along) >= 0).all())
 
 
 def _pushed_away(aim: Any, chord: Any, normal: Any) -> bool:
