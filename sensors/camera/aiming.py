@@ -30,6 +30,7 @@ THIN = 4.0  # the pen's pixels spread this many times more along their axis than
 THROUGH_RADII = 1.0  # the axis passes this close to the coin's centre (a pen aims through it; held above
 # the table, its image is shifted outwards by up to ~5 mm at the table's edge)
 BEHIND_RADII = 1.5  # the pixels' centre lies this far behind the coin's centre at least
+OTHER_SIDE = 0.05  # at most this share of them lies ahead of the coin (a neighbour's rim, noise)
 AGREE_DEG = 6.0  # frames' readings of the pen agree this closely, or none is used
 
 
@@ -62,7 +63,7 @@ def pen_direction(image: Any, bg: Any, centre: Any, r_px: float, discs: Sequence
     if abs(behind) < BEHIND_RADII * r_px:
         return None
     along = (pts - centre) @ axis
-    if (along > 0).any() and (along < 0).any():
+    if min(int((along > 0).sum()), int((along < 0).sum())) > OTHER_SIDE * len(pts):
         return None  # pixels on both sides of the coin: not one pen behind it
     return axis if behind > 0 else -axis
 

@@ -8,6 +8,8 @@ rail, the hand or another coin can turn or stop it. So a coin seen sliding on on
 towards a coin at rest, fast enough that friction cannot stop it before they meet, with every
 other coin and every rail farther along its way and nothing else moving near, met that coin.
 
+The struck coin's run counts only after the pen has gone, or when it goes the pen's way (read
+before the flick, aiming.py): a pen still on the coin pushes it on along that line, never off it.
 The prediction is checked against what the frames show next: a coin seen carrying on along the
 same line past the meeting point did not meet it (the fit was wrong), and the pair stays open.
 """
@@ -32,6 +34,7 @@ POSITION_MM = 0.5  # ... plus this error of the fitted centre and the target's c
 REACH_MM = 60.0  # the meeting is at most this far along the line from the last sighting used
 RAIL_GAP_MM = 1.0  # a coin's edge this near a rail may be turned by it
 STILL_MM = 0.6  # the target stayed within this of one spot through the mover's run
+AIM_AGREE_DEG = 5.0  # a run this close to the pen's way (aiming.py) is not turned by the pen
 CARRIED_FRAMES = 2  # sightings after the meeting on the same line: the mover went on, did not meet it
 
 
@@ -50,9 +53,8 @@ def _met_from(paths: StrikePaths, mover: str, target: str, end: int) -> bool | N
     told, or the frames after contradict it), None (no usable run ends here: try an earlier one)."""
     times = paths.times
     start = end - LEG_FRAMES + 1
-    if start < 0 or end >= len(times) or paths.strike_t is None or times[start] < paths.strike_t or (
-            times[end] < paths.strike_t + FLICK_S):
-        return None  # the pen may still be on the struck coin after the run (a push in it bends the run)
+    if start < 0 or end >= len(times) or paths.strike_t is None or times[start] < paths.strike_t:
+        return None
     if _covered(paths, (mover, target), start, end):
         return None
     leg = fit_leg(times, paths.tracks[mover], start, end, STRAIGHT_MM)
@@ -63,6 +65,8 @@ def _met_from(paths: StrikePaths, mover: str, target: str, end: int) -> bool | N
         return None
     here = leg.at(float(times[end]))
     along = leg.velocity / speed
+    if mover == paths.struck and times[end] < paths.strike_t + FLICK_S and not _along_aim(paths.aim, along):
+        return None  # the pen may still be on the struck coin, pushing it who knows which way
     spot = _resting_spot(paths, target, start, end)
     if spot is None:
         return None  # the target was moving by then (the meeting itself, maybe): try an earlier run
@@ -79,6 +83,12 @@ def _met_from(paths: StrikePaths, mover: str, target: str, end: int) -> bool | N
     if rail < meet + ORDER_MARGIN_MM or not _nothing_else_first(paths, mover, target, here, along, meet, speed, end):
         return False
     return not _carried_on(paths, mover, leg, along, end, meet / speed)
+
+
+def _along_aim(aim: Any, along: Any) -> bool:
+    """The run goes the pen's way (within ``AIM_AGREE_DEG``): a pen still on the coin only pushes it
+    on along its line, so it cannot turn it off the line."""
+    return aim is not None and float(np.dot(aim, along)) > math.cos(math.radians(AIM_AGREE_DEG))
 
 
 def _covered(paths: StrikePaths, coins: tuple[str, ...], lo: int, hi: int) -> bool:

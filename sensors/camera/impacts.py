@@ -53,6 +53,7 @@ class StrikePaths:
     v_max: float  # no coin went faster (it bounds where a coin not seen could be)
     strike_t: float | None
     struck: str
+    aim: Any = None  # the way the pen pushed the struck coin (table mm unit vector; aiming.py), if seen
 
     def window(self, k: int) -> tuple[int, int]:
         """The frames around interval ``k`` whose velocities tell a change (as :func:`impact` reads)."""

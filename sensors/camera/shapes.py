@@ -4,6 +4,7 @@ from it, and a resting coin's blob (tilt, sticker dots). OpenCV/numpy on whole a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import cv2
@@ -65,9 +66,13 @@ def foreground(image: Any, bg: Any) -> tuple[Any, Any]:
     return pts[:, 1], pts[:, 0]
 
 
-def blob_shape(img: Any, bg: Any, illum: Any, at: tuple[float, float], r: float, look: Any) -> tuple[float, Any]:
+def blob_shape(img: Any, bg: Any, illum: Any, at: tuple[float, float], r: float, look: Any,
+               beside: Sequence[tuple[Any, float]] = ()) -> tuple[float, Any]:
     """(minor/major axis ratio of the coin's blob, (sticker pixels, pixels) of its centre disc):
-    sticker pixels are those unlike the coin's own look (white dots on dark coins, black on light)."""
+    sticker pixels are those unlike the coin's own look (white dots on dark coins, black on light).
+    ``beside``: flat coins lying beside it (centre, radius in px): pixels beyond the midway line to
+    one are that coin's, not its blob (a neighbour's edge inside the blob's circle made a flat
+    coin read 0.85–0.9, "not flat")."""
     h, w = img.shape[:2]
     x0, y0 = int(max(at[0] - 2 * r, 0)), int(max(at[1] - 2 * r, 0))
     x1, y1 = int(min(at[0] + 2 * r + 1, w)), int(min(at[1] + 2 * r + 1, h))
@@ -76,6 +81,13 @@ def blob_shape(img: Any, bg: Any, illum: Any, at: tuple[float, float], r: float,
     fg = (cv2.max(cv2.max(b, g), rr) > SHAPE_LEVEL).astype(np.uint8)  # lower than FG_LEVEL: the whole soft rim
     disc = np.zeros_like(fg)
     cv2.circle(disc, (int(round(at[0] - x0)), int(round(at[1] - y0))), int(round(r * 1.2)), 1, -1)
+    if len(beside):  # a pixel nearer a flat neighbour than the midway line between them is the neighbour's
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        for centre, _r_other in beside:
+            half = (np.asarray(centre, dtype=float) - np.asarray(at, dtype=float)) / 2
+            if float(np.hypot(*half)) < 1.2 * r:
+                beyond = (xs - at[0] - half[0]) * half[0] + (ys - at[1] - half[1]) * half[1] > 0
+                disc[beyond] = 0
     m = cv2.moments(fg * disc, binaryImage=True)
     if m["m00"] < 4:
         return 1.0, None

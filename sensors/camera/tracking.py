@@ -430,6 +430,18 @@ class StrikeTracker:
                 pts = pts[((pts - p) ** 2).sum(axis=1) > (self.r_px[j] + 2.0) ** 2]
         return len(pts) >= 0.4 * self.area[k]
 
+    def _flat_beside(self, c: str, coins: dict[str, CoinResult]) -> list[tuple[Any, float]]:
+        """The coins at rest beside ``c`` (centres a diameter or more from its own, in px): side by
+        side, not one on the other, so their pixels are theirs alone."""
+        here = coins[c].rest
+        out = []
+        for j, o in enumerate(self.ids):
+            there = coins[o].rest
+            if o != c and here is not None and there is not None and self.px[o][-1] is not None and (
+                    math.dist(here, there) >= self.params.coin_diameter_mm - 1.0):
+                out.append((self.px[o][-1], float(self.r_px[j])))
+        return out
+
     def _identities(self, coins: dict[str, CoinResult]) -> None:
         """Flatness and identity at rest: an elliptic blob is tilted (on another coin); coins that
         share a look must show the sticker dots of their id (docs/camera.md "Identity")."""
@@ -439,7 +451,8 @@ class StrikeTracker:
             if res.rest is None:
                 continue
             u, v = self.px[c][-1] if self.px[c][-1] is not None else self.calibration.to_image(np.array([res.rest]))[0]
-            ratio, dots = blob_shape(img, self._bg, self._illum, (u, v), self.r_px[k], self.looks[k])
+            ratio, dots = blob_shape(img, self._bg, self._illum, (u, v), self.r_px[k], self.looks[k],
+                                     self._flat_beside(c, coins))
             if ratio < TILTED_RATIO:  # on a coin beside it or unseen; else cut by the arm: unknown
                 res.not_flat, res.flight_confidence = tilted_reading(c, coins, self.params.coin_diameter_mm)
             elif ratio < FLAT_RATIO:
@@ -573,11 +586,12 @@ class StrikeTracker:
         slack = {c: interval_slack(centre_slack_mm(self.share[c], self._partial[c], d / 2)) for c in self.ids}
         out: dict[tuple[str, str], float] = {}
         why: dict[tuple[str, str], str] = {}
+        aim = self.pen_aim()
         paths = StrikePaths(tracks, filled, speeds, times, self.covered, d + band + 2.0, d / 2, self.params.table,
-                            v_max, self.strike_t, self.struck)
+                            v_max, self.strike_t, self.struck, aim)
         flicking = self._flicking(times)
         left = flicked_away(tracks, times, self.struck, self.strike_t, diameter_mm=d, reach_mm=paths.reach_mm,
-                            table=self.params.table, aim=self.pen_aim())  # neighbours it left at once (separating.py)
+                            table=self.params.table, aim=aim)  # neighbours it left at once (separating.py)
         first_push = {c: pushed_only_by(paths, c, paths.reach_mm, self.coins[c].at) for c in self.ids}
         for i, a in enumerate(self.ids):
             for b in self.ids[i + 1:]:
