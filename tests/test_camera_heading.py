@@ -107,3 +107,51 @@ def test_cam2_rendered_strike_headed_into_a_coin_is_a_contact(index: int, pair: 
     assert list(pair) in [sorted(p) for p in truth.contacts]  # the physics: they touched
     result = _tracked(rec, frames, coin)
     assert result.contacts.get(pair, 0.0) >= 0.99  # stated, not asked (it was "closest … no impact")
+
+
+# --- pushed into a coin it lay against (the pen's line) ------------------------------------------
+
+def _pushed_paths(spots: dict[str, tuple[float, float]], aim: tuple[float, float] | None, *, moves: bool = True):
+    """The struck coin c1 at rest until the flick at 0.1 s, then (if ``moves``) seen bouncing back
+    along -y; every other coin still; the pen's line ``aim`` (None: not seen)."""
+    times = np.arange(40) / 120.0
+    tracks = {c: np.tile(p, (40, 1)).astype(float) for c, p in spots.items()}
+    if moves:
+        after = times > 0.1
+        tracks["c1"][after, 1] -= 400.0 * (times[after] - 0.1)
+    return StrikePaths(tracks, {c: t.copy() for c, t in tracks.items()}, {c: np.zeros((40, 2)) for c in tracks}, times,
+                       {c: [False] * 40 for c in tracks}, 33.5, 15.0, (425.0, 625.0), 3000.0, 0.1, "c1",
+                       None if aim is None else np.array(aim) / math.hypot(*aim))
+
+
+def test_cam2_the_pen_pushing_the_struck_coin_into_a_coin_it_lay_against_is_a_contact() -> None:
+    from sensors.camera.heading import pushed_into
+
+    spots = {"c1": (200.0, 300.0), "c2": (203.0, 330.3)}  # c2 against c1, a little to the side
+    assert pushed_into(_pushed_paths(spots, (0.0, 1.0)), "c2")
+    assert not pushed_into(_pushed_paths(spots, None), "c2")  # no pen seen: nothing stated
+    assert not pushed_into(_pushed_paths(spots, (0.0, -1.0)), "c2")  # pushed away from it
+    assert not pushed_into(_pushed_paths(spots, (1.0, 0.6)), "c2")  # along it: a graze or a miss
+    assert not pushed_into(_pushed_paths(spots, (0.0, 1.0), moves=False), "c2")  # the flick never moved it
+
+
+def test_cam2_a_coin_the_pen_line_meets_first_leaves_the_other_open() -> None:
+    from sensors.camera.heading import pushed_into
+
+    # c3 also lies against c1, nearer the pen's line: which one c1 met first the line cannot tell
+    spots = {"c1": (200.0, 300.0), "c2": (215.0, 326.3), "c3": (185.0, 326.3)}
+    assert not pushed_into(_pushed_paths(spots, (0.0, 1.0)), "c2")
+    assert not pushed_into(_pushed_paths(spots, (0.0, 1.0)), "c3")
+
+
+def test_cam2_rendered_strike_pushed_by_the_pen_into_a_coin_under_the_hand_is_a_contact() -> None:
+    """Bench strike 679: c4 lies against c2 and is pushed straight into it; the hand hides c2 at the
+    flick, so the frames alone left the pair open."""
+    pytest.importorskip("cv2")
+    from sensors.virtual.camera.record import record_strike
+    from tests.test_camera_flick import _bench_strike, _tracked
+
+    table, coins, coin, vx, vy, rig = _bench_strike(679)
+    rec, frames, truth = record_strike(table, coin, vx, vy, rig, coins)
+    assert coin == "c4" and ["c2", "c4"] in [sorted(p) for p in truth.contacts]
+    assert _tracked(rec, frames, coin).contacts.get(("c2", "c4"), 0.0) >= 0.99

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from sensors.camera.impacts import FLICK_S, StrikePaths
-from sensors.camera.paths import FRICTION_MM_S2, GONE_MM, Leg, fit_leg
+from sensors.camera.paths import FRICTION_MM_S2, GONE_MM, Leg, fit_leg, spot_before_flick
 
 LEG_FRAMES = 5  # sightings of the mover's straight run before the meeting, fitted with a line
 STRAIGHT_MM = 1.0  # every sighting of that run this close to its line
@@ -35,6 +35,9 @@ REACH_MM = 60.0  # the meeting is at most this far along the line from the last 
 RAIL_GAP_MM = 1.0  # a coin's edge this near a rail may be turned by it
 STILL_MM = 0.6  # the target stayed within this of one spot through the mover's run
 AIM_AGREE_DEG = 5.0  # a run this close to the pen's way (aiming.py) is not turned by the pen
+AIM_ERROR_DEG = 6.0  # the pen's line read before the flick is good to this (aiming.py: frames agree within 6°)
+PUSH_REACH_MM = 3.0  # pushed into a coin it lay against: the meeting at most this far along the pen's line
+LEFT_MM = 3.0  # the struck coin seen this far from its spot after the flick: the flick moved it
 CARRIED_FRAMES = 2  # sightings after the meeting on the same line: the mover went on, did not meet it
 
 
@@ -196,4 +199,51 @@ def _carried_on(paths: StrikePaths, mover: str, leg: Leg, along: Any, end: int, 
     return True
 
 
-__all__ = ["headed_into"]
+
+
+def pushed_into(paths: StrikePaths, target: str) -> bool:
+    """Did the pen push the struck coin straight into ``target``, lying against it? The pen is a
+    cue (CW-1.2): it pushes the coin along its own line, read before the flick (aiming.py, to
+    ``AIM_ERROR_DEG``). When that line runs well inside touching distance of a coin within
+    ``PUSH_REACH_MM`` of the meeting, with every other coin and rail farther along it, the struck
+    coin, once it moved, met that coin — the frames need not show it (the hand hides the flick,
+    and a neighbour backed by a rail does not move)."""
+    aim, struck = paths.aim, paths.struck
+    if aim is None or paths.strike_t is None:
+        return False
+    spots = {c: spot_before_flick(tr, paths.times, paths.strike_t) for c, tr in paths.tracks.items()}
+    here, spot = spots[struck], spots[target]
+    if here is None or spot is None or not _left_spot(paths, here):
+        return False
+    slack = math.sin(math.radians(AIM_ERROR_DEG))
+    d = paths.radius_mm * 2
+    meet = _meeting(here, aim, spot, d, slack * float(np.hypot(*(spot - here))) + 2 * POSITION_MM)
+    if meet is None or meet > PUSH_REACH_MM:
+        return False
+    rail, bend = _rail_along(here, aim, paths.radius_mm + RAIL_GAP_MM, paths.table, slack)
+    if rail < max(meet, 0.0) + ORDER_MARGIN_MM or bend:
+        return False
+    for o, p in spots.items():
+        if o in (struck, target):
+            continue
+        if p is None:
+            return False
+        rel = p - here
+        ahead = float(rel @ aim)
+        side = abs(float(rel[0] * aim[1] - rel[1] * aim[0])) - slack * float(np.hypot(*rel))
+        if ahead + d > 0 and side < d + ORDER_MARGIN_MM:
+            first = ahead - math.sqrt(max((d + ORDER_MARGIN_MM) ** 2 - max(side, 0.0) ** 2, 0.0))
+            if first < max(meet, 0.0) + ORDER_MARGIN_MM:
+                return False
+    return True
+
+
+def _left_spot(paths: StrikePaths, here: Any) -> bool:
+    """The struck coin was seen after the flick more than ``LEFT_MM`` from where it lay: the flick
+    moved it."""
+    track, times = paths.tracks[paths.struck], paths.times
+    after = (np.asarray(times) > paths.strike_t) & ~np.isnan(track[:, 0])
+    return bool(after.any() and float(np.hypot(*(track[after] - here).T).max()) > LEFT_MM)
+
+
+__all__ = ["headed_into", "pushed_into"]

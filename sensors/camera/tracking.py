@@ -23,7 +23,7 @@ from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
 from sensors.camera.first_push import pushed_only_by
 from sensors.camera.glitches import settle_glitches
-from sensors.camera.heading import headed_into
+from sensors.camera.heading import headed_into, pushed_into
 from sensors.camera.impacts import FLICK_S, StrikePaths, kicked_between
 from sensors.camera.leaving import could_be_hit, seen_leaving
 from sensors.camera.lost import refind_lost
@@ -622,7 +622,8 @@ class StrikeTracker:
                     # ... or kicked, or turned aside, when only the other was there to do it (turning.py),
                     # or one slid straight at the other with nothing else in its way (heading.py)
                 kick = kick and not self._flick_kick_unproven(a, b, k, times, still)
-                pushed = first_push.get(a) == b or first_push.get(b) == a  # only one could have (first_push.py)
+                pushed = first_push.get(a) == b or first_push.get(b) == a or (  # only one could have (first_push.py)
+                    self.struck in (a, b) and pushed_into(paths, b if a == self.struck else a))  # the pen's line (heading.py)
                 if (dmin <= d + band and (kick or overlap)) or pushed:
                     p = 0.995  # they met, and both changed course right there (or the paths overlap)
                 elif hidden.could_touch(a, b, filled, times, d + band, v_max, start=start) or (
