@@ -138,7 +138,19 @@ def test_cam2_a_neighbour_backed_by_a_rail_or_a_coin_could_have_bounced_it_back(
 
 
 def test_cam2_a_third_coin_on_the_launch_could_have_turned_the_struck_coin():
-    assert _flick(-90.0, third=(200.0, 160.0)) == {}
+    """Under the hand for the launch's first frames, the struck coin could have met the third coin
+    on its way and come back into the neighbour unseen."""
+    start = np.array([200.0, 200.0])
+    moves = _track(start, moves=lambda j: start + np.array([0.0, -8.0]) * (j - 11))
+    moves[12:16] = np.nan  # the palm over it just after the flick
+    tracks = {"c1": moves, "c2": _track((200.0, 230.4)), "c3": _track((200.0, 160.0))}
+    assert flicked_away(tracks, TIMES, "c1", STRIKE_T, diameter_mm=30.0, reach_mm=33.5, table=(425.0, 625.0)) == {}
+
+
+def test_cam2_struck_coin_seen_all_along_its_launch_never_turned_back_past_a_third_coin():
+    """Seen in every frame of the launch, each sighting farther along it: it never turned back into
+    the neighbour before the launch's end, whatever lay on its way (the other rules judge after)."""
+    assert _flick(-90.0, third=(200.0, 160.0)) == {"c2": 26}
 
 
 def test_cam2_a_launch_that_bends_is_judged_only_up_to_the_bend():
