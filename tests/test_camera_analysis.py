@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 pytest.importorskip("cv2")
@@ -148,6 +148,7 @@ def test_cam2_accepted_facts_are_never_false_on_random_strikes(seed: int, team: 
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31 - 1))
+@example(seed=229460)  # two coins sliding side by side after one push both "changed": no kick between them
 @pytest.mark.slow
 def test_cam2_contacts_stated_in_a_tight_cluster_are_true(seed: int) -> None:
     """CAM-2 contacts where the kick rules work hardest: three to six coins a few millimetres apart,

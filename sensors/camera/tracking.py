@@ -24,7 +24,7 @@ from sensors.camera.calibration import Calibration
 from sensors.camera.first_push import pushed_only_by
 from sensors.camera.glitches import settle_glitches
 from sensors.camera.heading import headed_into, pushed_into
-from sensors.camera.impacts import FLICK_S, StrikePaths, kicked_between
+from sensors.camera.impacts import FLICK_S, MOVING_KICK_MM_S, REST_MM_S, StrikePaths, kicked_between
 from sensors.camera.leaving import could_be_hit, seen_leaving
 from sensors.camera.lost import refind_lost
 from sensors.camera.occlusion import WHOLE_SHARE, centre_slack_mm, explain_gaps, interval_slack, partly_hidden
@@ -496,6 +496,14 @@ class StrikeTracker:
                 return True
         return False
 
+    @staticmethod
+    def _wobbling(speed: Any, k: int) -> bool:
+        """Was the coin already moving around interval ``k`` and changed by less than a moving coin's
+        centre wobbles (motion blur: up to ~430 mm/s with nothing there, impacts.MOVING_KICK_MM_S)?
+        Then its change is no kick: two coins sliding side by side after one push both "changed"."""
+        lo = max(k - 2, 0)
+        return float(np.hypot(*speed[lo])) >= REST_MM_S and velocity_change(speed, k) <= MOVING_KICK_MM_S
+
     def _third_near(self, a: str, b: str, k: int, filled: dict[str, Any], tracks: dict[str, Any]) -> bool:
         """Was a third coin within touching reach of ``a`` or ``b`` around frame ``k`` (or not seen)?"""
         reach = self.params.coin_diameter_mm + self.params.contact_band_mm + 2.0
@@ -614,7 +622,8 @@ class StrikeTracker:
                 seen = valid & ~flicking if self.struck not in (a, b) else valid  # the pen pushes the struck coin only
                 overlap = float(np.where(seen, sampled, np.inf).min()) < d - band
                 kick = (velocity_change(speeds[a], k) > KICK_MM_S and velocity_change(speeds[b], k) > KICK_MM_S
-                        and not self._third_near(a, b, k, filled, tracks))  # a third coin may have hit both
+                        and not self._third_near(a, b, k, filled, tracks)  # a third coin may have hit both
+                        and not any(self._wobbling(speeds[c], k) for c in (a, b)))
                 if dmin <= d + band and not kick:
                     kick = self._lone_impact(a, b, per, filled, speeds, times, tracks) or kicked_between(
                         paths, a, b, k) or turned_by(paths, a, b, k) or turned_by(paths, b, a, k) or (
