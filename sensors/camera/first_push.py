@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from sensors.camera.impacts import StrikePaths
-from sensors.camera.paths import approaches, could_meet_unseen, spot_before_flick
+from sensors.camera.paths import approaches, could_meet_unseen
 
 HOME_MM = 1.5  # seen this close to where it lay: still at home
 AWAY_MM = 5.0  # ... this far from it: it was pushed (a palm over part of a disc pulls its centre < 4 mm)
@@ -33,7 +33,7 @@ def pushed_only_by(paths: StrikePaths, coin: str, reach_mm: float, known_at: Any
     if coin == paths.struck:
         return None
     track = paths.tracks[coin]
-    home = spot_before_flick(track, paths.times, paths.strike_t)
+    home = paths.spots[coin]
     if home is None or float(np.hypot(*(home - np.asarray(known_at, dtype=float)))) > KNOWN_MM:
         return None
     away = _first_away(track, home)

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from sensors.camera.impacts import FLICK_S, StrikePaths
-from sensors.camera.paths import FRICTION_MM_S2, GONE_MM, Leg, fit_leg, spot_before_flick
+from sensors.camera.paths import FRICTION_MM_S2, GONE_MM, Leg, fit_leg, segment_min
 
 LEG_FRAMES = 5  # sightings of the mover's straight run before the meeting, fitted with a line
 STRAIGHT_MM = 1.0  # every sighting of that run this close to its line
@@ -58,7 +58,7 @@ def _met_from(paths: StrikePaths, mover: str, target: str, end: int) -> bool | N
     start = end - LEG_FRAMES + 1
     if start < 0 or end >= len(times) or paths.strike_t is None or times[start] < paths.strike_t:
         return None
-    if _covered(paths, (mover, target), start, end):
+    if paths.hand_near((mover, target), start, end):
         return None
     leg = fit_leg(times, paths.tracks[mover], start, end, STRAIGHT_MM)
     if leg is None:
@@ -81,21 +81,26 @@ def _met_from(paths: StrikePaths, mover: str, target: str, end: int) -> bool | N
         return False  # a glance, or not its way: the line does not tell
     if meet <= 0:
         return None  # the run's last sighting is at the meeting already: an earlier run tells
-    if meet > min(REACH_MM, speed * speed / (2 * FRICTION_MM_S2)):
+    if meet > REACH_MM or not _carries_to(leg, float(times[end]), meet):
         return False  # too far to carry the line on, or friction could stop it before
     if rail < meet + ORDER_MARGIN_MM or not _nothing_else_first(paths, mover, target, here, along, meet, speed, end):
         return False
     return not _carried_on(paths, mover, leg, along, end, meet / speed)
 
 
+def _carries_to(leg: Leg, t_end: float, meet: float) -> bool:
+    """Friction cannot stop the mover short of the meeting, ``meet`` mm on from the run's end. Its
+    speed there is taken low: the line's speed is the run's mean (at its middle), friction has slowed
+    it since, and the speed has its error. A coin slowing to a stop beside another often ends a
+    fraction of a millimetre short of it."""
+    slowest = float(np.hypot(*leg.velocity)) - FRICTION_MM_S2 * (t_end - leg.t_centre) - AIM_SIGMAS * leg.error
+    return slowest > 0 and meet + 2 * POSITION_MM <= slowest * slowest / (2 * FRICTION_MM_S2)
+
+
 def _along_aim(aim: Any, along: Any) -> bool:
     """The run goes the pen's way (within ``AIM_AGREE_DEG``): a pen still on the coin only pushes it
     on along its line, so it cannot turn it off the line."""
     return aim is not None and float(np.dot(aim, along)) > math.cos(math.radians(AIM_AGREE_DEG))
-
-
-def _covered(paths: StrikePaths, coins: tuple[str, ...], lo: int, hi: int) -> bool:
-    return any(paths.covered[c][j] for c in coins for j in range(max(lo, 0), min(hi + 1, len(paths.times))))
 
 
 def _resting_spot(paths: StrikePaths, coin: str, lo: int, hi: int) -> Any:
@@ -139,21 +144,27 @@ def _nothing_else_first(paths: StrikePaths, mover: str, target: str, here: Any, 
             last = seg[~np.isnan(seg[:, 0])]
             if not len(last):
                 return False
-            near = _segment_distance(last[-1], here, here + along * meet)
+            near = float(segment_min((here - last[-1])[None], (along * meet)[None])[0])
             room = 2 * d + paths.v_max * time_left
             if min(near, float(np.hypot(*(last[-1] - paths.tracks[target][end])))) < room:
                 return False
             continue
-        rel = spot - here
-        ahead = float(rel @ along)
-        side = abs(float(rel[0] * along[1] - rel[1] * along[0]))
-        if ahead + d < 0:
-            continue  # behind the mover
-        if side < d + ORDER_MARGIN_MM:
-            first = ahead - math.sqrt(max((d + ORDER_MARGIN_MM) ** 2 - side * side, 0.0))
-            if first < meet + ORDER_MARGIN_MM:
-                return False
+        if _in_the_way(here, along, spot, d, meet):
+            return False
     return True
+
+
+def _in_the_way(here: Any, along: Any, spot: Any, d: float, meet: float, side_error: float = 0.0) -> bool:
+    """Would a coin lying at ``spot`` be met (within ``ORDER_MARGIN_MM``) no farther along the line
+    from ``here`` than the meeting ``meet`` mm on? ``side_error``: how far off the line it may
+    really lie nearer (the line's direction error at that distance). Coins behind the mover are not."""
+    rel = spot - here
+    ahead = float(rel @ along)
+    side = abs(float(rel[0] * along[1] - rel[1] * along[0])) - side_error
+    if ahead + d <= 0 or side >= d + ORDER_MARGIN_MM:
+        return False
+    first = ahead - math.sqrt(max((d + ORDER_MARGIN_MM) ** 2 - max(side, 0.0) ** 2, 0.0))
+    return first < max(meet, 0.0) + ORDER_MARGIN_MM
 
 
 def _rail_along(here: Any, along: Any, r: float, table: tuple[float, float], slack: float) -> tuple[float, float]:
@@ -170,13 +181,6 @@ def _rail_along(here: Any, along: Any, r: float, table: tuple[float, float], sla
             elif towards > -slack and gap < 1.0:
                 bend = max(bend, 2 * slack)
     return best, bend
-
-
-def _segment_distance(p: Any, a: Any, b: Any) -> float:
-    ab = b - a
-    span = float(ab @ ab)
-    s = 0.0 if span <= 1e-12 else min(max(float((p - a) @ ab) / span, 0.0), 1.0)
-    return float(np.hypot(*(p - (a + s * ab))))
 
 
 def _carried_on(paths: StrikePaths, mover: str, leg: Leg, along: Any, end: int, dt_meet: float) -> bool:
@@ -199,8 +203,6 @@ def _carried_on(paths: StrikePaths, mover: str, leg: Leg, along: Any, end: int, 
     return True
 
 
-
-
 def pushed_into(paths: StrikePaths, target: str) -> bool:
     """Did the pen push the struck coin straight into ``target``, lying against it? The pen is a
     cue (CW-1.2): it pushes the coin along its own line, read before the flick (aiming.py, to
@@ -211,7 +213,7 @@ def pushed_into(paths: StrikePaths, target: str) -> bool:
     aim, struck = paths.aim, paths.struck
     if aim is None or paths.strike_t is None:
         return False
-    spots = {c: spot_before_flick(tr, paths.times, paths.strike_t) for c, tr in paths.tracks.items()}
+    spots = paths.spots
     here, spot = spots[struck], spots[target]
     if here is None or spot is None or not _left_spot(paths, here):
         return False
@@ -228,13 +230,8 @@ def pushed_into(paths: StrikePaths, target: str) -> bool:
             continue
         if p is None:
             return False
-        rel = p - here
-        ahead = float(rel @ aim)
-        side = abs(float(rel[0] * aim[1] - rel[1] * aim[0])) - slack * float(np.hypot(*rel))
-        if ahead + d > 0 and side < d + ORDER_MARGIN_MM:
-            first = ahead - math.sqrt(max((d + ORDER_MARGIN_MM) ** 2 - max(side, 0.0) ** 2, 0.0))
-            if first < max(meet, 0.0) + ORDER_MARGIN_MM:
-                return False
+        if _in_the_way(here, aim, p, d, meet, slack * float(np.hypot(*(p - here)))):
+            return False
     return True
 
 

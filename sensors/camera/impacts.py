@@ -13,11 +13,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from sensors.camera.paths import approaches, could_meet_unseen, impact, impact_vector, velocity_change
+from sensors.camera.paths import (
+    approaches,
+    could_meet_unseen,
+    impact,
+    impact_vector,
+    spot_before_flick,
+    velocity_change,
+)
 
 # a coin at rest (slower than this, mm/s) whose velocity then changed by more than KICK_MM_S was hit;
 # its centre is measured to ~0.1 mm, so its velocity to ~25 mm/s (99th percentile on rendered strikes)
@@ -55,6 +63,16 @@ class StrikePaths:
     struck: str
     aim: Any = None  # the way the pen pushed the struck coin (table mm unit vector; aiming.py), if seen
 
+    @cached_property
+    def spots(self) -> dict[str, Any]:
+        """Where each coin lay before the flick (None: not known); several rules read them per pair."""
+        return {c: spot_before_flick(tr, self.times, self.strike_t) for c, tr in self.tracks.items()}
+
+    def hand_near(self, coins: tuple[str, ...], lo: int, hi: int) -> bool:
+        """Was the hand or pen around any of ``coins`` in frames ``lo`` … ``hi``? Their centres are not
+        trusted then, and the hand may have moved them."""
+        return any(self.covered[c][j] for c in coins for j in range(max(lo, 0), min(hi + 1, len(self.times))))
+
     def window(self, k: int) -> tuple[int, int]:
         """The frames around interval ``k`` whose velocities tell a change (as :func:`impact` reads)."""
         return max(k - 2, 0), min(k + 3, len(self.times) - 1)
@@ -75,7 +93,7 @@ def kicked_by(paths: StrikePaths, b: str, a: str, k: int) -> bool:
     lo, hi = paths.window(k)
     if b == paths.struck and at_flick(paths, k) and not _held_back(paths, b, k):
         return False  # the pen may still be pushing the struck coin
-    if any(paths.covered[x][j] for x in (a, b) for j in range(lo, hi + 1)):
+    if paths.hand_near((a, b), lo, hi):
         return False  # the hand or pen beside them: their centres are not trusted for this
     if near_rail(paths, b, lo, hi) or not _kicked(paths, b, k):
         return False

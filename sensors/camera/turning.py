@@ -37,8 +37,7 @@ def turned_by(paths: StrikePaths, mover: str, partner: str, k: int) -> bool:
     if lo < 0 or hi >= n or paths.strike_t is None or paths.times[lo] < paths.strike_t + FLICK_S:
         return False  # the pen may still be on the struck coin
     track = paths.tracks[mover]
-    if np.isnan(track[lo:hi + 1, 0]).any() or any(paths.covered[x][j] for x in (mover, partner)
-                                                  for j in range(lo, hi + 1)):
+    if np.isnan(track[lo:hi + 1, 0]).any() or paths.hand_near((mover, partner), lo, hi):
         return False
     before, after = _leg(paths.times, track, lo, k), _leg(paths.times, track, k + 1, hi)
     if before is None or after is None:
