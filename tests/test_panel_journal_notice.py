@@ -38,6 +38,7 @@ def _host(browser, url: str):
     page = browser.new_context(**PHONE).new_page()
     page.set_default_timeout(10_000)
     page.goto(url + "/host")
+    page.wait_for_function("() => S.online && Object.keys(S.games).length > 0")  # no redraw lands mid-tap
     page.fill("#pin", PIN)
     page.click("#unlock")
     return page

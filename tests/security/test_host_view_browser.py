@@ -24,6 +24,7 @@ def test_host_screen_warns_about_0000_shares_and_frees_seats(broker, browser, tm
         host = browser.new_context(**PHONE).new_page()
         host.set_default_timeout(10_000)
         host.goto(panel.url + "/host")
+        host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")  # no redraw lands mid-tap
         host.fill("#pin", "0000")
         host.click("#unlock")
         host.locator("#pin-warning").filter(has_text="The table PIN is 0000").wait_for()
@@ -64,3 +65,21 @@ def test_the_tables_own_screen_shows_a_pin_lockout_lifts_it_and_the_host_link_op
     phone.goto(stack.url + "/host#key=" + stack.panel.app.extensions["gametable"]["login"].key)
     phone.locator("#conn").filter(has_text="host · live").wait_for()
     assert "#key=" not in phone.url  # the key is dropped from the address bar once used
+
+
+def test_a_redraw_between_typing_the_pin_and_tapping_unlock_keeps_the_pin(stack, browser):
+    """The host screen redraws whenever the table's state arrives; one landing after the PIN is typed
+    (the tap on Unlock moves the focus off the field first) must not wipe it, or the tap sends an
+    empty PIN, which counts as a wrong one."""
+    from gametable.testing.panel import PIN
+
+    host = browser.new_context(**PHONE).new_page()
+    host.set_default_timeout(10_000)
+    host.goto(stack.url + "/host")
+    host.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
+    host.fill("#pin", PIN)
+    host.evaluate("() => { document.activeElement.blur(); render(); }")  # the state lands as the focus leaves
+    assert host.input_value("#pin") == PIN
+    host.click("#unlock")
+    host.locator("#conn").filter(has_text="host · live").wait_for()
+    assert stack.panel.app.extensions["gametable"]["login"].report()["wrong_pins"] == 0

@@ -229,7 +229,9 @@ function render() {
     html = `<section class="card question" id="render-error"><h2>${esc(t("This screen could not be drawn"))}</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
   if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + waitingSeatCard(S.state) + html;
+  const typedPin = $("#pin") && $("#pin").value;  // a redraw between typing the PIN and tapping Unlock keeps it
   view.innerHTML = html;
+  if (typedPin && $("#pin")) $("#pin").value = typedPin;
   tvLayout(view, r);
   hook("afterRender", r);
   bringIntoView(r);
