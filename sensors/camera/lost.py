@@ -24,6 +24,7 @@ from sensors.camera.recording import CoinInfo
 
 Point = tuple[float, float]
 GOAL_CLEAR_MM = 4.0  # a found coin's disc this far from the goal's dead line, either side (CW-4.1)
+RAIL_ERROR_MM = 1.5  # the search's error: a centre found this little over a rail's line is a coin against it
 
 
 def refind_lost(image: Any, calibration: Calibration, coins: Mapping[str, CoinInfo], lost: list[str],
@@ -43,8 +44,9 @@ def refind_lost(image: Any, calibration: Calibration, coins: Mapping[str, CoinIn
         if c not in found:
             continue
         (x, y), _conf = found[c]
-        if not (r <= x <= width - r and r <= y <= length - r):
+        if not (r - RAIL_ERROR_MM <= x <= width - r + RAIL_ERROR_MM and r - RAIL_ERROR_MM <= y <= length - r + RAIL_ERROR_MM):
             continue  # on or over a rail: the tracker's flight rules decide that, not this search
+        x, y = min(max(x, r), width - r), min(max(y, r), length - r)  # against a rail: the disc cannot overlap it
         if any(math.dist((x, y), q) < p.coin_diameter_mm for o, q in held.items() if o != c):
             continue  # where another coin lies (or on it): not proof of this one
         if abs(geo.GOAL.disc_margin((x, y), geo.COIN_RADIUS_MM)) < GOAL_CLEAR_MM:
