@@ -8,6 +8,7 @@ from typing import Any
 
 from gametable_core import table_geometry as geo
 from sensors.camera.recording import CoinInfo, StrikeRecording, frame_names
+from sensors.virtual.camera.conditions import Conditions
 from sensors.virtual.camera.render import Renderer
 from sensors.virtual.camera.rig import CameraRig
 from sensors.virtual.camera.scene import (
@@ -24,14 +25,20 @@ from sensors.virtual.physics import Point, StepHook, StrikeTruth, TablePhysics
 
 def record_strike(physics: TablePhysics, coin: str, vx: float, vy: float, rig: CameraRig,
                   coins: Mapping[str, CoinInfo], *, renderer: Renderer | None = None,
-                  hand: bool = True, also: StepHook | None = None) -> tuple[StrikeRecording, list[Any], StrikeTruth]:
+                  hand: bool = True, also: StepHook | None = None,
+                  conditions: Conditions | None = None) -> tuple[StrikeRecording, list[Any], StrikeTruth]:
     """Flick ``coin`` at (vx, vy) mm/s on ``physics`` and render the strike at ``rig.fps``:
     (the recording's meta, its frames as BGR arrays, the physics' truth). ``coins`` gives each coin's
     seat, colour and mark (its ``at`` is taken from the physics). A ``renderer`` for the same rig and
-    coins may be passed in to reuse its static table (benchmarks)."""
+    coins may be passed in to reuse its static table (benchmarks). ``conditions`` (conditions.py)
+    adds looks, hand, a covered marker, and a re-aimed struck coin: its ``at`` in the meta is then
+    its last known spot, ``conditions.reaim_mm`` from where it lies and is drawn."""
     start = physics.positions()
     infos = {c: CoinInfo(coins[c].seat, coins[c].colour, start[c], coins[c].mark) for c in start}
-    draw = renderer or Renderer(rig, infos)
+    if conditions is not None and conditions.reaim_mm > 0:
+        old = known_spot(start, coin, conditions.reaim_mm, conditions.reaim_angle)
+        infos[coin] = CoinInfo(coins[coin].seat, coins[coin].colour, old, coins[coin].mark)
+    draw = renderer or Renderer(rig, infos, conditions=conditions)
     period = 1.0 / rig.fps
     speed = math.hypot(vx, vy) or 1.0
     aim = (vx / speed, vy / speed)
@@ -80,3 +87,20 @@ def record_strike(physics: TablePhysics, coin: str, vx: float, vy: float, rig: C
         frames=[(n, round(t, 6)) for n, t in zip(names, times, strict=True)],
     )
     return rec, frames, truth
+
+
+def known_spot(start: Mapping[str, Point], coin: str, distance: float, angle: float) -> Point:
+    """Where the table last knew ``coin`` before the pen re-aimed it ``distance`` mm to where it
+    lies: along ``angle``, turned in 30° steps (then shortened) until the spot is on the surface
+    and clear of every other coin (the coin came from there, so it was free)."""
+    r = geo.COIN_RADIUS_MM
+    x, y = start[coin]
+    for d in (distance, distance * 0.66, distance * 0.33):
+        for k in range(12):
+            a = angle + k * math.pi / 6
+            p = (x + d * math.cos(a), y + d * math.sin(a))
+            if not (r <= p[0] <= geo.WIDTH_MM - r and r <= p[1] <= geo.LENGTH_MM - r):
+                continue
+            if all(math.hypot(p[0] - q[0], p[1] - q[1]) >= 2 * r for c, q in start.items() if c != coin):
+                return p
+    return (x, y)

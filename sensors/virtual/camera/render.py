@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -18,6 +18,7 @@ import numpy as np
 
 from gametable_core import table_geometry as geo
 from sensors.camera.recording import CoinInfo, hex_bgr
+from sensors.virtual.camera.conditions import Conditions, Cover, HandLook
 from sensors.virtual.camera.rig import CameraRig
 
 Point = tuple[float, float]
@@ -53,21 +54,32 @@ _STATIC: dict[Any, Any] = {}
 
 
 class Renderer:
-    """Draws frames for one rig and one set of coins."""
+    """Draws frames for one rig and one set of coins; ``conditions`` (conditions.py) adds the coins'
+    looks, the hand's shape and skin, and a covered marker (None: the plain virtual table)."""
 
     def __init__(self, rig: CameraRig, coins: Mapping[str, CoinInfo], *,
-                 markers: Mapping[int, Point] | None = None) -> None:
+                 markers: Mapping[int, Point] | None = None, conditions: Conditions | None = None) -> None:
         self.rig = rig
         self.coins = dict(coins)
         self.markers = dict(markers or DEFAULT_MARKERS)
         self.proj = rig.projection()
-        key = (rig, tuple(sorted(self.markers.items())))
+        self.hand_look: HandLook | None = conditions.hand if conditions is not None else None
+        self.cover: Cover | None = conditions.cover if conditions is not None else None
+        self.looks = {c: k for c, k in zip(sorted(self.coins), conditions.looks, strict=False)
+                      if k != "plain"} if conditions is not None else {}
+        # fps and exposure do not change the static table: one drawing serves every frame rate
+        key = (replace(rig, fps=0.0, exposure_s=0.0), tuple(sorted(self.markers.items())))
         if key not in _STATIC:  # the static table costs ~0.5 s: one per rig (the bench reuses rigs)
             if len(_STATIC) >= 16:
                 _STATIC.pop(next(iter(_STATIC)))
             rng = np.random.default_rng(rig.seed)
             w, h = rig.resolution
             noise = [rng.normal(0.0, rig.noise, (h, w, 3)) for _ in range(6)]
+            if rig.noise_model == "banded":  # rolling-shutter row banding and hot pixels (held out)
+                for n in noise:
+                    n += rng.normal(0.0, rig.noise * 0.8, (h, 1, 1))
+                    hot = rng.random((h, w)) < 0.0005
+                    n[hot] += 120.0
             _STATIC[key] = (*self._static(), [(np.clip(n, 0, 255).astype(np.uint8),
                                                np.clip(-n, 0, 255).astype(np.uint8)) for n in noise])
         self.background, self.shade, self._noise = _STATIC[key]
@@ -102,6 +114,13 @@ class Renderer:
         cx, cy = self.rig.light_centre
         d2 = ((u / w0 - cx) ** 2 + (v / h0 - cy) ** 2) / 0.5
         shade = (self.rig.light * (1.0 - self.rig.light_falloff * d2) * (1.0 + 0.06 * (u / w0 - 0.5))).astype(np.float32)
+        strength, angle = self.rig.gradient
+        if strength:  # a window on one side: brighter one way across the frame
+            shade *= (1.0 + strength * ((u / w0 - 0.5) * math.cos(angle) + (v / h0 - 0.5) * math.sin(angle))).astype(
+                np.float32)
+        gu, gv, gr, gain = self.rig.glare
+        if gain:  # a lamp's reflection in the varnish: near white at its middle
+            shade += (gain * np.exp(-((u / w0 - gu) ** 2 + (v / h0 - gv) ** 2) / (2 * gr * gr))).astype(np.float32)
         img *= shade[:, :, None]
         small = cv2.resize(np.clip(img, 0, 255), (w0, h0), interpolation=cv2.INTER_AREA)
         return small.astype(np.uint8), cv2.resize(shade, (w0, h0), interpolation=cv2.INTER_AREA)
@@ -147,7 +166,12 @@ class Renderer:
             if i not in still:
                 self._coin(img, c, px[i], flying.get(c, 0.0))
         if hand is not None:
-            self._hand(img, hand)
+            if self.hand_look is None:
+                self._hand(img, hand)
+            else:
+                self._hand_look(img, hand, self.hand_look)
+        if self.cover is not None and self.cover.t0 <= t <= self.cover.t1:
+            self._cover(img, self.cover)
         pos, neg = self._noise[self._frame_no % len(self._noise)]
         self._frame_no += 1
         cv2.add(img, pos, dst=img)
@@ -184,6 +208,8 @@ class Renderer:
                         cv2.LINE_AA, 4)
             if info.mark:
                 self._dots(patch, c, r_px, info.mark, dot)
+            if cid in self.looks:
+                self._look(patch, c, r_px, self.looks[cid], info.seat, light, rgb)
             return
         acc = np.zeros(patch.shape, dtype=np.float32)
         for k in range(n):
@@ -194,6 +220,8 @@ class Renderer:
                         cv2.LINE_AA, 4)
             if info.mark:
                 self._dots(tmp, c, r_px, info.mark, dot)
+            if cid in self.looks:
+                self._look(tmp, c, r_px, self.looks[cid], info.seat, light, rgb)
             acc += tmp
         img[y0:y1, x0:x1] = (acc / n).astype(np.uint8)
 
@@ -219,6 +247,82 @@ class Renderer:
         cv2.ellipse(img, _pt(px[2]), (int(50 * scale * 16), int(38 * scale * 16)), angle, 0, 360, SKIN_BGR, -1,
                     cv2.LINE_AA, 4)
         cv2.line(img, _pt(px[2]), _pt(px[5]), SKIN_BGR, max(3, int(round(60 * scale))), cv2.LINE_AA, 4)
+
+
+    @staticmethod
+    def _look(tmp: np.ndarray, c: np.ndarray, r_px: float, look: str, seat: int, light: float,
+              rgb: tuple[int, int, int]) -> None:
+        """A coin's look besides its colour (conditions.LOOKS): an off-centre decal, a printed
+        number, or a two-tone coin (an inner disc of a darker shade)."""
+        ink = tuple(min(255.0, v * light) for v in ((20, 20, 20) if sum(rgb) > 380 else (235, 235, 235)))
+        if look == "sticker":
+            centre = (int(round((c[0] + 0.35 * r_px) * 16)), int(round((c[1] - 0.3 * r_px) * 16)))
+            cv2.circle(tmp, centre, int(round(0.3 * r_px * 16)), (40 * light, 200 * light, 230 * light), -1,
+                       cv2.LINE_AA, 4)
+        elif look == "number":
+            scale = r_px / 22.0
+            text = str(seat)
+            (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, max(1, int(round(scale * 2))))
+            cv2.putText(tmp, text, (int(c[0] - tw / 2), int(c[1] + th / 2)), cv2.FONT_HERSHEY_SIMPLEX, scale, ink,
+                        max(1, int(round(scale * 2))), cv2.LINE_AA)
+        elif look == "two_tone":
+            inner = tuple(v * light * 0.55 for v in rgb)
+            cv2.circle(tmp, (int(round(c[0] * 16)), int(round(c[1] * 16))), int(round(0.6 * r_px * 16)), inner, -1,
+                       cv2.LINE_AA, 4)
+
+    def _hand_look(self, img: np.ndarray, hand: Hand, look: HandLook) -> None:
+        """The hand of ``look.shape`` (conditions.HELDOUT_HANDS): a pen held in a hand, a fist
+        with a short pen, a hand in a sleeve, or an open hand flicking with a finger (no pen)."""
+        d = np.array(hand.direction, dtype=np.float64)
+        tip = np.array(hand.tip, dtype=np.float64)
+        side = np.array([-d[1], d[0]])
+        pen = {"pen": 110.0, "fist": 70.0, "sleeve": 110.0, "flat": 0.0}[look.shape]
+        grip = tip - d * pen
+        palm = grip - d * (45.0 if pen else 55.0)
+        arm = palm - d * 250
+        pts_mm = np.array([tip, grip, palm, palm + side * 10, palm - d * 70, arm])
+        px = self.proj.to_image(pts_mm, 40.0)
+        scale = float(np.linalg.norm(px[3] - px[2])) / 10.0
+        skin = tuple(float(v) for v in look.skin_bgr)
+        if pen:
+            cv2.line(img, _pt(px[0]), _pt(px[1]), PEN_BGR, max(2, int(round(7 * scale))), cv2.LINE_AA, 4)
+        else:  # fingers spread from the palm, the middle one at the tip
+            for k, spread in enumerate((-0.5, -0.18, 0.0, 0.2, 0.55)):
+                length = 55.0 if k != 2 else float(np.linalg.norm(tip - palm))
+                end = palm + (d + side * spread) / math.hypot(1.0, spread) * length
+                f_px = self.proj.to_image(np.array([end]), 30.0)[0]
+                cv2.line(img, _pt(px[2]), _pt(f_px), skin, max(2, int(round(14 * scale))), cv2.LINE_AA, 4)
+        angle = math.degrees(math.atan2(px[5, 1] - px[2, 1], px[5, 0] - px[2, 0]))
+        palm_axes = (60, 50) if look.shape == "fist" else (50, 38)
+        cv2.ellipse(img, _pt(px[2]), (int(palm_axes[0] * scale * 16), int(palm_axes[1] * scale * 16)), angle, 0,
+                    360, skin, -1, cv2.LINE_AA, 4)
+        if look.shape == "sleeve":
+            cv2.line(img, _pt(px[2]), _pt(px[4]), skin, max(3, int(round(60 * scale))), cv2.LINE_AA, 4)
+            cv2.line(img, _pt(px[4]), _pt(px[5]), tuple(float(v) for v in look.sleeve_bgr),
+                     max(3, int(round(85 * scale))), cv2.LINE_AA, 4)
+        else:
+            cv2.line(img, _pt(px[2]), _pt(px[5]), skin, max(3, int(round(60 * scale))), cv2.LINE_AA, 4)
+
+    def _cover(self, img: np.ndarray, cover: Cover) -> None:
+        """Part of a marker covered (conditions.Cover): a skin-toned band over ``share`` of it from
+        one side, reaching past its quiet zone so the detector loses the marker."""
+        if cover.marker not in self.markers:
+            return
+        cx, cy = self.markers[cover.marker]
+        half = MARKER_MM / 2 + MARKER_MM / 6
+        depth = 2 * half * cover.share + MARKER_MM / 6
+        x0, x1, y0, y1 = cx - half - 40, cx + half + 40, cy - half - 40, cy + half + 40
+        if cover.side == 0:
+            x1 = cx - half + depth
+        elif cover.side == 1:
+            x0 = cx + half - depth
+        elif cover.side == 2:
+            y1 = cy - half + depth
+        else:
+            y0 = cy + half - depth
+        quad = self.proj.to_image(np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]), 20.0)
+        colour = tuple(float(v) for v in (self.hand_look.skin_bgr if self.hand_look else SKIN_BGR))
+        cv2.fillConvexPoly(img, np.round(quad * 16).astype(np.int32), colour, cv2.LINE_AA, 4)
 
 
 def _pt(p: np.ndarray) -> tuple[int, int]:

@@ -31,6 +31,10 @@ class CameraRig:
     light_centre: tuple[float, float] = (0.5, 0.45)  # hotspot in image fractions
     noise: float = 3.0  # sensor noise sigma (8-bit levels)
     seed: int = 0
+    # the condition matrix's extras (conditions.py); the defaults draw exactly what they drew before
+    noise_model: str = "gaussian"  # or "banded": row banding and hot pixels (a held-out variant)
+    gradient: tuple[float, float] = (0.0, 0.0)  # a light gradient: strength across the frame, direction (rad)
+    glare: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)  # a glare spot: u, v, radius (frame fractions), gain
 
     @classmethod
     def random(cls, rng: random.Random) -> CameraRig:
