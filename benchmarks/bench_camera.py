@@ -245,9 +245,30 @@ def team_colours(rng: random.Random, ids: list[str]) -> dict[str, CoinInfo]:
     return {c: CoinInfo(int(c[1:]), a if int(c[1:]) % 2 == 0 else b, (0.0, 0.0), 0) for c in ids}
 
 
+@dataclass
+class MatrixDraw:
+    """One strike of the matrix before it is flicked: its table, seats, flick and conditions."""
+
+    table: TablePhysics
+    coins: dict[str, CoinInfo]
+    coin: str
+    vx: float
+    vy: float
+    conditions: cond.Conditions
+    n: int
+    teams: bool
+
+
 def matrix_strike(split: str, name: str, i: int, rig: CameraRig, recal: Recalibrator) -> StrikeFigures:
     """Strike ``i`` of condition ``name`` in ``split`` ("tune" or "heldout"): its table, seats,
     flick and conditions all drawn from (split, name, i), so any strike can be replayed alone."""
+    d = matrix_draw(split, name, i, rig)
+    return strike(d.table, d.coins, d.coin, d.vx, d.vy, d.conditions.rig, recal, d.n, d.teams, i,
+                  conditions=d.conditions)
+
+
+def matrix_draw(split: str, name: str, i: int, rig: CameraRig) -> MatrixDraw:
+    """The draws of :func:`matrix_strike` (the tests replay tune-split strikes from them)."""
     base = TUNE_SEED if split == "tune" else HELDOUT_SEED
     rng = random.Random(f"{base}/{split}/{name}/{i}")
     teams = name == "team_colours" or rng.random() < 1 / 3
@@ -265,7 +286,7 @@ def matrix_strike(split: str, name: str, i: int, rig: CameraRig, recal: Recalibr
         odd = rng.choice(ids)
         coins[odd] = CoinInfo(coins[odd].seat, rng.choice(cond.NEAR_TABLE), (0.0, 0.0), coins[odd].mark)
     coin, vx, vy = random_flick(rng, table.positions())
-    return strike(table, coins, coin, vx, vy, c.rig, recal, n, teams, i, conditions=c)
+    return MatrixDraw(table, coins, coin, vx, vy, c, n, teams)
 
 
 def run_matrix(per_condition: int = MATRIX_PER_CONDITION, split: str = "heldout",

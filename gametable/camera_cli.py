@@ -54,7 +54,7 @@ def analyse(path: str, *, threshold: float = 0.98) -> dict[str, Any]:
     rec = load_recording(path)
     result = analyse_recording(rec)
     shot = camera_shot(result, seat=rec.coins[rec.struck].seat, coin=rec.struck, threshold=threshold)
-    return {"shot": shot.shot(), "confidence": shot.confidence,
+    return {"shot": shot.shot(open_pairs=True), "confidence": shot.confidence,  # CAM-4: contacts_open
             "at_rest": {c: [p[0], p[1]] for c, p in shot.at_rest.items()}}
 
 

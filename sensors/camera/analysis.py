@@ -4,33 +4,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from sensors.camera.calibration import CalibrationError, Recalibrator
+from sensors.camera.calibration import Calibration, CalibrationError, Recalibrator
 from sensors.camera.recording import RecordingError, StrikeRecording, iter_frames
 from sensors.camera.tracking import StrikeTracker, TrackParams, TrackResult
 
+KEPT_FRAMES = 8  # frames kept while looking for the calibration (a strike's frames are never all held)
+
 
 def analyse_recording(rec: StrikeRecording, *, params: TrackParams | None = None) -> TrackResult:
-    """Calibrate on the first frame (CAM-1: all four markers are visible), then track every frame."""
+    """Calibrate from a frame that shows all four markers, then track every frame (CAM-4: a hand
+    may cover a marker in any frame, the first included; the camera does not move in a strike)."""
     frames = iter_frames(rec)
     early: list[tuple[float, Any]] = []
-    calibration = None
+    calibration: Calibration | None = None
     recal = Recalibrator(rec.markers)
-    for t, image in frames:  # noise can hide a marker in one frame: try the frames before the strike
-        early.append((t, image))
+    last_error = ""
+    for t, image in frames:  # usually the first frame; else the first that shows all four
+        if len(early) < KEPT_FRAMES:
+            early.append((t, image))
         try:
             calibration = recal.update(image)
             break
         except CalibrationError as exc:
-            if t >= rec.strike_t or len(early) >= CALIBRATION_FRAMES:
-                raise RecordingError(f"{rec.frames[0][0]}: {exc}") from None
-    assert calibration is not None
+            last_error = str(exc)
+    if calibration is None:
+        raise RecordingError(f"{rec.frames[0][0]}: no frame shows all four markers ({last_error})")
     p = params or TrackParams(coin_diameter_mm=rec.coin_diameter_mm, table=rec.table)
     tracker = StrikeTracker(calibration, rec.coins, rec.struck, params=p, strike_t=rec.strike_t)
-    for t, image in early:
-        tracker.feed(t, image)
-    for t, image in frames:
-        tracker.feed(t, image)
+    if len(early) < KEPT_FRAMES or t == early[-1][0]:  # every frame up to the calibration's is kept
+        for t0, image0 in early:
+            tracker.feed(t0, image0)
+        rest = frames
+    else:  # found late: the frames are read again from the first
+        rest = iter_frames(rec)
+    for t1, image1 in rest:
+        tracker.feed(t1, image1)
     return tracker.result()
-
-
-CALIBRATION_FRAMES = 8

@@ -44,6 +44,7 @@ from sensors.camera.paths import (
 from sensors.camera.recording import CoinInfo
 from sensors.camera.relocating import find_lone_disc
 from sensors.camera.riders import tilted_reading
+from sensors.camera.seating import seat_coins
 from sensors.camera.separating import flicked_away
 from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination, surface_mask
 from sensors.camera.turning import turned_by
@@ -105,6 +106,7 @@ class StrikeTracker:
         self._partial: dict[str, Any] = {}  # per frame: still, part of its disc not seen (occlusion.py)
         self.shape: dict[str, float] = {}  # axis ratio of each coin's blob in the last frame it was seen
         self._bg: Any = None
+        self.unseated: set[str] = set()  # coins not found near their spot at the start (seating.py)
         self._wide: int | None = None  # the struck coin's index while it is looked for everywhere
         self._last_image: Any = None
         self._pen: list[Any] = []  # the pen's direction (image px) in frames just before the flick
@@ -115,6 +117,12 @@ class StrikeTracker:
         cal, d_mm = self.calibration, self.params.coin_diameter_mm
         h, w = image.shape[:2]
         self.size = (w, h)
+        # where each coin really lies (seating.py): a re-aimed coin is learned where it is, and a
+        # coin not found near its spot is learned from nothing and stated nothing about
+        seated = seat_coins(image, cal, self.coins, self.params)
+        self.unseated = {c for c, spot in seated.items() if spot is None}
+        self.coins = {c: info if (spot := seated[c]) is None else replace(info, at=spot)
+                      for c, info in self.coins.items()}
         at = np.array([self.coins[c].at for c in self.ids], dtype=np.float64)
         self.start_px = cal.to_image(at)
         self.r_px = np.array([cal.coin_px(tuple(p), d_mm) / 2 for p in at])
@@ -133,10 +141,17 @@ class StrikeTracker:
             sel = ring > 0
             looks.append(np.median(np.log((image[sel].astype(np.float32) + 1.0) / bg[sel]), axis=0))
         self.looks = np.array(looks)
+        for k, c in enumerate(self.ids):  # an unseated coin's "look" is the table's: no pixel is its
+            if c in self.unseated:
+                self.looks[k] = UNSEEN_LOOK
         # coins that look alike form one group: pixels are given to a group, then to its nearest coin
         self.group = list(range(len(self.ids)))
         for i in range(len(self.ids)):
+            if self.ids[i] in self.unseated:
+                continue
             for j in range(i):
+                if self.ids[j] in self.unseated:
+                    continue
                 same_colour = self.coins[self.ids[i]].colour.lower() == self.coins[self.ids[j]].colour.lower()
                 if same_colour or np.abs(self.looks[i] - self.looks[j]).max() < LOOK_SAME:  # (light varies)
                     self.group[i] = self.group[j]
@@ -344,6 +359,11 @@ class StrikeTracker:
                 tracks[c][seen[-1] + 1:] = GONE_MM
         still = {c: stayed_put(tracks[c]) for c in self.ids}  # seen at the end where it lay at the start
         contacts, conf, why = self._contacts(tracks, times, still)
+        if self.unseated:  # where they were before the flick is unknown: so is whatever touched them
+            for pair in itertools.combinations(self.ids, 2):
+                if self.unseated & set(pair):
+                    contacts[pair], why[pair] = 0.5, "not found before the flick"
+            conf = math.prod(max(q, 1.0 - q) for q in contacts.values())
         untouched_lie_flat(coins, contacts, still, self.struck)  # nothing reached them (undisturbed.py)
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
@@ -366,6 +386,8 @@ class StrikeTracker:
     def _track_mm(self, c: str) -> Any:
         """(frames, 2) table mm with NaN where the coin was not located."""
         out = np.full((len(self.times), 2), np.nan)
+        if c in self.unseated:  # never found before the flick: where it was is unknown throughout
+            return out
         idx = [i for i, p in enumerate(self.px[c]) if p is not None]
         if idx:
             out[idx] = self.calibration.to_table(np.array([self.px[c][i] for i in idx]))
@@ -464,7 +486,8 @@ class StrikeTracker:
             if self.coins[c].mark not in marks:  # the stickers tell them apart: they must show
                 res.identity_confidence = 0.999 if dot_count(dots) == self.coins[c].mark else 0.0
             else:  # look-alikes without distinct stickers: only an unbroken, well-apart track tells
-                res.identity_confidence = 0.999 if all(self._kept_apart(c, x) for x in twins) else 0.0
+                res.identity_confidence = 0.999 if all(
+                    self._kept_apart(c, x) or self._never_moved(c) or self._never_moved(x) for x in twins) else 0.0
         for c, res in coins.items():  # two coins resting one on the other: the upper one is not flat
             for d, other in coins.items():
                 if c < d and res.rest and other.rest:
@@ -527,13 +550,37 @@ class StrikeTracker:
         return bool((seen[1:] & seen[:-1]).any())
 
     def _kept_apart(self, a: str, b: str) -> bool:
-        """Two coins that look alike kept their ids: both seen in every frame, never near each other."""
+        """Two coins that look alike kept their ids (docs/camera.md "Identity", by continuity): in
+        every frame at least one of them was located, never near the other; and while one was
+        hidden, the other stayed away from where it was last seen and where it came back, so the
+        blob that came back can only be the hidden one (the other was followed all along)."""
         pa, pb = self.px[a], self.px[b]
-        if any(p is None for p in pa) or any(p is None for p in pb):
+        far = 2 * self.r_px[self.ids.index(a)] + 8.0
+        for p, q in zip(pa, pb, strict=True):
+            if p is None and q is None:
+                return False  # both hidden at once: they may have swapped
+            if p is not None and q is not None and math.dist(p, q) <= far:
+                return False
+        for mine, other in ((pa, pb), (pb, pa)):
+            for lo, hi in _hidden_runs(mine):
+                ends = [mine[j] for j in (lo - 1, hi) if 0 <= j < len(mine) and mine[j] is not None]
+                if not ends:
+                    return False  # never seen at all
+                for j in range(max(lo - 1, 0), min(hi + 1, len(other))):
+                    if other[j] is not None and any(math.dist(other[j], e) <= far for e in ends):
+                        return False
+        return True
+
+    def _never_moved(self, c: str) -> bool:
+        """Located where it lay in every frame it was seen, the last included: a look-alike that came
+        near it cannot have taken its id (a coin that hit it would have moved it, and a tracker
+        that swapped them would show it leaving its spot)."""
+        k = self.ids.index(c)
+        seen = [p for p in self.px[c] if p is not None]
+        if not seen or self.px[c][-1] is None:
             return False
-        gap = np.hypot(*(np.array(pa) - np.array(pb)).T)
-        k = self.ids.index(a)
-        return bool(gap.min() > 2 * self.r_px[k] + 8.0)
+        home = self.start_px[k]
+        return all(math.dist(p, home) <= STILL_RADII * self.r_px[k] for p in seen)
 
     def _flicking(self, times: Any) -> Any:
         """Per frame interval: is it at the flick? The hand and pen there can pull a coin's centre by
@@ -654,6 +701,12 @@ class StrikeTracker:
         return out, conf, why
 
 
+STILL_RADII = 0.25  # a look-alike located within this many radii of its spot all strike never moved
+
+
+UNSEEN_LOOK = 99.0  # log-ratio no pixel has: an unseated coin owns none
+
+
 LOOK_SAME = 0.18  # log-ratio distance under which two coins count as one colour (identity by stickers)
 
 
@@ -667,6 +720,19 @@ TILTED_RATIO = 0.85  # blob minor/major axis below this: a tilted coin (on anoth
 
 
 FLAT_RATIO = 0.9
+
+
+def _hidden_runs(px: list[Any]) -> list[tuple[int, int]]:
+    """(first, one past last) frame index of each run of frames where a coin was not located."""
+    runs: list[tuple[int, int]] = []
+    start: int | None = None
+    for i, p in enumerate([*px, (0.0, 0.0)]):
+        if p is None and start is None:
+            start = i
+        elif p is not None and start is not None:
+            runs.append((start, i))
+            start = None
+    return runs
 
 
 def _seen_around(track: Any) -> Any:
