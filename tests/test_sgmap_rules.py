@@ -736,3 +736,17 @@ def test_SG_8_14_a_challenger_with_0_gold_cannot_leave_by_either_path():
     with pytest.raises(GameError, match="seat 4 cannot have fled: leaving costs 1 gold and they have 0"):
         move(s, 2, "fight_result", winner="A", fled=[4])
     assert "flee" not in {m["move"] for m in sg.legal(s, 4)["moves"]}
+
+
+def test_SG_8_11_nobody_flees_a_duel_fled_is_refused_and_changes_nothing():
+    """SG-8.11/SG-8.12: fleeing belongs to boss fights; in a duel every loser is knocked out, so a
+    duel's result naming who fled is refused with a clear error and the fight waits as it was."""
+    s = start(dice=[1, 1], positions={1: [2, 3], 2: [2, 3]}, gold={1: 3, 2: 3})
+    s = move(s, 1, "roll")
+    s = move(s, 1, "request_duel", target=2)
+    s = move(s, 2, "accept")
+    with pytest.raises(GameError, match="nobody flees a duel"):
+        move(s, 1, "fight_result", winner="A", fled=[2])
+    assert s["fight"]["stage"] == "result" and s["fight"]["result"] is None
+    s = move(s, 1, "fight_result", winner="A", fled=[])  # an empty list says nothing: accepted
+    assert s["fight"]["stage"] == "confirm"

@@ -194,6 +194,11 @@ class Biohazard(Teams):
             return sorted(p["seat"] for p in state["players"] if p["team"] == BIO)
         return None
 
+    def winning_side(self, state: State) -> Any:
+        """CW-7.2/CW-8: the faction that won; a conversion on the winning strike changes who is
+        listed on it, not which side won (a human whose conversion is unknown counts as human)."""
+        return HUMANS if state["lives"] < 1 else BIO
+
     def public_player(self, state: State, p: dict[str, Any]) -> dict[str, Any]:
         return {"role": p["role"]}
 

@@ -146,6 +146,11 @@ class Mode:
     def victory(self, state: State, ctx: ShotContext) -> Any:
         raise NotImplementedError
 
+    def winning_side(self, state: State) -> Any:
+        """Who won a finished game, as a side (CW-8: once a strike decides which side wins, nothing
+        more is asked, though facts still unknown might change who is listed on it)."""
+        return state["winner"]
+
     def public_extras(self, state: State) -> dict[str, Any]:
         return {}
 

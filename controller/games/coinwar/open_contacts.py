@@ -21,7 +21,7 @@ from typing import Any
 from controller.games.coinwar.modes import Mode, State
 
 Pair = list[str]
-MAX_OPEN_BITS = 6  # more open pairs that matter than this: the coins' contacts are asked as if all unknown
+MAX_OPEN_BITS = 6  # more open pairs than this are tried one per coin asked about (``tried_bits``)
 
 
 def is_partial(pending: dict[str, Any]) -> bool:
@@ -54,7 +54,8 @@ def first_open_question(mode: Mode, state: State, pending: dict[str, Any], fixed
                         flowns: list[Any], outcome: Callable[[dict[str, Any]], Any]) -> dict[str, Any] | None:
     """The first contact question one of whose open pairs changes the outcome for some value of
     the other unknown bits and of ``flown``; None when none does."""
-    bits = open_bits(mode, state, pending)
+    every = open_bits(mode, state, pending)
+    bits = tried_bits(every)
     for i, (q, partner) in enumerate(bits):
         rest = bits[:i] + bits[i + 1:]
         for chosen in _subsets_of(rest):
@@ -63,19 +64,28 @@ def first_open_question(mode: Mode, state: State, pending: dict[str, Any], fixed
                 without = outcome({**pending, "flown": flown, "contacts": base})
                 with_it = outcome({**pending, "flown": flown, "contacts": base + [[q["subject"], partner]]})
                 if without != with_it:
-                    return restricted(q, bits)
+                    return restricted(q, every)
     return None
 
 
 def candidates(mode: Mode, state: State, pending: dict[str, Any], fixed: list[Pair]) -> list[list[Pair]]:
     """Every contact list the open bits allow (CW-8 tries each against the other unknown facts)."""
-    bits = open_bits(mode, state, pending)
+    bits = tried_bits(open_bits(mode, state, pending))
     return [fixed + [[q["subject"], p] for q, p in chosen] for chosen in _subsets_of(bits)]
 
 
-def too_many(mode: Mode, state: State, pending: dict[str, Any]) -> bool:
-    """More open bits than are worth trying one by one (``MAX_OPEN_BITS``)."""
-    return len(open_bits(mode, state, pending)) > MAX_OPEN_BITS
+def tried_bits(bits: list[tuple[dict[str, Any], str]]) -> list[tuple[dict[str, Any], str]]:
+    """The bits tried each way: all of them, or -- more than ``MAX_OPEN_BITS`` -- one per coin
+    asked about, as when contacts are unknown altogether: the question's witness (the partner
+    the mode names as the one whose touch has the effect) when that pair is open, else its first
+    open partner. The known contacts stand either way (CW-9)."""
+    if len(bits) <= MAX_OPEN_BITS:
+        return bits
+    one_each: dict[str, tuple[dict[str, Any], str]] = {}
+    for q, partner in bits:
+        if q["subject"] not in one_each or partner == q.get("witness"):
+            one_each[q["subject"]] = (q, partner)
+    return list(one_each.values())
 
 
 def _subsets_of(items: list[Any]) -> list[list[Any]]:

@@ -250,8 +250,6 @@ def shot(mode: Mode, state: State, inp: dict[str, Any]) -> None:
     pending = {"seat": seat, "coin": coin, **facts}
     if open_pairs:  # contacts known in part: only the open pairs can be asked (open_contacts.py)
         pending.update(contacts=None, contacts_known=contacts, contacts_open=open_pairs)
-        if open_contacts.too_many(mode, state, pending):
-            del pending["contacts_known"], pending["contacts_open"]  # asked as if all unknown
     if unseen:
         pending["unseen"] = True  # CW-5.6: withdrawable while its questions are open
     for key in ("mouth",):
@@ -476,9 +474,9 @@ def _outcome(mode: Mode, state: State, pending: dict[str, Any]) -> dict[str, Any
     trial["pending_shot"] = pending
     resolve_pending(mode, trial)
     if trial["phase"] == "over":
-        # CW-8: once the strike has decided who wins, nothing more is asked: two finished games
-        # with the same winner are the same outcome, whatever else differs (a conversion, a score)
-        return {"phase": "over", "winner": trial["winner"]}
+        # CW-8: once the strike has decided which side wins, nothing more is asked: two finished
+        # games won by the same side are the same outcome, whatever else differs (a conversion, a score)
+        return {"phase": "over", "side": mode.winning_side(trial)}
     trial.pop("last", None)
     trial.pop("log", None)
     return trial

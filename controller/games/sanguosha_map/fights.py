@@ -302,6 +302,9 @@ def _enter_result(state: State, seat: int, args: dict[str, Any]) -> None:
     if not isinstance(used, list) or any(not any(c in player(state, s)["strategy"] for s in seats) for c in used):
         raise GameError(f"fight_result: strategy_used must list strategy cards the fighters hold, got {used!r}")
     boss_health = _boss_health(state, args.get("boss_health"), winner)
+    if f["kind"] == "duel" and args.get("fled"):  # fleeing belongs to boss fights (SG-6, SG-8.12)
+        raise GameError(say("fight_result: nobody flees a duel: every loser is knocked out (SG-8.11); "
+                            "leave 'fled' out"))
     fled = _seat_list(args.get("fled"), seats, "fled")
     for s in fled:  # SG-8.14: leaving always costs 1 gold, by flee or listed here
         if player(state, s)["gold"] < 1:
