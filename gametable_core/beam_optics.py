@@ -31,6 +31,8 @@ EE_MIN_MAX_MW_M2 = 1.2
 SS1XB_DESENSITISED = 20.0
 # Vishay TSAL4400 (3 mm, +-25 deg): Ie 36 mW/sr typical at IF = 100 mA, about linear in IF.
 TSAL4400_MW_SR_PER_MA = 0.36
+FOIL_D_MM = 30.0  # the foil under a coin covers its whole 30 mm face (beam_layout.md): the goal
+# proof counts a coin's whole disc, so a smaller foil would leave dead coins no goal point sees
 FOIL_REFLECTANCE = 0.85  # aluminium foil tape at 940 nm, worn (new: about 0.9)
 MIN_MARGIN = 2.0  # power over threshold a beam needs to read "clear" through dust and ageing
 
@@ -115,12 +117,15 @@ class ReflectiveSpot:
     drilling_mm: float = 0.65  # the 1:1 jig, 2 sigma (hardware_docs/drilling_jig.svg)
     plug_slack_mm: float = 0.1  # the printed plug's 3.1 mm nose in the 3.2 mm hole
     bore_offset_mm: float = 0.1  # the aperture drilled through the plug's printed guide
+    foil_inset_mm: float = 0.2  # the foil's edge inside the coin's: trimmed round the coin with a knife
 
     @property
     def tolerance_mm(self) -> float:
         """How far a coin's edge may stop short of the configured point and still surely trip it:
-        the aperture's worst position error plus its radius (the coin must cover all of it)."""
-        return self.drilling_mm + self.plug_slack_mm + self.bore_offset_mm + self.aperture_d_mm / 2
+        the aperture's worst position error plus its radius (the foil must cover all of it), plus
+        how far the foil's edge may lie inside the coin's (the foil covers the whole face, FOIL_D_MM)."""
+        return (self.drilling_mm + self.plug_slack_mm + self.bore_offset_mm + self.aperture_d_mm / 2
+                + self.foil_inset_mm)
 
     def sure_radius_mm(self, r: float = COIN_RADIUS_MM) -> float:
         """A coin centred within this of the configured point surely covers the whole aperture."""

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from controller.games.coinwar.sensing import TOLERANCE_MM, uncovered_dead_region
 from gametable_core import table_geometry as geo
-from gametable_core.beam_optics import GOAL_SPOT, MIN_MARGIN, RAIL_BEAM, ReflectiveSpot, SlitBeam
+from gametable_core.beam_optics import FOIL_D_MM, GOAL_SPOT, MIN_MARGIN, RAIL_BEAM, ReflectiveSpot, SlitBeam
 from gametable_core.config import load
 
 DEFAULT = load(Path(__file__).resolve().parents[1] / "controller" / "data" / "default-table.toml", layout_only=True)
@@ -107,6 +107,24 @@ def test_cw_4_1_every_dead_coin_covers_a_whole_aperture_on_any_build_within_tole
     real = [(b.at[0] + f * err * math.cos(a), b.at[1] + f * err * math.sin(a))
             for b, (a, f) in zip(POINTS, shifts, strict=True) if b.at is not None]
     assert any(math.dist(centre, p) + GOAL_SPOT.aperture_d_mm / 2 <= r for p in real)
+
+
+def test_cw_4_1_the_proof_holds_for_the_documented_coin_and_not_for_a_smaller_foil():
+    """The checker on the coin the docs tell a builder to make: foil over the whole 30 mm face,
+    its edge within the build tolerance. A dead coin anywhere surely covers a goal point; the
+    28 mm foil disc the docs once gave would leave dead coins no point surely sees."""
+    layout = (Path(__file__).resolve().parents[1] / "hardware_docs" / "beam_layout.md").read_text(encoding="utf-8")
+    assert "foil tape over its whole underside" in layout and FOIL_D_MM == 2 * geo.COIN_RADIUS_MM
+    r = geo.COIN_RADIUS_MM  # dead coins: centre in the goal shrunk by the coin's radius (CW-4.1)
+    build_error = GOAL_SPOT.tolerance_mm - GOAL_SPOT.foil_inset_mm  # the aperture's error and radius
+
+    def bare_rim(foil_d_mm: float) -> float:  # how far the foil's edge lies inside the coin's, at worst
+        return r - foil_d_mm / 2 + GOAL_SPOT.foil_inset_mm
+
+    assert build_error + bare_rim(FOIL_D_MM) <= TOLERANCE_MM
+    assert not uncovered_dead_region(POINTS, tol=build_error + bare_rim(FOIL_D_MM))
+    assert not uncovered_dead_region(POINTS, tol=TOLERANCE_MM)  # the observer's own margin
+    assert uncovered_dead_region(POINTS, tol=build_error + bare_rim(28.0))  # a 28 mm foil disc fails
 
 
 FOIL_WORN = 0.4  # scratched, dull foil

@@ -139,11 +139,12 @@ FLIGHT_PROOFS = ("none", "rails")
 
 # Mounting tolerances the goal proof allows for: a goal point's real aperture may sit this far from
 # its config position, or trip this much later, and the proof stays sound. It covers the reflective
-# spot's own figure, gametable_core/beam_optics.py ``GOAL_SPOT.tolerance_mm`` = 1.45 mm: drilling with the 1:1
+# spot's own figure, gametable_core/beam_optics.py ``GOAL_SPOT.tolerance_mm`` = 1.65 mm: drilling with the 1:1
 # jig (hardware_docs/drilling_jig.svg) 0.65 mm (2 sigma), the printed plug's slack in its hole
-# 0.1 mm, the aperture's offset in the plug 0.1 mm, and the 1.2 mm aperture's radius 0.6 mm (a coin
-# must cover all of it). Monte Carlo over these: benchmarks/bench_tolerances.py.
-TOLERANCE_MM = 1.5
+# 0.1 mm, the aperture's offset in the plug 0.1 mm, the 1.2 mm aperture's radius 0.6 mm (the foil
+# must cover all of it) and the foil's edge up to 0.2 mm inside the coin's (the foil covers the
+# whole face, hardware_docs/beam_layout.md). Monte Carlo over these: benchmarks/bench_tolerances.py.
+TOLERANCE_MM = 1.7
 
 
 def _dead_masks(beams: tuple[BeamConfig, ...], r: float, tol: float = TOLERANCE_MM) -> tuple[frozenset[str], ...]:
