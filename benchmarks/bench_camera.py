@@ -279,8 +279,8 @@ def matrix_draw(split: str, name: str, i: int, rig: CameraRig) -> MatrixDraw:
     table = table_for(c.layout, rng, n)
     ids = table.coins()
     teams = teams or c.one_colour_teams
-    if teams and len(ids) % 2:
-        teams = False  # team games seat an even number
+    if teams and (len(ids) % 2 or len(ids) < 4):
+        teams = False  # team games seat 4 or 6
     coins = team_colours(rng, ids) if c.one_colour_teams and teams else seat_coins(rng, ids)
     if c.near_table_coin:
         odd = rng.choice(ids)

@@ -105,7 +105,7 @@ class Hardware:
             self.daemon.use_lights(self.lights)
         self.adapters = table_adapters(self.parts)
         if self.config.beams:
-            self.beam_watch = BeamWatch(self.config.beams, self.daemon, self.adapters)
+            self.beam_watch = BeamWatch(self.config.beams, self.daemon, self.adapters, self.waiting)
             self.beams = BeamBank(self.config.beams, self.clock, self._on_beam_edge, pin_factory=factory,
                                   on_stuck=self.beam_watch.on_stuck)
             self.start_walk()

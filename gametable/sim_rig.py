@@ -124,7 +124,9 @@ class SimHardware:
             self.stop()
             raise SimHardwareError(f"virtual sensors: the striker link did not open {self.base.path}")
         self.base.start()
-        self.drive(frozenset())
+        references = frozenset(b.id for b in self.config.beams if b.reference)
+        self.drive(references)  # a healthy table: the reference points see their fixed foil ...
+        self.wait_beams(references)  # ... before the first strike opens
 
     def camera_frame(self, t: float, image: Any) -> None:
         """A virtual camera frame into the Pi's own camera observer (``--camera``)."""

@@ -169,6 +169,10 @@ class BeamConfig:
     part: str | None = key(None, text())  # the emitter/receiver pair, e.g. "Vishay TSSP4038 + TSAL6200"
     range_mm: float | None = key(None, number(1.0, 100_000.0))  # the part's rated emitter-to-receiver range
     span_mm: float | None = key(None, number(1.0, 100_000.0))  # a point beam's emitter-to-receiver distance
+    # a goal point under a foil dot fixed for good, off the playing surface: it must always read
+    # blocked, so when it reads clear the goal sensors' carrier, emitters or cable have failed and
+    # "no coin died" cannot be proven (hardware_docs/beam_layout.md, "Failing safe")
+    reference: bool = key(False, BOOL)
 
     @property
     def length_mm(self) -> float | None:

@@ -150,7 +150,7 @@ def _table(beams: tuple[BeamConfig, ...], x: float, y: float) -> list[str]:
     for i, b in enumerate(beams):
         color = PALETTE[i % len(PALETTE)]
         if b.kind == "point" and b.at is not None:
-            geo = f"point at ({_fmt(b.at[0])}, {_fmt(b.at[1])})"
+            geo = f"{'reference ' if b.reference else ''}point at ({_fmt(b.at[0])}, {_fmt(b.at[1])})"
         else:
             assert b.a is not None and b.b is not None
             geo = f"({_fmt(b.a[0])}, {_fmt(b.a[1])}) → ({_fmt(b.b[0])}, {_fmt(b.b[1])})"

@@ -192,7 +192,7 @@ def _section(top: float, post: dict, plug: dict) -> list[str]:
 
 
 def _notes(config: Config, x: float) -> list[str]:
-    points = sum(1 for b in config.beams if b.kind == "point")
+    points = sum(1 for b in config.beams if b.kind == "point" and not b.reference)
     rails = sum(1 for b in config.beams if b.kind == "segment")
     lines = [f"{rails} rail beams (red lines): TSSP4038 + TSAL6200 in 4 corner posts (black squares)",
              f"{points} goal points (red dots): one sensor plug each (grey: its outline under the board)",

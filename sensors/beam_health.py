@@ -58,7 +58,7 @@ class BeamWalk:
                  hold_s: float = 0.0) -> None:
         if not (math.isfinite(hold_s) and hold_s >= 0):
             raise ValueError(f"walk test: hold_s must be a number of seconds >= 0, got {hold_s!r}")
-        self.beams = tuple(beams)
+        self.beams = tuple(b for b in beams if not b.reference)  # (a reference never clears: no walk)
         self.hold_s = hold_s
         start = set(initially_blocked)
         # the levels each beam has shown; done once it has shown both (its level at the start counts)
@@ -125,7 +125,7 @@ class DeadBeamWatch:
 
     def __init__(self, beams: Iterable[BeamConfig], groups: dict[str, str] | None = None,
                  thresholds: dict[str, int] | None = None) -> None:
-        self.beams = {b.id: b for b in beams}
+        self.beams = {b.id: b for b in beams if not b.reference}  # (a reference is watched by itself)
         # group of a beam: its role if given (e.g. "rail", "surface"), else its kind
         self.groups = {i: (groups or {}).get(i, b.kind) for i, b in self.beams.items()}
         self.thresholds = {**DEFAULT_THRESHOLDS, **(thresholds or {})}

@@ -144,8 +144,9 @@ class BeamBank:
         now = self._clock.now()
         with self._lock:
             return sorted(
-                i for i, s in self._beams.items() if s.stable and now - s.since >= self._stuck_after - _EPS
-            )
+                i for i, s in self._beams.items()
+                if s.stable and not s.config.reference and now - s.since >= self._stuck_after - _EPS
+            )  # (a reference point is blocked for good: that is it working)
 
     def diagnostics(self) -> list[str]:
         """One line per problem, for ``gametable/T/sensors/…`` and the status LED."""
@@ -258,7 +259,7 @@ class BeamBank:
             s.stuck_cancel()
             s.stuck_cancel = None
         report = self._on_stuck
-        if report is None or not s.stable:
+        if report is None or not s.stable or s.config.reference:
             return
         since = s.since
 

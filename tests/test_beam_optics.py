@@ -20,7 +20,7 @@ from gametable_core.config import load
 
 DEFAULT = load(Path(__file__).resolve().parents[1] / "controller" / "data" / "default-table.toml", layout_only=True)
 RAILS = [b for b in DEFAULT.beams if b.kind == "segment"]
-POINTS = [b for b in DEFAULT.beams if b.kind == "point"]
+POINTS = [b for b in DEFAULT.beams if b.kind == "point" and not b.reference]
 
 
 # --- rail beams: a cross-check that proves a coin left, never that none did (CW-6.1, CW-8) ---------

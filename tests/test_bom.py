@@ -88,7 +88,7 @@ def test_every_led_has_its_resistor():
 def test_the_connector_count_in_the_text_is_the_table_s():
     pairs = sum(q for q, pn, _, _ in GROUPS[next(g for g in GROUPS if g.startswith("Connectors"))]
                 if pn.startswith("JST"))
-    assert pairs == 2 * SEGMENTS + POINTS + SEATS + STATUS == 27
+    assert pairs == 2 * SEGMENTS + POINTS + SEATS + STATUS == 28
     assert f"one JST-XH pair per cable at the HAT end ({pairs} for the default table" in BOM
 
 

@@ -183,7 +183,7 @@ def test_drilling_jig_is_one_to_one_with_every_goal_hole_and_a_scale_check(tmp_p
         if (g.get("id") or "").startswith("hole-"):
             c = g.find(f"{SVG}circle")
             holes[g.get("id")[5:]] = (float(c.get("cx")), float(c.get("cy")), float(c.get("r")))
-    points = {b.id: b.at for b in config.beams if b.kind == "point"}
+    points = {b.id: b.at for b in config.beams if b.kind == "point" and not b.reference}  # (the reference: its own hole)
     assert set(holes) == set(points) and len(points) == 12
     assert all(r == 1.6 for _, _, r in holes.values())  # 3.2 mm holes
     # every pair of holes is exactly as far apart on paper as on the table (y flipped, not scaled)

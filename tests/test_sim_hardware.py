@@ -229,3 +229,24 @@ def test_gametable_sim_says_when_it_takes_the_direct_path(tmp_path):
 ])
 def test_the_sensor_path_is_the_default_in_real_time_only(speed, direct, reason):
     assert direct_reason(speed, direct) == reason
+
+
+def test_a_failed_carrier_tells_the_host_at_once_and_the_strike_asks_who_died(make_table):
+    """hardware_docs/beam_layout.md "Failing safe": the Pi's own code on MockFactory pins: the reference pin reads clear, the host's panel is
+    told why (``sensors/waiting``), and a coin flicked into the goal is not stated alive."""
+    vt, _daemon, _rig, phone = make_table()
+    start = len(phone.messages)
+    vt.vbeams.goal_sensors_failed = True
+    vt._beams_to(vt.physics.positions())
+    phone.wait_for(f"gametable/{T}/sensors/waiting",
+                   lambda m: "goal sensors failed" in (m.json().get("waiting") or ""), start=start)
+    vt.physics.remove("c1")
+    vt.physics.place("c1", 212.5, 40.0)
+    vt._beams_to(vt.physics.positions())
+    assert vt.flick("c1", 0.0, GOAL_SPEED)["ok"]
+    assert vt.last_truth.dead == ["c1"]
+    assert vt.last_observed.dead is None and vt.last_observed.goal_fault == ["goal_ref"]
+    start = len(phone.messages)
+    vt.vbeams.goal_sensors_failed = False  # repaired: the reason goes away
+    vt._beams_to(vt.physics.positions())
+    phone.wait_for(f"gametable/{T}/sensors/waiting", lambda m: not m.json().get("waiting"), start=start)

@@ -28,7 +28,7 @@ class PacedBeams:
 
     def step(self, t: float, dt: float, positions: dict[str, Point], drive: Drive | None) -> None:
         """One physics step of ``dt`` seconds (at ``t`` into the strike) has put the coins at ``positions``."""
-        new = self.vbeams.compute(positions.values()) if drive else None
+        new = self.vbeams.reading(positions.values()) if drive else None
         changed = new is not None and new != self.vbeams.state
         if t > 0:
             # pace the physics on the injected clock: a fake clock advances at once, a real one sleeps
@@ -49,7 +49,7 @@ class PacedBeams:
     def moved(self, positions: dict[str, Point], drive: Drive | None) -> None:
         """Coins moved by hand (outside a strike): the beams show them at once."""
         if drive:
-            self.vbeams.state = self.vbeams.compute(positions.values())
+            self.vbeams.state = self.vbeams.reading(positions.values())
             drive(self.vbeams.state)
         else:
             self.vbeams.update(self.clock.now(), positions)

@@ -42,8 +42,15 @@ class VirtualBeams:
         self.r = r
         self.on_edge = on_edge
         self.state: frozenset[str] = frozenset()
+        # reference points see their fixed foil while the goal sensors work; ``fail_goal_sensors``
+        # stops that (a stopped carrier: every goal point and reference reads clear)
+        self.references = frozenset(b.id for b in self.beams if b.reference)
+        self.goal_sensors_failed = False
+        self._points = frozenset(b.id for b in self.beams if b.kind == "point")
         self._index: dict[tuple[int, int], tuple[BeamConfig, ...]] = {}
         for beam in self.beams:
+            if beam.reference:
+                continue
             x0, y0, x1, y1 = _bbox(beam)
             for i in range(math.floor((x0 - r) / _CELL), math.floor((x1 + r) / _CELL) + 1):
                 for j in range(math.floor((y0 - r) / _CELL), math.floor((y1 + r) / _CELL) + 1):
@@ -69,13 +76,19 @@ class VirtualBeams:
                     out.add(beam.id)
         return frozenset(out)
 
+    def reading(self, centres: Iterable[Point]) -> frozenset[str]:
+        """What the receivers read: the coins' beams, the reference points (their fixed foil) --
+        or, with the goal sensors failed, no goal point and no reference at all."""
+        out = self.compute(centres)
+        return out - self._points if self.goal_sensors_failed else out | self.references
+
     def reset(self, positions: dict[str, Point]) -> None:
         """Set the current state without reporting edges (e.g. a table set up before the sensors start)."""
-        self.state = self.compute(positions.values())
+        self.state = self.reading(positions.values())
 
     def update(self, t: float, positions: dict[str, Point]) -> list[BeamEdge]:
         """New positions at time ``t``; reports and returns the edges since the last update."""
-        new = self.compute(positions.values())
+        new = self.reading(positions.values())
         if new == self.state:
             return []
         edges = [BeamEdge(b, True, t) for b in sorted(new - self.state)] + [

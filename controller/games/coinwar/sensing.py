@@ -62,6 +62,7 @@ class ObservedStrike:
     started: float = 0.0
     settled: float = 0.0
     contacts_open: list[list[str]] | None = None  # with ``contacts``: the pairs not decided (CW-9)
+    goal_fault: list[str] = field(default_factory=list)  # reference points that read clear: ``dead`` unknown
 
     def shot(self) -> dict[str, Any]:
         """The CW-9 ``shot`` input (null where the sensors cannot tell), with how many beam edges
@@ -83,6 +84,7 @@ class BeamRoles:
     surface: tuple[str, ...]  # beams a flat coin can block (goal proof)
     rail: tuple[str, ...]  # over-rail beams: only a coin leaving the table crosses them
     mouths: dict[str, str]  # beam id -> "A"/"B": across a goal mouth (CW-7.3)
+    reference: tuple[str, ...] = ()  # goal points under fixed foil: always blocked while working
 
 
 def classify(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM) -> BeamRoles:
@@ -92,9 +94,12 @@ def classify(beams: Sequence[BeamConfig], r: float = geo.COIN_RADIUS_MM) -> Beam
 
 @lru_cache(maxsize=16)
 def _classify(beams: tuple[BeamConfig, ...], r: float) -> BeamRoles:
-    surface, rail, mouths = [], [], {}
+    surface, rail, mouths, reference = [], [], {}, []
     m0, m1 = geo.mouth_span()
     for b in beams:
+        if b.reference:
+            reference.append(b.id)
+            continue
         if _reachable_by_flat_coin(b, r):
             surface.append(b.id)
             continue
@@ -108,7 +113,7 @@ def _classify(beams: tuple[BeamConfig, ...], r: float) -> BeamRoles:
             mouths[b.id] = "B"
         else:
             rail.append(b.id)
-    return BeamRoles(tuple(surface), tuple(rail), mouths)
+    return BeamRoles(tuple(surface), tuple(rail), mouths, tuple(reference))
 
 
 def _reachable_by_flat_coin(beam: BeamConfig, r: float) -> bool:
@@ -309,6 +314,7 @@ class Observer:
             "rail_since": {},  # rail beam -> when it went blocked inside this strike's window
             "mouths": {},
             "edges": 0,
+            "ref_lost": set(self.roles.reference) - self.blocked,  # a reference point read clear
         }
         self._arm()
 
@@ -330,6 +336,8 @@ class Observer:
             s["edges"] += 1  # CW-5.6: a repeated level (e.g. a bank reading its pins afresh) shows nothing
         if beam_id in self.roles.rail:
             self._rail_edge(s, beam_id, blocked, float(edge.t))
+        if not blocked and beam_id in self.roles.reference:
+            s["ref_lost"].add(beam_id)  # for a moment is enough: a flickering carrier proves nothing
         if blocked and beam_id in self.roles.mouths:
             m = self.roles.mouths[beam_id]
             s["mouths"][m] = s["mouths"].get(m, 0) + 1
@@ -389,7 +397,10 @@ class Observer:
             self._cancel = None
         assert s is not None
         surface_blocked = self.blocked & set(self.roles.surface)
-        possible = dead_possible(self.beams, surface_blocked)
+        fault = sorted(s["ref_lost"] | (set(self.roles.reference) - self.blocked))
+        # a goal point reads "blocked" only while it sees a reflection: with its carrier, emitter or
+        # cable gone every point reads clear, so "no coin died" holds only while the reference does
+        possible = bool(fault) or dead_possible(self.beams, surface_blocked)
         goal_points = sorted(b for b in surface_blocked if b in self._points)
         facts = ObservedStrike(
             seat=s["seat"],
@@ -403,6 +414,7 @@ class Observer:
             rail_crossings=s["rail"],
             mouth_crossings=dict(s["mouths"]),
             edges=s["edges"],
+            goal_fault=fault,
             started=s["started"],
             settled=self.clock.now(),
         )
