@@ -50,6 +50,8 @@ def test_host_game_three_phones_question_undo_and_reload(stack, browser, broker)
         phones.append(page)
     ann, bo, cy = phones
     ann.locator("#turn-banner").filter(has_text="YOUR TURN").wait_for()
+    about = ann.inner_text("#my-coin-about")  # the coin by its look, as players name it, not "c1"
+    assert "c1" not in about and "red" in about, about
     assert "2 strikes left" in ann.inner_text("#strikes-left")
     bo.locator("#turn-banner").filter(has_text="Ann's turn").wait_for()
     shot("phone-ann-your-turn.png", ann)

@@ -304,6 +304,16 @@ def test_seat_leds_on_the_table_then_game_over_with_a_summary_and_a_rematch(stac
         assert b2 < 150, (r2, g2, b2)
         shot("table-leds.png", ann)
         assert "YOUR TURN" in ann.locator("#turn-banner").inner_text()
+        # Ann's coin hits Bo's (an attack, CW-5.3): the banner's last line says so without the rule number
+        assert stack.daemon.submit({"type": "strike", "seat": 1, "id": "t-attack-strike"})["ok"]
+        assert stack.daemon.submit({**shot_input(1, touch=["c2"], coin="c1"), "id": "t-attack"})["ok"]
+        ann.goto(stack.url + "/")  # the seat's page: its turn banner ends on the last thing that happened
+        ann.locator("#last-event").filter(has_text="enemy coin").wait_for()
+        assert "(CW-" not in ann.locator("#last-event").inner_text()
+        ann.goto(stack.url + "/table")
+        ann.locator("#board").wait_for()
+        assert stack.daemon.submit({"type": "end_turn", "seat": 2, "id": "t-bo-ends"})["ok"]
+        _until(lambda: stack.daemon.public_state()["turn"]["seat"] == 1, "Ann's turn again")
         # Ann knocks Bo's coin into the goal: game over (CW-4, CW-9) -- through the daemon, as the table reports it
         assert stack.daemon.submit({"type": "strike", "seat": 1, "id": "t-strike"})["ok"]
         assert stack.daemon.submit({**shot_input(1, dead=["c2"], coin="c1"), "id": "t-shot"})["ok"]

@@ -613,6 +613,9 @@ def test_SG_1_pick_general_and_place_before_the_first_roll():
     assert len(offers) == 2
     s = move(s, 1, "pick_general", general=offers[1])
     assert p(s, 1)["general"] == offers[1]
+    from controller.games.sanguosha_map.cards import GENERALS
+    said = s["last"][-1]["text"]  # the general as players name it (its Chinese name), never its id
+    assert GENERALS[offers[1]]["name"] in said and offers[1] not in said
     with pytest.raises(GameError, match="not in your inner zone"):
         move(s, 1, "place", cell=[2, 7])
     s = move(s, 1, "place", cell=[2, 1])

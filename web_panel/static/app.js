@@ -44,7 +44,7 @@ async function post(path, body = {}) {
       headers: { "Content-Type": "application/json", "X-CSRF-Token": cookie("gt_csrf") }, body: JSON.stringify(payload) });
     data = await res.json();
   } catch (err) { data = { ok: false, error: res ? t("the panel answered HTTP {status}", { status: res.status }) : t("no connection to the table") }; }
-  if (!data.ok) toast(data.error || t("refused"));  // the panel says its refusals in this phone's language
+  if (!data.ok) toast(data.error ? (S.showRules ? data.error : noRules(data.error)) : t("refused"));  // in this phone's language; rule numbers behind the switch
   return data;
 }
 
@@ -302,7 +302,8 @@ function lastLine() {
   if (!e || !e.lines.length) return "";
   const shown = entryLines(e), turnLine = (i) => (e.says && e.says[i] ? TURN_IDS.includes(e.says[i].id) : /'s (extra )?turn$/.test(e.lines[i]));
   const keep = shown.filter((_, i) => !turnLine(i));
-  return `<div class="last" id="last-event">${esc(keep.slice(-1)[0] || shown[shown.length - 1])}</div>`;
+  const last = keep.slice(-1)[0] || shown[shown.length - 1];
+  return `<div class="last" id="last-event">${esc(S.showRules ? last : noRules(last))}</div>`;  // rule numbers: behind the switch
 }
 
 function answerCard(st) {

@@ -241,7 +241,9 @@ def _before_start(state: State, p: dict[str, Any], move: str, args: dict[str, An
             raise GameError(f"pick_general: choose one of {', '.join(p['offers'])}, not {g!r}")
         p["class"] = GENERALS[g]["card_health"]
         p.update(general=g, health=CLASS[p["class"]]["health"], max_health=CLASS[p["class"]]["health"])
-        emit(state, say("{who} picks {general}", who=p["name"], general=g), {"kind": "pick_general", "seat": p["seat"], "general": g})
+        # the general as the players name it (its Chinese name), not its id
+        emit(state, say("{who} picks {general}", who=p["name"], general=GENERALS[g]["name"]),
+             {"kind": "pick_general", "seat": p["seat"], "general": g})
         return
     c = maps.parse_cell(args.get("cell"), "place: cell", state["map"]["rows"])
     if state["map"]["rows"][c[0]][c[1]] != maps.INNER[p["team"]]:

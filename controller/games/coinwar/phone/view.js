@@ -87,7 +87,7 @@
     // Football: the badge is the team's (a seat's own colour would contradict the team's coins)
     const teamPlay = football() && me && TEAM_COLOURS[me.team];
     const badge = teamPlay ? teamBadge(me.team, { big: true, dead: !me.alive }) : coinBadge(seat, { big: true, dead: me && !me.alive });
-    const about = [t("Seat {n}", { n: seat }), me && typeof me.coin === "string" ? t("your coin is {coin}", { coin: me.coin }) : "",
+    const about = [t("Seat {n}", { n: seat }),  // the coin by its look, as the players name it (not its id)
       football() ? "" : colour, me && me.team ? t("team {team}", { team: me.team }) : "",
       teamPlay ? t("your team flicks the {colour} coins {first}–{last} ({pattern})", { colour: t(TEAM_COLOUR_NAMES[me.team]), first: me.team + "1", last: me.team + "3", pattern: t(TEAM_PATTERN_NAMES[me.team]) }) : ""];
     return `<section class="card row" id="my-coin">${badge}<div class="grow">
