@@ -648,6 +648,15 @@ def test_a_game_night_under_real_micropython_sends_every_flick_and_lasts_8_hours
     assert "OK duty cycle (micropython)" in proc.stdout
     turns = [line for line in proc.stdout.splitlines() if line.startswith("TURN")]
     assert len(turns) == 6 and all("end=sleep" in t and "strikes=1" in t for t in turns)
+    # a knock on the table wakes a striker lying there; it sends no strike and sleeps again
+    knocks = [line for line in proc.stdout.splitlines() if line.startswith("KNOCK")]
+    assert len(knocks) == 2 and all("end=sleep" in k and "strikes=0" in k for k in knocks)
+    nights = {line.split(" hours=")[0]: line for line in proc.stdout.splitlines() if line.startswith("NIGHT")}
+    doc = (ROOT / "hardware_docs" / "firmware.md").read_text(encoding="utf-8")
+    for line in nights.values():  # the docs' "A night of play" table is this scenario's output
+        handling, knocks_per_min = line.split()[1].split("=")[1], line.split()[2].split("=")[1]
+        hours, power_path = line.split()[3].split("=")[1], line.split()[4].split("=")[1]
+        assert f"| {handling} s | {knocks_per_min} | {hours} h | {power_path} h |" in doc, line
 
 
 def test_the_game_night_also_passes_under_cpython(tmp_path):
