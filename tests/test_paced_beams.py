@@ -47,5 +47,5 @@ def test_without_pins_the_edges_go_to_the_observer_and_a_coin_put_back_by_hand_s
     _slide(paced, 300)
     assert edges and {e.blocked for e in edges} == {True, False}
     paced.moved({"c1": (212.5, 312.5)}, None)  # into the goal, by hand
-    assert vbeams.state == vbeams.compute([(212.5, 312.5)]) and any(b.startswith("goal") for b in vbeams.state)
+    assert vbeams.state == vbeams.reading([(212.5, 312.5)]) and any(b.startswith("goal") for b in vbeams.state)
     assert edges[-1].blocked is True and edges[-1].beam_id.startswith("goal")
