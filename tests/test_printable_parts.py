@@ -80,6 +80,34 @@ def test_the_two_parts_of_a_corner_do_not_collide_nor_sit_in_the_rails(a, b):
     assert not any(_overlap(p, r) for p in (pa, pb) for r in rails)
 
 
+@pytest.mark.parametrize("name, body_w, body_d", [("rail_corner_post", "tssp_body[0]", "tssp_body[1]"),
+                                                  ("goal_sensor_plug", "rx_body[1]", "rx_body[2]")])
+def test_the_receivers_leads_have_a_slot_out_of_its_pocket(name, body_w, body_d):
+    """The TSSP4038's three leads (0.5 mm, 2.54 mm pitch) leave the package's bottom face: a slot
+    across all three with print clearance, inside the pocket's width, leaving the front of the
+    bottom face to rest on; it runs through the wall (the pocket alone gave 0.15 mm there)."""
+    part = scad_params.read(PRINTABLE / f"{name}.scad")
+    arr, idx = body_w.split("[")
+    width = part[arr][int(idx[:-1])]
+    depth = part[body_d.split("[")[0]][int(body_d.split("[")[1][:-1])]
+    assert part["lead_span"] == pytest.approx(2 * 2.54 + 0.5)
+    assert part["lead_slot_w"] >= part["lead_span"] + 2 * part["clr"]  # every lead clears the slot's sides
+    assert part["lead_slot_w"] <= width + 2 * part["clr"]  # inside the pocket: it does not undercut the walls
+    assert 0 < part["lead_zone"] < depth - 2.0  # >= 2 mm of the bottom face still rests on the floor
+
+
+def test_all_four_corner_posts_render_by_default_each_with_its_corners_parts():
+    """beam_layout.md "Mounting notes": SW both emitters, NW rail_w receiver + rail_n emitter, NE both
+    receivers, SE rail_e emitter + rail_s receiver (part A on the long rail, B on the short)."""
+    assert POST["corner"] == "all"
+    text = (PRINTABLE / "rail_corner_post.scad").read_text()
+    for corner, parts in {"SW": ("tsal", "tsal"), "NW": ("tssp", "tsal"), "NE": ("tssp", "tssp")}.items():
+        assert f'c == "{corner}" ? ["{parts[0]}", "{parts[1]}"]' in text
+    assert ': ["tsal", "tssp"];' in text  # SE
+    notes = (ROOT / "hardware_docs" / "beam_layout.md").read_text(encoding="utf-8")
+    assert "SW both emitters" in notes and "NE both" in notes
+
+
 def test_a_hood_stops_short_of_the_other_beam():
     hood_end = -POST["rail_width"] + POST["front_wall"] + POST["hood"]  # along the beam, from the outer face
     assert hood_end < -POST["beam_out"] - POST["slit_width"] / 2

@@ -26,6 +26,13 @@ tsal_d = 3.0;
 tsal_flange = 3.8;
 tsal_len = 5.3;
 rx_body = [6.95, 6.0, 5.6];
+// The receiver's three leads (0.5 mm, 2.54 pitch) leave the package's bottom -- here its -x side,
+// the package lying on its side -- near its back: a slot there lets them out through the cup's wall.
+lead_pitch = 2.54;
+lead_w = 0.5;
+lead_span = 2 * lead_pitch + lead_w;       // across the three leads (along the tilt plane)
+lead_slot_w = lead_span + 2 * clr + 0.2;   // 0.2 for bent or skewed leads
+lead_zone = 3.0;                           // the leads leave the bottom within this of the back face
 // the cup under the board, from the parts' extents (the same sums as the geometry test): the
 // emitter's side (+y) and the receiver's side (-y) differ, so neighbouring rows nest.
 cup_tx = (distance + tsal_len) * sin(tilt) + tsal_flange / 2 * cos(tilt) + wall;
@@ -52,6 +59,9 @@ module plug() {
         along(tilt) translate([0, 0, -tsal_len - 5]) cylinder(d = tsal_flange + 2 * clr, h = tsal_len + 5, $fn = 32);
         along(-tilt) translate([-rx_body[0] / 2 - clr, -rx_body[1] / 2 - clr, -rx_body[2] - 5])
             cube([rx_body[0] + 2 * clr, rx_body[1] + 2 * clr, rx_body[2] + 5]);
+        // its leads: out of the package's bottom (-x), through the cup's wall, open at the back
+        along(-tilt) translate([-rx_body[0] / 2 - clr - wall - 1, -lead_slot_w / 2, -rx_body[2] - 5])
+            cube([wall + 1 + clr + 0.01, lead_slot_w, lead_zone + 5]);
     }
 }
 

@@ -5,8 +5,9 @@
 // y = -beam_out (config: rail_w x = -16, rail_s y = -16). The post sits outside the corner and
 // hangs down the rails' outer faces, so the part bodies can reach below the rail top while their
 // lenses look along it; nothing stands on the rail top but the two slit hoods.
-// Print 4 (mirror for the other corners: mirror([1,0,0]) etc.), PETG, black (opaque to 940 nm),
-// 0.2 mm layers, on its back. All sizes in mm; `make stl` / `make renders`.
+// Print 4: by default all four corners are rendered, each mirrored and with its own parts
+// (`corner = "SW"` etc. renders one), PETG, black (opaque to 940 nm), 0.2 mm layers, on its back.
+// All sizes in mm; `make stl` / `make renders`.
 
 rail_width = 30;       // rail top width (gametable_core/table_geometry.py RAIL_WIDTH_MM)
 beam_out = 16;         // beam axis outside the rail's inner face (the config's -16 / 441 / 641)
@@ -27,9 +28,18 @@ tssp_body = [6.0, 5.6, 6.95];
 tssp_lens_z = 3.5;
 tsal_body = [5.8, 8.6, 5.8];
 tsal_lens_z = 2.9;
+// The TSSP4038's three leads (0.5 mm, 2.54 pitch) leave the package's bottom face, near its back
+// (Vishay "Mold" drawing): a slot under the pocket lets them out downwards; the front of the bottom
+// face still rests on the pocket floor. (The TSAL6200's leads leave its back: the open back.)
+lead_pitch = 2.54;
+lead_w = 0.5;
+lead_span = 2 * lead_pitch + lead_w;       // across the three leads
+lead_slot_w = lead_span + 2 * clr + 0.2;   // 0.2 for bent or skewed leads
+lead_zone = 3.0;                           // the leads leave the bottom within this of the back face
 // This corner's parts (beam_layout.md "Rail beams" gives each corner's): SW = two emitters.
 part_a = "tsal";
 part_b = "tsal";
+corner = "all";        // "SW", "NW", "NE", "SE", or "all": the four, laid out to print at once
 
 function body(p) = p == "tssp" ? tssp_body : tsal_body;
 function lens_z(p) = p == "tssp" ? tssp_lens_z : tsal_lens_z;
@@ -51,13 +61,17 @@ module cut(p) {
         cube([b[0] + 2 * clr, b[1] + clr + wall + 1, b[2] + 2 * clr]);
     // the slit, on the beam axis, through the front wall and the hood
     translate([-slit_width / 2, -0.01, slit_bottom]) cube([slit_width, front_wall + hood + 0.02, slit_height]);
+    // the receiver's leads: out of its bottom face, down through the housing's floor and open at the back
+    if (p == "tssp")
+        translate([-lead_slot_w / 2, -b[1] - clr - wall - 1, beam_z - lens_z(p) - clr - wall - 1])
+            cube([lead_slot_w, lead_zone + clr + wall + 1, wall + 1 + clr + 0.01]);
 }
 
 // part A on the west rail's beam, part B on the south rail's beam (rotated to shine along +x)
 module place_a() { translate([-beam_out, -rail_width - front_wall, 0]) children(); }
 module place_b() { translate([-rail_width - front_wall, -beam_out, 0]) rotate([0, 0, -90]) children(); }
 
-module post() {
+module post(part_a = part_a, part_b = part_b) {
     low = beam_z - max(tssp_lens_z, tsal_lens_z) - clr - wall;
     outer = rail_width + front_wall + max(tssp_body[1], tsal_body[1]) + clr + wall;
     difference() {
@@ -76,4 +90,10 @@ module post() {
     }
 }
 
-post();
+// each corner's parts (beam_layout.md "Mounting notes"), in the SW post's frame mirrored to its corner
+function parts_of(c) = c == "SW" ? ["tsal", "tsal"] : c == "NW" ? ["tssp", "tsal"] : c == "NE" ? ["tssp", "tssp"] : ["tsal", "tssp"];
+function flips_of(c) = c == "SW" ? [1, 1] : c == "NW" ? [1, -1] : c == "NE" ? [-1, -1] : [-1, 1];
+module corner_post(c) { f = flips_of(c); p = parts_of(c); scale([f[0], f[1], 1]) post(p[0], p[1]); }
+
+if (corner == "all") for (i = [0 : 3]) translate([(i % 2) * 100, floor(i / 2) * 100, 0]) corner_post(["SW", "NW", "NE", "SE"][i]);
+else corner_post(corner);
