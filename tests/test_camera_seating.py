@@ -144,6 +144,7 @@ def test_cam4_no_frame_with_all_markers_is_one_line_exit_2(tmp_path: Path) -> No
 @settings(max_examples=34, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(name=st.sampled_from(sorted(cond.CONDITIONS)), i=st.integers(0, 10_000))
 @example(name="looks", i=3)  # a coin not seated but found at rest at the end: its pairs stay open
+@example(name="tilt", i=9796)  # a rider whose support was knocked away rides along with it (physics.py)
 def test_cam2_accepted_facts_are_true_in_every_condition(name: str, i: int) -> None:
     """Any strike of the tune split in any condition: every fact the camera alone accepts (and
     every contact it states, CW-9's open pairs aside) is the physics' truth; unknown is allowed."""
@@ -166,3 +167,17 @@ def test_cam2_accepted_facts_are_true_in_every_condition(name: str, i: int) -> N
         tracker.feed(t, image)
     shot = camera_shot(tracker.result(), seat=int(d.coin[1:]), coin=d.coin).shot(open_pairs=True)
     assert not bench.wrong(shot, truth), (name, i, shot, truth.shot(int(d.coin[1:])))
+
+
+def test_cw_6_1_a_rider_stays_on_its_support_when_that_coin_is_knocked_away():
+    """The virtual table's truth (sensors/virtual/physics.py): c2 rides up on c1 at the impact (the
+    flying dice) and c1 is knocked 350 mm away; c2 stays tilted on c1, so it rests where c1 does,
+    not hovering over bare table where it met c1 (what the camera saw there was a flat coin)."""
+    import math
+
+    rig = cond.draw_rig(__import__("random").Random("test/tilt/9796"), "tilt", "tune")
+    d = bench.matrix_draw("tune", "tilt", 9796, rig)
+    truth = d.table.flick(d.coin, d.vx, d.vy)
+    assert truth.contacts == [("c1", "c2")] and truth.flown == ["c2"]
+    assert math.dist(truth.left_at["c2"], truth.positions["c1"]) < 15.5  # on c1 (its contact spot on c1)
+    assert math.dist(truth.left_at["c2"], (142.9, 23.7)) > 300  # not where the two met

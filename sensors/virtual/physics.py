@@ -255,6 +255,7 @@ class TablePhysics:
 
     def _judge(self, log: _StrikeLog, t: float) -> StrikeTruth:
         r = self.params.coin_radius_mm
+        self._carry_riders(log)  # where the riders rest: on their supports' final spots
         dead: list[str] = []
         for c, body in sorted(self._bodies.items()):
             p = (body.position.x, body.position.y)
@@ -288,9 +289,19 @@ class TablePhysics:
         for c, (start, vel, t0, end) in log.airborne.items():
             if t < end:
                 pos[c] = (start[0] + vel[0] * (t - t0), start[1] + vel[1] * (t - t0))
+        self._carry_riders(log)
         for c, p in log.riders.items():
             pos[c] = p
         return pos
+
+    def _carry_riders(self, log: _StrikeLog) -> None:
+        """Each rider where its support is now (CW-6.1: it stays tilted on that coin); a support
+        that left the table (died, flew) leaves its rider where it last was."""
+        for c, (support, (dx, dy)) in log.supports.items():
+            body = self._bodies.get(support)
+            if c in log.riders and body is not None:
+                log.riders[c] = (body.position.x + dx, body.position.y + dy)
+                log.left_at[c] = log.riders[c]
 
     # --- collision handlers -------------------------------------------------------------------
 
@@ -322,6 +333,8 @@ class TablePhysics:
         if coin not in log.pending and coin not in log.flown_set:
             mid = (b1.position + b2.position) / 2
             log.pending[coin] = ("ride", (mid.x, mid.y), (0.0, 0.0))
+            below = _body(s2 if rider is s1 else s1).position
+            log.supports[coin] = (self._by_shape[s2 if rider is s1 else s1], (mid.x - below.x, mid.y - below.y))
 
     def _rail_begin(self, arb: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
         """A coin meets a rail: a hard enough impact may make it hop over the rail (CW-6.1)."""
@@ -408,5 +421,8 @@ class _StrikeLog:
     left_at: dict[str, Point] = field(default_factory=dict)
     airborne: dict[str, tuple[Point, Point, float, float]] = field(default_factory=dict)
     riders: dict[str, Point] = field(default_factory=dict)
+    # rider -> (the coin it rides on, its spot relative to that coin's centre): it stays tilted on
+    # that coin, so it goes where that coin goes (a support knocked away carries its rider along)
+    supports: dict[str, tuple[str, Point]] = field(default_factory=dict)
     mouths: dict[str, str] = field(default_factory=dict)
     risk: float = 0.0
