@@ -200,13 +200,15 @@ class SimConfig:
 PICAMERA2 = "picamera2"  # the Pi camera through libcamera (Debian's python3-picamera2)
 MARKER_IDS = ("0", "1", "2", "3")  # CAM-1: ArUco DICT_4X4_50, ids 0-3
 DEFAULT_THRESHOLD = 0.98  # CAM-2: a fact below this confidence is unknown (the referee asks, CW-8)
-# CAM-1: outside the playing surface (0..425 x 0..625), on the frame's corners: 40 mm markers whose
-# centres sit 40 mm beyond each corner (on the rails' outer band), so no coin at rest on the surface ever covers one
+# CAM-1: outside the playing surface (0..425 x 0..625): 40 mm markers lying flat on the board 75 mm
+# beyond each short end of the surface, 40 mm in from the long sides (hardware_docs/camera.md "Where
+# the markers go"): not on the rail tops (out of the surface's plane), not at the corners (the rail
+# posts hang there), and no coin at rest on the surface ever covers one
 DEFAULT_MARKERS: dict[str, tuple[float, float]] = {
-    "0": (-40.0, -40.0),
-    "1": (geo.WIDTH_MM + 40.0, -40.0),
-    "2": (geo.WIDTH_MM + 40.0, geo.LENGTH_MM + 40.0),
-    "3": (-40.0, geo.LENGTH_MM + 40.0),
+    "0": (40.0, -75.0),
+    "1": (geo.WIDTH_MM - 40.0, -75.0),
+    "2": (geo.WIDTH_MM - 40.0, geo.LENGTH_MM + 75.0),
+    "3": (40.0, geo.LENGTH_MM + 75.0),
 }
 # CAM-2 identity: the colour a person names each seat's coin by -- colours a real group has, that
 # stand out on light wood (red, blue, green, yellow, black). Two seats may share one (two reds): then
@@ -244,7 +246,8 @@ def _camera_markers(value: Any, where: str) -> Any:
         return REFUSED
     for marker in value:
         if marker not in MARKER_IDS:
-            raise refusal(f"{where}.{marker}", "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
+            named = f"{where}.{marker}" if str(marker).isalnum() else where  # a key like "\n": quoted after
+            raise refusal(named, "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
     out: dict[str, tuple[float, float]] = {}
     for marker in MARKER_IDS:
         if marker not in value:

@@ -33,6 +33,12 @@ SECTION_H = 200.0  # the section drawing below the top view
 # Under the table, near the south-west corner (seat 1's left): the Pi 4 with the HAT on it, and
 # the base station on its short USB cable (mounting.md "Base station and strikers").
 PI_AT, PI_SIZE = (20.0, 30.0), (85.0, 56.0)
+# The camera's four 40 mm ArUco markers lie flat on the board beyond the short rails, 40 mm in from
+# the long sides (hardware_docs/camera.md "Where the markers go"): the board reaches BOARD_EXT beyond
+# the surface at both short ends for them, 485 x 815 mm in all.
+MARKERS_AT = ((40.0, -75.0), (385.0, -75.0), (385.0, 700.0), (40.0, 700.0))
+MARKER_MM = 40.0
+BOARD_EXT = 95.0
 BASE_AT = (20.0, 110.0)
 
 
@@ -87,7 +93,16 @@ def render(config: Config) -> str:
         f'height="{_fmt(length + 2 * RW)}" fill="#c9a46a" stroke="black"/>',
         f'<rect id="surface" x="{_fmt(X(0))}" y="{_fmt(Y(length))}" width="{_fmt(w)}" height="{_fmt(length)}" '
         'fill="#e9f3e4" stroke="black"/></g>',
+        # the board under the rails, longer than them for the camera's markers
+        f'<rect id="board" x="{_fmt(X(-RW))}" y="{_fmt(Y(length + BOARD_EXT))}" width="{_fmt(w + 2 * RW)}" '
+        f'height="{_fmt(length + 2 * BOARD_EXT)}" fill="none" stroke="#8a6a3a" stroke-dasharray="6 2"/>',
     ]
+    markers = config.camera.markers if config.camera is not None else dict(enumerate(MARKERS_AT))
+    for i, (mx, my) in sorted(markers.items()):
+        out.append(f'<g id="marker-{i}"><rect x="{_fmt(X(mx) - MARKER_MM / 2)}" y="{_fmt(Y(my) - MARKER_MM / 2)}" '
+                   f'width="{_fmt(MARKER_MM)}" height="{_fmt(MARKER_MM)}" fill="none" stroke="black"/>'
+                   f'<text x="{_fmt(X(mx))}" y="{_fmt(Y(my) + 3)}" text-anchor="middle" font-size="7">marker {i} '
+                   f"({_fmt(mx)}, {_fmt(my)})</text></g>")
     g = geo.GOAL
     out.append(f'<rect id="goal" x="{_fmt(X(g.x0))}" y="{_fmt(Y(g.y1))}" width="{_fmt(g.x1 - g.x0)}" '
                f'height="{_fmt(g.y1 - g.y0)}" fill="none" stroke="black" stroke-width="1.2"/>')
@@ -98,6 +113,8 @@ def render(config: Config) -> str:
         _dim(X(w + RW), Y(-RW), X(w + RW), Y(length + RW), f"overall {_fmt(length + 2 * RW)}", 34,
              "overall-length"),
         _dim(X(-RW), Y(length + RW), X(0), Y(length + RW), f"rail {_fmt(RW)}", -12, "rail"),
+        _dim(X(-RW), Y(-BOARD_EXT), X(-RW), Y(length + BOARD_EXT), f"board {_fmt(length + 2 * BOARD_EXT)}", -40,
+             "board-length"),
         _dim(X(g.x0), Y(g.y1), X(g.x1), Y(g.y1), f"goal {_fmt(g.x1 - g.x0)} x {_fmt(g.y1 - g.y0)}", -14, "goal"),
         _dim(X(0), Y(g.y0), X(g.x0), Y(g.y0), _fmt(g.x0), 12, "goal-x"),
         _dim(X(g.x0), Y(0), X(g.x0), Y(g.y0), _fmt(g.y0), -12, "goal-y"),
@@ -192,6 +209,7 @@ def _section(top: float, post: dict, plug: dict) -> list[str]:
 
 
 def _notes(config: Config, x: float) -> list[str]:
+    w, length = geo.WIDTH_MM, geo.LENGTH_MM
     points = sum(1 for b in config.beams if b.kind == "point" and not b.reference)
     rails = sum(1 for b in config.beams if b.kind == "segment")
     lines = [f"{rails} rail beams (red lines): TSSP4038 + TSAL6200 in 4 corner posts (black squares)",
@@ -199,6 +217,9 @@ def _notes(config: Config, x: float) -> list[str]:
              f"{len(config.leds.seats)} seat LEDs (yellow, suggested places), status LED (green)",
              "dashed grey: under the table; dashed green: cable runs to the HAT",
              "emitter cables: twisted pair (5V/cathode); receiver: 3-core, away from LED wires",
+             f"board (dashed brown): {_fmt(w + 2 * RW)} x {_fmt(length + 2 * BOARD_EXT)}, "
+             f"{_fmt(BOARD_EXT)} beyond the surface at the short ends (markers)",
+             "surface: hard and flat (lacquer, laminate); no felt or cloth: it covers the 1.2 mm apertures",
              "camera (optional): hardware_docs/camera.md"]
     return ([f'<g id="notes" font-size="10"><text x="{_fmt(x)}" y="{_fmt(MARGIN)}" font-size="11">Legend</text>']
             + [f'<text x="{_fmt(x)}" y="{_fmt(MARGIN + 16 * (i + 1))}">{escape(t)}</text>' for i, t in enumerate(lines)]
