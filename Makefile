@@ -13,8 +13,9 @@ LINTED := gametable_core sensors controller web_panel gametable firmware tests b
 .PHONY: demo test bench soak lint run-deps test-deps apt clean stl mpy i18n platform
 
 # You against a bot: two bots play slowly on the table view until a phone takes a seat.
+# make demo PORT=8093: the panel on another port (8080 taken)
 demo: run-deps
-	$(VENV)/bin/gametable sim --bots 1
+	$(VENV)/bin/gametable sim --bots 1 $(if $(PORT),--port $(PORT))
 
 test: test-deps
 	$(PY) -m ruff check $(LINTED)

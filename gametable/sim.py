@@ -16,6 +16,7 @@ import argparse
 import math
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from controller.bot_runner import BotRunner
@@ -55,6 +56,8 @@ def add_sim_arguments(parser: argparse.ArgumentParser) -> None:
         group.add_argument("--ask", dest="ask", action="store_true", help="report only what the beams observe")
         parser.set_defaults(ask=False)
     add("--seed", type=int, default=None, help="seed of the physics and the bots")
+    add("--port", type=int, default=None, metavar="PORT",
+        help="the phone panel's port (default: [panel] port, 8080): another when 8080 is taken")
     add("--camera", action="store_true",
         help="an overhead camera: the facts come from the analysis of rendered frames (CAM-5), fused with the "
              "beams'; questions only where the camera could not see (needs the [camera] extra)")
@@ -85,6 +88,8 @@ def run_sim(args: argparse.Namespace, *, daemon_factory: Callable[..., Any] | No
         print(f"sim error: {problem}")
         return 2
     seed = config.sim.seed if args.seed is None else args.seed
+    if getattr(args, "port", None) is not None:
+        config = replace(config, panel=replace(config.panel, port=args.port))
     beams = config.beams or default_beams()
     clock = SystemClock()
     camera = None
@@ -171,7 +176,6 @@ def _virtual_camera(config: Config, clock: Clock, seed: int) -> tuple[Config, An
     """``--camera``: the config's ``[camera]`` (or the defaults) and a virtual camera whose mount,
     lens and light vary with the seed within the docs' tolerances (CAM-5), so a run is not one picture."""
     import random
-    from dataclasses import replace
 
     from gametable_core.config import CameraConfig
     from sensors.virtual.camera.rig import CameraRig
@@ -234,6 +238,9 @@ def _sim_args_problem(args: argparse.Namespace, speed: float) -> str | None:
     """What is wrong with ``gametable sim``'s options, or None."""
     if args.bots and not 1 <= args.bots <= 6:
         return f"--bots must be from 1 to 6, got {args.bots}"
+    port = getattr(args, "port", None)
+    if port is not None and not 1 <= port <= 65535:
+        return f"--port must be a TCP port from 1 to 65535, got {port}"
     if args.headless and args.bots < 2:
         return "--headless needs --bots N, 2 to 6 (who else would play?)"
     if not math.isfinite(speed) or speed <= 0:

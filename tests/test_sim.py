@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -161,7 +162,8 @@ def test_run_sim_headless_plays_a_bot_game_to_its_end(tmp_path, capsys):
 @pytest.mark.parametrize(
     "argv,message",
     [(["--bots", "9", "--headless"], "--bots must be from 1 to 6"),
-     (["--bots", "1", "--headless"], "--headless needs --bots N, 2 to 6"), (["--speed", "0"], "--speed must be a positive")],
+     (["--bots", "1", "--headless"], "--headless needs --bots N, 2 to 6"), (["--speed", "0"], "--speed must be a positive"),
+     (["--port", "70000"], "--port must be a TCP port from 1 to 65535")],
 )
 def test_run_sim_refuses_bad_options_with_one_line(argv, message, capsys):
     parser = argparse.ArgumentParser()
@@ -214,3 +216,24 @@ def test_contact_questions_are_answered_about_their_subject_coin():
     assert answer_from_truth(q, truth, {"players": []}) == ["c1", "c3"]
     q = {"kind": "contacts", "options": ["c2", "c3"], "multi": True, "text": "Which coins did c1 touch?"}
     assert answer_from_truth(q, truth, {"players": []}) == ["c2"]
+
+
+def test_make_demo_port_puts_the_panel_on_another_port(tmp_path):
+    """README: ``make demo PORT=8093`` when 8080 is taken -- the Makefile passes ``--port`` and the
+    daemon and panel get the config with that port."""
+    seen = []
+
+    def daemon(config, clock, **kw):
+        seen.append(config.panel.port)
+        return mini_daemon(config, clock, **kw)
+
+    from gametable.broker import free_port
+
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f'[journal]\npath = "{tmp_path / "j.sqlite"}"\n')
+    port = free_port()
+    parser = argparse.ArgumentParser()
+    add_sim_arguments(parser)
+    args = parser.parse_args(["--config", str(cfg), "--bots", "2", "--headless", "--speed", "1000", "--port", str(port)])
+    assert run_sim(args, daemon_factory=daemon) == 0 and seen == [port]
+    assert "$(if $(PORT),--port $(PORT))" in (Path(__file__).resolve().parents[1] / "Makefile").read_text()
