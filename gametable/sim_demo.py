@@ -85,7 +85,10 @@ class Demo:
         people = [p.get("seat") for p in players if isinstance(p, dict) and p.get("seat") not in table.bots]
         self.playing = bool(people)
         table.bot_pause_s = self.PLAY_PAUSE_S if self.playing else self.SHOW_PAUSE_S
-        who = f"seat {', '.join(str(s) for s in people)} against a bot" if people else "two bots"
+        bots = [p.get("seat") for p in players if isinstance(p, dict) and p.get("seat") in table.bots]
+        seats = f"seat{'s' if len(people) > 1 else ''} {', '.join(str(s) for s in people)}"
+        against = (" against a bot" if len(bots) == 1 else f" against {len(bots)} bots") if bots else ""
+        who = f"{seats}{against}" if people else "two bots"  # what is really seated: no bot named when none plays
         print(f"demo: the game in progress goes on ({who}); a restart never replaces it", flush=True)
 
     def step(self, table: VirtualTable) -> None:

@@ -109,3 +109,17 @@ def test_the_terminal_shows_the_lan_address_and_a_qr_code_and_a_busy_port_is_one
     lines = [line for line in (r.stdout + r.stderr).splitlines() if "Traceback" in line or "cannot serve" in line]
     assert lines == [f"gametable sim: cannot serve the phone panel on 0.0.0.0:{port}: Address already in use "
                      "(is another gametable running? set [panel] port in a --config file)"], r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("bots, says", [(set(), "(seats 1, 2, 3)"), ({2}, "(seats 1, 3 against a bot)"),
+                                        ({2, 3}, "(seat 1 against 2 bots)")])
+def test_the_resumed_game_is_described_as_it_is_seated(bots, says, capsys):
+    """A restart says who plays on: no "against a bot" for a game of three people."""
+    from types import SimpleNamespace
+
+    from gametable.sim_demo import Demo
+
+    table = SimpleNamespace(bots=bots, bot_pause_s=0.0,
+                            state=lambda: {"players": [{"seat": 1}, {"seat": 2}, {"seat": 3}]})
+    Demo(lambda: [], 1, "coinwar").resume(table)  # type: ignore[arg-type]
+    assert says in capsys.readouterr().out
