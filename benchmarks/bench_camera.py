@@ -34,6 +34,7 @@ from controller.games.coinwar.sensing import Observer
 from controller.games.coinwar.virtual_table import answer_from_truth
 from gametable_core.clock import FakeClock
 from sensors.camera.calibration import CalibrationError, Recalibrator
+from sensors.camera.params import TrackParams
 from sensors.camera.recording import CoinInfo
 from sensors.camera.tracking import StrikeTracker
 from sensors.virtual.camera import conditions as cond
@@ -172,7 +173,8 @@ def strike(table: TablePhysics, coins: dict[str, CoinInfo], coin: str, vx: float
     confidence: dict[str, float] = dict.fromkeys(FACTS, 0.0)
     if calibration is not None:
         t0 = time.process_time()
-        tracker = StrikeTracker(calibration, rec.coins, coin, strike_t=rec.strike_t)
+        tracker = StrikeTracker(calibration, rec.coins, coin, strike_t=rec.strike_t,
+                                params=TrackParams(camera_height_mm=rec.camera_height_mm))
         for (_f, t), image in zip(rec.frames, frames, strict=True):
             f0 = time.process_time()  # CPU time: other processes on a shared machine do not count
             tracker.feed(t, image)

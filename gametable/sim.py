@@ -185,7 +185,7 @@ def _virtual_camera(config: Config, clock: Clock, seed: int) -> tuple[Config, An
     rig = CameraRig.random(random.Random(seed ^ 0xCA3E7A))
     feed = VirtualCamera(rig, clock, {int(k): v for k, v in camera.markers.items()},
                          seat_colours=camera.seat_colours, seat_marks=camera.seat_marks)
-    return replace(config, camera=camera), feed
+    return replace(config, camera=replace(camera, height_mm=rig.height_mm)), feed  # the lens's real height
 
 
 def _stop_on_signals(stop: threading.Event) -> None:

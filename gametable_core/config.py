@@ -284,6 +284,9 @@ class CameraConfig:
         rule=Rule('a table of the four ArUco markers, e.g. { "0" = [-35, -35], ... }', _camera_markers),
         factory=lambda: dict(DEFAULT_MARKERS))
     marker_size_mm: float = key(40.0, number(10.0, 200.0))  # the printed side of one marker (hardware_docs/marker_sheet.svg)
+    # the lens's height above the playing surface, measured at the mount (hardware_docs/camera.md):
+    # a coin's 2 mm top face is seen outward by 2 / height of its distance from below the lens
+    height_mm: float = key(620.0, number(100.0, 5000.0))
     confidence_threshold: float = key(DEFAULT_THRESHOLD, number(0.5, 1.0))
     # by seat; the seats not given keep their default colour
     seat_colours: dict[int, str] = key(rule=_seat_table('a table by seat, e.g. { "1" = "#d32f2f" }', COLOUR,

@@ -19,6 +19,7 @@ from gametable_core import table_geometry as geo  # noqa: E402
 from sensors.camera.binding import bind_coins  # noqa: E402
 from sensors.camera.calibration import Recalibrator  # noqa: E402
 from sensors.camera.finding import find_coins  # noqa: E402
+from sensors.camera.params import TrackParams  # noqa: E402
 from sensors.camera.recording import CoinInfo  # noqa: E402
 from sensors.virtual.camera.render import DEFAULT_MARKERS, Renderer  # noqa: E402
 from sensors.virtual.camera.rig import CameraRig  # noqa: E402
@@ -26,6 +27,11 @@ from sensors.virtual.random_shots import random_normal_spots  # noqa: E402
 
 TWO_REDS = ["#d03030", "#3050d0", "#30a040", "#e0c020", "#202020", "#d03030"]
 RIGS = [CameraRig.random(random.Random(100 + i)) for i in range(4)]  # four mounts, lenses and lamps
+
+
+def _at(rig: CameraRig) -> TrackParams:
+    """The analysis told the lens's height, as a table's config tells it (docs/camera.md "Coin height")."""
+    return TrackParams(camera_height_mm=rig.height_mm)
 
 
 def _coins(spots: list[tuple[float, float]], colours: list[str], marks: list[int] | None = None) -> dict[str, CoinInfo]:
@@ -57,12 +63,12 @@ def test_cam_2_every_coin_is_found_anywhere_even_half_in_the_goal_to_the_tracker
     assume(all(math.dist(spots[0], s) > 2 * geo.COIN_RADIUS_MM + 1 for s in spots[1:]))
     coins = _coins(spots, TWO_REDS)  # two reds: the second carries one sticker dot
     frame, cal = _frame(RIGS[rig], coins)
-    found = find_coins(frame, cal, coins)  # no last known positions at all: a game's start
+    found = find_coins(frame, cal, coins, params=_at(RIGS[rig]))  # no last known positions at all: a game's start
     assert set(found) == set(coins)
     errors = [math.dist(found[c][0], x.at) for c, x in coins.items()]
     assert max(errors) < 2.0 and math.sqrt(sum(e * e for e in errors) / len(errors)) < 1.0, errors
     seats = bind_coins(frame, cal, {x.seat: x.colour for x in coins.values()},
-                       seat_marks={x.seat: x.mark for x in coins.values()})
+                       seat_marks={x.seat: x.mark for x in coins.values()}, params=_at(RIGS[rig]))
     assert set(seats) == {x.seat for x in coins.values()}  # the game-start binding finds them too
     assert all(math.dist(at, coins[f"c{s}"].at) < 6.0 for s, at in seats.items())  # never another seat's coin
 
@@ -78,7 +84,7 @@ def test_cam_2_coins_in_the_corners_and_against_the_rails_are_found_as_well(gaps
              (w - 3 * r - gaps[6] - gaps[0], length - r - gaps[7])]  # and a neighbour beside a corner's coin
     coins = _coins([spots[i] for i in order], TWO_REDS)
     frame, cal = _frame(RIGS[rig], coins)
-    found = find_coins(frame, cal, coins)
+    found = find_coins(frame, cal, coins, params=_at(RIGS[rig]))
     assert set(found) == set(coins)
     assert max(math.dist(found[c][0], x.at) for c, x in coins.items()) < 2.0
 
@@ -93,7 +99,7 @@ def test_cam_2_two_reds_swapped_by_hand_are_each_found_where_they_now_lie_by_the
     swapped = dict(coins)
     swapped["c1"], swapped["c6"] = (CoinInfo(1, "#d03030", spots[5], 0), CoinInfo(6, "#d03030", spots[0], 1))
     frame, cal = _frame(RIGS[0], swapped)
-    found = find_coins(frame, cal, coins, {c: x.at for c, x in coins.items()})  # hints: where they rested
+    found = find_coins(frame, cal, coins, {c: x.at for c, x in coins.items()}, params=_at(RIGS[0]))  # hints: where they rested
     assert math.dist(found["c1"][0], spots[5]) < 1.5 and math.dist(found["c6"][0], spots[0]) < 1.5
 
 
@@ -106,7 +112,7 @@ def test_cam_2_look_alikes_without_distinct_stickers_keep_their_ids_only_where_t
         x, y = spots[0]
         now["c1"] = CoinInfo(1, "#d03030", (x + 60.0 if x < 300 else x - 60.0, y), 0)
     frame, cal = _frame(RIGS[1], now)
-    found = find_coins(frame, cal, coins, {c: x.at for c, x in coins.items()})
+    found = find_coins(frame, cal, coins, {c: x.at for c, x in coins.items()}, params=_at(RIGS[1]))
     if moved:
         assert "c1" not in found and "c6" not in found  # left to the phones (asked), never swapped
         assert {"c2", "c3", "c4", "c5"} <= set(found)
@@ -119,7 +125,7 @@ def test_cam_2_a_coin_not_on_the_table_is_not_found_and_no_other_coin_stands_in_
     coins = _coins(spots, TWO_REDS)
     present = {c: x for c, x in coins.items() if c != "c2"}  # c2 (blue) flew off (CW-6.1)
     frame, cal = _frame(RIGS[2], present)
-    found = find_coins(frame, cal, coins, {c: x.at for c, x in coins.items()})
+    found = find_coins(frame, cal, coins, {c: x.at for c, x in coins.items()}, params=_at(RIGS[2]))
     assert "c2" not in found and set(found) == set(present)
 
 
@@ -135,7 +141,7 @@ def test_cam_2_a_coin_partly_under_the_hand_is_not_placed_off_where_it_lies(shif
     cal = Recalibrator(DEFAULT_MARKERS).update(draw.render(at))
     # the palm (155 mm behind the pen tip, 50 mm across) over the coin, then sliding off it sideways
     frame = draw.render(at, hand=Hand(tip=(x + shift, y + 155.0), direction=(0.0, 1.0)))
-    found = find_coins(frame, cal, coins, at)
+    found = find_coins(frame, cal, coins, at, params=_at(RIGS[3]))
     if "c2" in found:  # seen whole enough to be placed: then where it is, never off by a hidden part
         assert math.dist(found["c2"][0], (x, y)) < 2.0
     else:

@@ -29,7 +29,8 @@ def analyse_recording(rec: StrikeRecording, *, params: TrackParams | None = None
             last_error = str(exc)
     if calibration is None:
         raise RecordingError(f"{rec.frames[0][0]}: no frame shows all four markers ({last_error})")
-    p = params or TrackParams(coin_diameter_mm=rec.coin_diameter_mm, table=rec.table)
+    p = params or TrackParams(coin_diameter_mm=rec.coin_diameter_mm, table=rec.table,
+                              camera_height_mm=rec.camera_height_mm)
     tracker = StrikeTracker(calibration, rec.coins, rec.struck, params=p, strike_t=rec.strike_t)
     if len(early) < KEPT_FRAMES or t == early[-1][0]:  # every frame up to the calibration's is kept
         for t0, image0 in early:

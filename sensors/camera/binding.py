@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from sensors.camera.calibration import Calibration
-from sensors.camera.params import TrackParams
+from sensors.camera.params import TrackParams, coin_plane
 from sensors.camera.recording import hex_bgr
 from sensors.camera.shapes import FG_LEVEL, blob_shape, dot_count
 
@@ -27,6 +27,10 @@ SAME_COLOUR = 0.15  # named colours closer than this are one colour: only sticke
 # rendered frames: its soft rim does not match); a patch under 0.7 of a coin per coin is partly
 # hidden (the hand's edge): its centre would be off, so it is no coin yet
 COIN_AREA, WHOLE = 0.94, 0.7
+# ... and its pixels' centre within this many radii of its circle's centre (_bitten): whole coins
+# on rendered frames stay within 0.063 r (254 in tests/test_camera_finding.py); a rim bitten by a
+# palm moved one 2.5 mm (0.33 r) while its ring still passed RING_COVER
+BITE_SHIFT = 0.12
 RING_COVER = 0.97  # ... and a whole coin's ring around its patch's centre is all of its colour
 
 
@@ -88,6 +92,8 @@ def colour_blobs(image: Any, calibration: Calibration, colours: Iterable[str], *
             for at in centres:
                 if _ring_cover(comp == j, (at[0] - x0, at[1] - y0), r_here) < RING_COVER:
                     continue  # a disc cut by the hand's edge: its patch's centre is off the coin's
+                if k == 1 and _bitten(comp == j, (at[0] - x0, at[1] - y0)) > BITE_SHIFT * r_here:
+                    continue  # ... or bitten at its rim: the patch's centre has moved off its circle's
                 look = _ring_colour(image, illum, at, r_here, table_light)
                 if look is None or float(np.abs(look - want[i]).max()) > BIND_MATCH:
                     continue
@@ -122,6 +128,7 @@ def bind_coins(image: Any, calibration: Calibration, seat_colours: Mapping[int, 
     (the centre of its patch: ~0.5 mm rms on rendered frames, as good as the strike tracker's).
     A seat whose coin is not found, or is found twice, is left out: never another seat's coin."""
     marks = dict(seat_marks or {})
+    calibration = coin_plane(calibration, params or TrackParams())  # the coins' top faces
     found: dict[int, list[Point]] = {}
     for blob in colour_blobs(image, calibration, seat_colours.values(), params=params):
         seats = seats_of(blob, seat_colours, marks)
@@ -198,6 +205,17 @@ def _filled(mask: Any) -> Any:
     outside = mask.copy()
     cv2.floodFill(outside, None, (0, 0), 1)  # everything reachable from the border
     return mask | (1 - outside)
+
+
+def _bitten(patch: Any, at: Point) -> float:
+    """How far (px) a patch's centre ``at`` lies from the centre of the circle around it: ~0 for a
+    whole disc; a disc with part of its rim hidden keeps its circle (the rest of the rim) while its
+    pixels' centre moves away from the hidden part."""
+    vs, us = np.nonzero(patch)
+    if len(us) < 5:
+        return math.inf
+    (cu, cv), _radius = cv2.minEnclosingCircle(np.column_stack([us, vs]).astype(np.float32))
+    return float(math.hypot(cu - at[0], cv - at[1]))
 
 
 def _ring_cover(patch: Any, at: Point, r: float) -> float:

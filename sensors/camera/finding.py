@@ -21,7 +21,7 @@ import numpy as np
 
 from sensors.camera.binding import Blob, colour_blobs, seats_of
 from sensors.camera.calibration import Calibration
-from sensors.camera.params import TrackParams
+from sensors.camera.params import TrackParams, coin_plane
 from sensors.camera.recording import CoinInfo
 
 Point = tuple[float, float]
@@ -38,6 +38,7 @@ def find_coins(image: Any, calibration: Calibration, coins: Mapping[str, CoinInf
     rest positions, or the initial spots at a game's start, CW-1.6). A coin not found, or one the
     frame cannot tell from another, is left out (the referee asks rather than guess, CAM-2)."""
     p = params or TrackParams()
+    calibration = coin_plane(calibration, p)  # the coins' top faces
     hints = dict(hints or {})
     blobs = colour_blobs(image, calibration, {c.colour for c in coins.values()}, params=p)
     seat_colours = {info.seat: info.colour for info in coins.values()}

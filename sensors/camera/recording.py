@@ -56,6 +56,9 @@ class StrikeRecording:
     strike_t: float
     frames: list[tuple[str, float]]  # (file name, t seconds from the first frame)
     path: Path = field(default_factory=Path)
+    # optional beside CAM-4's fields: the lens's height above the surface (mm), when known, so the
+    # analysis maps the coins' top faces where they are (docs/camera.md "Coin height")
+    camera_height_mm: float | None = None
 
     def meta(self) -> dict[str, Any]:
         """The ``meta.json`` object of this recording (what :func:`save_recording` writes)."""
@@ -73,6 +76,7 @@ class StrikeRecording:
             "struck": self.struck,
             "strike_t": self.strike_t,
             "frames": [{"file": f, "t": t} for f, t in self.frames],
+            **({"camera_height_mm": self.camera_height_mm} if self.camera_height_mm is not None else {}),
         }
 
 
@@ -129,8 +133,12 @@ def _parse(data: Any, root: Path) -> StrikeRecording:
     strike_t = data.get("strike_t")
     if not _finite(strike_t) or not frames[0][1] <= strike_t <= frames[-1][1]:
         raise _fail("strike_t", f"must be a number of seconds within the frames' times, got {_short(strike_t)}")
+    height = data.get("camera_height_mm")
+    if height is not None and (not _finite(height) or not 100 <= height <= 5000):
+        raise _fail("camera_height_mm", f"must be the lens's height above the surface, 100 to 5000 mm, got {_short(height)}")
     return StrikeRecording(table=table, markers=markers, coin_diameter_mm=float(diameter), coins=coins,
-                           struck=struck, strike_t=float(strike_t), frames=frames, path=root)
+                           struck=struck, strike_t=float(strike_t), frames=frames, path=root,
+                           camera_height_mm=None if height is None else float(height))
 
 
 def _point(value: Any, name: str) -> Point:

@@ -28,7 +28,7 @@ from sensors.camera.impacts import FLICK_S, MOVING_KICK_MM_S, REST_MM_S, StrikeP
 from sensors.camera.leaving import could_be_hit, seen_leaving
 from sensors.camera.lost import refind_lost
 from sensors.camera.occlusion import WHOLE_SHARE, centre_slack_mm, explain_gaps, interval_slack, partly_hidden
-from sensors.camera.params import TrackParams
+from sensors.camera.params import TrackParams, coin_plane
 from sensors.camera.paths import (
     GONE_MM,
     UNSEEN_SPEED_MM_S,
@@ -92,12 +92,12 @@ class StrikeTracker:
                  params: TrackParams | None = None, strike_t: float | None = None) -> None:
         """``strike_t`` (seconds, frame time) when known: before it no coin moves, so a coin the
         hand hides then is where it rested."""
-        self.calibration = calibration
+        self.params = params or TrackParams()
+        self.calibration = coin_plane(calibration, self.params)  # the coins' top faces (params.py)
         self.strike_t = strike_t
         self.coins = dict(coins)
         self.ids = sorted(self.coins)
         self.struck = struck
-        self.params = params or TrackParams()
         self.times: list[float] = []
         self.px: dict[str, list[Any]] = {c: [] for c in self.ids}  # per frame: (u, v) or None
         self.hidden: dict[str, list[bool]] = {c: [] for c in self.ids}  # per frame: not located

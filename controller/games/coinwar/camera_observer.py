@@ -39,6 +39,7 @@ from controller.games.coinwar.virtual_table import initial_spot
 from gametable_core.config import CameraConfig
 from sensors.camera.calibration import Calibration, CalibrationError, Recalibrator, detect_markers
 from sensors.camera.finding import find_coins
+from sensors.camera.params import TrackParams
 from sensors.camera.recording import CoinInfo, StrikeRecording, frame_names, save_recording
 from sensors.camera.tracking import StrikeTracker
 
@@ -71,6 +72,7 @@ class CameraObserver:
                  on_rest: Callable[[dict[str, Any]], None] | None = None) -> None:
         self.config = config
         self.threshold = config.confidence_threshold
+        self.params = TrackParams(camera_height_mm=config.height_mm)  # coins' top faces where they are
         self._public_state = public_state
         self._on_rest = on_rest
         self.recalibrator = Recalibrator({int(k): v for k, v in config.markers.items()})
@@ -138,7 +140,8 @@ class CameraObserver:
             self._game_start = True  # no strike yet: the coins are at their initial spots (CW-1.6)
         hints = {c: self.rest.get(c) or (initial_spot(c, info.seat) if self._game_start else None)
                  for c, info in coins.items()}
-        found = find_coins(image, calibration, coins, {c: at for c, at in hints.items() if at is not None})
+        found = find_coins(image, calibration, coins, {c: at for c, at in hints.items() if at is not None},
+                           params=self.params)
         self.rest = {c: p for c, (p, conf) in found.items() if conf >= self.threshold and c in coins}
         self._rest_seen = True
         self._publish_rest()
@@ -193,7 +196,7 @@ class CameraObserver:
             # coin the hand hides is where it rested; the pen, not a coin, starts the struck one).
             # Taken STRIKE_LATE_S early, so that no frame after the flick counts as before it
             strike_t = self._pre[-1][0] - STRIKE_LATE_S if self._pre else None
-            self._tracker = StrikeTracker(calibration, coins, coin, strike_t=strike_t)
+            self._tracker = StrikeTracker(calibration, coins, coin, strike_t=strike_t, params=self.params)
             self._frames_fed = 0
             if self._record is not None:
                 self._record.update(coins=coins, struck=coin, frames=[(t, _jpeg(im)) for t, im in self._pre],
@@ -255,7 +258,8 @@ class CameraObserver:
             table=(425.0, 625.0), markers={int(k): v for k, v in self.config.markers.items()},
             coin_diameter_mm=30.0, coins=rec["coins"], struck=rec["struck"],
             strike_t=round(rec["strike_t"] - t0, 4) if rec["strike_t"] is not None else 0.0,
-            frames=[(name, round(t - t0, 4)) for name, (t, _) in zip(frame_names(len(frames), ".jpg"), frames, strict=True)])
+            frames=[(name, round(t - t0, 4)) for name, (t, _) in zip(frame_names(len(frames), ".jpg"), frames, strict=True)],
+            camera_height_mm=self.config.height_mm)
         try:
             images = [cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR) for _, jpeg in frames]
             out: Path | None = save_recording(rec["path"], meta, images, jpeg_quality=JPEG_QUALITY)

@@ -85,6 +85,7 @@ def record_strike(physics: TablePhysics, coin: str, vx: float, vy: float, rig: C
         struck=coin,
         strike_t=round(STRIKE_T, 6),
         frames=[(n, round(t, 6)) for n, t in zip(names, times, strict=True)],
+        camera_height_mm=rig.height_mm,
     )
     return rec, frames, truth
 

@@ -26,6 +26,7 @@ Point = tuple[float, float]
 # ArUco centres in table mm: just outside the surface's corners, on the rails' outer band
 DEFAULT_MARKERS: dict[int, Point] = {0: (-38.0, -38.0), 1: (463.0, -38.0), 2: (463.0, 663.0), 3: (-38.0, 663.0)}
 MARKER_MM = 45.0
+COIN_TOP_MM = 2.0  # a coin's top face above the surface (CW-1.1: 2 mm thick)
 
 
 TABLE_BGR = (118, 160, 196)  # light laminated wood
@@ -151,7 +152,7 @@ class Renderer:
         r_mm = geo.COIN_RADIUS_MM
         pts = np.array([p for c in drawn for p in (prev.get(c, positions[c]), positions[c],
                                                    (positions[c][0] + r_mm, positions[c][1]))]).reshape(-1, 2)
-        z = np.repeat([flying.get(c, 0.0) for c in drawn], 3)
+        z = np.repeat([COIN_TOP_MM + flying.get(c, 0.0) for c in drawn], 3)  # what the lens sees: the top face
         px = self.proj.to_image(pts, z).reshape(-1, 3, 2) if drawn else np.zeros((0, 3, 2))
         # coins lying still and flat are drawn once into a cached scene; only the others per frame
         still = [i for i, c in enumerate(drawn) if flying.get(c, 0.0) == 0.0 and np.allclose(px[i, 0], px[i, 1])]
