@@ -8,24 +8,21 @@ import time
 
 import pytest
 
-from gametable.testing.panel import PIN
-from tests.helpers.browser import PHONE, start_from_lobby
+from tests.helpers.browser import start_from_lobby, unlocked_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
 
 def _lobby_with_five(stack, browser):
-    host = browser.new_context(**PHONE).new_page()
+    errors: list[str] = []
+    host = unlocked_host(browser, stack, errors)  # (waits for the stream and the games before the PIN)
     host.set_default_timeout(20_000)
-    host.goto(stack.url + "/host")
-    host.fill("#pin", PIN)
-    host.click("#unlock")
-    host.locator("#lobby").wait_for()
     host.click("[data-action=lobby-set][data-key=mode][data-value=biohazard]")
     host.check("[data-lobby=include][data-seat='4']")
     host.check("[data-lobby=include][data-seat='5']")
     host.locator("#start").filter(has_text="5 players").wait_for()
     assert host.locator("[data-action=lobby-set][data-key=teamMode]").count() == 0  # factions, not teams
+    assert errors == []
     return host
 
 
