@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from controller.deadlines import Deadlines, PauseError
+from controller.finished_games import FinishedGames
 from controller.games import Game, registry
 from controller.games.base import TableView
 from controller.games.words import narrate
@@ -99,6 +100,7 @@ class Daemon:
         self.clock = clock or SystemClock()
         self.journal = Journal(journal_path or config.journal.path)
         self.table = Table(self.journal, self.clock)
+        self.finished = FinishedGames(self.journal)
         self.lights = lights
         self.fault: str | None = None
         self.waiting: str | None = None
@@ -120,12 +122,13 @@ class Daemon:
             if count:  # a fresh journal has nothing to say
                 log.info("journal %s: resumed from %d input(s)", self.journal.path, count)
             self._sync_deadlines(since=self.table.running_since())
+            self._note_finished(self.public_state())  # a crash between a winning input and its record
             self._update_lights()
         m = self.config.mqtt
         if connect and m.host:
             self.bridge = MqttBridge(
                 self.config.table_id, m.host, m.port, self._on_mqtt_command, self._republish,
-                username=m.username, password=m.password, keepalive=m.keepalive,
+                username=m.username, password=m.password, keepalive=m.keepalive, on_sync=self._on_sync,
             )
             self.bridge.start()
         self.started.set()
@@ -199,6 +202,20 @@ class Daemon:
             return
         self._publish_result(self.submit(cmd, source="mqtt"))
 
+    def _note_finished(self, state: dict[str, Any] | None) -> None:
+        opening = self.table.opening()
+        self.finished.note(opening, state, public_input(self.table.game, opening))
+
+    def _on_sync(self, payload: bytes) -> None:
+        """A venue's ``sync`` request: the finished games it missed, from the journal."""
+        with self._lock:  # published under the lock: no later state or event goes out before it
+            opening = self.table.opening()
+            answer = self.finished.answer(payload, self.public_state(), opening, public_input(self.table.game, opening))
+            if not answer["ok"]:
+                log.info("venue sync request refused: %s", answer["error"])
+            if self.bridge:
+                self.bridge.publish(self.bridge.topics["results"], answer, qos=1)
+
     def _publish_result(self, result: dict[str, Any]) -> None:
         if self.bridge:
             try:
@@ -208,10 +225,11 @@ class Daemon:
 
     # --- effects -----------------------------------------------------------------------------
     def _after_accept(self, result: Result, source: str) -> None:
+        state = self.public_state()
+        self._note_finished(state)  # in the journal before anything that shows the win goes out
         if self.bridge:
             # An input can carry hidden cards (Coup's exchange_return): publish its public form.
             shown = public_input(self.table.game, result.input)
-            state = self.public_state()
             words = words_for(self.table.game, shown, result.effects, state)
             # "says": the same lines as messages, for phones of every language (docs/i18n.md)
             self.bridge.publish_event({"seq": result.seq, "source": source, "input": shown,

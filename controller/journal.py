@@ -59,6 +59,12 @@ CREATE TABLE IF NOT EXISTS snapshots (
     body  BLOB NOT NULL,
     crc   INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS finished (
+    game_seq INTEGER PRIMARY KEY,
+    end_seq  INTEGER NOT NULL,
+    body     TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS finished_end ON finished(end_seq);
 """
 LOST_REASON = "lost: committed (the anchor holds its seq), then gone from the file: the storage lost written data"
 SNAPSHOT_TRIES = 8  # a bad latest snapshot falls back to the one before, this many times
@@ -482,6 +488,54 @@ class Journal:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
+
+    # --- finished games (controller/finished_games.py) ------------------------------------------
+    # Derived from the inputs (a game's final public state, keyed by its new_game's seq), kept so a
+    # venue that missed a result can fetch it without the table replaying its history.
+    def opening(self, cmd_id: str | None, body: dict[str, Any]) -> tuple[int, float] | None:
+        """(seq, ts) of the newest journalled ``new_game`` with this id (or, without one, this input)."""
+        try:
+            if cmd_id is not None:
+                row = self._db.execute("SELECT seq, ts FROM inputs WHERE cmd_id = ? ORDER BY seq DESC LIMIT 1",
+                                       (cmd_id,)).fetchone()
+            else:
+                text = json.dumps(body, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+                row = self._db.execute("SELECT seq, ts FROM inputs WHERE body = ? ORDER BY seq DESC LIMIT 1",
+                                       (text,)).fetchone()
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot read journal {self.path}: {exc}") from exc
+        return (int(row[0]), float(row[1])) if row is not None else None
+
+    def put_finished(self, game_seq: int, end_seq: int, record: dict[str, Any]) -> None:
+        body = json.dumps(record, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
+        try:
+            self._db.execute("INSERT OR REPLACE INTO finished(game_seq, end_seq, body) VALUES (?, ?, ?)",
+                             (game_seq, end_seq, body))
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
+
+    def drop_finished(self, game_seq: int) -> None:
+        try:
+            self._db.execute("DELETE FROM finished WHERE game_seq = ?", (game_seq,))
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot write journal {self.path}: {exc}") from exc
+
+    def has_finished(self, game_seq: int) -> bool:
+        try:
+            return self._db.execute("SELECT 1 FROM finished WHERE game_seq = ?", (game_seq,)).fetchone() is not None
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot read journal {self.path}: {exc}") from exc
+
+    def finished_after(self, end_seq: int, limit: int) -> tuple[list[tuple[int, dict[str, Any]]], int]:
+        """Up to ``limit`` finished games that ended after ``end_seq``, oldest first, as (end_seq,
+        record); and the newest end_seq held (0: none)."""
+        try:
+            rows = self._db.execute("SELECT end_seq, body FROM finished WHERE end_seq > ? ORDER BY end_seq LIMIT ?",
+                                    (end_seq, limit)).fetchall()
+            newest = self._db.execute("SELECT MAX(end_seq) FROM finished").fetchone()[0] or 0
+        except sqlite3.Error as exc:
+            raise JournalError(f"cannot read journal {self.path}: {exc}") from exc
+        return [(int(e), json.loads(b)) for e, b in rows], int(newest)
 
     def records(self, after: int = 0) -> Iterator[Record]:
         cursor = self._db.execute(

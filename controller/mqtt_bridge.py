@@ -24,7 +24,8 @@ def topics(table_id: str) -> dict[str, str]:
     """The daemon's topics by name (built by controller.topics, the one place that names them)."""
     t = Topics(table_id)
     return {"base": t.base, "status": t.status, "state": t.state, "events": t.events, "cmd": t.cmd,
-            "result": t.result, "leds": t.leds, "sensors": t.sensors, "games": t.games}
+            "result": t.result, "leds": t.leds, "sensors": t.sensors, "games": t.games,
+            "sync": t.sync, "results": t.results}
 
 
 def dumps(payload: Any) -> str:
@@ -46,12 +47,14 @@ class MqttBridge:
         password: str | None = None,
         keepalive: int = 15,
         client_id: str | None = None,
+        on_sync: Callable[[bytes], None] | None = None,
     ) -> None:
         self.table_id = table_id
         self.topics = topics(table_id)
         self.host, self.port, self.keepalive = host, port, keepalive
         self._on_command = on_command
         self._on_connected = on_connected
+        self._on_sync = on_sync  # a venue's request for the finished games it missed (bridged in)
         self.connected = threading.Event()
         # set once the broker acknowledged the `cmd` subscription: from then on no command is missed
         # (CONNACK alone is not enough: a command published before the SUBACK is dropped)
@@ -102,6 +105,8 @@ class MqttBridge:
             return
         log.info("connected to broker %s:%s", self.host, self.port)
         self._cmd_sub_mid = client.subscribe(self.topics["cmd"], qos=1)[1]
+        if self._on_sync:
+            client.subscribe(self.topics["sync"], qos=1)
         client.publish(self.topics["status"], "online", qos=1, retain=True)
         self.connected.set()
         if self._on_connected:
@@ -126,6 +131,11 @@ class MqttBridge:
                 self._on_command(bytes(message.payload))  # paho types it bytes | bytearray; it is bytes
             except Exception:  # never let one command kill the network thread
                 log.exception("command handler failed")
+        elif message.topic == self.topics["sync"] and self._on_sync:
+            try:
+                self._on_sync(bytes(message.payload))
+            except Exception:
+                log.exception("sync handler failed")
 
     # --- publishing --------------------------------------------------------------------------
     def publish(self, topic: str, payload: Any, *, qos: int = 0, retain: bool = False) -> None:

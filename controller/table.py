@@ -407,7 +407,7 @@ class Table:
         while any other deadline (a reaction window) starts again in full."""
         if self.state is None or self.game is None or self.game_started_at is None:
             return {}
-        opening = next((inp for inp in reversed(self.inputs) if inp["type"] == "new_game"), None)
+        opening = self.opening()
         if opening is None:
             return {}
         try:
@@ -418,6 +418,10 @@ class Table:
             return {}
         current = {d[0] for d in self.game.deadlines(self.state)}
         return {d[0]: self.game_started_at for d in self.game.deadlines(first) if d[0] in current}
+
+    def opening(self) -> dict[str, Any] | None:
+        """The current game's ``new_game`` input (None before the first game)."""
+        return next((inp for inp in reversed(self.inputs) if inp["type"] == "new_game"), None)
 
     # --- views -------------------------------------------------------------------------------
     def public_view(self) -> dict[str, Any] | None:

@@ -15,6 +15,8 @@ the panel and small tools import it without pulling in any engine.
 | gametable/T/leds               | yes      | 1   | what each seat LED shows
 | gametable/T/games              | yes      | 1   | the games this table offers (describe())
 | gametable/T/sim/flick(/result) | no       | 1/0 | the virtual table's flicks from the panel
+| gametable/T/sync               | no       | 1   | venue only: "send the games finished after seq N"
+| gametable/T/results            | no       | 1   | venue only: the answer (controller/finished_games.py)
 
 * retained at QoS 1: sensors/walk, pairing, strikers, journal, waiting; at QoS 0: sensors/table
 """
@@ -28,6 +30,8 @@ from dataclasses import dataclass
 
 ROOT = "gametable"
 OFFER = "offer"  # gametable/<id>/offer: the venue's next match for this table (bridged in, retained)
+SYNC = "sync"  # gametable/<id>/sync: the venue asks for the finished games it missed (bridged in)
+RESULTS = "results"  # gametable/<id>/results: the table's answer from its journal (bridged out)
 
 
 def base(table_id: str) -> str:
@@ -60,6 +64,14 @@ class Topics:
     def offer(self) -> str:
         """The venue's match offer for this table (controller/venue_offer.py), retained."""
         return f"{self.base}/{OFFER}"
+
+    @property
+    def sync(self) -> str:
+        return f"{self.base}/{SYNC}"
+
+    @property
+    def results(self) -> str:
+        return f"{self.base}/{RESULTS}"
 
     @property
     def events(self) -> str:
@@ -146,4 +158,4 @@ def client_id(role: str, table_id: str) -> str:
     return f"gametable-{role}-{table_id}-{secrets.token_hex(8)}"
 
 
-__all__ = ["ROOT", "Topics", "base", "client_id", "daemon_client_id", "private_topic", "topics"]
+__all__ = ["OFFER", "RESULTS", "ROOT", "SYNC", "Topics", "base", "client_id", "daemon_client_id", "private_topic", "topics"]

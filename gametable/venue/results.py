@@ -7,8 +7,6 @@ names who won, not in which order the others fell, so the venue claims no more t
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,13 +51,6 @@ def outcome(state: Any) -> Outcome | None:
         for p in players if isinstance(p, dict) and isinstance(p.get("seat"), int))
     mode = state.get("mode")
     return Outcome(state["game"], str(mode) if mode is not None else None, results, draw)
-
-
-def fallback_key(table_id: str, state: dict[str, Any]) -> str:
-    """A game's key when the venue never saw its ``new_game`` (it joined mid-game): the table and
-    the final public state, so the same retained state seen again is still the same game."""
-    digest = hashlib.sha256(json.dumps(state, sort_keys=True).encode()).hexdigest()[:20]
-    return f"{table_id}:state-{digest}"
 
 
 def game_key(table_id: str, new_game_event: dict[str, Any]) -> str:

@@ -27,13 +27,14 @@ from gametable.venue.config import VenueConfig, VenueConfigError, load
 from gametable.venue.ingest import Venue
 from gametable.venue.profiles import Profiles
 from gametable.venue.scheduler import Scheduler
-from gametable.venue.setup import BRIDGED, LINK, OFFER
+from gametable.venue.setup import BRIDGED, LINK, OFFER, RESULTS, SYNC
 from gametable.venue.store import Store
 
 log = logging.getLogger("gametable.venue")
-SUBSCRIBED = ("state", "events", "status", LINK)
+SUBSCRIBED = ("state", "events", "status", LINK, RESULTS)
 assert set(SUBSCRIBED) - {LINK} <= set(BRIDGED)
 SCHEDULE_S = 0.5  # how often waiting matches look for a free table (and at once on a change)
+SYNC_S = 300.0  # besides every comeback, ask each table this often for what it finished (a last net)
 
 
 class VenueService:
@@ -44,6 +45,9 @@ class VenueService:
         self.scheduler = Scheduler(self.venue.store, clock)
         self.profiles = Profiles(self.venue.store, clock)
         self.venue.on_finished.append(self._on_finished)
+        self.venue.ask = self._ask
+        self._asks = 0
+        self._ask_prefix = f"{config.client_id}-{secrets.token_hex(6)}"  # ids never repeat across runs
         self.host_key = self.venue.store.setting("host_key", lambda: secrets.token_urlsafe(18))
         self._offers: dict[str, str] = {}  # table id -> the offer payload last published there
         self._stop = threading.Event()
@@ -51,8 +55,10 @@ class VenueService:
         self.changes = Changes()
         self.connected = threading.Event()
         # A persistent session: what finishes while the service restarts waits for it at the broker.
+        # Back within 2 s of the broker's return (paho's own backoff reached 2 minutes: every table
+        # showed offline meanwhile).
         self.client = mqtt_client(config.client_id, username=config.mqtt_username,
-                                  password=config.mqtt_password, persistent=True)
+                                  password=config.mqtt_password, persistent=True, reconnect_s=(0.1, 2))
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = lambda *a: self.connected.clear()
         self.client.on_message = self._on_message
@@ -64,6 +70,13 @@ class VenueService:
             return
         client.subscribe([(f"{ROOT}/+/{kind}", 1) for kind in SUBSCRIBED])
         self.connected.set()
+        self.venue.reconnected()  # what finished while the service was away comes from the journals
+
+    def _ask(self, table_id: str, after: int) -> None:
+        """``gametable/T/sync``: the table answers on ``results`` (controller/finished_games.py)."""
+        self._asks += 1
+        self.client.publish(f"{ROOT}/{table_id}/{SYNC}", json.dumps({"id": f"{self._ask_prefix}-{self._asks}",
+                                                                      "after": after}), qos=1)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
@@ -95,9 +108,13 @@ class VenueService:
         self.changes.notify()
 
     def _schedule_loop(self) -> None:
+        next_sync = time.monotonic() + SYNC_S
         while not self._stop.is_set():
             self._wake.wait(SCHEDULE_S)
             self._wake.clear()
+            if self.connected.is_set() and time.monotonic() >= next_sync:
+                next_sync = time.monotonic() + SYNC_S
+                self.venue.reconnected()
             if self.connected.is_set():
                 try:
                     self.schedule()

@@ -9,8 +9,12 @@ Written files (``out``):
   table logs in as ``table-<id>`` and may write only its own public topics; the venue service
   (user ``venue``) reads every table's public topics; anonymous clients get nothing.
 - ``tables/<id>/venue-bridge.conf``: for ``/etc/mosquitto/conf.d/`` on that table's Pi. It bridges
-  out ``state``, ``events``, ``games``, ``leds`` and ``status`` (BRIDGED) and nothing else: never a
-  seat's private view, never ``cmd``.
+  out ``state``, ``events``, ``games``, ``leds``, ``status`` and ``results`` (BRIDGED) and nothing
+  else: never a seat's private view, never ``cmd``. In: the venue's ``offer`` and ``sync`` only.
+
+The bridge's queue is not what keeps results: Mosquitto bounds it (the table's ``max_queued_*``)
+and drops the newest messages once it is full. After any gap the venue asks the table's journal
+(``sync``/``results``, controller/finished_games.py), so the phones' queue limits stay as shipped.
 - ``venue.toml``: the venue service's config with its broker login.
 """
 
@@ -24,10 +28,12 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.topics import base
+from controller.topics import RESULTS, SYNC, base
 from controller.venue_offer import OFFER
 
-BRIDGED = ("state", "events", "games", "leds", "status")  # public topics (docs/architecture.md, MQTT)
+# public topics (docs/architecture.md, MQTT), out; ``results`` answers the venue's ``sync``
+BRIDGED = ("state", "events", "games", "leds", "status", RESULTS)
+BRIDGED_IN = (OFFER, SYNC)  # the venue's proposals and questions, never a command
 LINK = "link"  # gametable/<id>/link: "1" while the table's bridge is up, "0" (its will) when it drops
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 SERVICE_USER = "venue"
@@ -63,12 +69,13 @@ def check_tables(tables: list[str]) -> list[str]:
 def venue_acl(tables: list[str]) -> str:
     lines = ["# Venue broker: who may read and write what (gametable venue-setup).",
              "# Anonymous clients: nothing (no lines before the first user).", "",
-             f"user {SERVICE_USER}", "topic read gametable/#", f"topic write gametable/+/{OFFER}", ""]
+             f"user {SERVICE_USER}", "topic read gametable/#",
+             *(f"topic write gametable/+/{name}" for name in BRIDGED_IN), ""]
     for table in tables:
         # A table publishes only under its own id, and only its public topics.
         lines.append(f"user {table_user(table)}")
         lines += [f"topic write {base(table)}/{name}" for name in (*BRIDGED, LINK)]
-        lines.append(f"topic read {base(table)}/{OFFER}")  # the venue's proposals, never a command
+        lines += [f"topic read {base(table)}/{name}" for name in BRIDGED_IN]  # never a command
         lines.append("")
     return "\n".join(lines)
 
@@ -91,8 +98,8 @@ def bridge_conf(table: str, host: str, port: int, password: str, restart_timeout
         "# Copy to /etc/mosquitto/conf.d/ on this table's Pi; keep it private (it holds the password).",
         "# Events are QoS 0 on the table: upgraded to the bridge's QoS 1 so an outage queues them too.",
         "upgrade_outgoing_qos true",
-        "# A long outage queues states and events until the link returns (about 3 messages per move).",
-        "max_queued_messages 100000",
+        "# The queue of an outage is bounded (the table's max_queued_*: the newest are dropped once it is",
+        "# full); the venue fetches the finished games it missed from the table's journal (sync/results).",
         f"connection venue-{table}",
         f"address {host}:{port}",
         f"remote_clientid gametable-bridge-{table}",
@@ -109,9 +116,9 @@ def bridge_conf(table: str, host: str, port: int, password: str, restart_timeout
         f"notification_topic {base(table)}/{LINK}",
     ]
     # Only the public topics, out, at QoS 1. Never seat/+/private, never cmd. In: only the venue's
-    # match offers, which the table's host (or its auto-start) turns into a new_game.
+    # match offers (the table's host or its auto-start turns one into a new_game) and its sync asks.
     lines += [f"topic {base(table)}/{name} out 1" for name in BRIDGED]
-    lines.append(f"topic {base(table)}/{OFFER} in 1")
+    lines += [f"topic {base(table)}/{name} in 1" for name in BRIDGED_IN]
     return "\n".join(lines) + "\n"
 
 

@@ -208,7 +208,11 @@ class Store:
         """Seat -> (profile id, profile name) of the table's current game."""
         raw = conn.execute(sa.select(current_profiles.c.seats)
                            .where(current_profiles.c.table_id == table_id)).scalar_one_or_none()
-        seats = {int(s): pid for s, pid in json.loads(raw or "{}").items()}
+        return self._named(conn, {int(s): pid for s, pid in json.loads(raw or "{}").items()})
+
+    @staticmethod
+    def _named(conn: Connection, seats: dict[int, str]) -> dict[int, tuple[str, str]]:
+        """Seat -> (profile id, profile name) for the seats whose profile exists."""
         names = {r.id: r.name for r in conn.execute(sa.select(profiles.c.id, profiles.c.name)
                                                     .where(profiles.c.id.in_(list(seats.values()))))}
         return {seat: (pid, names[pid]) for seat, pid in seats.items() if pid in names}
@@ -222,9 +226,11 @@ class Store:
         return conn.execute(sa.select(current_games.c.key)
                             .where(current_games.c.table_id == table_id)).scalar_one_or_none()
 
-    def record(self, key: str, table_id: str, outcome: Outcome, state: dict[str, Any], finished_at: float) -> bool:
+    def record(self, key: str, table_id: str, outcome: Outcome, state: dict[str, Any], finished_at: float,
+               seat_profiles: dict[int, str] | None = None) -> bool:
         """Store a finished game once; False when its key is stored already (a bridge's redelivery,
-        the retained state seen again after a restart, a second venue service)."""
+        the retained state seen again after a restart, a second venue service). ``seat_profiles``:
+        the seats' profiles when the game is not the table's current one (fetched after an outage)."""
         try:
             with self.engine.begin() as conn:
                 if conn.execute(sa.select(games.c.id).where(games.c.key == key)).first() is not None:
@@ -233,7 +239,10 @@ class Store:
                     key=key, table_id=table_id, game=outcome.game, mode=outcome.mode, finished_at=finished_at,
                     draw=outcome.draw, state=json.dumps(state, sort_keys=True))).inserted_primary_key
                 game_id = inserted[0] if inserted is not None else None
-                bound = self._bound(conn, table_id) if self._current_key(conn, table_id) == key else {}
+                if seat_profiles is not None:
+                    bound = self._named(conn, seat_profiles)
+                else:
+                    bound = self._bound(conn, table_id) if self._current_key(conn, table_id) == key else {}
                 conn.execute(results.insert(), [
                     {"game_id": game_id, "seat": p.seat, "player": bound.get(p.seat, (player_id(p.name),))[0],
                      "name": bound[p.seat][1] if p.seat in bound else p.name,

@@ -46,8 +46,9 @@ class Tickets:
         expires, nonce = int(self.clock()) + TICKET_S, secrets.token_hex(8)
         return f"{PREFIX}.{profile_id}.{expires}.{nonce}.{self._mac(profile_id, table_id, expires, nonce)}"
 
-    def redeem(self, ticket: object, table_id: str, game_key: str) -> str:
-        """The profile id a ticket proves for ``game_key`` at ``table_id``; TicketError otherwise."""
+    def redeem(self, ticket: object, table_id: str, game_key: str, at: float | None = None) -> str:
+        """The profile id a ticket proves for ``game_key`` at ``table_id``; TicketError otherwise.
+        ``at``: when the game started, for a result fetched after an outage (else now)."""
         parts = ticket.split(".") if isinstance(ticket, str) and len(ticket) < 200 else []
         if len(parts) != 5 or parts[0] != PREFIX or not parts[2].isdigit():
             raise TicketError("not a venue seat ticket")
@@ -55,7 +56,7 @@ class Tickets:
         expires = int(expires_text)
         if not hmac.compare_digest(mac, self._mac(profile_id, table_id, expires, nonce)):
             raise TicketError(f"this ticket is not the venue's, or not for table {table_id}")
-        if self.clock() > expires:
+        if (self.clock() if at is None else at) > expires:
             raise TicketError("this ticket has expired; fetch a new one on the venue board")
         try:
             with self.store.engine.begin() as conn:

@@ -33,7 +33,9 @@ def test_setup_bridges_only_public_topics_and_gives_each_table_its_own_login():
     setup = build(["t1", "t2"], "venue.local", 1883)
     bridge = setup.files["tables/t1/venue-bridge.conf"]
     topics = [line.split()[1:3] for line in bridge.splitlines() if line.startswith("topic ")]
-    assert topics == [[f"gametable/t1/{name}", "out"] for name in BRIDGED] + [["gametable/t1/offer", "in"]]
+    assert topics == [[f"gametable/t1/{name}", "out"] for name in BRIDGED] + [["gametable/t1/offer", "in"],
+                                                                            ["gametable/t1/sync", "in"]]
+    assert "\nmax_queued" not in bridge  # (global in Mosquitto: it would lift the phones' limits too)
     assert "seat/" not in bridge and "/cmd" not in bridge
     assert "cleansession false" in bridge and "local_cleansession false" in bridge
     assert setup.passwords[table_user("t1")] != setup.passwords[table_user("t2")]

@@ -8,6 +8,7 @@ import json
 
 import pytest
 
+from gametable.testing.venue_feed import finish
 from gametable.venue.board import PROFILE_COOKIE, Changes, create_board
 from gametable.venue.config import VenueConfig
 from gametable.venue.ingest import Venue
@@ -28,11 +29,9 @@ def board(tmp_path):
 
 
 def _finish(venue: Venue, game_id: str, players: list[dict], winner: list[int]) -> None:
-    venue.on_message("gametable/t1/events", json.dumps(
-        {"seq": 1, "input": {"type": "new_game", "id": game_id, "game": "coup", "players": players}}).encode())
-    venue.on_message("gametable/t1/state", json.dumps(
-        {"game": "coup", "phase": "over", "winner": winner,
-         "players": [{"seat": p["seat"], "name": p["name"]} for p in players]}).encode())
+    finish(venue, "t1", game_id, players, {"game": "coup", "phase": "over", "winner": winner,
+                                           "players": [{"seat": p["seat"], "name": p["name"]} for p in players]},
+           ts=venue.clock())
 
 
 def test_a_profile_moves_to_another_phone_by_its_key_and_only_by_it(board):

@@ -9,6 +9,7 @@ import threading
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gametable.testing.venue_feed import finish, results_answer
 from gametable.venue.ingest import Venue
 from gametable.venue.ratings import league
 from gametable.venue.results import outcome
@@ -30,23 +31,25 @@ def _players(*names: str, teams: str = "") -> list[dict]:
 
 
 def _play(venue: Venue, table: str, game_id: str, players: list[dict], winner: object) -> None:
-    """One game as the venue broker delivers it: the new_game event, a state, the final state."""
-    venue.on_message(f"gametable/{table}/events", json.dumps(
-        {"seq": 1, "input": {"type": "new_game", "id": game_id, "game": "coup"}}).encode())
+    """One game as the venue broker delivers it: the new_game event, a state, the final state and
+    the table's answer to the venue's ask (what stores it)."""
     base = {"game": "coup", "mode": "classic", "phase": "playing", "players": players, "turn": {"seat": 1}}
     venue.on_message(f"gametable/{table}/state", json.dumps({**base, "winner": None}).encode())
-    venue.on_message(f"gametable/{table}/state", json.dumps({**base, "phase": "over", "winner": winner}).encode())
+    finish(venue, table, game_id, [{"seat": p["seat"], "name": p["name"]} for p in players],
+           {**base, "phase": "over", "winner": winner})
 
 
 def test_a_finished_game_is_stored_once_even_when_seen_again_or_by_a_restarted_service(database_url):
     url = database_url
     venue = Venue(Store(url), FakeClock())
     _play(venue, "t1", "g-1", _players("Ann", "Bo"), [1])
-    final = json.dumps({"game": "coup", "mode": "classic", "phase": "over", "players": _players("Ann", "Bo"),
-                        "winner": [1]}).encode()
-    venue.on_message("gametable/t1/state", final)  # a bridge's redelivery
-    again = Venue(Store(url), FakeClock())  # a restart: the retained state arrives again
-    again.on_message("gametable/t1/state", final)
+    final = {"game": "coup", "mode": "classic", "phase": "over", "players": _players("Ann", "Bo"), "winner": [1]}
+    venue.on_message("gametable/t1/state", json.dumps(final).encode())  # a bridge's redelivery
+    answer = results_answer("g-1", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}], final)
+    venue.on_message("gametable/t1/results", answer)  # a second answer (two asks crossed)
+    again = Venue(Store(url), FakeClock())  # a restart: the retained state and the table's answer again
+    again.on_message("gametable/t1/state", json.dumps(final).encode())
+    again.on_message("gametable/t1/results", answer)
     assert again.store.game_count() == 1
     rows = list(again.store.results())
     assert [(r.name, r.rank, r.key) for r in rows] == [("Ann", 1, "t1:g-1"), ("Bo", 2, "t1:g-1")]

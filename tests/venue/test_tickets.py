@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gametable.testing.venue_feed import finish
 from gametable.venue.board import PROFILE_COOKIE, Changes, create_board
 from gametable.venue.config import VenueConfig
 from gametable.venue.ingest import Venue
@@ -43,10 +44,9 @@ def _new_game(venue: Venue, table: str, game_id: str, players: list[dict]) -> No
 
 
 def _finish(venue: Venue, table: str, game_id: str, players: list[dict], winner: list[int]) -> None:
-    _new_game(venue, table, game_id, players)
-    venue.on_message(f"gametable/{table}/state", json.dumps(
-        {"game": "coup", "phase": "over", "winner": winner,
-         "players": [{"seat": p["seat"], "name": p["name"]} for p in players]}).encode())
+    finish(venue, table, game_id, players, {"game": "coup", "phase": "over", "winner": winner,
+                                            "players": [{"seat": p["seat"], "name": p["name"]} for p in players]},
+           ts=venue.clock())
 
 
 def _counted(venue: Venue) -> dict[str, tuple[str, int, int]]:
