@@ -203,7 +203,8 @@ class Venue:
         ts = game.get("ts")
         key = game_key(live.table_id, {"input": {"id": game.get("id")}, "seq": game.get("game_seq"), "ts": ts})
         bound = self._bound(live.table_id, key, players, ts if isinstance(ts, int | float) else None)
-        if self.store.record(key, live.table_id, result, game["state"], self.clock(), bound):
+        if self.store.record(key, live.table_id, result, game["state"], self.clock(), bound,
+                             bot_seats(players, game["state"])):
             log.info("table %s: %s finished (%s)", live.table_id, result.game, key)
         for hook in self.on_finished:
             hook(key, result)
@@ -217,6 +218,16 @@ class Venue:
             rows = [self.tables[t].summary() for t in sorted(self.tables)
                     if version <= 0 or self.tables[t].version > version]
             return self.version, rows
+
+
+def bot_seats(players: Any, state: dict[str, Any]) -> frozenset[int]:
+    """The seats a bot played: marked so in the ``new_game`` (``"bot": true``), or handed to a bot
+    during the game (the state's ``bots``, docs/architecture.md ``seat_to_bot``)."""
+    seats = {p["seat"] for p in players if isinstance(p, dict) and isinstance(p.get("seat"), int)
+             and p.get("bot") is True} if isinstance(players, list) else set()
+    handed = state.get("bots")
+    seats |= {s for s in handed if isinstance(s, int)} if isinstance(handed, list) else set()
+    return frozenset(seats)
 
 
 def _json(payload: bytes) -> Any:

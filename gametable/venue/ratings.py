@@ -15,7 +15,7 @@ from itertools import groupby
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from gametable.venue.store import StoredResult
+from gametable.venue.store import StoredResult, is_bot
 
 
 @dataclass
@@ -40,12 +40,12 @@ def sides(game: list[StoredResult]) -> list[list[StoredResult]]:
 
 def league(rows: Iterable[StoredResult]) -> list[Standing]:
     """Every player's rating and figures over ``rows`` (one game's rows together, oldest first),
-    best first."""
+    best first. Bots are not in it, and a game rates only its people (against each other)."""
     model = PlackettLuce()
     ratings: dict[str, PlackettLuceRating] = {}
     table: dict[str, Standing] = {}
     for _game_id, game_rows in groupby(rows, key=lambda r: r.game_id):
-        game = list(game_rows)
+        game = [r for r in game_rows if not is_bot(r.player)]
         teams = sides(game)
         for r in game:
             standing = table.setdefault(r.player, Standing(r.player, r.name, 0.0, 0.0, 0.0))

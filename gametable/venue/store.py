@@ -152,9 +152,16 @@ def _with_driver(url: str) -> sa.URL:
     return parsed.set(drivername="postgresql+psycopg") if parsed.drivername == "postgresql" else parsed
 
 
+BOT_PREFIX = "bot:"  # a bot's results: stored (the game's record is whole), never in the league
+
+
 def player_id(name: str) -> str:
     """Who a result belongs to: one spelling per person whatever the case or spaces."""
     return " ".join(name.split()).casefold()
+
+
+def is_bot(player: str) -> bool:
+    return player.startswith(BOT_PREFIX)
 
 
 @dataclass(frozen=True)
@@ -227,10 +234,11 @@ class Store:
                             .where(current_games.c.table_id == table_id)).scalar_one_or_none()
 
     def record(self, key: str, table_id: str, outcome: Outcome, state: dict[str, Any], finished_at: float,
-               seat_profiles: dict[int, str] | None = None) -> bool:
+               seat_profiles: dict[int, str] | None = None, bots: frozenset[int] = frozenset()) -> bool:
         """Store a finished game once; False when its key is stored already (a bridge's redelivery,
         the retained state seen again after a restart, a second venue service). ``seat_profiles``:
-        the seats' profiles when the game is not the table's current one (fetched after an outage)."""
+        the seats' profiles when the game is not the table's current one (fetched after an outage);
+        ``bots``: the seats a bot played (their results are the bot's, kept out of the league)."""
         try:
             with self.engine.begin() as conn:
                 if conn.execute(sa.select(games.c.id).where(games.c.key == key)).first() is not None:
@@ -244,7 +252,9 @@ class Store:
                 else:
                     bound = self._bound(conn, table_id) if self._current_key(conn, table_id) == key else {}
                 conn.execute(results.insert(), [
-                    {"game_id": game_id, "seat": p.seat, "player": bound.get(p.seat, (player_id(p.name),))[0],
+                    {"game_id": game_id, "seat": p.seat,
+                     "player": BOT_PREFIX + player_id(p.name) if p.seat in bots and p.seat not in bound
+                     else bound.get(p.seat, (player_id(p.name),))[0],
                      "name": bound[p.seat][1] if p.seat in bound else p.name,
                      "team": p.team, "rank": p.rank} for p in outcome.players])
         except sa.exc.IntegrityError:  # the other service stored it a moment before us

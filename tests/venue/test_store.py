@@ -141,3 +141,20 @@ def test_two_services_starting_at_once_on_a_new_database_migrate_it_once(databas
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM schema_version").scalar_one() == 1
     _play(Venue(store, FakeClock()), "t1", "g-1", _players("Ann", "Bo"), [1])
     assert store.game_count() == 1
+
+
+def test_bots_play_their_seats_on_record_but_never_enter_the_league(database_url):
+    venue = Venue(Store(database_url), FakeClock())
+    final = {"game": "coup", "phase": "over", "winner": [1], "players": _players("Bot 1", "Bot 2")}
+    for i in range(5):  # the demo's bot tables, all evening
+        finish(venue, "t1", f"demo-{i}", [{"seat": 1, "name": "Bot 1", "bot": True},
+                                           {"seat": 2, "name": "Bot 2", "bot": True}], final)
+    finish(venue, "t2", "real", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Bo"}],
+           {**final, "players": _players("Ann", "Bo")})
+    # Cy's seat was handed to a bot mid-game (seat_to_bot): the result is the bot's, not Cy's
+    finish(venue, "t2", "handed", [{"seat": 1, "name": "Ann"}, {"seat": 2, "name": "Cy"}],
+           {**final, "winner": [2], "players": _players("Ann", "Cy"), "bots": [2]})
+    assert venue.store.game_count() == 7
+    standings = league(venue.store.results())
+    assert [(s.name, s.played, s.won) for s in standings] == [("Ann", 2, 1), ("Bo", 1, 0)]
+    assert {r.player for r in venue.store.results() if r.key == "t2:handed"} == {"ann", "bot:cy"}
