@@ -8,6 +8,12 @@ here knows tables, clocks or MQTT.
 - Swiss: ceil(log2 n) rounds; each round pairs players of equal points (in seed order), never the
   same two twice where avoidable; an odd player out gets a bye (a win), at most once each.
 A bye is a match of one player that is won at once. A win scores 1 point.
+
+Ties in the standings are broken as each format's standard does (the order is ``TIE_BREAKS``):
+Swiss by Buchholz (the points of every opponent met), then median Buchholz (without the best and
+the worst of them), then head-to-head, then Sonneborn-Berger (the points of the opponents beaten);
+round robin by head-to-head, then Sonneborn-Berger; single elimination by the round reached. A bye
+has no opponent: it adds nothing to either sum. Then seed order.
 """
 
 from __future__ import annotations
@@ -47,6 +53,16 @@ class Standing:
     wins: int
     losses: int
     out: bool  # knocked out (single elimination)
+    buchholz: int = 0
+    median_buchholz: int = 0
+    sonneborn_berger: int = 0
+
+
+TIE_BREAKS: dict[str, tuple[str, ...]] = {
+    "swiss": ("buchholz", "median_buchholz", "head_to_head", "sonneborn_berger"),
+    "round_robin": ("head_to_head", "sonneborn_berger"),
+    "single_elimination": ("round_reached",),
+}
 
 
 def check(fmt: str, players: list[str]) -> None:
@@ -160,15 +176,40 @@ def record(matches: list[Match], number: int, winner: str) -> list[Match]:
 
 
 def standings(fmt: str, players: list[str], matches: list[Match]) -> list[Standing]:
-    """Best first: points, then (elimination) the later round reached, then seed order."""
+    """Best first: points, then the format's tie-breaks (``TIE_BREAKS``), then seed order."""
     points = _points(players, matches)
     losses = dict.fromkeys(players, 0)
     reached = dict.fromkeys(players, 0)
+    met: dict[str, list[str]] = {p: [] for p in players}
+    beaten: dict[str, list[str]] = {p: [] for p in players}
     for m in matches:
         for p in m.players:
             reached[p] = max(reached[p], m.round)
             if m.winner is not None and p != m.winner:
                 losses[p] += 1
-    out = {p: fmt == "single_elimination" and losses[p] > 0 for p in players}
-    rows = [Standing(p, points[p], points[p], losses[p], out[p]) for p in players]
-    return sorted(rows, key=lambda s: (-s.points, -reached[s.player], players.index(s.player)))
+        if not m.bye and m.winner is not None:
+            a, b = m.players
+            met[a].append(b)
+            met[b].append(a)
+            beaten[m.winner].append(b if m.winner == a else a)
+    opponents = {p: sorted(points[o] for o in met[p]) for p in players}
+    rows = {p: Standing(p, points[p], points[p], losses[p], fmt == "single_elimination" and losses[p] > 0,
+                        buchholz=sum(opponents[p]), median_buchholz=sum(opponents[p][1:-1]),
+                        sonneborn_berger=sum(points[o] for o in beaten[p])) for p in players}
+    value: dict[str, dict[str, int]] = {
+        "buchholz": {p: rows[p].buchholz for p in players},
+        "median_buchholz": {p: rows[p].median_buchholz for p in players},
+        "sonneborn_berger": {p: rows[p].sonneborn_berger for p in players},
+        "round_reached": reached,
+    }
+    breaks = TIE_BREAKS[fmt]
+    if "head_to_head" in breaks:  # the wins among the players still level on everything before it
+        before = breaks[:breaks.index("head_to_head")]
+        level: dict[tuple[int, ...], set[str]] = {}
+        for p in players:
+            level.setdefault((points[p], *(value[k][p] for k in before)), set()).add(p)
+        group = {p: g for g in level.values() for p in g}
+        value["head_to_head"] = {p: sum(1 for o in beaten[p] if o in group[p]) for p in players}
+    seed = {p: i for i, p in enumerate(players)}
+    order = sorted(players, key=lambda p: (-points[p], *(-value[k][p] for k in breaks), seed[p]))
+    return [rows[p] for p in order]

@@ -20,6 +20,8 @@ WORDS: dict[str, dict[str, str]] = {
         "venue_host": "Venue host", "log_in": "Log in", "start_tournament": "Start the tournament",
         "t_name": "tournament name", "t_players": "players, one a line", "t_tables": "tables: t1, t2",
         "replay": "replay", "award": "award to",
+        "buchholz": "Bh", "buchholz_long": "Buchholz: the points of every opponent met (the first tie-break)",
+        "sonneborn_berger": "SB", "sonneborn_berger_long": "Sonneborn-Berger: the points of the opponents beaten (after head-to-head)",
     },
     "zh": {
         "title": "场馆总览", "tables": "桌台", "online": "在线", "offline": "离线",
@@ -37,6 +39,8 @@ WORDS: dict[str, dict[str, str]] = {
         "venue_host": "场馆主持", "log_in": "登录", "start_tournament": "开始比赛",
         "t_name": "比赛名称", "t_players": "玩家，每行一位", "t_tables": "桌台：t1, t2",
         "replay": "重赛", "award": "判给",
+        "buchholz": "对手分", "buchholz_long": "对手分：所有已交手对手的积分之和（第一破同分规则）",
+        "sonneborn_berger": "索伯分", "sonneborn_berger_long": "索伯分：所胜对手的积分之和（先比直接胜负）",
     },
 }
 LANGUAGES = tuple(WORDS)

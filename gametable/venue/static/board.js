@@ -74,11 +74,14 @@ async function loadTournaments() {
   const list = await (await fetch("/api/tournaments")).json();
   const root = document.getElementById("tournaments");
   root.replaceChildren(...list.map((t) => {
+    // the format's first tie-break beside the wins (gametable/venue/tournament.py TIE_BREAKS)
+    const tie = {swiss: "buchholz", round_robin: "sonneborn_berger"}[t.format];
     const standings = el("table", {class: "standings"}, el("thead", {}, el("tr", {},
-      el("th", {}, "#"), el("th", {}, w("player")), el("th", {}, w("won")), el("th", {}, w("lost")))),
+      el("th", {}, "#"), el("th", {}, w("player")), el("th", {}, w("won")), el("th", {}, w("lost")),
+      ...(tie ? [el("th", {title: w(`${tie}_long`)}, w(tie))] : []))),
       el("tbody", {}, ...t.standings.map((s, i) => el("tr", {class: s.out ? "out" : "", "data-player": s.player},
         el("td", {}, String(i + 1)), el("td", {}, s.player), el("td", {}, String(s.wins)),
-        el("td", {}, String(s.losses))))));
+        el("td", {}, String(s.losses)), ...(tie ? [el("td", {"data-tie": tie}, String(s[tie]))] : [])))));
     const rounds = [...new Set(t.matches.map((m) => m.round))];
     const hostButtons = (m) => (!isHost || m.winner || m.bye ? [] : [
       button(w("replay"), () => decide(t.id, m.number, "replay", {})),
