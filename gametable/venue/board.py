@@ -11,6 +11,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -152,6 +153,11 @@ def _league_routes(app: Flask, venue: Venue) -> None:
                                   for r in reversed(rows)]})
 
 
+def iso_utc(ts: float) -> str:
+    """A stored time as spreadsheets read it: ISO 8601 in UTC, to the second."""
+    return datetime.fromtimestamp(ts, tz=UTC).isoformat(timespec="seconds")
+
+
 def _export_routes(app: Flask, venue: Venue) -> None:
     @app.get("/export/games.json")
     def export_json() -> Response:
@@ -165,7 +171,7 @@ def _export_routes(app: Flask, venue: Venue) -> None:
         writer = csv.writer(out)
         writer.writerow(["game_key", "table", "game", "mode", "finished_at", "player", "name", "seat", "team", "rank"])
         for r in venue.store.results():
-            writer.writerow([r.key, r.table_id, r.game, r.mode or "", r.finished_at, r.player, r.name, r.seat,
+            writer.writerow([r.key, r.table_id, r.game, r.mode or "", iso_utc(r.finished_at), r.player, r.name, r.seat,
                              r.team or "", r.rank])
         return Response(out.getvalue(), mimetype="text/csv",
                         headers={"Content-Disposition": "attachment; filename=venue-results.csv"})

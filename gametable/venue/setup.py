@@ -173,6 +173,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--venue-host", required=True, help="the venue broker's address as the tables reach it")
     p.add_argument("--venue-port", type=int, default=1883)
     p.add_argument("--out", default="venue-setup", help="output directory (default venue-setup)")
+    p.add_argument("--mosquitto-etc", default="/etc/mosquitto",
+                   help="where the venue broker's venue.acl and venue.passwd will live (default /etc/mosquitto)")
+    p.add_argument("--persistence", default="/var/lib/mosquitto",
+                   help="the venue broker's persistence directory, owned by its mosquitto user (default /var/lib/mosquitto)")
+    p.add_argument("--bind", default="", help="the address the venue broker listens on (default: every address)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -180,7 +185,8 @@ def run(args: argparse.Namespace) -> int:
 
     tables = [t.strip() for t in str(args.tables).split(",") if t.strip()]
     try:
-        setup = build(tables, args.venue_host, args.venue_port)
+        setup = build(tables, args.venue_host, args.venue_port, etc=Path(args.mosquitto_etc),
+                      persistence=Path(args.persistence), bind=args.bind)
     except SetupError as exc:
         print(f"venue-setup: {exc}", file=sys.stderr)
         return 2

@@ -8,7 +8,9 @@ import csv
 import http.client
 import io
 import json
+import time
 import urllib.request
+from datetime import datetime
 
 import pytest
 
@@ -43,6 +45,8 @@ def test_a_finished_game_at_a_bridged_table_enters_the_league_and_the_exports(ta
     assert games[0]["key"] == "t1:venue-g1" and games[0]["game"] == "coup"
     rows = list(csv.DictReader(io.StringIO(_get(service, "/export/results.csv").decode())))
     assert [(r["name"], r["rank"]) for r in rows] == [("Ann", "1"), ("Bo", "2")]
+    finished = datetime.fromisoformat(rows[0]["finished_at"])  # ISO 8601, UTC: what a spreadsheet reads
+    assert finished.tzinfo is not None and abs(finished.timestamp() - time.time()) < 120
     history = json.loads(_get(service, "/api/players/ANN"))
     assert history["won"] == 1 and history["games"][0]["table"] == "t1"
 

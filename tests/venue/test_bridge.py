@@ -129,5 +129,10 @@ def test_venue_setup_command_writes_both_sides_private_and_names_a_bad_id(tmp_pa
     assert bridge.stat().st_mode & 0o077 == 0
     passwd = (tmp_path / "venue" / "venue.passwd").read_text()
     assert passwd.startswith("venue:$") and "table-t2:$" in passwd  # hashed, never plain
+    assert main(["venue-setup", "--tables", "t1", "--venue-host", "h", "--venue-port", "1884", "--out",
+                 str(tmp_path / "p"), "--mosquitto-etc", "/opt/mq", "--persistence", "/srv/mq", "--bind", "10.0.0.5"]) == 0
+    conf = (tmp_path / "p" / "venue" / "venue.conf").read_text()
+    assert "listener 1884 10.0.0.5" in conf and "acl_file /opt/mq/venue.acl" in conf
+    assert "persistence_location /srv/mq/" in conf
     assert main(["venue-setup", "--tables", "t1,a+b", "--venue-host", "h", "--out", str(tmp_path / "x")]) == 2
     assert "table id 'a+b'" in capsys.readouterr().err
