@@ -1,6 +1,6 @@
 """The real table's break-beams: edges to the game's table adapters, and the beams' health.
 
-Why a module of its own: besides handing each debounced edge to the games (Coin War's observer),
+Why a module of its own: besides handing each debounced edge to the games (a game's beam observer),
 the beams are checked -- the walk test before play (a real coin held on every beam for ``COIN_HOLD_S``,
 retained on ``sensors/walk`` for the bring-up page), beams that never block while others do, and
 beams stuck blocked -- and every edge is a ``sensors/beams`` diagnostic.

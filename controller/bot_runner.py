@@ -3,9 +3,8 @@
 :class:`BotRunner` plays bot seats through the daemon's public API only: for each bot seat it reads
 ``daemon.seat_view(seat)`` (what that seat may see, with its ``legal`` moves) and submits one input
 that ``legal`` offers, chosen by a bot the view's game provides (``Game.bots()``, one per seat and
-game): Coup's :class:`~controller.games.coup.bot.HeuristicBot` (or random), Coin War's
-:class:`~controller.games.coinwar.bot.CoinWarBot` (questions, placements, Three Kingdoms
-cards, ending a turn with no strike left). Flicks stay with the platform (``VirtualTable.play_bots``).
+game), the one named ``kind`` where a game offers several, else its first. Flicks stay with the
+platform (``VirtualTable.play_bots``).
 
 Why a poll instead of acting inside the daemon listener: a listener runs under the daemon's lock in
 the middle of an accepted input, so it only notes that something changed; :meth:`poll` (called by
@@ -24,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from controller.command_ids import CommandIds
-from controller.games import GameError, get_game
+from controller.games import GameError, get_game, registry
 from controller.games.base import Bot
 from controller.referee_api import SeatReferee
 
@@ -40,15 +39,18 @@ class BotRunnerError(ValueError):
 class BotRunner:
     """Makes bot ``seats`` of ``daemon`` act on everything except a physical shot.
 
-    ``coup`` picks the Coup bot ("heuristic" or "random"); ``confirm_placements`` is False on a
+    ``kind`` names the bot where a game offers several (its ``bots()`` keys, e.g. "random"; a game
+    without that one plays its first); ``confirm_placements`` is False on a
     platform that puts coins back itself (the virtual table places and confirms them from its
     physics, CW-6.2). Seeded: the same game, seats and seed give the same decisions.
     """
 
-    def __init__(self, daemon: SeatReferee, seats: Iterable[int], seed: int = 0, *, coup: str = "heuristic",
+    def __init__(self, daemon: SeatReferee, seats: Iterable[int], seed: int = 0, *, kind: str | None = None,
                  confirm_placements: bool = True) -> None:
-        if coup not in ("heuristic", "random"):
-            raise BotRunnerError(f"coup bot must be 'heuristic' or 'random', got {coup!r}")
+        if kind is not None:
+            offered = sorted({name for game in registry().values() for name in game.bots()})
+            if kind not in offered:
+                raise BotRunnerError(f"bot kind {kind!r}: one the games offer ({', '.join(offered)})")
         self.daemon = daemon
         self.seats: set[int] = set()
         for s in seats:
@@ -56,8 +58,7 @@ class BotRunner:
                 raise BotRunnerError(f"bot seats are numbers from 1 to 6, got {s!r}")
             self.seats.add(s)
         self.seed = seed
-        self.coup = coup
-        self.kind = coup  # the bot picked by name where a game offers several (Coup's two)
+        self.kind = kind
         self.confirm_placements = confirm_placements
         self._race = random.Random(f"race|{seed}")  # who answers a reaction window first (CP-3.4)
         self.log: list[dict[str, Any]] = []  # every input submitted and its result, for diagnostics
@@ -74,7 +75,7 @@ class BotRunner:
     def _on_input(self, cmd: dict[str, Any], state: dict[str, Any] | None) -> None:
         """Daemon listener: note the change only (no submits under the daemon's lock)."""
         if cmd.get("type") == "new_game":
-            self._bots = {}  # a bot's memory (Coup's caught bluffs) belongs to one game
+            self._bots = {}  # a bot's memory (bluffs it caught) belongs to one game
         self.changed.set()
 
     def start(self) -> None:
@@ -165,7 +166,7 @@ class BotRunner:
             makers = game.bots()
             if not makers:
                 return None
-            make = makers.get(self.kind) or next(iter(makers.values()))
+            make = (makers.get(self.kind) if self.kind else None) or next(iter(makers.values()))
             bot = self._bots[key] = make(self.seed * 7 + seat)
         return bot
 

@@ -66,9 +66,9 @@ def led_plan_for(view: TableView | None, fault: str | None = None, seats: Any = 
 def public_input(game: Game | None, inp: dict[str, Any] | None) -> dict[str, Any] | None:
     """An input as everyone may see it on ``events``.
 
-    A ``new_game`` keeps only who plays what: its seed, stacked hands (Coup ``setup``) and dealt
+    A ``new_game`` keeps only who plays what: its seed, stacked hands (a ``setup``) and dealt
     identities (Three Kingdoms) would reveal hidden cards. A game may hide more of its own inputs
-    (Coup's ``exchange_return`` names the cards going back).
+    (cards going back to a deck, say).
     """
     if inp is None:
         return None
@@ -228,7 +228,7 @@ class Daemon:
         state = self.public_state()
         self._note_finished(state)  # in the journal before anything that shows the win goes out
         if self.bridge:
-            # An input can carry hidden cards (Coup's exchange_return): publish its public form.
+            # An input can carry hidden cards (cards returned to a deck): publish its public form.
             shown = public_input(self.table.game, result.input)
             words = words_for(self.table.game, shown, result.effects, state)
             # "says": the same lines as messages, for phones of every language (docs/i18n.md)
@@ -335,7 +335,7 @@ class Daemon:
             elif len(self._pending_diagnostics) < 100:  # a long outage must not grow memory
                 self._pending_diagnostics.append((kind, payload))
 
-    # --- deadlines: the game's timers (Coup's windows CP-6, Football's clock CW-7.3, …) ---------
+    # --- deadlines: the game's timers (reaction windows, game clocks, …) ---------
     def _sync_deadlines(self, since: dict[str, float] | None = None) -> None:
         state, game = self.table.state, self.table.game
         self.deadlines.sync(game.deadlines(state) if state is not None and game is not None else [], since)
@@ -392,7 +392,7 @@ class Daemon:
                 self.bridge.publish(f"{self.bridge.topics['sensors']}/{kind}", payload, qos=1, retain=True)
 
     def _pause(self, cmd: dict[str, Any]) -> dict[str, Any]:
-        """Host ``pause`` / ``resume`` of the running deadlines (a Coup window CP-6, a game clock).
+        """Host ``pause`` / ``resume`` of the running deadlines (a reaction window, a game clock).
 
         Only the daemon's timers stop; the game state does not change (a deadline ends by the
         input it would have sent), so there is nothing to journal.

@@ -1,7 +1,7 @@
 """The daemon's one timer: runs a game's ``deadlines(state)`` on the injected clock.
 
-A game never sees time; it lists its timers as ``(id, seconds, input)`` (Coup's reaction window
-CP-6, Football's time limit CW-7.3, any new game's). After every accepted input the daemon calls
+A game never sees time; it lists its timers as ``(id, seconds, input)`` (a reaction window,
+a mode's time limit, any new game's). After every accepted input the daemon calls
 :meth:`Deadlines.sync` with the current list: a new id is armed, a vanished id is cancelled, an
 id still listed keeps running. When one expires its input is handed to ``on_expire`` (the daemon
 submits it, journalled like any other input, so a replay needs no clock).

@@ -4,7 +4,7 @@ build it the same way, and the panel, which knows the games only from ``gametabl
 
 A game, or one of its modes, may declare beside its lobby fields what a game of bots needs:
 ``"bot_game": {"options": {...}, "teams": "alternate"}`` -- options that let bots finish on their
-own (the battlefield's quick fights) and how the bots form sides (``"alternate"``: teams A, B, A, B
+own (quick fights, say) and how the bots form sides (``"alternate"``: teams A, B, A, B
 in seat order, for modes played in two teams). A mode's entry wins over the game's; with neither,
 the game's default options and no teams.
 """

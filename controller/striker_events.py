@@ -1,7 +1,7 @@
 """Striker frames on the real table: strikes to the game's table adapters, faults to the waiting text.
 
 Why a module of its own: the serial link (``sensors/striker_link.py``) hands every frame and event
-here. A ``strike`` frame becomes the input its game's table adapter makes of it (Coin War: the
+here. A ``strike`` frame becomes the input its game's table adapter makes of it (say, the
 ``strike`` of the seat whose turn it is; a strike from another seat is reported, not applied);
 base-station reports go to the pairing (``controller/striker_pairing.py``); a lost port, a silent
 striker or a low battery makes the game wait (the status LED turns amber and the panel says why).

@@ -24,12 +24,12 @@ log = logging.getLogger("gametable.table")
 
 CONTROL_TYPES = {"new_game", "undo", "abort", "seat_to_bot"}
 MAX_REMEMBERED_RESULTS = 4096
-# No legal input comes near this (a Coup `setup` stacking every card is < 2 KiB); a bigger one
+# No legal input comes near this (a `setup` stacking every card of a deck is < 2 KiB); a bigger one
 # is a bug or an attack, and would otherwise sit in the journal and every event forever. (The
 # daemon refuses MQTT payloads over its own, larger MAX_COMMAND_BYTES without parsing them.)
 MAX_INPUT_BYTES = 16 * 1024
 MAX_ERROR_CHARS = 240
-MAX_COMMAND_DEPTH = 16  # the deepest legal command (a Coup setup) is 4 levels
+MAX_COMMAND_DEPTH = 16  # the deepest legal command (a stacked setup) is 4 levels
 # A snapshot (the effective inputs, see Table.snapshot) goes into the journal with every new_game
 # and after this many inputs of one long game, so a start replays at most about this many.
 SNAPSHOT_EVERY = 2000

@@ -2,7 +2,7 @@
 
 Why: the hardware layer (``controller/hardware.py``) and the simulator must know no game. A game
 that plays on the table's sensors declares ``table_adapter(parts) -> TableAdapter`` beside its
-other functions (Coin War: ``controller/games/coinwar/table_sensors.py``); a game without one (the
+other functions (in its own package); a game without one (the
 card games) takes its inputs from the phones only. The hardware hands every observation -- a beam
 edge, a striker frame, a camera frame -- to each adapter; each one ignores what is not its game's.
 A plug-in game brings its own sensors the same way (``tests/games/`` shows one).
@@ -27,7 +27,7 @@ class TableParts:
     """What an adapter may use: the config, the clock, the daemon, and how the caller wants facts.
 
     ``on_facts`` (the simulator) replaces the submit of a strike's facts; ``flight_proof`` and
-    ``settle_s`` tune the beam observer (``controller/games/coinwar/sensing.py``)."""
+    ``settle_s`` tune the game's beam observer."""
 
     config: Config
     clock: Clock

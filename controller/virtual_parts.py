@@ -5,8 +5,8 @@ none. A game that plays on the table's physics declares ``virtual_parts(state) -
 beside ``table_adapter`` (``controller/games/README.md``): where its coins start, how the physics'
 ground truth of a strike becomes its ``shot`` input, how that truth answers its questions and how
 its bots aim. A game without the hook (the card games) has nothing on the virtual table; the
-simulator then only runs its bots through the bot runner. Coin War's parts:
-``controller/games/coinwar/virtual_table.py``.
+simulator then only runs its bots through the bot runner. A game's parts live in its own package
+(its ``virtual_table`` module).
 """
 
 from __future__ import annotations

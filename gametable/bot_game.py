@@ -19,7 +19,7 @@ def _modes(game: str) -> list[dict[str, Any]]:
 def mode_for(game: str, wanted: str | None = None, players: int | None = None) -> str | None:
     """The mode of a bot game: ``wanted`` (the game itself refuses one it lacks), else the game's
     first mode; with ``players``, the first one for that many players if ``wanted`` is not (the
-    two-player demo: Coin War's teams modes need four). None for a game without modes."""
+    two-player demo: a teams mode needs four). None for a game without modes."""
     modes = _modes(game)
     if players is not None:
         fits = [m["mode"] for m in modes if players in (m.get("players") or [])]

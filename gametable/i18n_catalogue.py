@@ -21,7 +21,6 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
 
 from controller.games import registry
-from controller.games.bang.cards import TITLES as BANG_TITLES
 from web_panel.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, po_path
 
 TERM_KEYS = ("title", "summary", "description", "power", "ability")  # the texts of a game's describe()
@@ -71,9 +70,9 @@ def extract_html(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: 
 
 def terms() -> dict[str, str]:
     """The texts the code does not spell but phones show (``t(mode.title)``, ``term(...)``): every
-    game's describe() texts (titles, summaries, options, card powers, abilities) and Bang!'s card
-    titles -> where they come from; also each option's name and each seat role, as the lobby
-    shows them ("timeout s", "Mother")."""
+    game's describe() texts (titles, summaries, options, card powers, abilities) and its optional
+    ``phone_terms()`` (card titles, say) -> where they come from; also each option's name and each
+    seat role, as the lobby shows them ("timeout s", "Mother")."""
     found: dict[str, str] = {}
 
     def walk(value: object, where: str) -> None:
@@ -96,8 +95,9 @@ def terms() -> dict[str, str]:
 
     for name, game in sorted(registry().items()):
         walk(game.describe(), f"describe:{name}")
-    for title in BANG_TITLES.values():
-        found.setdefault(title, "controller/games/bang/cards.py")
+        extra = getattr(game, "phone_terms", None)  # optional: texts its phones show beyond describe()
+        for text in extra() if callable(extra) else ():
+            found.setdefault(text, f"phone_terms:{name}")
     return found
 
 

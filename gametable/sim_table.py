@@ -263,7 +263,7 @@ class VirtualTable:
             st = self.state()
             parts = self.parts
             if not st or parts is None or st.get("phase") != "playing" or not st.get("turn"):
-                raise SimError("no game with coins on the table (such as Coin War) is being played")
+                raise SimError("no game with coins on the table is being played")
             seat = st["turn"]["seat"]
             if coin not in self.physics.coins():
                 raise SimError(f"coin {coin!r} is not on the table")

@@ -3,8 +3,8 @@
 Pure geometry (table millimetres) so the virtual table produces *the same observations as the
 hardware*: it computes the blocked set from coin centres and drives the real :class:`BeamBank`
 through gpiozero ``MockFactory`` pins with :func:`drive`. This is the one place the blocking rule
-lives: the virtual table's edge tracker (``sensors/virtual/virtual_beams.py``) and the observer's goal
-proof (``controller/games/coinwar/sensing.py``) call :func:`beam_distance` from here.
+lives: the virtual table's edge tracker (``sensors/virtual/virtual_beams.py``) and a game's goal
+proof (its sensing module) call :func:`beam_distance` from here.
 
 A ``segment`` beam is blocked when the distance from a coin's centre to the segment is less than
 the coin radius; a ``point`` beam when the distance to the point is less than the radius (strict:

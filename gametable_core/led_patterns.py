@@ -9,8 +9,8 @@ lets the panel, MQTT and any LED hardware (GPIO today, an addressable strip late
 tests check it without pins. Animation is a pure function of elapsed clock time too.
 
 The input is a game's :class:`~controller.games.base.TableView` (phase, players, turn, who must
-answer, winner), so the mapper knows no game. Seat patterns, by priority (docs/rules/coinwar.md
-CW-8 questions, docs/rules/coup.md CP-6 reaction windows: both are seats in ``answer``):
+answer, winner), so the mapper knows no game. Seat patterns, by priority (a
+question to a seat and a reaction window are both seats in ``answer``):
 
 ==========  =====================================================================
 ``chase``   a winner's seat (game over; each seat of a draw too)
@@ -80,7 +80,7 @@ def _winners(winner: Any) -> list[int] | None:
 
 
 def _answering(view: Mapping[str, Any]) -> set[int]:
-    """Seats that must answer (a Coin War question CW-8, a Coup reaction window CP-6, …)."""
+    """Seats that must answer (a question, a reaction window, …)."""
     return set(_seat_list(view.get("answer") or [], "answer"))
 
 

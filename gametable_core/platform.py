@@ -4,7 +4,7 @@ A table is a *platform* (as in the Mission Pinball Framework): the real one on t
 beams, the striker's serial link, PWM seat LEDs in ``sensors/``) or the virtual one (pymunk coins
 and virtual beams in ``sensors/virtual/``). Both implement these small interfaces and hand their
 observations through one door: a beam change is a :class:`BeamEdge` whoever saw it, so the
-observer (Coin War's sensing adapter) cannot tell a real beam from a virtual one. Lives in
+observer (a game's sensing adapter) cannot tell a real beam from a virtual one. Lives in
 ``core`` so drivers, the virtual table and the daemon can all name it without importing each other.
 """
 

@@ -85,7 +85,7 @@ def _new_coup(daemon: Daemon, seats: list[int], seed: int) -> None:
 def test_coup_bots_play_to_a_single_winner_with_every_input_accepted(tmp_path, kind):
     daemon = _coup_daemon(tmp_path / "j.sqlite")
     try:
-        runner = BotRunner(daemon, [1, 2, 3, 4], seed=3, coup=kind)
+        runner = BotRunner(daemon, [1, 2, 3, 4], seed=3, kind=kind)
         _new_coup(daemon, [1, 2, 3, 4], 3)
         runner.poll(max_inputs=5000)
         state = daemon.public_state()
@@ -123,7 +123,7 @@ def test_property_coup_bots_only_make_legal_moves_and_always_finish(seed, player
         daemon = _coup_daemon(Path(tmp) / "j.sqlite")
         try:
             seats = list(range(1, players + 1))
-            runner = BotRunner(daemon, seats, seed=seed, coup=kind)
+            runner = BotRunner(daemon, seats, seed=seed, kind=kind)
             _new_coup(daemon, seats, seed)
             runner.poll(max_inputs=5000)
             assert daemon.public_state()["phase"] == "over"
@@ -223,13 +223,13 @@ def test_biohazard_mother_may_strike_another_mothers_coin():
     assert coin == "c1"  # without the legal list a bot strikes its own coin (CW-5.1)
 
 
-@pytest.mark.parametrize("seats,coup,error", [([7], "heuristic", "from 1 to 6"), ([1], "smart", "'heuristic' or 'random'"),
+@pytest.mark.parametrize("seats,coup,error", [([7], "heuristic", "from 1 to 6"), ([1], "smart", "bot kind 'smart': one the games offer"),
                                               (["1"], "random", "from 1 to 6")])
 def test_bad_runner_settings_are_refused_with_one_line(tmp_path, seats, coup, error):
     daemon = _coup_daemon(tmp_path / "j.sqlite")
     try:
         with pytest.raises(BotRunnerError, match=error) as exc:
-            BotRunner(daemon, seats, seed=1, coup=coup)
+            BotRunner(daemon, seats, seed=1, kind=coup)
         assert "\n" not in str(exc.value)
     finally:
         daemon.stop()

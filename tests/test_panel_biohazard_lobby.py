@@ -39,13 +39,13 @@ def _roles(stack) -> list[str]:
 
 def test_cw_7_2_lobby_five_player_biohazard_defaults_to_two_mothers(stack, browser):
     host = _lobby_with_five(stack, browser)
-    assert host.locator("[data-key=mothers][data-value='2']").get_attribute("aria-pressed") == "true"
+    assert host.locator("[data-key=split][data-value='0']").get_attribute("aria-pressed") == "true"
     start_from_lobby(host)
     assert _roles(stack) == ["human"] * 3 + ["mother"] * 2
 
 
 def test_cw_7_2_lobby_five_player_biohazard_may_play_one_mother(stack, browser):
     host = _lobby_with_five(stack, browser)
-    host.click("[data-action=lobby-set][data-key=mothers][data-value='1']")
+    host.click("[data-action=lobby-set][data-key=split][data-value='1']")
     start_from_lobby(host)
     assert _roles(stack) == ["human"] * 4 + ["mother"]

@@ -64,7 +64,7 @@ COOKIE_AGE = 24 * 3600
 SEAT_COOKIE, HOST_COOKIE, CSRF_COOKIE, CSRF_HEADER = "gt_seat", "gt_host", "gt_csrf", "X-CSRF-Token"
 RESULT_TIMEOUT_S = 5.0
 FLICK_TIMEOUT_S = 20.0  # a flick is answered once its coins are at rest (played in real time)
-MAX_JSON_DEPTH = 32  # the deepest legal body (a Coup setup in a new_game) is a few levels
+MAX_JSON_DEPTH = 32  # the deepest legal body (a stacked setup in a new_game) is a few levels
 GAMES_WAIT_S = 3.0  # a new_game just after the panel (re)connected waits this long for the games list
 
 

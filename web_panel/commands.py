@@ -251,7 +251,7 @@ def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, A
         return {"type": kind, "id": cid}
     public = _playing(public)
     if kind in ("pause", "resume"):
-        # The daemon's timers are the game's deadlines (a Coup window, a game clock): only the
+        # The daemon's timers are the game's deadlines (a reaction window, a game clock): only the
         # daemon knows whether one runs, and it answers "no reaction window is open to pause" …
         return {"type": kind, "id": cid}
     if kind == "seat_to_bot":  # a gone phone's seat to a bot (docs/phones.md): the daemon checks the seat

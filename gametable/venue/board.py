@@ -202,7 +202,7 @@ def _tournament_request(data: dict[str, Any]) -> tuple[str, str, str, str | None
     if not isinstance(tables, list) or not all(isinstance(t, str) and TABLE_ID.fullmatch(t) for t in tables):
         abort(400, "tables: a list of table ids")
     if not isinstance(game, str) or not game:
-        abort(400, "game: the game's name (coup, coinwar, ...)")
+        abort(400, "game: the game's name, as the tables publish it")
     return (str(data.get("name") or game), str(data.get("format")), game, mode if isinstance(mode, str) else None,
             [p.strip() for p in players], list(tables))
 

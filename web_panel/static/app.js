@@ -73,7 +73,7 @@ async function fillSeats(L) {
 
 /** While a game waits on a seat no phone holds and no bot plays: say so, and how to fill it (item 5). */
 function waitingSeatCard(st) {
-  const view = gameView();  // only where the game is played on the phones (Coin War's turns are the table's)
+  const view = gameView();  // only where the game is played on the phones (a table game's turns are the table's)
   if (!st || st.phase !== "playing" || !view || view === LOADING || !view.playedOnPhones) return "";
   // the bots of this game: its "New game" entry says (web_panel/link.py); a log that does not reach
   // back to it falls back to the lobby's bot names ("Bot 2")
@@ -171,7 +171,7 @@ function conn() {
 /* A game ships phone/view.js (and optionally phone/view.css) in its package; the panel serves them
  * at /games/<game>/… and the script calls GameViews.register(name, view). Every member of a view is
  * optional (web_panel/PANEL.md): seatView, tableView, hostView (html or null for the generic
- * screen), banner, hostControls, cardLabel, onTable, afterRender, tick, actions, css. */
+ * screen), banner, hostControls, cardLabel, onTable, afterRender, tick, actions, rules, css. */
 const LOADING = { loading: true };
 const GameViews = {
   views: {}, status: {},
@@ -240,8 +240,8 @@ function render() {
 
 /** The shared screen (docs/phones.md): a TV or the Pi's own monitor shows the table view with the
  * board large on the left and the players and the log beside it, all drawn larger (app.css
- * ".tv"), for every game: a game's players list goes beside the board when it has one (Coin War's
- * drawing, the battlefield's map), else it is the board (Coup's cards, Bang!'s ring). */
+ * ".tv"), for every game: a game's players list goes beside the board when it has one (a drawing
+ * of the table, a map), else it is the board (cards, a ring of seats). */
 const TV = matchMedia("(min-width: 1200px) and (min-height: 700px)");
 function tvLayout(view, r) {
   const on = r === "table" && TV.matches;
@@ -257,8 +257,8 @@ function tvLayout(view, r) {
 TV.addEventListener("change", () => render());
 
 /** What needs the player comes into view (docs/phones.md): a window or question that has just
- * opened, and what a tap asked for (``S.focus``, a selector: Bang!'s targets after a card, the
- * battlefield's path). Only when it is off the screen: a phone that already shows it stays put. */
+ * opened, and what a tap asked for (``S.focus``, a selector: the targets after a card, a
+ * path on a map). Only when it is off the screen: a phone that already shows it stays put. */
 function bringIntoView(r) {
   const st = S.state, w = st && st.window, q = st && (st.questions || [])[0];
   const key = w && typeof w === "object" ? `w:${JSON.stringify([w.id, w.kind, w.claimant, w.seats])}` : q ? `q:${q.id}` : "";
@@ -376,7 +376,7 @@ function genericSeat(st, pv, seat) {
 
 /** The open question (CW-8 style: pick every option that applies). ``how.label`` draws an option,
  * ``how.hint`` says what to tap (a game view passes its own words), ``how.extra`` is HTML a game view
- * puts under the quick answer (Coin War's "withdraw strike", CW-5.6). */
+ * puts under the quick answer (a "withdraw" of the last input). */
 function questionCard(st, seat, host, how = {}) {
   const q = (st.questions || [])[0];
   if (!q) return "";
@@ -408,7 +408,7 @@ function cardMoveButtons(m) {
   const label = (s) => { const w = String(s).replace(/_/g, " "); return t(w.charAt(0).toUpperCase() + w.slice(1)); };
   const btn = (text, args) => `<button class="btn wide" data-action="move" data-move="${esc(m.move)}" data-args="${esc(JSON.stringify(args))}">${esc(text)}</button>`;
   if (typeof m.count === "number" && Array.isArray(m.cards)) {
-    // choose exactly `count` of the cards (e.g. Coup's exchange_return); a pool may hold duplicates.
+    // choose exactly `count` of the cards (cards going back to a deck); a pool may hold duplicates.
     const key = "move:" + m.move, sel = S.sel[key] || [];
     const chips = m.cards.map((c, i) => `<button class="chip text" data-action="pick-card" data-key="${esc(key)}" data-index="${i}" aria-pressed="${sel.includes(i)}">${esc(hook("cardLabel", c) || label(c))}</button>`).join("");
     const args = { cards: sel.map((i) => m.cards[i]) };
@@ -611,7 +611,7 @@ function tableLangCard() {
     <p class="muted small">${esc(t("Phones read this language until they choose another with the button at the top."))}</p></section>`;
 }
 
-/** "three_kingdoms" -> "Three kingdoms": a game's own word, readable. */
+/** "some_word" -> "Some word": a game's own word, readable. */
 function label(word) { const w = String(word).replace(/_/g, " "); return t(w.charAt(0).toUpperCase() + w.slice(1)); }
 
 /** The games the table offers: the daemon's retained ``games`` topic, as the panel last saw it. */
@@ -628,7 +628,7 @@ function lobbyState() {
   const include = Object.keys(held).length >= 2 ? held : Object.assign({ 1: true, 2: true }, Object.keys(held).length ? held : { 3: true });
   S.lobby = { game, mode: ((lobbyGames()[game].modes || [])[0] || {}).mode, include,
     names, teams: {}, teamMode: "random", orderMode: "random", order: [1, 2, 3, 4, 5, 6], options: {},
-    bots: {}, roles: {}, rolesMode: "random", error: "", mothers: "2" };
+    bots: {}, roles: {}, rolesMode: "random", error: "", split: "0" };
   return S.lobby;
 }
 
@@ -641,6 +641,7 @@ function lobbyCard() {
   const seg = (key, value, text) => `<button type="button" data-action="lobby-set" data-key="${key}" data-value="${value}" aria-pressed="${L[key] === value}">${text}</button>`;
   const included = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s]);
   const roles = mode.seat_roles || null, pickTeams = mode.teams && !(roles && roles.teams_from_roles);
+  const splits = roleSplits(roles, included.length, L);
   const seatExtra = (s) => {
     if (roles && L.rolesMode === "manual") {
       return `<select data-lobby="role" data-seat="${s}" aria-label="${esc(t("Role of seat {n}", { n: s }))}">${roles.values.map((r) => `<option value="${esc(r)}" ${(L.roles[s] || roles.values[0]) === r ? "selected" : ""}>${esc(label(r))}</option>`).join("")}</select>`;
@@ -680,7 +681,7 @@ function lobbyCard() {
     <label class="field">${esc(t("Players"))} <span class="muted small">${esc(t("(🤖: a bot plays the seat)"))}</span></label>${seatRows}
     ${pickTeams ? `<label class="field">${esc(t("Teams"))}</label><div class="seg">${seg("teamMode", "random", esc(t("Random")))}${seg("teamMode", "manual", esc(t("Manual")))}</div>` : ""}
     ${roles ? `<label class="field">${esc(label(roles.option))}</label><div class="seg">${seg("rolesMode", "random", esc(t("Drawn at random")))}${seg("rolesMode", "manual", esc(t("Chosen per seat")))}</div>` : ""}
-    ${factions(L) && included.length === 5 && !(roles && L.rolesMode === "manual") ? `<label class="field">${esc(t("Roles"))}</label><div class="seg">${seg("mothers", "2", esc(t("2 mothers · 3 humans")))}${seg("mothers", "1", esc(t("1 mother · 4 humans")))}</div>` : ""}
+    ${splits.length > 1 ? `<label class="field">${esc(t("Roles"))}</label><div class="seg">${splits.map((sp, i) => seg("split", String(i), esc(t(sp.title)))).join("")}</div>` : ""}
     <label class="field">${esc(t("Turn order"))}</label><div class="seg">${seg("orderMode", "random", esc(t("Random")))}${seg("orderMode", "manual", esc(t("Manual")))}</div>${orderUi}
     ${optsBlock}
     <button class="btn primary wide" data-action="start" id="start" style="margin-top:14px" ${okCount ? "" : "disabled"}>${esc(tn("Start {game} · {n} player", "Start {game} · {n} players", included.length, { game: t(g.title || L.game) }))}</button>
@@ -717,19 +718,21 @@ function newGameBody() {
     if (L.teamMode === "random") shuffle(seats).forEach((s, i) => { teams[s] = i % 2 ? "B" : "A"; });
     else seats.forEach((s) => { teams[s] = L.teams[s] || "A"; });
   }
-  // a game that plays around the physical ring (describe() free_seating: false, e.g. Bang! BG-8.2) keeps the seats' order
+  // a game that plays around the physical ring (describe() free_seating: false) keeps the seats' order
   const order = g.free_seating === false ? seats : L.orderMode === "random" ? shuffle(seats) : L.order.filter((s) => L.include[s]);
   const options = windowLengths(mode, L.options);
   for (const [k, v] of Object.entries(L.options)) {
     if (String(v).trim() === "") continue;  // left empty: the game's default
     try { options[k] = JSON.parse(v); } catch { options[k] = v; }
   }
-  if (factions(L) && seats.length === 5 && L.mothers === "1" && options.roles == null && !(roles && L.rolesMode === "manual")) {
-    const mother = shuffle(seats)[0];  // CW-7.2: 5 players may play 1 mother and 4 humans
-    options.roles = Object.fromEntries(seats.map((s) => [String(s), s === mother ? "mother" : "human"]));
+  const split = roleSplits(roles, seats.length, L)[Number(L.split)];
+  if (split && Number(L.split) > 0 && options[roles.option] == null) {  // the first split is the engine's own draw
+    const drawn = shuffle(seats), out = {};
+    for (const [role, n] of Object.entries(split.roles)) for (const s of drawn.splice(0, n)) out[String(s)] = role;
+    options[roles.option] = out;
   }
   if (roles && L.rolesMode === "manual") options[roles.option] = Object.fromEntries(seats.map((s) => [String(s), L.roles[s] || roles.values[0]]));
-  // a game's view may add what its engine needs to honour the lobby (Coup: the chosen first player)
+  // a game's view may add what its engine needs to honour the lobby (the chosen first player, say)
   const view = GameViews.of(L.game);
   if (view && view !== LOADING && typeof view.newGame === "function") view.newGame({ order, options }, { manualOrder: L.orderMode === "manual" });
   return { type: "new_game", game: L.game, mode: L.mode, order, options,
@@ -737,9 +740,12 @@ function newGameBody() {
       pickTeams ? { team: teams[s] } : {}, L.bots[s] ? { bot: true } : {})) };
 }
 
-/* Biohazard's teams are its factions, drawn from the roles (CW-7.2): no team picker; with 5
-   players the host picks 2 mothers + 3 humans (the default) or 1 mother + 4 humans. */
-function factions(L) { return L.game === "coinwar" && L.mode === "biohazard"; }
+/** The ways a mode's roles may split for ``n`` players (describe()'s ``seat_roles.splits``, the
+ * engine's own draw first), when the host has a choice and does not set each seat's role. */
+function roleSplits(roles, n, L) {
+  const splits = (roles && roles.splits && roles.splits[String(n)]) || [];
+  return splits.length > 1 && L.rolesMode !== "manual" ? splits : [];
+}
 
 /* ---------- actions ---------- */
 async function act(el) {
@@ -797,7 +803,7 @@ async function act(el) {
     await post("/api/host/lock"); S.me.host = false; connect(); render();
   } else if (a === "lobby-set") {
     S.lobby[el.dataset.key] = el.dataset.value; S.lobby.error = "";
-    if (el.dataset.key === "mode") { S.lobby.options = {}; S.lobby.roles = {}; }
+    if (el.dataset.key === "mode") { S.lobby.options = {}; S.lobby.roles = {}; S.lobby.split = "0"; }
     render();
   } else if (a === "lobby-window") {
     S.lobby.options[el.dataset.key] = el.dataset.value; S.lobby.error = ""; render();
@@ -843,7 +849,7 @@ function lobbyInput(el) {
   else if (k === "role") L.roles[s] = el.value;
   else if (k === "option") L.options[el.dataset.key] = el.value;
   else if (k === "option-bool") L.options[el.dataset.key] = el.checked ? "true" : "false";
-  else if (k === "game") { L.game = el.value; L.mode = ((((lobbyGames()[L.game] || {}).modes) || [])[0] || {}).mode; L.options = {}; }
+  else if (k === "game") { L.game = el.value; L.mode = ((((lobbyGames()[L.game] || {}).modes) || [])[0] || {}).mode; L.options = {}; L.split = "0"; }
   if (k !== "name" && k !== "option") { el.blur(); render(); }
 }
 

@@ -61,6 +61,14 @@ def public_input(inp: dict[str, Any]) -> dict[str, Any]:
     return inp
 
 
+def phone_terms() -> list[str]:
+    """Texts the phones show that describe() does not carry: the cards' titles (the panel's
+    catalogue, gametable/i18n_catalogue.py)."""
+    from controller.games.bang.cards import TITLES
+
+    return list(TITLES.values())
+
+
 def bots() -> dict[str, Callable[[int], Bot]]:
     from controller.games.bang.bot import HeuristicBot, RandomBot
 

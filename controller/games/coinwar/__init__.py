@@ -37,11 +37,12 @@ from controller.games.coinwar import extra_modes  # noqa: E402, F401
 
 def _seat_roles() -> dict[str, dict[str, Any]]:
     """Modes whose sides come from a role per seat (an option mapping every seat to a role, drawn
-    when absent): the lobby offers a role picker for them and sends no teams (CW-7.2, CW-7.5)."""
-    from controller.games.coinwar.biohazard import ROLES
+    when absent): the lobby offers a role picker for them and sends no teams (CW-7.2, CW-7.5); with
+    ``splits``, the player counts whose roles may split more than one way (the lobby's choice)."""
+    from controller.games.coinwar.biohazard import ROLES, role_splits
     from controller.games.coinwar.three_kingdoms import IDENTITIES
 
-    return {"biohazard": {"option": "roles", "values": list(ROLES), "teams_from_roles": True},
+    return {"biohazard": {"option": "roles", "values": list(ROLES), "teams_from_roles": True, "splits": role_splits()},
             "three_kingdoms": {"option": "identities", "values": list(IDENTITIES), "teams_from_roles": False}}
 
 

@@ -22,6 +22,17 @@ HUMANS = "humans"
 MOTHERS_FOR = {4: 1, 5: 2, 6: 2}  # CW-7.2 table: 4 → 1/3, 5 → 2/3, 6 → 2/4
 MOTHERS_ALLOWED = {4: (1,), 5: (2, 1), 6: (2,)}  # CW-7.2 [interpretation]: options.roles may give 5 players 1/4
 ROLES = ("mother", "human")
+_SPLIT_TITLES = {(2, 3): "2 mothers · 3 humans", (1, 4): "1 mother · 4 humans"}
+
+
+def role_splits() -> dict[str, list[dict[str, Any]]]:
+    """Player count -> the ways the roles may split (CW-7.2), the engine's draw first: what the
+    lobby offers where there is a choice (docs/phones.md, the lobby's ``seat_roles``)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for n, allowed in MOTHERS_ALLOWED.items():
+        if len(allowed) > 1:
+            out[str(n)] = [{"roles": {"mother": m, "human": n - m}, "title": _SPLIT_TITLES[(m, n - m)]} for m in allowed]
+    return out
 
 
 def seat_map(value: Any, seats: list[int], key: str, allowed: tuple[str, ...]) -> dict[int, str]:

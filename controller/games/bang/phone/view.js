@@ -251,6 +251,23 @@ const Bang = {
 };
 
 GameViews.register("bang", {
+  /** How to play (the /rules pages, web_panel/static/rules.js): mode -> {pic, lines}, each line a
+   * t() msgid; a drawing where it helps (inline SVG). Written for players: no rule numbers. */
+  rules: () => {
+    const P = (...lines) => lines;
+    const pic = {
+      bang: `<svg viewBox="0 0 220 200" class="rules-pic" role="img" aria-label="${esc(t("The ring of seats: the distance is the fewest seats between you, either way round"))}">
+      <circle cx="110" cy="100" r="70" fill="none" stroke="#888" stroke-dasharray="4 4"/>
+      ${[0, 1, 2, 3, 4].map((i) => { const a = (2 * Math.PI * i) / 5 - Math.PI / 2; return `<circle cx="${110 + 70 * Math.cos(a)}" cy="${100 + 70 * Math.sin(a)}" r="15" fill="${i ? "#555" : "#b26a00"}"/><text x="${110 + 70 * Math.cos(a)}" y="${106 + 70 * Math.sin(a)}" font-size="15" text-anchor="middle" fill="#fff">${i === 0 ? "★" : Math.min(i, 5 - i)}</text>`; }).join("")}</svg>`,
+    };
+    return {
+        classic: { pic: pic.bang, lines: P(
+          t("Roles are secret except the Sheriff's: the Sheriff and Deputies against the Outlaws, and a Renegade who wants to be the last one standing. Tap your role on the phone to see it."),
+          t("On your turn draw 2 cards, play as many as you like (only one BANG! a turn), then keep no more cards than your life."),
+          t("BANG! shoots a player within your weapon's range: the distance is the fewest seats between you, either way round. The target answers with Missed! or loses a life."),
+          t("Blue cards stay in front of you (weapons, Barrel, Mustang, Scope, Jail, Dynamite). Your character has an ability; tap any card for what it does.")) },
+    };
+  },
   playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
   seatView: (st, pv, seat) => Bang.seatView(st, pv, seat),

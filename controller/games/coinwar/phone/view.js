@@ -371,6 +371,58 @@
   };
 
   GameViews.register("coinwar", {
+    /** How to play (the /rules pages, web_panel/static/rules.js): mode -> {pic, lines}, each line a
+     * t() msgid; a drawing where it helps (inline SVG). Written for players: no rule numbers. */
+    rules: () => {
+      const P = (...lines) => lines;
+      const pic = {
+        table: `<svg viewBox="0 0 220 300" class="rules-pic" role="img" aria-label="${esc(t("The table from above: rails, the goal in the middle, coins and a flick"))}">
+        <rect x="8" y="8" width="204" height="284" rx="10" fill="#1d5c3a" stroke="#8d6e63" stroke-width="8"/>
+        <rect x="85" y="110" width="50" height="80" fill="#111" stroke="#fff" stroke-width="2"/>
+        <circle cx="60" cy="240" r="13" fill="#d32f2f"/><circle cx="165" cy="70" r="13" fill="#1565c0"/><circle cx="150" cy="220" r="13" fill="#2e7d32"/>
+        <circle cx="110" cy="150" r="13" fill="#b26a00" opacity=".55"/>
+        <path d="M60 240 L98 170" stroke="#fff" stroke-width="3" stroke-dasharray="6 5" marker-end="url(#arr)"/>
+        <defs><marker id="arr" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="6" markerHeight="6" orient="auto"><path d="M0 0 L10 5 L0 10z" fill="#fff"/></marker></defs></svg>`,
+        football: `<svg viewBox="0 0 220 300" class="rules-pic" role="img" aria-label="${esc(t("Football: two goal mouths on the short rails, three coins a team and the ball"))}">
+        <rect x="8" y="8" width="204" height="284" rx="10" fill="#1d5c3a" stroke="#8d6e63" stroke-width="8"/>
+        <rect x="60" y="2" width="100" height="10" fill="#fff"/><rect x="60" y="288" width="100" height="10" fill="#fff"/>
+        <circle cx="110" cy="150" r="11" fill="#f5f5f5" stroke="#111"/>
+        ${[[70, 80], [110, 60], [150, 80]].map(([x, y]) => `<rect x="${x - 11}" y="${y - 11}" width="22" height="22" fill="#c62828"/>`).join("")}
+        ${[[70, 220], [110, 240], [150, 220]].map(([x, y]) => `<circle cx="${x}" cy="${y}" r="11" fill="#1565c0"/>`).join("")}</svg>`,
+      };
+      return {
+          ffa: { pic: pic.table, lines: P(
+            t("Everyone has one coin and a striker (a pen refill). The goal is the dark box in the middle."),
+            t("On your turn flick your own coin, up to 2 times. If it touches another coin, your turn ends when the coins stop."),
+            t("A coin lying entirely inside the goal is dead: its owner is out. The last coin on the table wins."),
+            t("A coin that flies (off the table, or tilted on a coin or a rail) is a foul: the turn ends; an opponent's flown coin gives that opponent an extra turn; two or more flown coins and the flicker is out."),
+            t("The table sees the goal and the strikes by itself; when it is not sure, your phone asks you (\"which coins flew?\"). Answer honestly: the others see the answer.")) },
+          teams: { pic: pic.table, lines: P(
+            t("Two teams of 2 or 3 take turns: a player of team A, then of team B, and so on."),
+            t("Flick your own coin up to 2 times; touching an enemy coin ends the turn. Knock the other team's coins into the goal and keep your own team's out."),
+            t("A team wins when the other team has nobody left on the table."),
+            t("Fouls are as in free-for-all: a flown coin ends the turn; two or more flown coins and the flicker is out.")) },
+          infinite: { pic: pic.table, lines: P(
+            t("Teams, but nobody is ever out: a dead coin comes straight back (to where it started, if it died in the goal)."),
+            t("Every death scores a point for the other team — even a coin you knock in yourself."),
+            t("The first team to the target score wins (3 unless the host changes it).")) },
+          biohazard: { pic: pic.table, lines: P(
+            t("Two sides: the mothers (black coins) and their zombies (blue coins) against the humans (green coins)."),
+            t("The mothers share 2 lives: a dead mother comes back while lives are left. Several mothers play as one body: on her turn a mother flicks her own coin or another mother's."),
+            t("A human who dies on a mother's or a zombie's turn — or on a human's turn after touching a biohazard coin — becomes a zombie and comes back with a blue coin. A zombie who dies again is out."),
+            t("No humans left: the mothers win. The mothers' lives at 0: the humans win.")) },
+          football: { pic: pic.football, lines: P(
+            t("Two teams of 1 to 3; each team owns three coins in its colour, and there is one ball."),
+            t("On your turn flick one of your team's coins up to 2 times; the turn ends when it touches the ball."),
+            t("Put the ball through the other team's goal mouth on the short rail to score. Any other coin through a mouth is a foul, and a foul gives the other team a free kick."),
+            t("The first team to the target number of goals wins (3 unless the host changes it).")) },
+          three_kingdoms: { pic: pic.table, lines: P(
+            t("Free-for-all with secret identities: the Lord (everyone knows), Loyalists, Rebels and a Traitor. Only your phone shows yours."),
+            t("A coin in the goal costs 1 health instead of a life; you come back while you have health. The Lord has 4, everyone else 3."),
+            t("Hand cards (points 1–5): Elixir heals 1 when you lose health; Burning Camps sets another player's camp on fire; Combo gives one more strike this turn. Tap a card to read it."),
+            t("Lord and Loyalists win when every Rebel and the Traitor are dead; the Rebels win when the Lord dies; the Traitor wins by being the last one left.")) },
+      };
+    },
     css: true,
     banner,
     seatView,

@@ -226,6 +226,24 @@ const Coup = {
 };
 
 GameViews.register("coup", {
+  /** How to play (the /rules pages, web_panel/static/rules.js): mode -> {pic, lines}, each line a
+   * t() msgid; a drawing where it helps (inline SVG). Written for players: no rule numbers. */
+  rules: () => {
+    const P = (...lines) => lines;
+    const pic = {
+      coup: `<svg viewBox="0 0 220 120" class="rules-pic" role="img" aria-label="${esc(t("Your two face-down cards and your coins"))}">
+      <rect x="20" y="10" width="62" height="96" rx="8" fill="#2a2f3a" stroke="#f5b400" stroke-width="3"/><text x="51" y="66" font-size="30" text-anchor="middle" fill="#f5b400">K</text>
+      <rect x="92" y="10" width="62" height="96" rx="8" fill="#2a2f3a" stroke="#f5b400" stroke-width="3"/><text x="123" y="66" font-size="30" text-anchor="middle" fill="#f5b400">9</text>
+      <circle cx="185" cy="40" r="14" fill="#f5b400"/><circle cx="185" cy="75" r="14" fill="#f5b400"/></svg>`,
+    };
+    return {
+        classic: { pic: pic.coup, lines: P(
+          t("Everyone starts with 2 coins and 2 face-down role cards (only your phone shows yours). Lose both cards and you are out; the last player with a card wins."),
+          t("On your turn take one action: Income (+1), Foreign aid (+2), Coup (pay 7, the target loses a card), or a role's action — Tax (Duke, +3), Assassinate (Assassin, pay 3), Steal (Captain, 2 coins), Exchange (Ambassador)."),
+          t("You may claim any role, true or not. Anyone may challenge a claim: whoever is wrong loses a card. Some actions can be blocked by claiming a role (the Duke blocks foreign aid, the Contessa blocks the Assassin, the Captain or Ambassador block stealing)."),
+          t("With 10 coins or more you must launch a coup. Your phone shows a countdown when you may challenge or block; tap Pass to let it stand. Tap a card to read what it does.")) },
+    };
+  },
   playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
   seatView: (st, pv, seat) => (st.phase === "playing" ? Coup.seatView(st, pv, seat) : null),

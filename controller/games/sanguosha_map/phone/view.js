@@ -424,6 +424,23 @@ async function send(move, args) {
 }
 
 GameViews.register("sanguosha_map", {
+  /** How to play (the /rules pages, web_panel/static/rules.js): mode -> {pic, lines}, each line a
+   * t() msgid; a drawing where it helps (inline SVG). Written for players: no rule numbers. */
+  rules: () => {
+    const P = (...lines) => lines;
+    const pic = {
+      map: `<svg viewBox="0 0 220 140" class="rules-pic" role="img" aria-label="${esc(t("The battlefield: each side's castle at one end, zones and roads between"))}">
+      ${Array.from({ length: 7 }, (_, c) => Array.from({ length: 4 }, (_, r) => `<rect x="${10 + c * 29}" y="${10 + r * 30}" width="27" height="28" fill="${c === 0 ? "#c62828" : c === 6 ? "#1565c0" : c === 3 ? "#5d4037" : "#37474f"}"/>`).join("")).join("")}
+      <text x="24" y="75" font-size="14" fill="#fff" text-anchor="middle">A</text><text x="198" y="75" font-size="14" fill="#fff" text-anchor="middle">B</text></svg>`,
+    };
+    return {
+        battle: { pic: pic.map, lines: P(
+          t("Two sides move their generals on a map between the two castles, fighting minions, castles and bosses; a side wins when the other castle falls."),
+          t("On your turn roll the die and move up to that many steps (your phone shows each cell you can reach and its cost), then attack a target in range with 杀 (Strike)."),
+          t("Attacked with 杀? Answer with 闪 (Dodge) before the countdown ends, or take the damage."),
+          t("Duels and boss fights are played with the real Sanguosha deck at the table; the player named on the phone enters the result. Gold buys cards and equipment in your castle. Tap a general, a card or a piece of equipment for its text.")) },
+    };
+  },
   playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
   seatView: (st, pv, seat) => SG.seatView(st, pv, seat),
