@@ -199,7 +199,7 @@ def test_the_toggle_is_remembered_and_the_hosts_table_language_is_followed(stack
     fresh = phone(browser, stack.url + "/join", "en-US")  # an English phone with no choice of its own
     fresh.locator("h1").filter(has_text="加入游戏桌").wait_for()
     # the lobby in Chinese: modes, summaries, the start button; and its how-to-play link
-    host.locator("#lobby .modes").filter(has_text="个人赛").wait_for()
+    host.locator("#lobby .modes").filter(has_text="各自为战").wait_for()
     assert "开始币战" in host.inner_text("#start")
     shot("i18n/host-lobby-zh.png", host, full=True)
     host.click("#lobby-rules")

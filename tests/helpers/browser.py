@@ -7,6 +7,7 @@ mark themselves ``pytest.mark.usefixtures("close_contexts")``.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -70,7 +71,7 @@ def flick_on_table_view(page, pos) -> None:
     page.mouse.down()
     page.mouse.move(x, y + pull * scale, steps=4)
     page.mouse.up()
-    page.locator("#toast").filter(has_text="Flick played").wait_for(timeout=30_000)
+    page.locator("#toast").filter(has_text=re.compile("Flick played|已击币")).wait_for(timeout=30_000)
 
 def start_from_lobby(host, unfilled: str = "wait") -> None:
     """Tap the lobby's Start; a seat that no phone holds and no bot plays makes the panel ask what to

@@ -64,7 +64,7 @@ async function fillSeats(L) {
   const empty = [1, 2, 3, 4, 5, 6].filter((s) => L.include[s] && !L.bots[s] && !S.taken.includes(s));
   if (!empty.length) return true;
   const dlg = $("#unfilled");
-  $("#unfilled-text").textContent = tn("Seat {seats} has no phone yet.", "Seats {seats} have no phone yet.", empty.length, { seats: empty.join(", ") });
+  $("#unfilled-text").textContent = tn("Seat {seats} has no phone yet.", "Seats {seats} have no phone yet.", empty.length, { seats: listOf(empty) });
   I18N.apply(dlg);
   const choice = await new Promise((resolve) => { dlg.onclose = () => resolve(dlg.returnValue); dlg.returnValue = "no"; dlg.showModal(); });
   if (choice === "bot") for (const s of empty) L.bots[s] = true;
@@ -209,6 +209,9 @@ function hook(name, ...args) {
   return view && view !== LOADING && typeof view[name] === "function" ? view[name](...args) : undefined;
 }
 function loadingCard() { return `<section class="card empty" id="loading-view"><p class="muted">${esc(t("Loading the game's screen…"))}</p></section>`; }
+
+/** Items of a list as the phone's language writes them ("Ann, Bo"; Chinese: "安、博"). */
+function listOf(items) { return items.map(String).join(t(", ")); }
 
 /* ---------- rendering ---------- */
 function render() {
@@ -554,7 +557,7 @@ function hostLoginCards() {
 function offerCard() {
   const o = S.offer;
   if (!o || (S.state && S.state.phase === "playing")) return "";
-  const players = (o.players || []).map((p) => p.name).join(", ");
+  const players = listOf((o.players || []).map((p) => p.name));
   return `<section class="card" id="venue-offer"><h2>${esc(t("Match offered by the venue"))}</h2>
     <p>${esc(t("{tournament}, match {n}: {game} with {players}", { tournament: o.tournament || "", n: o.match ?? "", game: o.game, players }))}</p>
     <button class="btn primary wide" data-action="start-offer" id="start-offer">${esc(t("Start this match"))}</button></section>`;
@@ -672,14 +675,14 @@ function lobbyCard() {
     return `<label class="field" for="${id}">${title} ${desc}</label><input type="${type}" id="${id}" data-lobby="option" data-key="${esc(k)}" value="${esc(type === "number" && o.default !== null ? value : shown)}" ${o.default === null ? `placeholder="${esc(t("none"))}"` : ""}>`;
   }).join("");
   const optsBlock = opts ? `<label class="field">${esc(t("Options"))}</label>${opts}` : "";
-  const counts = (mode.players || []).join(", ");
+  const counts = listOf(mode.players || []);
   const okCount = !mode.players || !mode.players.length || mode.players.includes(included.length);
   return `<section class="card" id="lobby"><h2>${esc(t("New game"))}</h2>
     <label class="field" for="game">${esc(t("Game"))}</label><select id="game" data-lobby="game">${Object.entries(games).map(([k, v]) => `<option value="${esc(k)}" ${k === L.game ? "selected" : ""}>${esc(t(v.title || k))}</option>`).join("")}</select>
     ${modes.length ? `<label class="field">${esc(t("Mode"))}</label><div class="seg modes" role="group" aria-label="${esc(t("Mode"))}">${modes.map((m) => seg("mode", m.mode, esc(t(m.title || m.mode)))).join("")}</div>
       <p class="muted small">${esc(mode.summary ? noRules(t(mode.summary)) : "")}${counts ? ` · ${esc(t("{counts} players", { counts }))}` : ""} · <a href="/rules/${esc(L.game)}/${esc(mode.mode || "")}" id="lobby-rules">${esc(t("How to play"))}</a></p>` : ""}
     <label class="field">${esc(t("Players"))} <span class="muted small">${esc(t("(🤖: a bot plays the seat)"))}</span></label>${seatRows}
-    ${pickTeams ? `<label class="field">${esc(t("Teams"))}</label><div class="seg">${seg("teamMode", "random", esc(t("Random")))}${seg("teamMode", "manual", esc(t("Manual")))}</div>` : ""}
+    ${pickTeams ? `<label class="field">${esc(t("Team split"))}</label><div class="seg">${seg("teamMode", "random", esc(t("Random")))}${seg("teamMode", "manual", esc(t("Manual")))}</div>` : ""}
     ${roles ? `<label class="field">${esc(label(roles.option))}</label><div class="seg">${seg("rolesMode", "random", esc(t("Drawn at random")))}${seg("rolesMode", "manual", esc(t("Chosen per seat")))}</div>` : ""}
     ${splits.length > 1 ? `<label class="field">${esc(t("Roles"))}</label><div class="seg">${splits.map((sp, i) => seg("split", String(i), esc(t(sp.title)))).join("")}</div>` : ""}
     <label class="field">${esc(t("Turn order"))}</label><div class="seg">${seg("orderMode", "random", esc(t("Random")))}${seg("orderMode", "manual", esc(t("Manual")))}</div>${orderUi}

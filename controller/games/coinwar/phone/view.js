@@ -275,7 +275,7 @@
       toast(`Flicking at ${(sp / 1000).toFixed(1)} m/s…`, true);
       // the panel answers once the table has played the flick (or refused it): its real outcome
       const d = await post("/api/flick", { coin, vx: Math.round(vx), vy: Math.round(vy) });
-      if (d.ok) toast("Flick played", true);
+      if (d.ok) toast(t("Flick played"), true);
     },
     kick() { if (!this.raf && this.canvas) this.raf = requestAnimationFrame((t) => this.frame(t)); },
     /** The seat LEDs as glowing bars on the rail; animated patterns keep the drawing running. */
@@ -342,7 +342,7 @@
       c.fillStyle = "rgba(0,0,0,.28)"; c.fillRect(gx, gy, GOAL_W, GOAL_H);
       c.strokeStyle = "#fff"; c.lineWidth = 3; c.strokeRect(gx + 1.5, gy + 1.5, GOAL_W - 3, GOAL_H - 3);
       c.fillStyle = "rgba(255,255,255,.8)"; c.font = "bold 14px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
-      c.save(); c.translate(TABLE_W / 2, TABLE_H / 2); c.rotate(-Math.PI / 2); c.fillText("GOAL", 0, 0); c.restore();
+      c.save(); c.translate(TABLE_W / 2, TABLE_H / 2); c.rotate(-Math.PI / 2); c.fillText(t("GOAL"), 0, 0); c.restore();
       const mine = new Set(this.flickable());
       for (const [coin, pos] of Object.entries(this.shown)) {
         const team = teamOfCoin(coin), seat = team ? null : coinOwner(coin);
