@@ -141,8 +141,9 @@ class Venue:
             self._ask(live)
             return
         if isinstance(event.get("input"), dict) and event["input"].get("type") == "new_game":
-            key = game_key(live.table_id, event)  # (its tickets are checked now, while they are fresh)
-            self.store.begin_game(live.table_id, key, self._bound(live.table_id, key, event["input"].get("players")))
+            key = game_key(live.table_id, event)
+            self.store.begin_game(live.table_id, key)
+            self._bound(live.table_id, key, event["input"].get("players"))  # its tickets claimed now, while fresh
 
     def _bound(self, table_id: str, key: str, players: Any, at: float | None = None) -> dict[int, str]:
         """Seat -> profile id, for each seat whose ``venue_ticket`` proves it (gametable/venue/tickets.py);

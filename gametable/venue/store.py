@@ -90,7 +90,7 @@ profiles = sa.Table(  # venue player profiles: the id is public, the key only it
     sa.Column("key_hash", sa.String(64), nullable=False, unique=True),  # sha256 of the key
     sa.Column("created_at", sa.Float, nullable=False),
 )
-current_profiles = sa.Table(  # the profile ids bound to the seats of each table's current game
+current_profiles = sa.Table(  # no longer written: results carry their seats' profiles (kept: a migration made it)
     "current_profiles", metadata,
     sa.Column("table_id", sa.String(64), primary_key=True),
     sa.Column("seats", sa.Text, nullable=False),  # JSON {"1": "p-...", ...}
@@ -197,25 +197,14 @@ class Store:
             conn.execute(schema_version.update().values(version=len(MIGRATIONS)))
         return len(MIGRATIONS)
 
-    def begin_game(self, table_id: str, key: str, seat_profiles: dict[int, str] | None = None) -> None:
-        """A table's new game: its key and the profile ids its seats are bound to (known ones only)."""
+    def begin_game(self, table_id: str, key: str) -> None:
+        """A table's new game, by its key (the table's current game)."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(current_games.delete().where(current_games.c.table_id == table_id))
                 conn.execute(current_games.insert().values(table_id=table_id, key=key))
-                conn.execute(current_profiles.delete().where(current_profiles.c.table_id == table_id))
-                known = set(conn.execute(sa.select(profiles.c.id).where(
-                    profiles.c.id.in_(list((seat_profiles or {}).values())))).scalars())
-                bound = {str(seat): pid for seat, pid in (seat_profiles or {}).items() if pid in known}
-                conn.execute(current_profiles.insert().values(table_id=table_id, seats=json.dumps(bound)))
         except sa.exc.IntegrityError:  # a second service behind this database wrote the same a moment before
             pass
-
-    def _bound(self, conn: Connection, table_id: str) -> dict[int, tuple[str, str]]:
-        """Seat -> (profile id, profile name) of the table's current game."""
-        raw = conn.execute(sa.select(current_profiles.c.seats)
-                           .where(current_profiles.c.table_id == table_id)).scalar_one_or_none()
-        return self._named(conn, {int(s): pid for s, pid in json.loads(raw or "{}").items()})
 
     @staticmethod
     def _named(conn: Connection, seats: dict[int, str]) -> dict[int, tuple[str, str]]:
@@ -234,11 +223,11 @@ class Store:
                             .where(current_games.c.table_id == table_id)).scalar_one_or_none()
 
     def record(self, key: str, table_id: str, outcome: Outcome, state: dict[str, Any], finished_at: float,
-               seat_profiles: dict[int, str] | None = None, bots: frozenset[int] = frozenset()) -> bool:
+               seat_profiles: dict[int, str], bots: frozenset[int] = frozenset()) -> bool:
         """Store a finished game once; False when its key is stored already (a bridge's redelivery,
-        the retained state seen again after a restart, a second venue service). ``seat_profiles``:
-        the seats' profiles when the game is not the table's current one (fetched after an outage);
-        ``bots``: the seats a bot played (their results are the bot's, kept out of the league)."""
+        the table's answer seen twice, a second venue service). ``seat_profiles``: the profiles the
+        seats' tickets prove; ``bots``: the seats a bot played (their results are the bot's, kept
+        out of the league)."""
         try:
             with self.engine.begin() as conn:
                 if conn.execute(sa.select(games.c.id).where(games.c.key == key)).first() is not None:
@@ -247,10 +236,7 @@ class Store:
                     key=key, table_id=table_id, game=outcome.game, mode=outcome.mode, finished_at=finished_at,
                     draw=outcome.draw, state=json.dumps(state, sort_keys=True))).inserted_primary_key
                 game_id = inserted[0] if inserted is not None else None
-                if seat_profiles is not None:
-                    bound = self._named(conn, seat_profiles)
-                else:
-                    bound = self._bound(conn, table_id) if self._current_key(conn, table_id) == key else {}
+                bound = self._named(conn, seat_profiles)
                 conn.execute(results.insert(), [
                     {"game_id": game_id, "seat": p.seat,
                      "player": BOT_PREFIX + player_id(p.name) if p.seat in bots and p.seat not in bound
