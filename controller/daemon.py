@@ -100,7 +100,7 @@ class Daemon:
         self.clock = clock or SystemClock()
         self.journal = Journal(journal_path or config.journal.path)
         self.table = Table(self.journal, self.clock)
-        self.finished = FinishedGames(self.journal)
+        self.finished = FinishedGames(self.journal, lambda inp: public_input(self.table.game, inp))
         self.lights = lights
         self.fault: str | None = None
         self.waiting: str | None = None
@@ -203,14 +203,12 @@ class Daemon:
         self._publish_result(self.submit(cmd, source="mqtt"))
 
     def _note_finished(self, state: dict[str, Any] | None) -> None:
-        opening = self.table.opening()
-        self.finished.note(opening, state, public_input(self.table.game, opening))
+        self.finished.note(self.table.opening(), state)
 
     def _on_sync(self, payload: bytes) -> None:
         """A venue's ``sync`` request: the finished games it missed, from the journal."""
         with self._lock:  # published under the lock: no later state or event goes out before it
-            opening = self.table.opening()
-            answer = self.finished.answer(payload, self.public_state(), opening, public_input(self.table.game, opening))
+            answer = self.finished.answer(payload, self.public_state(), self.table.opening())
             if not answer["ok"]:
                 log.info("venue sync request refused: %s", answer["error"])
             if self.bridge:

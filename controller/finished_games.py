@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,11 @@ PAGE_BYTES = 128 * 1024  # ... and this many bytes of them (the brokers refuse p
 
 
 class SyncRequestError(ValueError):
-    """A sync request this table cannot answer; one line."""
+    """A sync request this table cannot answer; one line. ``ident``: its id, when that was valid."""
+
+    def __init__(self, message: str, ident: Any = None) -> None:
+        super().__init__(message)
+        self.ident = ident
 
 
 @dataclass
@@ -41,15 +46,18 @@ class _Opening:
 
 
 class FinishedGames:
-    def __init__(self, journal: Journal) -> None:
+    """``show``: a ``new_game`` input's public form (who plays what, the seats' venue tickets, never
+    a seed or a stacked deck), asked only when a record or an answer needs it."""
+
+    def __init__(self, journal: Journal, show: Callable[[dict[str, Any]], dict[str, Any] | None]) -> None:
         self.journal = journal
+        self.show = show
         self._opening: _Opening | None = None
 
-    def note(self, opening: dict[str, Any] | None, public: dict[str, Any] | None, shown_opening: dict[str, Any] | None) -> None:
+    def note(self, opening: dict[str, Any] | None, public: dict[str, Any] | None) -> None:
         """Record the current game once it has a winner; forget it again if an undo took the win back.
 
-        ``opening``: the current game's ``new_game`` input as journalled; ``shown_opening``: its public
-        form (who plays what, the seats' venue tickets, never a seed or a stacked deck)."""
+        ``opening``: the current game's ``new_game`` input as journalled."""
         if opening is None or public is None:
             return
         try:
@@ -59,7 +67,7 @@ class FinishedGames:
             won = public.get("winner") is not None
             if won and not current.recorded:
                 record = {"game_seq": current.seq, "ts": current.ts, "id": opening.get("id"),
-                          "opening": shown_opening, "state": public}
+                          "opening": self.show(opening), "state": public}
                 self.journal.put_finished(current.seq, self.journal.last_seq, record)
                 current.recorded = True
             elif not won and current.recorded:  # an undo took the winning input back
@@ -79,8 +87,7 @@ class FinishedGames:
         self._opening = _Opening(opening, seq, ts, self.journal.has_finished(seq))
         return self._opening
 
-    def answer(self, payload: bytes, state: dict[str, Any] | None, opening: dict[str, Any] | None = None,
-               shown_opening: dict[str, Any] | None = None) -> dict[str, Any]:
+    def answer(self, payload: bytes, state: dict[str, Any] | None, opening: dict[str, Any] | None = None) -> dict[str, Any]:
         """The ``results`` answer to one ``sync`` request: the games that ended after its ``after``
         (a page; ``more`` when the venue should ask again from the last one's ``end``), the newest
         ``end`` held (below ``after``: the table's journal was replaced, ask from 0), the table's
@@ -94,7 +101,7 @@ class FinishedGames:
             rows, newest = self.journal.finished_after(request["after"], PAGE_GAMES)
             current = self._current(opening) if opening is not None else None
         except SyncRequestError as exc:
-            return {"id": ident if ident is not None else _id_of(payload), "ok": False, "error": str(exc)}
+            return {"id": exc.ident, "ok": False, "error": str(exc)}
         except JournalError as exc:
             return {"id": ident, "ok": False, "error": str(exc)}
         games: list[dict[str, Any]] = []
@@ -106,7 +113,7 @@ class FinishedGames:
             games.append({**record, "end": end})
         more = len(games) < len(rows) or (bool(games) and games[-1]["end"] < newest)
         now = None if current is None or opening is None else \
-            {"game_seq": current.seq, "ts": current.ts, "id": opening.get("id"), "opening": shown_opening}
+            {"game_seq": current.seq, "ts": current.ts, "id": opening.get("id"), "opening": self.show(opening)}
         return {"id": ident, "ok": True, "games": games, "more": more, "newest": newest, "state": state,
                 "current": now, "seq": self.journal.last_seq}
 
@@ -124,14 +131,6 @@ def parse_request(payload: bytes) -> dict[str, Any]:
         raise SyncRequestError("a sync request needs an 'id' (text or a number, at most 200 characters)")
     after = request.get("after", 0)
     if isinstance(after, bool) or not isinstance(after, int) or after < 0:
-        raise SyncRequestError(f"'after' must be a journal seq (a whole number >= 0), got {after!r}")
+        raise SyncRequestError(f"'after' must be a journal seq (a whole number >= 0), got {after!r}", ident)
     return {"id": ident, "after": after}
 
-
-def _id_of(payload: bytes) -> Any:
-    try:
-        request = json.loads(payload.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    ident = request.get("id") if isinstance(request, dict) else None
-    return ident if isinstance(ident, str | int) and not isinstance(ident, bool) and len(str(ident)) <= 200 else None
