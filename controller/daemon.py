@@ -208,7 +208,7 @@ class Daemon:
     def _on_sync(self, payload: bytes) -> None:
         """A venue's ``sync`` request: the finished games it missed, from the journal."""
         with self._lock:  # published under the lock: no later state or event goes out before it
-            answer = self.finished.answer(payload, self.public_state(), self.table.opening())
+            answer = self.finished.answer(payload, self.public_state())
             if not answer["ok"]:
                 log.info("venue sync request refused: %s", answer["error"])
             if self.bridge:

@@ -47,7 +47,7 @@ class _Opening:
 
 class FinishedGames:
     """``show``: a ``new_game`` input's public form (who plays what, the seats' venue tickets, never
-    a seed or a stacked deck), asked only when a record or an answer needs it."""
+    a seed or a stacked deck), asked only when a game is recorded."""
 
     def __init__(self, journal: Journal, show: Callable[[dict[str, Any]], dict[str, Any] | None]) -> None:
         self.journal = journal
@@ -87,19 +87,17 @@ class FinishedGames:
         self._opening = _Opening(opening, seq, ts, self.journal.has_finished(seq))
         return self._opening
 
-    def answer(self, payload: bytes, state: dict[str, Any] | None, opening: dict[str, Any] | None = None) -> dict[str, Any]:
+    def answer(self, payload: bytes, state: dict[str, Any] | None) -> dict[str, Any]:
         """The ``results`` answer to one ``sync`` request: the games that ended after its ``after``
         (a page; ``more`` when the venue should ask again from the last one's ``end``), the newest
         ``end`` held (below ``after``: the table's journal was replaced, ask from 0), the table's
-        current public state (the bridge may have dropped the newest one), which game that is
-        (``current``: its ``new_game``'s id, seq, time and public form; None before any game) and
-        the journal's seq now (``seq``: events up to it are a backlog the venue has covered)."""
+        current public state (the bridge may have dropped the newest one) and the journal's seq now
+        (``seq``: events up to it are a backlog the venue has covered)."""
         ident: Any = None
         try:
             request = parse_request(payload)
             ident = request["id"]
             rows, newest = self.journal.finished_after(request["after"], PAGE_GAMES)
-            current = self._current(opening) if opening is not None else None
         except SyncRequestError as exc:
             return {"id": exc.ident, "ok": False, "error": str(exc)}
         except JournalError as exc:
@@ -112,10 +110,8 @@ class FinishedGames:
                 break
             games.append({**record, "end": end})
         more = len(games) < len(rows) or (bool(games) and games[-1]["end"] < newest)
-        now = None if current is None or opening is None else \
-            {"game_seq": current.seq, "ts": current.ts, "id": opening.get("id"), "opening": self.show(opening)}
         return {"id": ident, "ok": True, "games": games, "more": more, "newest": newest, "state": state,
-                "current": now, "seq": self.journal.last_seq}
+                "seq": self.journal.last_seq}
 
 
 def parse_request(payload: bytes) -> dict[str, Any]:

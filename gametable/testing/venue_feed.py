@@ -16,7 +16,7 @@ def results_answer(game_id: str, players: list[dict[str, Any]], final: dict[str,
     game = {"game_seq": game_seq, "ts": ts, "id": game_id, "end": end, "state": final,
             "opening": {"type": "new_game", "id": game_id, "game": final.get("game"), "players": players}}
     return json.dumps({"id": f"ask-{game_id}", "ok": True, "games": [game], "more": False, "newest": end,
-                       "state": final, "current": None, "seq": end}).encode()
+                       "state": final, "seq": end}).encode()
 
 
 def finish(venue: Venue, table: str, game_id: str, players: list[dict[str, Any]], final: dict[str, Any],
