@@ -27,10 +27,15 @@ SHIPPED = Path(__file__).resolve().parent.parent / "hardware_docs" / "mosquitto"
 USERS = ("daemon", "panel", "viewer")  # the shipped ACL's users (hardware_docs/mosquitto/gametable.acl)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+def free_port(avoid: frozenset[int] = frozenset()) -> int:
+    """A loopback port nobody listens on now, never one of ``avoid`` (ports the caller has promised
+    elsewhere but not bound yet: the kernel would happily hand them out again)."""
+    while True:
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            port: int = sock.getsockname()[1]
+        if port not in avoid:
+            return port
 
 
 def mosquitto_binary() -> str:
@@ -119,13 +124,15 @@ def _hand_to_mosquitto(*paths: Path) -> None:
         os.chown(path, entry.pw_uid, entry.pw_gid)
 
 
-def start_table_broker(port: int | None = None, *, users: dict[str, str] | None = None) -> Broker:
+def start_table_broker(port: int | None = None, *, users: dict[str, str] | None = None,
+                       avoid: frozenset[int] = frozenset()) -> Broker:
     """Start Mosquitto with the shipped config and ACL and fresh random passwords for the daemon,
-    the panel and a viewer (``broker.users``); anonymous clients are refused."""
+    the panel and a viewer (``broker.users``); anonymous clients are refused. Without a ``port``, a
+    free one that is none of ``avoid``."""
     passwd_tool = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
     if not Path(passwd_tool).exists():
         raise RuntimeError("mosquitto_passwd is not installed (apt-get install mosquitto)")
-    port = port or free_port()
+    port = port or free_port(avoid)
     users = users or {name: secrets.token_urlsafe(18) for name in USERS}
     workdir = Path(tempfile.mkdtemp(prefix="gametable-mosquitto-"))  # 0700
     passwd, acl, conf = workdir / "gametable.passwd", workdir / "gametable.acl", workdir / "mosquitto.conf"
@@ -149,7 +156,7 @@ def ensure_broker(config: Any) -> tuple[Any, Broker | None]:
     otherwise the config as it is and None."""
     if config.mqtt.host:
         return config, None
-    broker = start_table_broker()
+    broker = start_table_broker(avoid=frozenset({config.panel.port}))  # the panel binds it later
     mqtt = dataclasses.replace(config.mqtt, host=broker.host, port=broker.port,
                                username="daemon", password=broker.users["daemon"])
     panel = dataclasses.replace(config.panel, mqtt_username="panel", mqtt_password=broker.users["panel"])

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,28 @@ def test_a_real_tables_config_runs_on_the_virtual_table_as_it_is(tmp_path):
     run = subprocess.run([sys.executable, "-m", "gametable.cli", "run", "--config", str(cfg)],
                          capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert run.returncode == 78 and "no [striker] port" in run.stdout + run.stderr
+
+
+def test_the_private_broker_never_takes_the_port_the_panel_will_bind(monkeypatch):
+    """`gametable sim` starts its broker before the panel binds its port: had the kernel handed the
+    panel's (still unbound) port to the broker, the panel could not serve and the sim exited 1."""
+    import socket as real_socket
+
+    from gametable import broker as broker_mod
+    from gametable_core.config import load
+
+    panel_port = free_port()
+    handed = [panel_port]  # the kernel's next free port: the one the panel is promised
+
+    class FirstHandsOutThePanelsPort(real_socket.socket):
+        def bind(self, address):
+            super().bind((address[0], handed.pop(0) if handed and address[1] == 0 else address[1]))
+
+    monkeypatch.setattr(broker_mod.socket, "socket", FirstHandsOutThePanelsPort)
+    config = load(None)
+    config = replace(config, panel=replace(config.panel, port=panel_port), mqtt=replace(config.mqtt, host=""))
+    config, broker = broker_mod.ensure_broker(config)
+    try:
+        assert broker is not None and broker.port != panel_port and config.mqtt.port == broker.port
+    finally:
+        broker.close()
