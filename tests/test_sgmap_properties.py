@@ -19,6 +19,7 @@ from controller.games.sanguosha_map.robots import PathBot, RandomBot
 from tests.sgmap_helpers import tiny_map
 
 MAX_INPUTS = 400
+MOVES_SEEN: dict[str, int] = {}  # accepted moves the invariants were checked on (the coverage test reads it)
 
 
 def players(n: int) -> list[dict[str, Any]]:
@@ -74,6 +75,23 @@ def steps(before: dict[str, Any], inp: dict[str, Any], after: dict[str, Any]) ->
     if inp.get("move") == "attack":  # a castle loses at most 1 per attack, Crossbow or not
         for side in "AB":
             assert before["sides"][side]["castle"] - after["sides"][side]["castle"] <= 1
+    if inp.get("move") == "request_duel":  # a duel comes at the end of movement
+        assert after["turn"]["seat"] == inp["seat"] and after["turn"]["movement_left"] == 0, after["turn"]
+    if inp.get("move") == "flee":  # leaving a boss fight costs 1 gold; a joiner fights on
+        assert _seat(before, inp["seat"])["gold"] >= 1
+        assert _seat(after, inp["seat"])["gold"] == _seat(before, inp["seat"])["gold"] - 1
+        f = before["fight"]
+        assert f["kind"] == "boss"
+        if len([f["entrant"], *f["joiners"]]) > 1:
+            assert after["fight"] is not None and inp["seat"] not in [after["fight"]["entrant"],
+                                                                       *after["fight"]["joiners"]]
+    if inp.get("move") == "fight_result":
+        assert not (before["fight"]["kind"] == "duel" and inp["args"].get("fled"))  # nobody flees a duel
+        assert all(_seat(before, s)["gold"] >= 1 for s in inp["args"].get("fled") or [])
+    for side in "AB":  # the boss's health stays 0 .. its full health (card health + 2)
+        boss = after["sides"][side]["boss"]
+        assert 0 <= boss["health"] <= boss["max_health"], boss
+    MOVES_SEEN[str(inp.get("move"))] = MOVES_SEEN.get(str(inp.get("move")), 0) + 1
 
 
 def invariants(state: dict[str, Any]) -> None:
@@ -178,3 +196,107 @@ def test_path_bots_finish_quick_games():
         for inp in inputs:
             state = sg.apply_in_place(state, inp)
         assert state["phase"] == "over" and state["winner"], seed
+
+
+def _random_result(rng: Any, state: dict[str, Any], winner_sides: list[str]) -> dict[str, Any]:
+    """A fight result as a person might enter it: any winner, any seats fled or knocked out, any
+    boss health a little outside the range too (the engine must refuse what SG-8.14 forbids)."""
+    f = state["fight"]
+    seats = [f["requester"], *f["joiners"], *f["defenders"]] if f["kind"] == "duel" else [f["entrant"], *f["joiners"]]
+    args: dict[str, Any] = {"winner": rng.choice(winner_sides)}
+    if rng.random() < 0.5:
+        args["fled"] = [s for s in seats if rng.random() < 0.5]
+    if rng.random() < 0.4:
+        args["knocked_out"] = [s for s in seats if rng.random() < 0.3]
+    if f["kind"] == "boss" and rng.random() < 0.7:
+        full = state["sides"][f["side"]]["boss"]["max_health"]
+        args["boss_health"] = rng.choice([-1, 0, 0, rng.randint(1, full), full, full + 1])  # the edges most
+    return args
+
+
+def _breaks_sg_8_14(state: dict[str, Any], args: dict[str, Any]) -> str | None:
+    """Which SG-8.14 ruling (or SG-8.11 / SG-8.12 form) ``args`` break, from the rules' words."""
+    f = state["fight"]
+    if f["kind"] == "duel" and args.get("fled"):
+        return "nobody flees a duel"
+    if any(_seat(state, s)["gold"] < 1 for s in args.get("fled", [])):
+        return "leaving costs 1 gold"
+    bh = args.get("boss_health")
+    if bh is not None:
+        boss = state["sides"][f["side"]]["boss"]
+        if not 0 <= bh <= boss["max_health"]:
+            return "boss health 0 .. full"
+        if bh == 0 and args["winner"] == f["side"]:
+            return "a boss at 0 is beaten"
+    return None
+
+
+def _ruling_game(seed: int, n: int, tiny: bool, seen: dict[str, int]) -> None:
+    """One physical-fight game with results entered at random and challengers trying to flee
+    (with or without gold); ``seen`` counts what was refused and taken, by ruling."""
+    import random
+
+    rng = random.Random(seed)
+    state = game(seed, n, tiny, "physical")
+    bots = {s: RandomBot(seed + s) for s in range(1, n + 1)}
+    for _ in range(MAX_INPUTS):
+        if state["phase"] != "playing":
+            break
+        seat = who_acts(state)
+        legal = sg.legal(state, seat)
+        offered = {m["move"]: m for m in legal["moves"]}
+        f = state["fight"]
+        if "fight_result" in offered and rng.random() < 0.3:  # any challenger tries to leave, gold or not
+            inp = {"type": "move", "seat": rng.choice(offered["fight_result"]["seats"]), "move": "flee", "args": {}}
+        elif "fight_result" in offered:
+            inp = {"type": "move", "seat": seat, "move": "fight_result",
+                   "args": _random_result(rng, state, offered["fight_result"]["sides"])}
+        elif legal["moves"]:
+            inp = bots[seat].choose(sg.view(state, seat), legal)
+        else:
+            inp = sg.deadlines(state)[0][2]
+        if inp.get("move") == "fight_result":
+            broken = _breaks_sg_8_14(state, inp["args"])
+        elif inp.get("move") == "flee":
+            broken = ("only a boss fight's challenger flees" if f is None or f["kind"] != "boss" else
+                      "leaving costs 1 gold" if _seat(state, inp["seat"])["gold"] < 1 else None)
+        else:
+            broken = None
+        snapshot = json.dumps(state, sort_keys=True)
+        try:
+            after = sg.apply(state, inp)
+        except sg.GameError:
+            assert broken is not None, inp  # refused only what the rules forbid
+            assert json.dumps(state, sort_keys=True) == snapshot
+            seen[f"refused: {broken}"] = seen.get(f"refused: {broken}", 0) + 1
+            continue
+        assert broken is None, (broken, inp)
+        invariants(after)
+        steps(state, inp, after)
+        if inp.get("move") in ("fight_result", "flee"):
+            fled = bool(inp["args"].get("fled")) or inp["move"] == "flee"
+            key = f"taken: {f['kind']} {inp['move']}{' with a leaver' if fled else ''}"
+            seen[key] = seen.get(key, 0) + 1
+        state = after
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**31), n=st.sampled_from([4, 6]), tiny=st.booleans())
+def test_sg_8_14_fight_results_and_fleeing_follow_the_rulings_whatever_is_entered(seed, n, tiny):
+    """Physical fights with results entered at random: every result SG-8.14 forbids (a duel with
+    someone fled, a seat with 0 gold fled or fleeing, a boss health outside 0 .. full, a beaten boss
+    winning) is refused and changes nothing; every other is taken, and the game keeps every
+    invariant (a joiner fights on when the entrant flees, leaving costs exactly 1 gold)."""
+    _ruling_game(seed, n, tiny, {})
+
+
+def test_sg_8_14_the_random_fights_reach_every_ruling():
+    """The property above is only as good as what it reaches: over a few fixed games, every ruling
+    is both refused and taken at least once."""
+    seen: dict[str, int] = {}
+    for seed in range(90):  # start_gold is seed % 25: every third game starts with none (nobody can pay)
+        _ruling_game(seed * 25 if seed % 3 == 0 else seed, 4 + 2 * (seed % 2), seed % 4 == 0, seen)
+    for ruling in ("nobody flees a duel", "leaving costs 1 gold", "boss health 0 .. full", "a boss at 0 is beaten"):
+        assert seen.get(f"refused: {ruling}"), (ruling, seen)
+    for taken in ("duel fight_result", "boss fight_result", "boss fight_result with a leaver", "boss flee with a leaver"):
+        assert seen.get(f"taken: {taken}"), (taken, seen)
