@@ -1,8 +1,8 @@
 """CAM-2/CAM-4: the camera never trusts the first frame (docs/camera.md, "Seating the coins").
 
 A coin re-aimed by the pen before the flick is found where it lies and tracked from there; a coin
-that cannot be found near its known spot (gone, or the table's own colour) has its facts unknown,
-never a phantom rest; a marker covered in the first frames is calibrated from a later one. Every
+that cannot be found near its known spot (gone, or the table's own colour) has its rest unknown,
+never a phantom one, and its facts unknown unless nothing came near its spot; a marker covered in the first frames is calibrated from a later one. Every
 accepted fact of a strike in any condition of the tune split is true (hypothesis). Real OpenCV on
 frames of the virtual camera; only tune-split seeds (docs/camera_heldout.md)."""
 
@@ -77,19 +77,38 @@ def test_cam2_a_coin_not_found_near_its_spot_is_unseated() -> None:
     assert seated["c1"] is not None and seated["c2"] is not None
 
 
-def test_cam2_unseated_coin_states_no_rest_and_leaves_its_pairs_open() -> None:
-    """A strike with a coin the frames never show: its rest is unknown (never the known spot at
-    0.999, the phantom a stale first frame made) and every pair with it is open, not "no contact"."""
+def _strike_without_c3(vx: float, vy: float):
+    """c1 flicked while the table believes c3 lies at its spot, where the frames show bare table
+    (taken off by hand, or a coin of the table's colour: the camera cannot tell which)."""
     rig = CameraRig()
     here = {c: p for c, p in SPOTS.items() if c != "c3"}
-    table = _table(here)
-    rec, frames, _truth = record_strike(table, "c1", 0.0, 900.0, rig, _infos(here))
+    rec, frames, _truth = record_strike(_table(here), "c1", vx, vy, rig, _infos(here))
     rec.coins["c3"] = replace(COINS["c3"], at=SPOTS["c3"])  # the table believes c3 is there
     tracker = StrikeTracker(_calibration(frames[0]), rec.coins, "c1", strike_t=rec.strike_t)
     for (_f, t), image in zip(rec.frames, frames, strict=True):
         tracker.feed(t, image)
-    result = tracker.result()
+    return tracker.result()
+
+
+def test_cam2_unseated_coin_whose_spot_nothing_reached_did_not_move_and_touched_nothing() -> None:
+    """c1 flicked away from c3's spot: nothing came within a coin's width of it in any frame. Its
+    rest stays unknown (never the known spot at 0.999: the phantom a stale first frame made), but
+    present or taken off, it touched nothing and neither died nor flew in this strike."""
+    result = _strike_without_c3(0.0, 900.0)
     assert result.coins["c3"].rest is None and result.coins["c3"].rest_confidence == 0.0
+    assert result.coins["c3"].unmoved
+    assert result.contacts[("c1", "c3")] == 0.0 and result.contacts[("c2", "c3")] == 0.0
+    shot = camera_shot(result, seat=1, coin="c1").shot(open_pairs=True)
+    assert shot["dead"] is not None and "c3" not in shot["dead"]
+    assert shot["flown"] is not None and "c3" not in shot["flown"]
+    assert "c3" not in camera_shot(result, seat=1, coin="c1").at_rest
+
+
+def test_cam2_unseated_coin_whose_spot_something_crossed_leaves_its_facts_open() -> None:
+    """c1 flicked straight across c3's spot: had c3 lain there it would have been hit, so whether
+    it died and every pair with it are unknown (asked), not "no contact"."""
+    result = _strike_without_c3(750.0, -500.0)
+    assert result.coins["c3"].rest is None and not result.coins["c3"].unmoved
     assert result.contacts[("c1", "c3")] == 0.5 and result.contacts[("c2", "c3")] == 0.5
     shot = camera_shot(result, seat=1, coin="c1").shot(open_pairs=True)
     assert shot["dead"] is None  # whether c3 died is not known

@@ -49,6 +49,7 @@ from sensors.camera.separating import flicked_away
 from sensors.camera.shapes import blob_shape, dot_count, foreground, illumination, surface_mask
 from sensors.camera.turning import turned_by
 from sensors.camera.undisturbed import clear_untouched, stayed_put, untouched_lie_flat
+from sensors.camera.unseen_still import SpotWatch
 
 Point = tuple[float, float]
 
@@ -65,6 +66,9 @@ class CoinResult:
     flight_confidence: float = 1.0  # confidence in (left_surface or not_flat) as stated
     occluded: list[tuple[float, float]] = field(default_factory=list)  # (t0, t1) hidden intervals
     identity_confidence: float = 1.0  # same-coloured coins: how sure the id is (docs/camera.md "Identity")
+    # not seen, but nothing came near where the table knew it (unseen_still.py): whether or not it
+    # lies there, it did not move, die or fly in this strike (its rest stays unknown)
+    unmoved: bool = False
 
 
 @dataclass
@@ -110,6 +114,7 @@ class StrikeTracker:
         self._wide: int | None = None  # the struck coin's index while it is looked for everywhere
         self._last_image: Any = None
         self._pen: list[Any] = []  # the pen's direction (image px) in frames just before the flick
+        self._unseen_watch = SpotWatch()  # around unseated coins' spots (unseen_still.py)
 
     # --- set-up on the first frame ---------------------------------------------------------------
 
@@ -144,6 +149,12 @@ class StrikeTracker:
         for k, c in enumerate(self.ids):  # an unseated coin's "look" is the table's: no pixel is its
             if c in self.unseated:
                 self.looks[k] = UNSEEN_LOOK
+        self._palette(image, bg)
+        # unseen coins that provably lay still (unseen_still.py): only when the struck coin is seen
+        hidden_spots = {c: tuple(self.start_px[k]) for k, c in enumerate(self.ids) if c in self.unseated}
+        self._unseen_watch = SpotWatch(image, hidden_spots, {c: float(self.r_px[self.ids.index(c)])
+                                                            for c in hidden_spots},
+                                       struck_seen=self.struck not in self.unseated)
         # coins that look alike form one group: pixels are given to a group, then to its nearest coin
         self.group = list(range(len(self.ids)))
         for i in range(len(self.ids)):
@@ -163,6 +174,53 @@ class StrikeTracker:
         self.vel = np.zeros_like(self.pos)
         self.area = math.pi * self.r_px**2
 
+    def _palette(self, image: Any, bg: Any) -> None:
+        """Every colour of each coin's face, not only its main one: a decal, a printed number, the
+        inner disc of a two-tone coin or its sticker dots, learned from the first frame. Matched
+        against the main look alone, those parts of the disc were nobody's: the centre was pulled
+        away from a decal by 2–3 mm (read as "the track began off its spot") and a two-tone coin
+        showed two thirds of its disc (hidden beside the hand). A face colour counts only near its
+        own coin (``_pixel_looks``), so a yellow decal never takes a yellow coin's pixels."""
+        h, w = image.shape[:2]
+        entries, owners = [*self.looks], list(range(len(self.ids)))
+        for k, c in enumerate(self.ids):
+            if c in self.unseated:
+                continue
+            (u, v), r = self.start_px[k], self.r_px[k]
+            disc = np.zeros((h, w), np.uint8)
+            cv2.circle(disc, (int(round(u)), int(round(v))), max(1, int(r * 0.85)), 255, -1)
+            sel = disc > 0
+            ratio = np.log((image[sel].astype(np.float32) + 1.0) / bg[sel])
+            left = ratio[np.sqrt(((ratio - self.looks[k]) ** 2).sum(axis=1)) >= LOOK_MATCH]
+            for _ in range(FACE_COLOURS):
+                if len(left) < FACE_SHARE * sel.sum():
+                    break
+                face = np.median(left, axis=0)
+                if float(np.sqrt((face * face).sum())) < FACE_FROM_TABLE:
+                    break  # the table showing through (a coin's blurred rim): no colour of the coin
+                entries.append(face)
+                owners.append(k)
+                left = left[np.sqrt(((left - face) ** 2).sum(axis=1)) >= LOOK_MATCH]
+        self.faces = np.array(entries, dtype=np.float32)  # main looks first (index = coin), then the rest
+        self.face_owner = np.array(owners, dtype=np.intp)
+
+    def _pixel_looks(self, ratio: Any, pts: Any, predicted: Any, dt: float) -> Any:
+        """Per pixel, the coin whose face colour it is nearest (-1: none within ``LOOK_MATCH``); a
+        colour beyond a coin's main look counts only within its disc's reach of that coin."""
+        faces = self.faces
+        d2 = (ratio * ratio).sum(axis=1)[:, None] - 2.0 * ratio @ faces.T + (faces * faces).sum(axis=1)[None, :]
+        n = len(self.ids)
+        for e in range(n, len(faces)):
+            k = int(self.face_owner[e])
+            reach = self.r_px[k] * 1.2 + float(np.hypot(*self.vel[k])) * dt + 3.0
+            far = ((pts - predicted[k]) ** 2).sum(axis=1) > reach * reach
+            d2[far, e] = np.inf
+        if not len(ratio):
+            return np.zeros(0, dtype=np.intp)
+        best = d2.argmin(axis=1)
+        close = d2[np.arange(len(best)), best] < LOOK_MATCH * LOOK_MATCH
+        return np.where(close, self.face_owner[best], -1)
+
     # --- every frame -----------------------------------------------------------------------------
 
     def feed(self, t: float, image: Any) -> None:
@@ -172,6 +230,7 @@ class StrikeTracker:
         dt = t - self.times[-1] if self.times else 0.0
         self.times.append(t)
         self._last_image = image
+        self._unseen_watch.feed(image)
         self._read_pen(t, image)
         predicted = self.pos + self.vel * dt
         reach = self.r_px * 3.0 + np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt + 3.0
@@ -190,12 +249,9 @@ class StrikeTracker:
         pix = image[vs, us].astype(np.float32) + 1.0
         bgp = self._illum[vs, us].astype(np.float32) + 1.0
         ratio = np.log(pix / bgp)
-        looks = self.looks.astype(np.float32)
-        d2 = (ratio * ratio).sum(axis=1)[:, None] - 2.0 * ratio @ looks.T + (looks * looks).sum(axis=1)[None, :]
-        best = d2.argmin(axis=1) if len(us) else np.zeros(0, dtype=np.intp)
-        close = d2[np.arange(len(best)), best] < LOOK_MATCH * LOOK_MATCH
-        group_of_pixel = np.where(close, np.asarray(self.group)[best], -1)
         pts = np.column_stack([us, vs]).astype(np.float64)
+        coin_of_pixel = self._pixel_looks(ratio, pts, predicted, dt)
+        group_of_pixel = np.where(coin_of_pixel >= 0, np.asarray(self.group)[np.maximum(coin_of_pixel, 0)], -1)
         other = pts[group_of_pixel < 0]
         est, counts = self._mean_shift(pts, group_of_pixel, predicted, dt, active)
         for k in range(len(self.ids)):  # a coin's blurred rim is "other" too, but it is no hand
@@ -360,14 +416,24 @@ class StrikeTracker:
         still = {c: stayed_put(tracks[c]) for c in self.ids}  # seen at the end where it lay at the start
         contacts, conf, why = self._contacts(tracks, times, still)
         if self.unseated:  # where they were before the flick is unknown: so is whatever touched them
+            unmoved = self._still_unseen()  # ... unless nothing came near where the table knew them
             for pair in itertools.combinations(self.ids, 2):
-                if self.unseated & set(pair):
+                unseen = self.unseated & set(pair)
+                if unseen and unseen <= unmoved:
+                    contacts[pair] = 0.0  # nothing came within a coin's width of it
+                elif unseen:
                     contacts[pair], why[pair] = 0.5, "not found before the flick"
+            for c in unmoved:  # on the table or not, it did not die or fly in this strike
+                coins[c].unmoved, coins[c].flight_confidence = True, 0.995
             conf = math.prod(max(q, 1.0 - q) for q in contacts.values())
         untouched_lie_flat(coins, contacts, still, self.struck)  # nothing reached them (undisturbed.py)
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
                            settled=settled, undecided=why)
+
+    def _still_unseen(self) -> set[str]:
+        """Unseated coins that provably lay where the table knew them all strike (unseen_still.py)."""
+        return self._unseen_watch.still()
 
     def _refind_lost(self, coins: dict[str, CoinResult], tracks: dict[str, Any]) -> None:
         """A coin not seen at rest, found in the last frame where only it can be (lost.py): its rest
@@ -711,6 +777,11 @@ LOOK_SAME = 0.18  # log-ratio distance under which two coins count as one colour
 
 
 LOOK_MATCH = 0.6  # a pixel this close (log-ratio, Euclidean) to a coin look belongs to that look
+
+
+FACE_COLOURS = 2  # colours of a coin's face besides its main look (a decal, a number, dots, an inner disc)
+FACE_SHARE = 0.04  # of the face's 0.85 r disc: less than this unlike the main look is noise, not a colour
+FACE_FROM_TABLE = 0.15  # log-ratio from the table under which an "other colour" is the table showing through
 
 
 TAIL_FRAMES = 3  # the last frames decide where coins rest

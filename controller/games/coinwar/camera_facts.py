@@ -96,14 +96,15 @@ def _in_part(result: TrackResult, ids_ok: float, threshold: float) -> tuple[list
 
 def _dead(result: TrackResult) -> tuple[list[str], float]:
     """CW-4.1 per coin from its rest position: how far its disc is inside (or outside) the goal,
-    against the analysis' position error. A coin not seen at rest is dead only if... never: unknown."""
+    against the analysis' position error. A coin not seen at rest is unknown (it could lie in the goal),
+    unless it left the surface or provably did not move in this strike (``unmoved``)."""
     r = geo.COIN_RADIUS_MM
     g = geo.GOAL
     dead: list[str] = []
     conf = 1.0
     for c, res in sorted(result.coins.items()):
         if res.rest is None:
-            if not (res.left_surface and res.flight_confidence >= 0.9):
+            if not (res.left_surface and res.flight_confidence >= 0.9) and not res.unmoved:
                 conf *= 0.5  # where is it? it could lie in the goal
             continue
         x, y = res.rest
