@@ -53,11 +53,14 @@ def camera_shot(result: TrackResult, *, seat: int, coin: str, threshold: float =
     """The shot the frames prove; facts below ``threshold`` are ``None``."""
     coins = result.coins
     ids_ok = min((c.identity_confidence for c in coins.values()), default=1.0)
+    unsure = {c for c, r in coins.items() if r.identity_confidence < threshold}
     dead, p_dead = _dead(result)
     flown = sorted(c for c, r in coins.items() if r.left_surface or r.not_flat)
     p_flown = min((r.flight_confidence for r in coins.values()), default=1.0)
     pairs = sorted([list(p) for p, q in result.contacts.items() if q >= 0.5])
-    conf = {"dead": p_dead * ids_ok, "flown": p_flown * ids_ok, "contacts": result.contacts_confidence * ids_ok}
+    conf = {"dead": p_dead * _unless_same(ids_ok, _set_same(dead, unsure)),
+            "flown": p_flown * _unless_same(ids_ok, _set_same(flown, unsure)),
+            "contacts": result.contacts_confidence * _unless_same(ids_ok, _pairs_same(pairs, unsure, coins))}
     at_rest = {c: r.rest for c, r in coins.items() if r.rest is not None and not (r.left_surface or r.not_flat)
                and c not in dead}
     known, open_ = _in_part(result, ids_ok, threshold) if conf["contacts"] < threshold else (None, None)
@@ -70,6 +73,32 @@ def camera_shot(result: TrackResult, *, seat: int, coin: str, threshold: float =
         at_rest={c: (round(p[0], 1), round(p[1], 1)) for c, p in sorted(at_rest.items())},
         contacts_known=known, contacts_open=open_,
     )
+
+
+def _unless_same(ids_ok: float, same: bool) -> float:
+    """What doubt about identities takes off a fact: nothing when the fact reads the same whichever
+    way the coins in doubt are swapped."""
+    return 1.0 if same else ids_ok
+
+
+def _set_same(members: list[str], unsure: set[str]) -> bool:
+    """``dead`` or ``flown`` reads the same under any swap of the coins in doubt: all of them are in
+    it, or none (docs/camera.md "Identity": two teammates who bounced off each other and both lie
+    on the table died and flew alike, whichever is which)."""
+    inside = unsure & set(members)
+    return not inside or inside == unsure
+
+
+def _pairs_same(pairs: list[list[str]], unsure: set[str], coins: Any) -> bool:
+    """``contacts`` reads the same under any swap of the coins in doubt: every other coin touched
+    all of them or none, and among them every pair touched or none."""
+    touched = {frozenset(p) for p in pairs}
+    for other in set(coins) - unsure:
+        hits = {c for c in unsure if frozenset((c, other)) in touched}
+        if hits and hits != unsure:
+            return False
+    among = [frozenset((a, b)) in touched for a in unsure for b in unsure if a < b]
+    return all(among) or not any(among)
 
 
 OPEN_BELOW = 0.98  # a pair whose touch (or miss) is surer than this is decided (the default threshold)
