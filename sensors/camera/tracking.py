@@ -21,6 +21,7 @@ import numpy as np
 from sensors.camera.aiming import agreed_direction, pen_direction
 from sensors.camera.binding import bind_coins
 from sensors.camera.calibration import Calibration
+from sensors.camera.faces import FACE_REACH_RADII, LOOK_MATCH, Faces
 from sensors.camera.first_push import pushed_only_by
 from sensors.camera.glitches import settle_glitches
 from sensors.camera.heading import headed_into, pushed_into
@@ -149,7 +150,8 @@ class StrikeTracker:
         for k, c in enumerate(self.ids):  # an unseated coin's "look" is the table's: no pixel is its
             if c in self.unseated:
                 self.looks[k] = UNSEEN_LOOK
-        self._palette(image, bg)
+        self.faces = Faces.learn(image, bg, self.start_px, self.r_px, self.looks,
+                                 {k for k, c in enumerate(self.ids) if c in self.unseated})
         # unseen coins that provably lay still (unseen_still.py): only when the struck coin is seen
         hidden_spots = {c: tuple(self.start_px[k]) for k, c in enumerate(self.ids) if c in self.unseated}
         self._unseen_watch = SpotWatch(image, hidden_spots, {c: float(self.r_px[self.ids.index(c)])
@@ -173,53 +175,6 @@ class StrikeTracker:
         self.pos = self.start_px.copy()
         self.vel = np.zeros_like(self.pos)
         self.area = math.pi * self.r_px**2
-
-    def _palette(self, image: Any, bg: Any) -> None:
-        """Every colour of each coin's face, not only its main one: a decal, a printed number, the
-        inner disc of a two-tone coin or its sticker dots, learned from the first frame. Matched
-        against the main look alone, those parts of the disc were nobody's: the centre was pulled
-        away from a decal by 2–3 mm (read as "the track began off its spot") and a two-tone coin
-        showed two thirds of its disc (hidden beside the hand). A face colour counts only near its
-        own coin (``_pixel_looks``), so a yellow decal never takes a yellow coin's pixels."""
-        h, w = image.shape[:2]
-        entries, owners = [*self.looks], list(range(len(self.ids)))
-        for k, c in enumerate(self.ids):
-            if c in self.unseated:
-                continue
-            (u, v), r = self.start_px[k], self.r_px[k]
-            disc = np.zeros((h, w), np.uint8)
-            cv2.circle(disc, (int(round(u)), int(round(v))), max(1, int(r * 0.85)), 255, -1)
-            sel = disc > 0
-            ratio = np.log((image[sel].astype(np.float32) + 1.0) / bg[sel])
-            left = ratio[np.sqrt(((ratio - self.looks[k]) ** 2).sum(axis=1)) >= LOOK_MATCH]
-            for _ in range(FACE_COLOURS):
-                if len(left) < FACE_SHARE * sel.sum():
-                    break
-                face = np.median(left, axis=0)
-                if float(np.sqrt((face * face).sum())) < FACE_FROM_TABLE:
-                    break  # the table showing through (a coin's blurred rim): no colour of the coin
-                entries.append(face)
-                owners.append(k)
-                left = left[np.sqrt(((left - face) ** 2).sum(axis=1)) >= LOOK_MATCH]
-        self.faces = np.array(entries, dtype=np.float32)  # main looks first (index = coin), then the rest
-        self.face_owner = np.array(owners, dtype=np.intp)
-
-    def _pixel_looks(self, ratio: Any, pts: Any, predicted: Any, dt: float) -> Any:
-        """Per pixel, the coin whose face colour it is nearest (-1: none within ``LOOK_MATCH``); a
-        colour beyond a coin's main look counts only within its disc's reach of that coin."""
-        faces = self.faces
-        d2 = (ratio * ratio).sum(axis=1)[:, None] - 2.0 * ratio @ faces.T + (faces * faces).sum(axis=1)[None, :]
-        n = len(self.ids)
-        for e in range(n, len(faces)):
-            k = int(self.face_owner[e])
-            reach = self.r_px[k] * 1.2 + float(np.hypot(*self.vel[k])) * dt + 3.0
-            far = ((pts - predicted[k]) ** 2).sum(axis=1) > reach * reach
-            d2[far, e] = np.inf
-        if not len(ratio):
-            return np.zeros(0, dtype=np.intp)
-        best = d2.argmin(axis=1)
-        close = d2[np.arange(len(best)), best] < LOOK_MATCH * LOOK_MATCH
-        return np.where(close, self.face_owner[best], -1)
 
     # --- every frame -----------------------------------------------------------------------------
 
@@ -250,7 +205,8 @@ class StrikeTracker:
         bgp = self._illum[vs, us].astype(np.float32) + 1.0
         ratio = np.log(pix / bgp)
         pts = np.column_stack([us, vs]).astype(np.float64)
-        coin_of_pixel = self._pixel_looks(ratio, pts, predicted, dt)
+        reach_face = self.r_px * FACE_REACH_RADII + np.hypot(self.vel[:, 0], self.vel[:, 1]) * dt + 3.0
+        coin_of_pixel = self.faces.owners_of(ratio, pts, predicted, reach_face)
         group_of_pixel = np.where(coin_of_pixel >= 0, np.asarray(self.group)[np.maximum(coin_of_pixel, 0)], -1)
         other = pts[group_of_pixel < 0]
         est, counts = self._mean_shift(pts, group_of_pixel, predicted, dt, active)
@@ -776,12 +732,6 @@ UNSEEN_LOOK = 99.0  # log-ratio no pixel has: an unseated coin owns none
 LOOK_SAME = 0.18  # log-ratio distance under which two coins count as one colour (identity by stickers)
 
 
-LOOK_MATCH = 0.6  # a pixel this close (log-ratio, Euclidean) to a coin look belongs to that look
-
-
-FACE_COLOURS = 2  # colours of a coin's face besides its main look (a decal, a number, dots, an inner disc)
-FACE_SHARE = 0.04  # of the face's 0.85 r disc: less than this unlike the main look is noise, not a colour
-FACE_FROM_TABLE = 0.15  # log-ratio from the table under which an "other colour" is the table showing through
 
 
 TAIL_FRAMES = 3  # the last frames decide where coins rest
