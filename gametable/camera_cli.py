@@ -21,6 +21,8 @@ def add_parser(sub: Any) -> Any:
     an = group.add_parser("analyse", help="print the shot a recorded strike directory shows (JSON, CAM-4)")
     an.add_argument("dir", help="a gametable-strike/1 directory (meta.json + frames)")
     an.add_argument("--threshold", type=float, default=0.98, help="confidence below which a fact is unknown")
+    an.add_argument("--clip", metavar="OUT.webm",
+                    help="also write the strike as a slow-motion WebM clip with its tracks, touches and open pairs")
     an.set_defaults(camera_run=run_analyse)
     return group
 
@@ -29,6 +31,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     """``gametable camera analyse DIR``: CAM-4's JSON on stdout, exit 0; malformed: one line, exit 2."""
     try:
         from sensors.camera.calibration import CalibrationError
+        from sensors.camera.clip import ClipError
         from sensors.camera.recording import RecordingError
     except ImportError as exc:  # the [camera] extra is not installed
         print(f"gametable camera needs OpenCV and numpy: pip install '.[camera]' ({exc})", file=sys.stderr)
@@ -37,22 +40,29 @@ def run_analyse(args: argparse.Namespace) -> int:
         print(f"--threshold: must be in (0, 1], got {args.threshold}", file=sys.stderr)
         return 2
     try:
-        out = analyse(args.dir, threshold=args.threshold)
-    except (RecordingError, CalibrationError) as exc:
+        out = analyse(args.dir, threshold=args.threshold, clip=getattr(args, "clip", None))
+    except (RecordingError, CalibrationError, ClipError) as exc:
         print(" ".join(str(exc).split()), file=sys.stderr)
         return 2
     print(json.dumps(out))
     return 0
 
 
-def analyse(path: str, *, threshold: float = 0.98) -> dict[str, Any]:
-    """CAM-4's object for the recording at ``path`` (raises RecordingError when malformed)."""
+def analyse(path: str, *, threshold: float = 0.98, clip: str | None = None) -> dict[str, Any]:
+    """CAM-4's object for the recording at ``path`` (raises RecordingError when malformed); with
+    ``clip``, the strike's clip is written there too (docs/camera.md "Clips")."""
     from controller.games.coinwar.camera_facts import camera_shot
-    from sensors.camera.analysis import analyse_recording
-    from sensors.camera.recording import load_recording
+    from sensors.camera.analysis import track_recording
+    from sensors.camera.clip import check_clip_path, write_clip
+    from sensors.camera.recording import iter_frames, load_recording
 
+    if clip is not None:
+        check_clip_path(clip)  # before the analysis: a wrong path is refused at once
     rec = load_recording(path)
-    result = analyse_recording(rec)
+    tracker = track_recording(rec)
+    result = tracker.result()
+    if clip is not None:
+        write_clip(clip, iter_frames(rec), tracker, result, {c: info.colour for c, info in rec.coins.items()})
     shot = camera_shot(result, seat=rec.coins[rec.struck].seat, coin=rec.struck, threshold=threshold)
     return {"shot": shot.shot(open_pairs=True), "confidence": shot.confidence,  # CAM-4: contacts_open
             "at_rest": {c: [p[0], p[1]] for c, p in shot.at_rest.items()}}

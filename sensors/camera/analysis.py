@@ -14,6 +14,11 @@ KEPT_FRAMES = 8  # frames kept while looking for the calibration (a strike's fra
 def analyse_recording(rec: StrikeRecording, *, params: TrackParams | None = None) -> TrackResult:
     """Calibrate from a frame that shows all four markers, then track every frame (CAM-4: a hand
     may cover a marker in any frame, the first included; the camera does not move in a strike)."""
+    return track_recording(rec, params=params).result()
+
+
+def track_recording(rec: StrikeRecording, *, params: TrackParams | None = None) -> StrikeTracker:
+    """:func:`analyse_recording`'s tracker, fed every frame (a clip draws its per-frame centres)."""
     frames = iter_frames(rec)
     early: list[tuple[float, Any]] = []
     calibration: Calibration | None = None
@@ -40,4 +45,4 @@ def analyse_recording(rec: StrikeRecording, *, params: TrackParams | None = None
         rest = iter_frames(rec)
     for t1, image1 in rest:
         tracker.feed(t1, image1)
-    return tracker.result()
+    return tracker
