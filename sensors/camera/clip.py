@@ -24,8 +24,9 @@ BEFORE_FLICK_S = 0.1  # the clip starts this long before the flick (the pen on t
 MAX_SIDE = 640
 AFTER_REST_S = 0.2  # ... and ends this long after the last coin came to rest
 BYTES_AIM = 300_000  # a phone loads it at once (docs/performance.md clip_bytes_p95: <= 400 KB)
-# OpenCV's FFmpeg writer sets VP8's bitrate from the frame size and rate (no option reaches it), so
-# a clip's size is ~ this many bits per pixel of every frame: the frames are scaled to the aim
+# OpenCV's FFmpeg writer gives VP8 no bitrate a caller can set; on blurred frames a clip takes ~0.2
+# bits per pixel of every frame (noise-free synthetic frames: 0.20; rendered strikes: up to ~0.3),
+# so the frames are scaled to the aim at this rate, with room
 BITS_PER_PX = 0.35
 MOVED_PX = 0.5  # a centre that moved less than this between frames is at rest
 TOUCH_MARK_FRAMES = 6  # a decided touch stays ringed this many frames around its closest approach
@@ -85,6 +86,7 @@ def write_clip(out: str | Path, frames: Iterable[tuple[float, Any]], tracker: An
         fits = math.sqrt(BYTES_AIM * 8 / (BITS_PER_PX * max(count, 1) * h * w))
         scale = min(1.0, MAX_SIDE / max(h, w), fits)
         img = cv2.resize(image, (int(w * scale) // 2 * 2, int(h * scale) // 2 * 2), interpolation=cv2.INTER_AREA)
+        img = cv2.GaussianBlur(img, (5, 5), 0)  # sensor noise is most of VP8's bits (~5x) and shows nothing
         _draw(img, tracker, i, scale, colours, touched, undecided, closest)
         if writer is None:
             writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"VP80"), PLAY_FPS, (img.shape[1], img.shape[0]))
