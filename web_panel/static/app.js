@@ -572,7 +572,7 @@ function hostView() {
       <button class="btn primary wide" id="unlock">${esc(t("Unlock"))}</button></form></section>`;
   }
   const st = S.state;
-  let html = qr + hostLoginCards() + `<p class="small"><a href="/bringup" id="bringup-link">${esc(t("Table bring-up: beams, strikers, pairing →"))}</a></p>`;
+  let html = qr + hostLoginCards() + `<p class="small"><a href="/bringup" id="bringup-link" class="tap">${esc(t("Table bring-up: beams, strikers, pairing →"))}</a></p>`;
   if (S.info && S.info.pin_is_default) {
     html += `<section class="card" id="pin-warning"><p><b>${esc(t("The table PIN is 0000."))}</b> ${esc(t("Anyone on this Wi-Fi can unlock the host screen: set {key} in the table's config.", { key: "[panel] pin" }))}</p></section>`;
   }
@@ -680,7 +680,7 @@ function lobbyCard() {
   return `<section class="card" id="lobby"><h2>${esc(t("New game"))}</h2>
     <label class="field" for="game">${esc(t("Game"))}</label><select id="game" data-lobby="game">${Object.entries(games).map(([k, v]) => `<option value="${esc(k)}" ${k === L.game ? "selected" : ""}>${esc(t(v.title || k))}</option>`).join("")}</select>
     ${modes.length ? `<label class="field">${esc(t("Mode"))}</label><div class="seg modes" role="group" aria-label="${esc(t("Mode"))}">${modes.map((m) => seg("mode", m.mode, esc(t(m.title || m.mode)))).join("")}</div>
-      <p class="muted small">${esc(mode.summary ? noRules(t(mode.summary)) : "")}${counts ? ` · ${esc(t("{counts} players", { counts }))}` : ""} · <a href="/rules/${esc(L.game)}/${esc(mode.mode || "")}" id="lobby-rules">${esc(t("How to play"))}</a></p>` : ""}
+      <p class="muted small">${esc(mode.summary ? noRules(t(mode.summary)) : "")}${counts ? ` · ${esc(t("{counts} players", { counts }))}` : ""} · <a href="/rules/${esc(L.game)}/${esc(mode.mode || "")}" id="lobby-rules" class="tap">${esc(t("How to play"))}</a></p>` : ""}
     <label class="field">${esc(t("Players"))} <span class="muted small">${esc(t("(🤖: a bot plays the seat)"))}</span></label>${seatRows}
     ${pickTeams ? `<label class="field">${esc(t("Team split"))}</label><div class="seg">${seg("teamMode", "random", esc(t("Random")))}${seg("teamMode", "manual", esc(t("Manual")))}</div>` : ""}
     ${roles ? `<label class="field">${esc(label(roles.option))}</label><div class="seg">${seg("rolesMode", "random", esc(t("Drawn at random")))}${seg("rolesMode", "manual", esc(t("Chosen per seat")))}</div>` : ""}
