@@ -19,6 +19,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from sensors.camera.recording import hex_bgr
+
 PLAY_FPS = 30.0
 BEFORE_FLICK_S = 0.1  # the clip starts this long before the flick (the pen on the coin)
 MAX_SIDE = 640
@@ -48,11 +50,6 @@ def check_clip_path(out: str | Path) -> Path:
     return path
 
 
-def _bgr(colour: str) -> tuple[int, int, int]:
-    h = colour.lstrip("#")
-    return (int(h[4:6], 16), int(h[2:4], 16), int(h[0:2], 16)) if len(h) == 6 else (255, 255, 255)
-
-
 def _dashed(img: Any, a: Any, b: Any, colour: tuple[int, int, int], scale: float) -> None:
     n = max(2, int(math.dist(a, b) / 8))
     for i in range(0, n, 2):
@@ -78,25 +75,36 @@ def write_clip(out: str | Path, frames: Iterable[tuple[float, Any]], tracker: An
     end_t = _rest_time(tracker) + AFTER_REST_S
     count = sum(1 for t in tracker.times if start_t <= t <= end_t)
     writer: Any = None
+    trails: dict[str, tuple[Any, Any]] = {}
+    scale = 1.0
     written = 0
     for i, (t, image) in enumerate(frames):
         if t < start_t or t > end_t:
             continue
         h, w = image.shape[:2]
-        fits = math.sqrt(BYTES_AIM * 8 / (BITS_PER_PX * max(count, 1) * h * w))
-        scale = min(1.0, MAX_SIDE / max(h, w), fits)
-        img = cv2.resize(image, (int(w * scale) // 2 * 2, int(h * scale) // 2 * 2), interpolation=cv2.INTER_AREA)
-        img = cv2.GaussianBlur(img, (5, 5), 0)  # sensor noise is most of VP8's bits (~5x) and shows nothing
-        _draw(img, tracker, i, scale, colours, touched, undecided, closest)
-        if writer is None:
-            writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"VP80"), PLAY_FPS, (img.shape[1], img.shape[0]))
+        if writer is None:  # every frame has the first one's size: the scale and the scaled tracks once
+            fits = math.sqrt(BYTES_AIM * 8 / (BITS_PER_PX * max(count, 1) * h * w))
+            scale = min(1.0, MAX_SIDE / max(h, w), fits)
+            size = (int(w * scale) // 2 * 2, int(h * scale) // 2 * 2)
+            trails = {c: _trail(tracker.px[c], scale) for c in tracker.ids}
+            writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"VP80"), PLAY_FPS, size)
             if not writer.isOpened():
                 raise ClipError("--clip: this OpenCV cannot encode VP8 WebM (opencv-python-headless can)")
+        img = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        img = cv2.GaussianBlur(img, (5, 5), 0)  # sensor noise is most of VP8's bits (~5x) and shows nothing
+        _draw(img, tracker, i, scale, colours, trails, touched, undecided, closest)
         writer.write(img)
         written += 1
     if writer is not None:
         writer.release()
     return written
+
+
+def _trail(px: list[Any], scale: float) -> tuple[Any, Any]:
+    """(frame indices, scaled int points) of the frames a coin was located in: its track as drawn."""
+    idx = np.array([i for i, p in enumerate(px) if p is not None], dtype=np.intp)
+    pts = (np.array([p for p in px if p is not None], dtype=np.float64).reshape(-1, 2) * scale).round()
+    return idx, pts.astype(np.int32).reshape(-1, 1, 2)
 
 
 def _rest_time(tracker: Any) -> float:
@@ -120,25 +128,26 @@ def _closest_frame(tracker: Any, pair: tuple[str, str]) -> int:
     return at
 
 
-def _draw(img: Any, tracker: Any, i: int, scale: float, colours: dict[str, str],
+def _draw(img: Any, tracker: Any, i: int, scale: float, colours: dict[str, str], trails: dict[str, tuple[Any, Any]],
           touched: list[tuple[str, str]], undecided: list[tuple[str, str]], closest: dict[Any, int]) -> None:
     now: dict[str, Any] = {}
-    for k, c in enumerate(tracker.ids):
-        seen = [np.asarray(p) for p in tracker.px[c][:i + 1] if p is not None]
-        if len(seen) >= 2:
-            pts = (np.array(seen) * scale).round().astype(np.int32).reshape(-1, 1, 2)
-            cv2.polylines(img, [pts], False, _bgr(colours.get(c, "#ffffff")), 2, cv2.LINE_AA)
+    radius = {c: float(tracker.r_px[k]) * scale for k, c in enumerate(tracker.ids)}
+    for c in tracker.ids:
+        idx, pts = trails[c]
+        upto = int(np.searchsorted(idx, i, side="right"))
+        if upto >= 2:
+            cv2.polylines(img, [pts[:upto]], False, hex_bgr(colours[c]), 2, cv2.LINE_AA)
         p = tracker.px[c][i] if i < len(tracker.px[c]) else None
         if p is not None:
             now[c] = np.asarray(p)
-            r = float(tracker.r_px[k]) * scale
-            cv2.circle(img, _pt(now[c] * scale), int(round(r)), _bgr(colours.get(c, "#ffffff")), 1, cv2.LINE_AA)
+            r = radius[c]
+            cv2.circle(img, _pt(now[c] * scale), int(round(r)), hex_bgr(colours[c]), 1, cv2.LINE_AA)
             cv2.putText(img, c, _pt(now[c] * scale + (r + 2, -r)), cv2.FONT_HERSHEY_SIMPLEX, 0.4, (255, 255, 255), 1,
                         cv2.LINE_AA)
-    for pair in touched:
-        if abs(i - closest[pair]) <= TOUCH_MARK_FRAMES // 2 and all(c in now for c in pair):
-            mid = (now[pair[0]] + now[pair[1]]) / 2 * scale
-            cv2.circle(img, _pt(mid), int(round(float(tracker.r_px[0]) * scale * 1.6)), TOUCH_BGR, 2, cv2.LINE_AA)
+    for a, b in touched:
+        if abs(i - closest[(a, b)]) <= TOUCH_MARK_FRAMES // 2 and a in now and b in now:
+            mid = (now[a] + now[b]) / 2 * scale
+            cv2.circle(img, _pt(mid), int(round(radius[a] * 1.6)), TOUCH_BGR, 2, cv2.LINE_AA)
     for a, b in undecided:
         if a in now and b in now:
             _dashed(img, now[a], now[b], OPEN_BGR, scale)
