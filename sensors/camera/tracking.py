@@ -153,9 +153,9 @@ class StrikeTracker:
         self.faces = Faces.learn(image, bg, self.start_px, self.r_px, self.looks,
                                  {k for k, c in enumerate(self.ids) if c in self.unseated})
         # unseen coins that provably lay still (unseen_still.py): only when the struck coin is seen
-        hidden_spots = {c: tuple(self.start_px[k]) for k, c in enumerate(self.ids) if c in self.unseated}
-        self._unseen_watch = SpotWatch(image, hidden_spots, {c: float(self.r_px[self.ids.index(c)])
-                                                            for c in hidden_spots},
+        unseen = [k for k, c in enumerate(self.ids) if c in self.unseated]
+        self._unseen_watch = SpotWatch(image, {self.ids[k]: tuple(self.start_px[k]) for k in unseen},
+                                       {self.ids[k]: float(self.r_px[k]) for k in unseen},
                                        struck_seen=self.struck not in self.unseated)
         # coins that look alike form one group: pixels are given to a group, then to its nearest coin
         self.group = list(range(len(self.ids)))
@@ -372,7 +372,7 @@ class StrikeTracker:
         still = {c: stayed_put(tracks[c]) for c in self.ids}  # seen at the end where it lay at the start
         contacts, conf, why = self._contacts(tracks, times, still)
         if self.unseated:  # where they were before the flick is unknown: so is whatever touched them
-            unmoved = self._still_unseen()  # ... unless nothing came near where the table knew them
+            unmoved = self._unseen_watch.still()  # ... unless nothing came near where the table knew them
             for pair in itertools.combinations(self.ids, 2):
                 unseen = self.unseated & set(pair)
                 if unseen and unseen <= unmoved:
@@ -386,10 +386,6 @@ class StrikeTracker:
         settled = all(r.rest is None or r.rest_confidence > 0.5 for r in coins.values())
         return TrackResult(coins=coins, contacts=contacts, contacts_confidence=conf, frames=len(self.times),
                            settled=settled, undecided=why)
-
-    def _still_unseen(self) -> set[str]:
-        """Unseated coins that provably lay where the table knew them all strike (unseen_still.py)."""
-        return self._unseen_watch.still()
 
     def _refind_lost(self, coins: dict[str, CoinResult], tracks: dict[str, Any]) -> None:
         """A coin not seen at rest, found in the last frame where only it can be (lost.py): its rest

@@ -19,7 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from sensors.camera.shapes import FG_LEVEL
+from sensors.camera.shapes import foreground
 
 WATCH_RADII = 2.2  # a coin touching the unseen one has its centre 2 radii away: its disc crosses this
 CHANGED_SHARE = 0.02  # of the watched circle: fewer changed pixels than this is sensor noise
@@ -32,8 +32,8 @@ class SpotWatch:
                  radius_px: dict[str, float] | None = None, *, struck_seen: bool = True) -> None:
         """``spots``: the unseen coins' spots in ``first`` (px); without a seen struck coin (or
         without ``first``) nothing is vouched for."""
-        self._boxes: dict[str, tuple[int, int, int, int, Any]] = {}
-        self._first = first
+        # per coin: the box around its spot, the watched circle in it, and the first frame there
+        self._boxes: dict[str, tuple[int, int, int, int, Any, Any]] = {}
         self.disturbed = not struck_seen
         if first is None or not spots or radius_px is None:
             return
@@ -44,19 +44,17 @@ class SpotWatch:
             x1, y1 = min(int(math.ceil(u + reach)) + 1, w), min(int(math.ceil(v + reach)) + 1, h)
             mask = np.zeros((max(y1 - y0, 0), max(x1 - x0, 0)), np.uint8)
             cv2.circle(mask, (int(round(u - x0)), int(round(v - y0))), int(round(reach)), 1, -1)
-            self._boxes[c] = (x0, y0, x1, y1, mask)
-        self._first = first.copy()
+            self._boxes[c] = (x0, y0, x1, y1, mask, first[y0:y1, x0:x1].copy())
 
     def feed(self, image: Any) -> None:
         if self.disturbed or not self._boxes:
             return
-        for x0, y0, x1, y1, mask in self._boxes.values():
+        for x0, y0, x1, y1, mask, before in self._boxes.values():
             if x1 <= x0 or y1 <= y0:
                 self.disturbed = True  # out of view: nothing is known of it
                 return
-            b, g, r = cv2.split(cv2.absdiff(image[y0:y1, x0:x1], self._first[y0:y1, x0:x1]))
-            changed = (cv2.max(cv2.max(b, g), r) > FG_LEVEL) & (mask > 0)
-            if changed.sum() > CHANGED_SHARE * mask.sum():
+            rows, cols = foreground(image[y0:y1, x0:x1], before)  # changed since the first frame
+            if mask[rows, cols].sum() > CHANGED_SHARE * mask.sum():
                 self.disturbed = True
                 return
 
