@@ -40,7 +40,7 @@ def run_analyse(args: argparse.Namespace) -> int:
         print(f"--threshold: must be in (0, 1], got {args.threshold}", file=sys.stderr)
         return 2
     try:
-        out = analyse(args.dir, threshold=args.threshold, clip=getattr(args, "clip", None))
+        out = analyse(args.dir, threshold=args.threshold, clip=args.clip)
     except (RecordingError, CalibrationError, ClipError) as exc:
         print(" ".join(str(exc).split()), file=sys.stderr)
         return 2

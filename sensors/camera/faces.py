@@ -58,17 +58,17 @@ class Faces:
                 left = left[np.sqrt(((left - face) ** 2).sum(axis=1)) >= LOOK_MATCH]
         return cls(np.array(entries, dtype=np.float32), np.array(owners, dtype=np.intp), len(looks))
 
-    def owners_of(self, ratio: Any, pts: Any, centres: Any, slack: Any) -> Any:
+    def owners_of(self, ratio: Any, pts: Any, centres: Any, reach: Any) -> Any:
         """Per pixel (``ratio`` colours at ``pts``), the coin whose face colour it is nearest, -1
-        when none is within ``LOOK_MATCH``; an extra colour only within ``FACE_REACH_RADII`` radii
-        of ``centres`` (``slack``: each coin's radius, for the reach)."""
+        when none is within ``LOOK_MATCH``; a colour beyond a coin's main look only within
+        ``reach[k]`` px of ``centres[k]`` (the tracker: ``FACE_REACH_RADII`` radii plus its motion)."""
         if not len(ratio):
             return np.zeros(0, dtype=np.intp)
         c = self.colours
         d2 = (ratio * ratio).sum(axis=1)[:, None] - 2.0 * ratio @ c.T + (c * c).sum(axis=1)[None, :]
         for e in range(self.coins, len(c)):
             k = int(self.owner[e])
-            d2[((pts - centres[k]) ** 2).sum(axis=1) > slack[k] * slack[k], e] = np.inf
+            d2[((pts - centres[k]) ** 2).sum(axis=1) > reach[k] * reach[k], e] = np.inf
         best = d2.argmin(axis=1)
         close = d2[np.arange(len(best)), best] < LOOK_MATCH * LOOK_MATCH
         return np.where(close, self.owner[best], -1)
