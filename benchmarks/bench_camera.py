@@ -159,14 +159,7 @@ def strike(table: TablePhysics, coins: dict[str, CoinInfo], coin: str, vx: float
     clock.advance(observer.settle_s + 0.01)
     beam_facts = facts[-1]
     beam_shot = beam_facts.shot()
-    calibration = recal.calibration
-    for (_f, t), image in zip(rec.frames, frames, strict=True):  # between strikes: not in the budget
-        if calibration is not None or t > rec.strike_t:
-            break
-        try:
-            calibration = recal.update(image)
-        except CalibrationError:
-            continue
+    calibration = calibrated(recal, rec, frames)
     cpu: float | None = None
     frame_ms: list[float] = []
     cam_shot: dict[str, Any] = {"type": "shot", "seat": int(coin[1:]), "coin": coin, **dict.fromkeys(FACTS)}
@@ -194,6 +187,20 @@ def strike(table: TablePhysics, coins: dict[str, CoinInfo], coin: str, vx: float
         cpu_ms=cpu,
         frame_ms=frame_ms,
     )
+
+
+def calibrated(recal: Recalibrator, rec: Any, frames: list[Any]) -> Any:
+    """The table's calibration (CAM-4), from this strike's frames before the flick only when none is
+    known yet (between strikes: not in a strike's budget); None when no frame shows all four markers."""
+    calibration = recal.calibration
+    for (_f, t), image in zip(rec.frames, frames, strict=True):
+        if calibration is not None or t > rec.strike_t:
+            break
+        try:
+            calibration = recal.update(image)
+        except CalibrationError:
+            continue
+    return calibration
 
 
 def run_plain(strikes: int = STRIKES, seed: int = 23) -> dict[str, float]:

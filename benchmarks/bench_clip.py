@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from benchmarks import bench_camera as bc
-from sensors.camera.calibration import CalibrationError, Recalibrator
+from sensors.camera.calibration import Recalibrator
 from sensors.camera.clip import write_clip
 from sensors.camera.params import TrackParams
 from sensors.camera.tracking import StrikeTracker
@@ -35,14 +35,7 @@ def run(strikes: int = STRIKES) -> dict[str, float]:
             d = bc.matrix_draw("tune", "mixed", i, pool[i % 2])
             rec, frames, _truth = record_strike(d.table, d.coin, d.vx, d.vy, d.conditions.rig, d.coins,
                                                 conditions=d.conditions)
-            cal = recals[i % 2].calibration
-            for (_f, t), image in zip(rec.frames, frames, strict=True):
-                if cal is not None or t > rec.strike_t:
-                    break
-                try:
-                    cal = recals[i % 2].update(image)
-                except CalibrationError:
-                    continue
+            cal = bc.calibrated(recals[i % 2], rec, frames)
             if cal is None:
                 continue
             tracker = StrikeTracker(cal, rec.coins, d.coin, strike_t=rec.strike_t,
