@@ -19,7 +19,6 @@ from controller.games.sanguosha_map.robots import PathBot, RandomBot
 from tests.sgmap_helpers import tiny_map
 
 MAX_INPUTS = 400
-MOVES_SEEN: dict[str, int] = {}  # accepted moves the invariants were checked on (the coverage test reads it)
 
 
 def players(n: int) -> list[dict[str, Any]]:
@@ -91,7 +90,6 @@ def steps(before: dict[str, Any], inp: dict[str, Any], after: dict[str, Any]) ->
     for side in "AB":  # the boss's health stays 0 .. its full health (card health + 2)
         boss = after["sides"][side]["boss"]
         assert 0 <= boss["health"] <= boss["max_health"], boss
-    MOVES_SEEN[str(inp.get("move"))] = MOVES_SEEN.get(str(inp.get("move")), 0) + 1
 
 
 def invariants(state: dict[str, Any]) -> None:
@@ -198,12 +196,12 @@ def test_path_bots_finish_quick_games():
         assert state["phase"] == "over" and state["winner"], seed
 
 
-def _random_result(rng: Any, state: dict[str, Any], winner_sides: list[str]) -> dict[str, Any]:
-    """A fight result as a person might enter it: any winner, any seats fled or knocked out, any
-    boss health a little outside the range too (the engine must refuse what SG-8.14 forbids)."""
-    f = state["fight"]
-    seats = [f["requester"], *f["joiners"], *f["defenders"]] if f["kind"] == "duel" else [f["entrant"], *f["joiners"]]
-    args: dict[str, Any] = {"winner": rng.choice(winner_sides)}
+def _random_result(rng: Any, state: dict[str, Any], offer: dict[str, Any]) -> dict[str, Any]:
+    """A fight result as a person might enter it, from legal()'s ``fight_result`` offer (its sides
+    and seats): any winner, any seats fled or knocked out, any boss health a little outside the
+    range too (the engine must refuse what SG-8.14 forbids)."""
+    f, seats = state["fight"], offer["seats"]
+    args: dict[str, Any] = {"winner": rng.choice(offer["sides"])}
     if rng.random() < 0.5:
         args["fled"] = [s for s in seats if rng.random() < 0.5]
     if rng.random() < 0.4:
@@ -250,7 +248,7 @@ def _ruling_game(seed: int, n: int, tiny: bool, seen: dict[str, int]) -> None:
             inp = {"type": "move", "seat": rng.choice(offered["fight_result"]["seats"]), "move": "flee", "args": {}}
         elif "fight_result" in offered:
             inp = {"type": "move", "seat": seat, "move": "fight_result",
-                   "args": _random_result(rng, state, offered["fight_result"]["sides"])}
+                   "args": _random_result(rng, state, offered["fight_result"])}
         elif legal["moves"]:
             inp = bots[seat].choose(sg.view(state, seat), legal)
         else:
@@ -274,8 +272,8 @@ def _ruling_game(seed: int, n: int, tiny: bool, seen: dict[str, int]) -> None:
         invariants(after)
         steps(state, inp, after)
         if inp.get("move") in ("fight_result", "flee"):
-            fled = bool(inp["args"].get("fled")) or inp["move"] == "flee"
-            key = f"taken: {f['kind']} {inp['move']}{' with a leaver' if fled else ''}"
+            leaver = " with a leaver" if inp["move"] == "fight_result" and inp["args"].get("fled") else ""
+            key = f"taken: {f['kind']} {inp['move']}{leaver}"
             seen[key] = seen.get(key, 0) + 1
         state = after
 
@@ -298,5 +296,5 @@ def test_sg_8_14_the_random_fights_reach_every_ruling():
         _ruling_game(seed * 25 if seed % 3 == 0 else seed, 4 + 2 * (seed % 2), seed % 4 == 0, seen)
     for ruling in ("nobody flees a duel", "leaving costs 1 gold", "boss health 0 .. full", "a boss at 0 is beaten"):
         assert seen.get(f"refused: {ruling}"), (ruling, seen)
-    for taken in ("duel fight_result", "boss fight_result", "boss fight_result with a leaver", "boss flee with a leaver"):
+    for taken in ("duel fight_result", "boss fight_result", "boss fight_result with a leaver", "boss flee"):
         assert seen.get(f"taken: {taken}"), (taken, seen)
