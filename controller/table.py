@@ -16,13 +16,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.games import Game, GameError, get_game
+from controller.games.base import TableView
 from controller.journal import Journal, JournalError
 from gametable_core.clock import Clock, SystemClock
 from gametable_core.said import Said, listing, say
 
 log = logging.getLogger("gametable.table")
 
-CONTROL_TYPES = {"new_game", "undo", "abort", "seat_to_bot"}
+CONTROL_TYPES = {"new_game", "undo", "abort", "seat_to_bot", "skip_seat"}
+# A host's skip for a seat the game has waited on (docs/phones.md "A seat nobody plays") ends with
+# one of these, and makes at most this many moves (a roll, say, then the end of the turn).
+PASSING_MOVES = ("pass", "end_turn")
+MAX_SKIP_STEPS = 4
+# A host's control for one seat: its refusals (a wrong seat, no game being played), in each
+# control's own words so the phones can say them in Chinese (docs/i18n.md).
+_CONTROL_SEAT_ERRORS: dict[str, tuple[Any, Any]] = {
+    "seat_to_bot": (
+        lambda seats, got: say("seat_to_bot: 'seat' must be a seat of this game ({seats}), got {got}", seats=seats, got=got),
+        lambda phase: say("seat_to_bot: the game is {phase}", phase=phase)),
+    "skip_seat": (
+        lambda seats, got: say("skip_seat: 'seat' must be a seat of this game ({seats}), got {got}", seats=seats, got=got),
+        lambda phase: say("skip_seat: the game is {phase}", phase=phase)),
+}
 MAX_REMEMBERED_RESULTS = 4096
 # No legal input comes near this (a `setup` stacking every card of a deck is < 2 KiB); a bigger one
 # is a bug or an attack, and would otherwise sit in the journal and every event forever. (The
@@ -310,6 +325,8 @@ class Table:
             raise GameError(say("no game in progress: start one with new_game before {command}", command=repr(kind)))
         if kind == "seat_to_bot":
             return self._seat_to_bot(inp), self.game
+        if kind == "skip_seat":
+            return self._skip_seat(inp), self.game
         if kind == "abort":
             if self.state.get("phase") != "playing":
                 raise GameError(say("the game is already {phase}; nothing to abort", phase=str(self.state.get("phase"))))
@@ -325,15 +342,47 @@ class Table:
         plays"): the game's state stays as it is; the table notes the seat as a bot seat from now on
         (:meth:`bot_seats`, replayed from the journal like any input)."""
         assert self.state is not None
-        seat = inp.get("seat")
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.seats():
-            raise GameError(say("seat_to_bot: 'seat' must be a seat of this game ({seats}), got {got}",
-                                seats=listing(self.seats()), got=repr(seat)))
-        if self.state.get("phase") != "playing":
-            raise GameError(say("seat_to_bot: the game is {phase}", phase=str(self.state.get("phase"))))
+        seat = self._control_seat(inp)
         if seat in self.bot_seats():
             raise GameError(say("seat_to_bot: a bot plays seat {seat} already", seat=seat))
         return dict(self.state, last=[{"kind": "seat_to_bot", "seat": seat}])
+
+    def _skip_seat(self, inp: dict[str, Any]) -> dict[str, Any]:
+        """The host passes for a seat the game has waited on too long (docs/phones.md "A seat
+        nobody plays"). The game's ``describe()["skip"]`` lists, in order of preference, the moves
+        that get a seat past its answer or turn without a choice only its player can make (e.g.
+        ``pass``, ``end_turn``, ``keep``, ``roll``). They are made for the seat, each where
+        ``legal()`` offers it with nothing to choose, until a ``pass`` or an ``end_turn`` has passed
+        the seat by; where the rules leave no such way (a turn that must be an action, discards
+        only the player may choose) nothing changes. Replayed like any input: legal() is pure."""
+        assert self.state is not None and self.game is not None
+        seat = self._control_seat(inp)
+        order = list(self.game.describe().get("skip") or [])
+        state, effects, made = self.state, list[dict[str, Any]](), list[str]()
+        for _ in range(MAX_SKIP_STEPS):
+            move = _first_free_move(self.game.legal(state, seat), order)
+            if move is None:
+                break
+            state = self.game.apply(state, {"type": "move", "seat": seat, "move": move})
+            effects += state.get("last") or []
+            made.append(move)
+            if move in PASSING_MOVES:
+                break
+        if not made or made[-1] not in PASSING_MOVES or seat in _waited_seats(self.game.table_view(state)):
+            raise GameError(say("skip_seat: seat {seat} has no answer to pass or turn to end now; a bot may play it, or end the game",
+                                seat=seat))
+        return dict(state, last=[{"kind": "skipped", "seat": seat, "move": made[-1]}, *effects])
+
+    def _control_seat(self, inp: dict[str, Any]) -> int:
+        """The ``seat`` of a host's control for one seat of the game being played; GameError else."""
+        assert self.state is not None
+        seat = inp.get("seat")
+        bad_seat, not_playing = _CONTROL_SEAT_ERRORS[inp["type"]]
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat not in self.seats():
+            raise GameError(bad_seat(listing(self.seats()), repr(seat)))
+        if self.state.get("phase") != "playing":
+            raise GameError(not_playing(str(self.state.get("phase"))))
+        return seat
 
     def bot_seats(self) -> list[int]:
         """The seats bots play in the current game: its ``new_game``'s ``"bot": true`` players and
@@ -443,3 +492,17 @@ class Table:
         if self.state is None or self.game is None:
             return []
         return [p["seat"] for p in self.game.table_view(self.state)["players"]]
+
+
+def _first_free_move(legal: dict[str, Any], order: list[str]) -> str | None:
+    """The first of ``order`` that ``legal`` offers with nothing to choose (its other fields are
+    all false or empty, like ``{"move": "roll", "value": false}``)."""
+    free = {m.get("move") for m in legal.get("moves") or []
+            if isinstance(m, dict) and not any(v for k, v in m.items() if k != "move")}
+    return next((m for m in order if m in free), None)
+
+
+def _waited_seats(table_view: TableView) -> set[int]:
+    """The seats a game waits on: whose turn it is, and who may answer."""
+    turn = table_view["turn"]
+    return ({turn["seat"]} if turn else set()) | set(table_view["answer"])

@@ -141,3 +141,84 @@ def test_the_host_hands_a_gone_phones_seat_to_a_bot_and_the_game_goes_on(broker,
         assert [r.input["type"] for r in stack.daemon.journal.records()][-1] == "seat_to_bot"
         shot("unfilled-absent-to-bot.png", host)
         assert not ERRORS, ERRORS
+
+
+@contextmanager
+def waited_on(broker, browser, tmp_path, new_game: dict, phones: tuple[int, ...], tag: str):
+    """[panel] absent_s (here 1 s): ``new_game`` started with a seat no phone holds and no bot plays,
+    ``phones`` seated, the host unlocked. Yields the stack, the host's page and a command sender."""
+    from gametable.testing.table import start_stack
+
+    stack = start_stack(broker, str(tmp_path / "journal.sqlite"), absent_s=1.0, keepalive_s=0.3)
+    rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
+    try:
+        def send(cmd: dict) -> None:
+            assert rec.command("t1", {"id": f"{tag}-{uuid.uuid4().hex}", **cmd})["ok"]
+
+        send(new_game)
+        for seat in phones:
+            phone_page(browser, stack.url + "/join", ERRORS).click(f"#seat-{seat}")
+        host = unlocked_host(browser, stack, ERRORS)
+        yield stack, host, send
+    finally:
+        rec.close()
+        for ctx in list(browser.contexts):
+            ctx.close()
+        stack.stop()
+
+
+def test_a_coup_turn_waited_on_too_long_offers_a_bot_or_the_end_not_a_skip(broker, browser, tmp_path):
+    """CP-3.1: a Coup turn is always an action, so after [panel] absent_s the host may hand Cy's seat
+    to a bot or end the game, and no "skip" is offered; the bot takes the seat and nobody waits."""
+    from gametable.testing.games import coup_game
+
+    with waited_on(broker, browser, tmp_path, coup_game(cid="x"), (1, 2), "waited-coup") as (stack, host, send):
+        send({"type": "move", "seat": 1, "move": "income", "args": {}})
+        send({"type": "move", "seat": 2, "move": "income", "args": {}})  # Cy's turn: no phone holds it
+        choices = host.locator("#waited-choices")
+        expect(choices).to_be_visible()
+        expect(host.locator("#waited-bot-3")).to_be_visible()
+        expect(host.locator("#waited-end")).to_be_visible()
+        expect(host.locator("#waited-skip-3")).to_have_count(0)
+        shot("unfilled-waited-coup.png", host)
+        host.click("#waited-bot-3")
+        stack.wait(lambda: (stack.daemon.public_state() or {}).get("bots") == [3], what="seat 3 handed to a bot")
+        expect(host.locator("#waiting-seat")).to_have_count(0)
+        assert not ERRORS, ERRORS
+
+
+def test_sg_a_battlefield_turn_waited_on_is_skipped_and_the_game_goes_on(broker, browser, tmp_path):
+    """The battlefield: after [panel] absent_s the host skips Bo's turn (rolled and ended for him,
+    journalled as skip_seat); the log says so and it is Ann's turn again."""
+    game = {"type": "new_game", "game": "sanguosha_map", "seed": 9,
+            "players": [{"seat": 1, "name": "Ann", "team": "A"}, {"seat": 2, "name": "Bo", "team": "B"}]}
+    with waited_on(broker, browser, tmp_path, game, (1,), "waited-sg") as (stack, host, send):
+        send({"type": "move", "seat": 1, "move": "roll"})
+        send({"type": "move", "seat": 1, "move": "end_turn"})  # Bo's turn: no phone holds it
+        skip = host.locator("#waited-skip-2")
+        expect(skip).to_have_text("Skip their turn")
+        shot("unfilled-waited-battlefield.png", host)
+        skip.click()
+        stack.wait(lambda: (stack.daemon.public_state() or {}).get("turn", {}).get("seat") == 1, what="Ann's turn")
+        table = phone_page(browser, stack.url + "/table", ERRORS)
+        expect(table.locator("#log")).to_contain_text("The host ended Bo's turn (no phone held the seat)")
+        assert any(i["type"] == "skip_seat" and i["seat"] == 2 for i in stack.daemon.table.inputs)
+        assert not ERRORS, ERRORS
+
+
+def test_the_host_ends_a_game_that_waited_too_long(broker, browser, tmp_path):
+    """"Wait longer" puts the choice off for as long again; then End the game (asked once more), and
+    the game is aborted for everyone."""
+    from gametable.testing.games import coup_game
+
+    with waited_on(broker, browser, tmp_path, coup_game(cid="x"), (1, 2), "waited-end") as (stack, host, send):
+        send({"type": "move", "seat": 1, "move": "income", "args": {}})
+        send({"type": "move", "seat": 2, "move": "income", "args": {}})
+        host.click("#waited-wait")
+        expect(host.locator("#waited-choices")).to_have_count(0)
+        expect(host.locator("#waited-choices")).to_be_visible()  # asked again after absent_s more
+        host.click("#waited-end")
+        host.click("#confirm-yes")
+        stack.wait(lambda: (stack.daemon.public_state() or {}).get("phase") == "aborted", what="the game aborted")
+        expect(host.locator("#turn-banner")).to_contain_text("Game aborted")
+        assert not ERRORS, ERRORS

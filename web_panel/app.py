@@ -129,7 +129,8 @@ def seats_file(config: Config) -> Path:
 def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | None = None,
                keepalive_s: float = KEEPALIVE_S, result_timeout_s: float = RESULT_TIMEOUT_S,
                pin: str | None = None, flick_timeout_s: float = FLICK_TIMEOUT_S,
-               game_views: Mapping[str, Path | str] | None = None, host_key: str | None = None) -> Flask:
+               game_views: Mapping[str, Path | str] | None = None, host_key: str | None = None,
+               absent_s: float | None = None) -> Flask:
     """The panel for one table. ``mqtt``: an already started :class:`TableLink` (else one is made);
     ``pin``: the host PIN (default ``[panel] pin``; ``web_panel.serve`` passes a generated one);
     ``host_key``: the host link's key (default: a random one for this run).
@@ -146,6 +147,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     login = HostLogin(pin or config.panel.pin, clock, key=host_key, on_lockout=report_lockout)
     panel = _Panel(config, link, clock, login, GameViews(game_views),
                    keepalive_s=keepalive_s, result_timeout_s=result_timeout_s, flick_timeout_s=flick_timeout_s)
+    panel.absent_s = float(absent_s if absent_s is not None else config.panel.absent_s)
     app.extensions["gametable"] = {"link": link, "seats": panel.seats, "hosts": panel.hosts, "login": panel.pins,
                                    "join_codes": panel.join_codes}
     app.before_request(panel.gate)
@@ -237,6 +239,7 @@ class _Panel:
         self.table_lang = TableLanguage(lang_file(config))
         self.host_names = HostCheck.for_config(config)
         self.keepalive_s, self.result_timeout_s, self.flick_timeout_s = keepalive_s, result_timeout_s, flick_timeout_s
+        self.absent_s = config.panel.absent_s  # a gone phone, or a seat waited on, is put to the host after this
 
     # --- the gate ----------------------------------------------------------------------------
     def gate(self) -> Response | None:
@@ -377,7 +380,8 @@ class _Panel:
         info = {"table": self.config.table_id, "games": link.described_games(), "me": self.me(),
                 "taken": self.seats.taken(), "join_url": self.join_url(), "status": link.status,
                 "pin_is_default": self.pins.pin == DEFAULT_PIN, "lang": self.table_lang.lang,
-                "now": self.clock.wall()}  # phones correct their clock for window countdowns (CP-6)
+                "now": self.clock.wall(),  # phones correct their clock for window countdowns (CP-6)
+                "absent_s": self.absent_s}  # the host is asked about a seat waited on this long (docs/phones.md)
         if self.at_table() or g.host:  # the table's screen (and the host) see a PIN lockout to lift
             info["host_login"] = self.pins.report()
         if self.config.venue.url:  # the lobby lists the venue's players (its public GET /api/profiles)

@@ -21,7 +21,7 @@ from gametable_core.said import listing, say
 
 REQUEST_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 PHONE_TYPES = ("answer", "end_turn", "move", "placed")
-HOST_TYPES = ("abort", "answer", "new_game", "pause", "placed", "resume", "seat_to_bot", "undo")
+HOST_TYPES = ("abort", "answer", "new_game", "pause", "placed", "resume", "seat_to_bot", "skip_seat", "undo")
 NEVER_FROM_A_PHONE = frozenset(HOST_TYPES) | {"timeout", "time_up"}  # the host's and the table's own
 INPUT_TYPE = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 MAX_SPEED_MM_S = 4000.0
@@ -254,7 +254,7 @@ def host_command(body: Any, public: dict[str, Any] | None, games: Mapping[str, A
         # The daemon's timers are the game's deadlines (a reaction window, a game clock): only the
         # daemon knows whether one runs, and it answers "no reaction window is open to pause" …
         return {"type": kind, "id": cid}
-    if kind == "seat_to_bot":  # a gone phone's seat to a bot (docs/phones.md): the daemon checks the seat
+    if kind in ("seat_to_bot", "skip_seat"):  # a seat nobody plays (docs/phones.md): the daemon checks the seat
         return {"type": kind, "id": cid, "seat": body.get("seat")}
     moves = moves or {}
     if kind == "answer":

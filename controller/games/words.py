@@ -83,6 +83,10 @@ def shared_line(eff: dict[str, Any], speak: Speaker, inp: dict[str, Any], titles
         return say("The game was aborted")
     if kind == "seat_to_bot":  # the host handed the seat of a phone that is gone to a bot (controller/table.py)
         return say("A bot plays for {who} from now on", who=who(seat))
+    if kind == "skipped":  # the host passed for a seat the game waited on too long (controller/table.py)
+        if eff.get("move") == "end_turn":
+            return say("The host ended {who}'s turn (no phone held the seat)", who=who(seat))
+        return say("The host passed for {who} (no phone held the seat)", who=who(seat))
     return generic(eff, who)
 
 

@@ -38,7 +38,7 @@ class PanelServer:
         if self.pin == DEFAULT_PIN:
             log.warning("the host PIN is %s: anyone on the LAN can unlock the host screen; "
                         "set [panel] pin in the config", DEFAULT_PIN)
-        self.app = create_app(config, self.link, pin=self.pin, **app_kwargs)
+        self.app = create_app(config, self.link, pin=self.pin, absent_s=self.absent_s, **app_kwargs)
         _raise_file_limit(self.limits.max_connections + 256)
         bind_host = host if host is not None else config.panel.host
         bind_port = port if port is not None else config.panel.port

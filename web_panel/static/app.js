@@ -87,7 +87,34 @@ function waitingSeatCard(st) {
   if (!empty.length) return "";
   const host = S.me.host && route() === "host";
   return `<section class="card question" id="waiting-seat"><h2>${esc(t("Waiting for {who}: no phone holds the seat", { who: empty.map(nameOf) }))}</h2>
-    <p class="small">${esc(host ? t("Let their phone scan the QR code above and tap the seat, or set up the game again with a bot in that seat.") : t("Their phone joins by the QR code on the host's screen."))}</p></section>`;
+    <p class="small">${esc(host ? t("Let their phone scan the QR code above and tap the seat, or set up the game again with a bot in that seat.") : t("Their phone joins by the QR code on the host's screen."))}</p>${host ? waitedChoices(st, empty, w) : ""}</section>`;
+}
+
+/** After [panel] absent_s of waiting on such a seat (since the game's last input, on the daemon's
+ * clock), the host chooses per seat: a bot takes it (seat_to_bot), skip it (skip_seat: the
+ * seat passes its answer or ends its turn, where the game's describe() "skip" allows), or end the
+ * game; "Wait" asks again after as long again (docs/phones.md "A seat nobody plays"). */
+function waitedChoices(st, seats, w) {
+  const after = (S.info && S.info.absent_s) || 120;
+  const last = S.log[0];
+  const now = Date.now() / 1000 + (S.skew || 0);
+  const since = Math.max(last && typeof last.ts === "number" ? last.ts : now, S.waitedSnooze || 0);
+  if (now - since < after) {  // not yet: look again when it is time
+    clearTimeout(S.waitedTimer);
+    S.waitedTimer = setTimeout(render, (after - (now - since)) * 1000 + 50);
+    return "";
+  }
+  const skips = (GameViews.describe(st.game) || {}).skip || [];
+  const answering = new Set([...((w && w.seats) || []), ...((st.questions || []).flatMap((q) => q.seats || []))]);
+  const rows = seats.map((s) => {
+    const skip = answering.has(s) ? skips.includes("pass") : skips.includes("end_turn");
+    return `<div class="row wrap" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span>
+      <button class="btn" data-action="seat-to-bot" data-seat="${s}" id="waited-bot-${s}">${esc(t("🤖 A bot takes the seat"))}</button>
+      ${skip ? `<button class="btn" data-action="skip-seat" data-seat="${s}" id="waited-skip-${s}">${esc(answering.has(s) ? t("Pass for them") : t("Skip their turn"))}</button>` : ""}</div>`;
+  }).join("");
+  return `<div id="waited-choices"><p><b>${esc(t("The game has waited a long time for this seat. What now?"))}</b></p>${rows}
+    <div class="row wrap"><button class="btn danger" data-action="abort" id="waited-end">${esc(t("End the game"))}</button>
+    <button class="btn ghost" data-action="waited-wait" id="waited-wait">${esc(t("Wait longer"))}</button></div></div>`;
 }
 
 /** The host's prompt for a seat whose phone is gone (the panel's [panel] absent_s, docs/phones.md):
@@ -792,6 +819,11 @@ async function act(el) {
   } else if (a === "seat-to-bot") {
     const d = await post("/api/host/cmd", { type: "seat_to_bot", seat: +el.dataset.seat });
     if (d.ok) { S.absentOk = [...(S.absentOk || []), +el.dataset.seat]; toast(t("A bot plays the seat now"), true); }
+  } else if (a === "skip-seat") {
+    const d = await post("/api/host/cmd", { type: "skip_seat", seat: +el.dataset.seat });
+    if (d.ok) toast(t("Skipped"), true);
+  } else if (a === "waited-wait") {
+    S.waitedSnooze = Date.now() / 1000 + (S.skew || 0); render();
   } else if (a === "absent-wait") {
     S.absentOk = [...(S.absentOk || []), +el.dataset.seat]; render();
   } else if (a === "release") {

@@ -24,7 +24,8 @@ LOG_KEPT = 40
 
 def describe() -> dict[str, Any]:
     """The lobby: 4-6 players (BG-8.1), seated in the table's ring, never shuffled (BG-8.2)."""
-    return lobby_description(setup.describe(), PLAYERS, free_seating=False)
+    return lobby_description(setup.describe(), PLAYERS, free_seating=False,
+                             skip=["pass", "end_turn"])  # the host passes for a seat nobody plays (controller/table.py)
 
 
 _TITLES = mode_titles(setup.describe())

@@ -19,7 +19,8 @@ from controller.games.words import mode_titles, narrate
 
 def describe() -> dict[str, Any]:
     """The lobby's description: the modes of :func:`setup.describe` plus the common fields."""
-    return lobby_description(setup.describe(), PLAYERS, free_seating=True)
+    return lobby_description(setup.describe(), PLAYERS, free_seating=True,
+                             skip=["pass"])  # a turn is always an action (CP-3.1): only a window is passed
 
 
 _TITLES = mode_titles(setup.describe())

@@ -21,6 +21,8 @@ from gametable_core.said import N_, heard, say
 def describe() -> dict[str, Any]:
     return lobby_description(
         setup.describe(), PLAYERS, free_seating=True,
+        # the host passes for a seat nobody plays: a window passed, a turn rolled and ended (controller/table.py)
+        skip=["pass", "end_turn", "keep", "roll"],
         # bots (gametable sim): two equal sides (SG-8.1), fights settled by the seeded quick
         # model, as no one holds the physical deck (SG-8.13)
         bot_game={"options": {"fights": "quick"}, "teams": "alternate"},
