@@ -45,6 +45,7 @@ from controller.games import GameError, get_game
 from controller.referee_api import TableReferee
 from controller.virtual_parts import UNKNOWN, VirtualParts
 from gametable.sim_platform import SimError, TablePlatform, platform_for
+from gametable.sim_resting import resting_for
 from gametable.sim_rig import SimHardware
 from gametable_core.clock import Clock
 from gametable_core.config import BeamConfig
@@ -126,6 +127,8 @@ class VirtualTable:
         self.physics = TablePhysics(params, fly, seed=seed)
         self.rng = random.Random(seed ^ 0x5EED)
         self.initial: dict[str, Point] = {}
+        journal = getattr(daemon, "journal", None)  # a restart puts the coins back where they rested
+        self.resting = resting_for(getattr(journal, "path", None))
         self._facts: list[Any] = []  # the observer's facts of a strike (the game's own type)
         self._facts_ready = threading.Event()
         # the platform (how strikes and beams reach the daemon) is chosen once, by the caller
@@ -219,12 +222,19 @@ class VirtualTable:
             self.physics = TablePhysics(params, self.physics.fly, seed=self.seed)
         self.physics.clear()
         self.initial.clear()
+        # a game resumed from the journal: its coins where they rested before the restart
+        rested = self.resting.load(self._game_id()) if self.resting and not self._new_game else {}
         for coin, seat, on_table in parts.coins(st):
             spot = parts.initial_spot(coin, seat)
             self.initial[coin] = spot
             if on_table:
-                self.physics.place(coin, *spot)
+                self.physics.place(coin, *rested.get(coin, spot))
         self._beams_to(self.physics.positions())
+
+    def _game_id(self) -> str:
+        """The current game's ``new_game`` id: whose coins the resting file holds."""
+        opening = self.daemon.table.opening() if hasattr(self.daemon, "table") else None
+        return str((opening or {}).get("id") or "")
 
     def _drop_out_coins(self, st: dict[str, Any], parts: VirtualParts) -> None:
         """Coins the game no longer has on the table (e.g. executed, CW-6.4) leave the physics too."""
@@ -252,6 +262,8 @@ class VirtualTable:
         """Coins moved by hand (outside a strike): update the beams (edges reach the observer)."""
         if self.on_change:
             self.on_change(dict(positions))
+        if self.resting:
+            self.resting.save(self._game_id(), positions)
         self.paced.moved(positions, self.on_blocked)
 
     # --- a strike ---------------------------------------------------------------------------------
