@@ -6,6 +6,7 @@ Screenshots: test-artifacts/tv-*.png."""
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -63,4 +64,59 @@ def test_the_tv_layout_board_large_players_and_log_beside_it(stack, browser, bro
     size = page.eval_on_selector("#log li", "e => parseFloat(getComputedStyle(e).fontSize)")
     assert size * 1.5 >= 27 or line["height"] >= 36, (size, line)  # the page is drawn 1.5 x (app.css .tv)
     assert page.evaluate("document.documentElement.scrollWidth") <= 1920
+    assert not ERRORS, ERRORS
+
+
+# Every visible text's drawn size (its computed size times the page's zoom: app.css draws the TV
+# page 1.5x) and how far the page reaches, as the room sees it.
+TV_MEASURE = """() => {
+  const zoom = parseFloat(getComputedStyle(document.body).zoom) || 1;
+  const seen = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const p = n.parentElement;
+    if (!n.textContent.trim() || !p || !seen(p) || p.closest('.toast, dialog:not([open])')) continue;
+    const drawn = parseFloat(getComputedStyle(p).fontSize) * zoom;
+    if (drawn < 24 - 0.01) small.push(`${p.tagName.toLowerCase()}#${p.id}.${p.className} "${n.textContent.trim().slice(0, 24)}" ${drawn.toFixed(1)}px`);
+  }
+  return {small, height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth};
+}"""
+
+COINS = {"coins": {"c1": [80.0, 60.0], "c2": [345.0, 560.0]}, "off": [], "moving": False}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_tv_view_fills_1920x1080_without_scrolling_and_reads_from_3_m(stack, browser, broker, game):
+    """docs/phones.md "The shared screen": for every game the whole table view fits 1920x1080 (no
+    scrolling either way), every text is drawn at 24 px or more, and Coin War's drawing of the table
+    (coins from the virtual table's sensors/table) takes most of the screen's height."""
+    ERRORS.clear()
+    body, board_sel = GAMES[game]
+    rec = Recorder(broker.host, broker.port, "gametable/t1/cmd/result")
+    try:
+        assert rec.command("t1", {**body, "type": "new_game", "id": f"tvfit-{uuid.uuid4().hex}"})["ok"]
+        if game == "coinwar":
+            rec.client.publish("gametable/t1/sensors/table", json.dumps(COINS), qos=1, retain=True).wait_for_publish(5)
+        page = browser.new_context(**TV).new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda err: ERRORS.append(str(err)))
+        page.goto(stack.url + "/table")
+        board_sel = "#board" if game == "coinwar" else board_sel
+        page.locator(".tv-main " + board_sel).first.wait_for()
+        page.locator(".tv-side #log li").first.wait_for()
+        page.wait_for_timeout(300)  # (the board's first frame: drawn on the next animation frames)
+        shot(f"tv-fit-{game}.png", page)
+        found = page.evaluate(TV_MEASURE)
+        assert not found["small"], "\n".join(found["small"])
+        assert found["height"] <= 1080 and found["width"] <= 1920, found
+        board = drawn_box(page.locator(board_sel).first)
+        assert board["y"] + board["height"] <= 1080 + 1, board
+        if game == "coinwar":
+            assert board["height"] >= 0.7 * 1080, board
+    finally:
+        if game == "coinwar":
+            rec.client.publish("gametable/t1/sensors/table", b"", qos=1, retain=True).wait_for_publish(5)
+        rec.close()
     assert not ERRORS, ERRORS

@@ -278,10 +278,16 @@ function tvLayout(view, r) {
   document.body.classList.toggle("tv", on);
   if (!on) return;
   const board = view.querySelector("#board, #board-slot:not([hidden])");
-  const aside = [...view.children].filter((el) => el.id === "log-card" || (board && el.id === "players"));
+  // beside the board: whose turn and whom the game waits for, the players (where the board is a
+  // drawing of the table or a map), a game's own [data-tv-side] parts (the map's legend), the log;
+  // so the board alone takes the wide column's height
+  const beside = new Set(["log-card", "turn-banner", "waiting-seat", ...(board ? ["players"] : [])]);
+  const aside = [...view.children].filter((el) => beside.has(el.id));
   const main = document.createElement("div"), side = document.createElement("aside");
   main.className = "tv-main"; side.className = "tv-side";
   for (const el of [...view.children]) (aside.includes(el) ? side : main).appendChild(el);
+  const log = side.querySelector("#log-card");
+  for (const el of main.querySelectorAll("[data-tv-side]")) side.insertBefore(el, log);
   view.append(main, side);
 }
 TV.addEventListener("change", () => render());

@@ -161,7 +161,7 @@ const SG = {
       <li><span class="sg-swatch reach"></span>${esc(t("You can move there (number: cost)"))}</li>
       <li><span class="sg-minion side-a"></span><span class="sg-minion side-b"></span>${esc(t("Minions"))}</li>
       <li><span class="sg-general side-a"><b>1</b><i class="sg-hp" style="width:100%"></i></span>${esc(t("A general: seat and health"))}</li>`;
-    return `<details class="sg-legend" id="sg-legend" ${this.legendOpen ? "open" : ""}><summary>${esc(t("Map legend"))}</summary><ul>${items}${marks}</ul></details>`;
+    return `<details class="sg-legend" id="sg-legend" data-tv-side ${this.legendOpen ? "open" : ""}><summary>${esc(t("Map legend"))}</summary><ul>${items}${marks}</ul></details>`;
   },
   legendOpen: true,
 
