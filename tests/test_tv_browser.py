@@ -106,7 +106,9 @@ def test_the_tv_view_fills_1920x1080_without_scrolling_and_reads_from_3_m(stack,
         board_sel = "#board" if game == "coinwar" else board_sel
         page.locator(".tv-main " + board_sel).first.wait_for()
         page.locator(".tv-side #log li").first.wait_for()
-        page.wait_for_timeout(300)  # (the board's first frame: drawn on the next animation frames)
+        if game == "coinwar":  # the drawing sized to its column (Board.resize on its first frame)
+            page.wait_for_function("() => { const c = document.querySelector('#board');"
+                                   " return c && Math.abs(c.width - c.clientWidth * devicePixelRatio) <= 2; }")
         shot(f"tv-fit-{game}.png", page)
         found = page.evaluate(TV_MEASURE)
         assert not found["small"], "\n".join(found["small"])
