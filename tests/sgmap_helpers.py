@@ -63,3 +63,13 @@ def minion(state: dict[str, Any], mid: str) -> dict[str, Any]:
 
 def total_gold(state: dict[str, Any]) -> int:
     return sum(q["gold"] for q in state["players"]) + state["bank"]
+
+
+def tap_cell(page: Any, key: str) -> None:
+    """Tap a map cell as a player does (docs/phones.md "Sizes"): a cell drawn under 44 px is too
+    small to aim at, so the first tap zooms in on it; then the tap picks it."""
+    cell = page.locator(f'.sg-cell[data-cell="{key}"]')
+    if cell.bounding_box()["width"] < 44:
+        cell.click()
+        page.wait_for_function("k => document.querySelector(`.sg-cell[data-cell=\"${k}\"]`).getBoundingClientRect().width >= 44", arg=key)
+    cell.click()

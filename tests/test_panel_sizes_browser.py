@@ -15,7 +15,7 @@ MEASURE = """() => {
   const seen = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
   const small = [];
-  for (const e of document.querySelectorAll('button, a[href], input, select, textarea, [role=button]')) {
+  for (const e of document.querySelectorAll('button, a[href], input, select, textarea, [role=button], [data-action]')) {
     if (!seen(e) || e.type === 'hidden') continue;
     const target = (e.type === 'checkbox' || e.type === 'radio') && e.closest('label') ? e.closest('label') : e;
     const r = target.getBoundingClientRect();

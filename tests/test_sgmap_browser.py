@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from gametable.testing.recorder import Recorder
 from tests.helpers.browser import PHONE, shot
-from tests.sgmap_helpers import tiny_map
+from tests.sgmap_helpers import tap_cell, tiny_map
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
@@ -65,7 +65,7 @@ def test_two_phones_move_attack_dodge_and_a_refused_duel(stack, browser, broker)
     assert ann.inner_text('.sg-cell[data-cell="1,4"] .sg-cost') == "3"
     assert bo.locator(".sg-cell.reach").count() == 0  # not Bo's turn
     shot("sgmap-ann-reach.png", ann)
-    ann.click('.sg-cell[data-cell="2,3"]')  # the path and its cost show first (docs/phones.md)
+    tap_cell(ann, "2,3")  # the path and its cost show first (docs/phones.md)
     ann.click("#sg-go")
     stack.wait(lambda: stack.daemon.public_state()["players"][0]["cell"] == [2, 3], what="Ann moved")
 
@@ -82,7 +82,7 @@ def test_two_phones_move_attack_dodge_and_a_refused_duel(stack, browser, broker)
 
     # SG-6: Ann steps onto Bo's cell and offers a duel; Bo sees the gold at stake and refuses
     ann.locator('.sg-cell.reach[data-cell="2,4"]').wait_for()
-    ann.click('.sg-cell[data-cell="2,4"]')
+    tap_cell(ann, "2,4")
     ann.click("#sg-go")
     ann.locator("button[data-move=request_duel]").wait_for()
     ann.click("button[data-move=request_duel]")

@@ -10,10 +10,10 @@
 (function () {
 const SUITS = { S: ["♠", "black"], H: ["♥", "red"], D: ["♦", "red"], C: ["♣", "black"] };
 const CHAR_NAMES = {
-  bart_cassidy: "Bart Cassidy", black_jack: "Black Jack", calamity_janet: "Calamity Janet", el_gringo: "El Gringo",
-  jesse_jones: "Jesse Jones", jourdonnais: "Jourdonnais", kit_carlson: "Kit Carlson", lucky_duke: "Lucky Duke",
-  paul_regret: "Paul Regret", pedro_ramirez: "Pedro Ramirez", rose_doolan: "Rose Doolan", sid_ketchum: "Sid Ketchum",
-  slab_the_killer: "Slab the Killer", suzy_lafayette: "Suzy Lafayette", vulture_sam: "Vulture Sam", willy_the_kid: "Willy the Kid",
+  bart_cassidy: N_("Bart Cassidy"), black_jack: N_("Black Jack"), calamity_janet: N_("Calamity Janet"), el_gringo: N_("El Gringo"),
+  jesse_jones: N_("Jesse Jones"), jourdonnais: N_("Jourdonnais"), kit_carlson: N_("Kit Carlson"), lucky_duke: N_("Lucky Duke"),
+  paul_regret: N_("Paul Regret"), pedro_ramirez: N_("Pedro Ramirez"), rose_doolan: N_("Rose Doolan"), sid_ketchum: N_("Sid Ketchum"),
+  slab_the_killer: N_("Slab the Killer"), suzy_lafayette: N_("Suzy Lafayette"), vulture_sam: N_("Vulture Sam"), willy_the_kid: N_("Willy the Kid"),
 };
 const ROLE_NAMES = { sheriff: N_("Sheriff"), deputy: N_("Deputy"), outlaw: N_("Outlaw"), renegade: N_("Renegade") };
 const ROLE_GOALS = () => ({
@@ -67,13 +67,15 @@ const Bang = {
     const tag = action ? "button" : "div";
     return `<${tag} class="bg-card ${colour} ${this.blue(card) ? "blue" : "brown"} ${small ? "small" : ""} ${selected ? "selected" : ""}"
       ${action ? `data-action="${action}" data-card="${esc(card)}" aria-pressed="${selected}"` : `role="img" data-action="card-info" data-card-title="${esc(this.english(card))}" data-card-text="${esc(this.text(card))}"`} aria-label="${esc(this.label(card))}">
-      <span class="corner">${esc(c.rank)}${sym}</span><span class="name">${small ? esc(this.title(card)) : dualName(this.english(card))}</span></${tag}>`;
+      <span class="corner">${esc(c.rank)}${sym}</span><span class="name">${esc(this.title(card))}</span></${tag}>`;
   },
   bullets(p) {
     const full = Math.max(0, p.life || 0), max = p.max_life || 0;
     return `<span class="bg-life" aria-label="${esc(t("{life} of {max} life", { life: full, max }))}">${"●".repeat(Math.min(full, max))}<span class="lost">${"○".repeat(Math.max(0, max - full))}</span></span>`;
   },
-  charName(id) { return CHAR_NAMES[id] || String(id || "").replace(/_/g, " "); },
+  /** A character's name in the phone's language (its English name on the card-info sheet's subtitle). */
+  charName(id) { return t(this.charEnglish(id)); },
+  charEnglish(id) { return CHAR_NAMES[id] || String(id || "").replace(/_/g, " "); },
   ability(id) { const a = ((this.desc().characters || {})[id] || {}).ability || ""; return a ? t(a) : ""; },
   role(role) { return ROLE_NAMES[role] ? t(ROLE_NAMES[role]) : String(role || ""); },
   star(p) { return p.role === "sheriff" ? `<span class="bg-star" title="${esc(t("Sheriff"))}" aria-label="${esc(t("Sheriff"))}">★</span>` : ""; },
@@ -155,7 +157,7 @@ const Bang = {
     const me = playerBySeat(seat) || {}, role = pv && pv.role;
     const shown = S.sel["bang:role"] || me.role === "sheriff";
     const roleHtml = role ? `<button class="bg-role ${shown ? "shown " + esc(role) : ""}" data-action="bang-role" id="my-role">
-      ${shown ? `${role === "sheriff" ? "★ " : ""}${ROLE_NAMES[role] ? dualName(ROLE_NAMES[role], "en-sub inline") : esc(role)}<span class="goal">${esc(ROLE_GOALS()[role] || "")}</span>` : esc(t("Tap to see your role"))}</button>` : "";
+      ${shown ? `${role === "sheriff" ? "★ " : ""}${ROLE_NAMES[role] ? esc(t(ROLE_NAMES[role])) : esc(role)}<span class="goal">${esc(ROLE_GOALS()[role] || "")}</span>` : esc(t("Tap to see your role"))}</button>` : "";
     const inPlay = (me.in_play || []).map((c) => this.face(c, { small: true })).join("");
     const hand = (pv && pv.hand) || [], sel = S.sel["bang:card"];
     const looking = pv && pv.looking ? `<p class="small">${esc(t("Top of the deck (only you see these):"))}</p><div class="bg-hand">${pv.looking.map((c) => this.face(c, { small: true })).join("")}</div>` : "";
@@ -209,7 +211,7 @@ const Bang = {
       return `<div class="bg-seat ${turn ? "turn" : ""} ${p.alive === false ? "out" : ""} ${lit ? "target" : ""} ${answering.includes(seat) ? "answering" : ""}"
         style="left:${x}%;top:${y}%" data-seat="${seat}" id="ring-${seat}">
         <div class="who">${this.star(p)}${esc(p.name || nameOf(seat))}${seat === meSeat ? esc(t(" (you)")) : ""}</div>
-        <div class="small" data-action="card-info" data-card-title="${esc(this.charName(p.character))}" data-card-text="${esc(((this.desc().characters || {})[p.character] || {}).ability || "")}">${esc(this.charName(p.character))}</div>${this.bullets(p)}
+        <div class="small" data-action="card-info" data-card-title="${esc(this.charEnglish(p.character))}" data-card-text="${esc(((this.desc().characters || {})[p.character] || {}).ability || "")}">${esc(this.charName(p.character))}</div>${this.bullets(p)}
         <div class="small">🂠 ${esc(p.hand_count ?? 0)}${p.role && p.role !== "sheriff" ? ` · ${esc(this.role(p.role))}` : ""}</div>
         <div class="bg-inplay">${(p.in_play || []).map((c) => this.face(c, { small: true })).join("")}</div>
         ${lit ? `<div class="bg-dist">${esc(t("distance {d}", { d: targets[seat] }))}</div>` : ""}</div>`;

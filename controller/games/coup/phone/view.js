@@ -22,7 +22,7 @@ const Coup = {
   face(card, { small = false, lost = false } = {}) {
     const r = this.rank(card);
     return `<div class="cp-card r-${esc(card)} ${small ? "small" : ""} ${lost ? "lost" : ""}" role="img" aria-label="${esc(this.named(card))}${lost ? esc(t(", face up (lost)")) : ""}" data-action="card-info" data-card-title="${esc(this.english(card))}" data-card-text="${esc((this.cards()[card] || {}).power || "")}">
-      <span class="corner tl">${esc(r)}</span><span class="role">${small ? esc(this.title(card)) : dualName(this.english(card))}</span>
+      <span class="corner tl">${esc(r)}</span><span class="role">${esc(this.title(card))}</span>
       ${small ? "" : `<span class="power">${esc(t((this.cards()[card] || {}).power || ""))}</span><span class="corner br">${esc(r)}</span>`}</div>`;
   },
   back(n) { return Array.from({ length: n }, () => `<span class="cp-back" aria-hidden="true"></span>`).join(""); },

@@ -37,11 +37,12 @@ const STRATEGY = {
 
 const SG = {
   desc() { return GameViews.describe("sanguosha_map") || {}; },
-  /** A general by name: the Chinese name with its pinyin under it (in English: the pinyin, Chinese under). */
+  /** A general by name: the Chinese name alone in Chinese (a Chinese reader needs no pinyin); in
+   * English the pinyin with the Chinese under it. */
   general(id) {
     const g = (this.desc().generals || {})[id], pinyin = String(id || "").charAt(0).toUpperCase() + String(id || "").slice(1);
     if (!g) return esc(pinyin);
-    return I18N.lang === "zh" ? `${esc(g.name)}<span class="en-sub">${esc(pinyin)}</span>` : `${esc(pinyin)}<span class="en-sub">${esc(g.name)}</span>`;
+    return I18N.lang === "zh" ? esc(g.name) : `${esc(pinyin)}<span class="en-sub">${esc(g.name)}</span>`;
   },
   generalPlain(id) { const g = (this.desc().generals || {})[id]; const pinyin = String(id || "").charAt(0).toUpperCase() + String(id || "").slice(1); return g ? (I18N.lang === "zh" ? g.name : `${pinyin} ${g.name}`) : pinyin; },
   generalInfo(id) {
@@ -104,7 +105,7 @@ const SG = {
       const label = ch === "X" || ch === "x" ? `<span class="sg-boss">${esc(t("Boss"))}</span>` : "";
       const step = path[key] ? `<span class="sg-step">${path[key]}</span>` : "";
       cells.push(`<div class="sg-cell ${ZONE[ch] || "off"} ${edge} ${cost !== undefined ? "reach" : ""} ${path[key] ? "on-path" : ""} ${pick && pick.key === key ? "picked" : ""}"
-        data-action="sg-cell" data-cell="${key}" data-r="${r}" data-c="${c}">${label}${(here[key] || []).join("")}${step}${cost !== undefined && !step ? `<span class="sg-cost">${cost}</span>` : ""}</div>`);
+        data-cell="${key}" data-r="${r}" data-c="${c}">${label}${(here[key] || []).join("")}${step}${cost !== undefined && !step ? `<span class="sg-cost">${cost}</span>` : ""}</div>`);
     }));
     const cols = rows.length ? rows[0].length : 1, z = this.zoom;
     const zoomBar = `<div class="sg-zoom row"><button class="btn ghost" data-action="sg-zoom" data-z="out" id="sg-zoom-out" aria-label="${esc(t("Zoom out"))}">−</button>
@@ -112,14 +113,21 @@ const SG = {
       <button class="btn ghost" data-action="sg-zoom" data-z="in" id="sg-zoom-in" aria-label="${esc(t("Zoom in"))}">+</button></div>`;
     const hint = mv ? t("Tap a green cell: the path and its cost show, then move.") : t("Pinch or + to zoom; drag to look around; tap a cell to see what is there.");
     return `<section class="card sg-board-card" id="board">${zoomBar}
-      <div class="sg-viewport ${z.s > 1 ? "zoomed" : ""}" id="sg-viewport" style="aspect-ratio:${cols}/${rows.length || 1};--cols:${cols};--rows:${rows.length || 1}"><div class="sg-board" id="sg-board" data-zoom="${z.s}"
+      <div class="sg-viewport ${z.s > 1 ? "zoomed" : ""}" id="sg-viewport" data-action="sg-map" style="aspect-ratio:${cols}/${rows.length || 1};--cols:${cols};--rows:${rows.length || 1}"><div class="sg-board" id="sg-board" data-zoom="${z.s}"
         style="grid-template-columns:repeat(${cols},1fr);grid-template-rows:repeat(${rows.length || 1},1fr);transform:translate(${z.x}px,${z.y}px) scale(${z.s})">${cells.join("")}</div></div>
       ${this.pickCard(st, mv, pick)}<p class="muted small" id="sg-hint">${esc(hint)}</p>${this.legend()}</section>`;
   },
 
-  /** Zoom and pan of the map, kept across redraws (a state update must not reset the view). */
-  zoom: { s: 1, x: 0, y: 0 },
+  /** Zoom and pan of the map, kept across redraws (a state update must not reset the view) and
+   * across a reload of the page (this tab's sessionStorage). */
+  zoom: (() => {
+    try { const z = JSON.parse(sessionStorage.getItem("sg-zoom") || "null"); if (z && [z.s, z.x, z.y].every(Number.isFinite)) return z; } catch { /* private mode */ }
+    return { s: 1, x: 0, y: 0 };
+  })(),
   MAX_ZOOM: 4,
+  /** A cell is a fingertip's target (44 px, docs/phones.md "Sizes") from this size on; a tap on
+   * smaller cells (the whole map of a big board on a phone) zooms in on them instead. */
+  TAP_PX: 44,
   /** The cell tapped last: { key } (what it is, or the path to it when reachable). */
   sel: null,
 
@@ -182,6 +190,27 @@ const SG = {
     const b = document.getElementById("sg-board");
     if (b) { b.style.transform = `translate(${z.x}px,${z.y}px) scale(${z.s})`; b.dataset.zoom = String(z.s); }
     vp.classList.toggle("zoomed", z.s > 1);
+    const cell = vp.querySelector("[data-cell]"), drawn = cell ? cell.getBoundingClientRect().width : 0;
+    vp.classList.toggle("tiny-cells", drawn > 0 && drawn < 30);  // too small for a cell's label
+    try { sessionStorage.setItem("sg-zoom", JSON.stringify(z)); } catch { /* private mode */ }
+  },
+  /** Tap on the map: on a cell too small to aim at, zoom in on it (the next tap picks a cell);
+   * else the cell's own tap (pickCell). */
+  tapMap(cell) {
+    const w = cell.getBoundingClientRect().width;
+    if (w >= this.TAP_PX) return this.pickCell(cell);
+    const vp = document.getElementById("sg-viewport"), box = vp.getBoundingClientRect(), c = cell.getBoundingClientRect();
+    this.zoomTo(this.zoom.s * (this.TAP_PX + 4) / w, c.left + c.width / 2 - box.left, c.top + c.height / 2 - box.top);
+  },
+  /** Tap a cell: reachable, it shows the cheapest path and its cost (SG-8.3) and a second tap
+   * (or "Move here") moves; any other cell says what it is and who stands there. */
+  pickCell(el) {
+    const key = el.dataset.cell, mv = this.legal(S.priv, "move");
+    const again = this.sel && this.sel.key === key && this.picked(mv);
+    if (again) { this.go(key); return; }
+    this.sel = this.sel && this.sel.key === key ? null : { key, turn: turnKey(S.state || {}) };
+    S.focus = "#sg-pick";  // the path and "Move here" come into view (web_panel/static/app.js)
+    render();
   },
 
   castles(st) {
@@ -383,12 +412,12 @@ SG.go = async function go(key) {
 
 /* Fingers on the map: one drags it (when zoomed), two pinch it; a drag is not a tap. The
  * handlers sit on the document because every state update redraws the map. */
-const touch = { pts: new Map(), travel: 0, dragged: false };
+const touch = { pts: new Map(), travel: 0, dragged: false, cell: null };
 const mid = (a, b) => ({ x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
 const apart = (a, b) => Math.hypot(a.x - b.x, a.y - b.y) || 1;
 document.addEventListener("pointerdown", (e) => {
   if (!(e.target.closest && e.target.closest("#sg-viewport"))) return;
-  if (!touch.pts.size) { touch.travel = 0; touch.dragged = false; }
+  if (!touch.pts.size) { touch.travel = 0; touch.dragged = false; touch.cell = e.target.closest("[data-cell]"); }
   touch.pts.set(e.pointerId, { x: e.clientX, y: e.clientY });
 });
 document.addEventListener("pointermove", (e) => {
@@ -443,21 +472,14 @@ GameViews.register("sanguosha_map", {
   },
   playedOnPhones: true,  // a seat no phone holds stops the game: the panel says so (docs/phones.md)
   css: true,
+  afterRender: () => { if (document.getElementById("sg-viewport")) SG.panBy(0, 0); },  // zoom kept, cells measured
   seatView: (st, pv, seat) => SG.seatView(st, pv, seat),
   tableView: (st) => SG.tableView(st, false),
   hostView: (st) => SG.tableView(st, true),
   cardLabel: (card) => SG.card(card),
   actions: {
-    /** Tap a cell: reachable, it shows the cheapest path and its cost (SG-8.3) and a second tap
-     * (or "Move here") moves; any other cell says what it is and who stands there. */
-    "sg-cell"(el) {
-      const key = el.dataset.cell, mv = SG.legal(S.priv, "move");
-      const again = SG.sel && SG.sel.key === key && SG.picked(mv);
-      if (again) { SG.go(key); return; }
-      SG.sel = SG.sel && SG.sel.key === key ? null : { key, turn: turnKey(S.state || {}) };
-      S.focus = "#sg-pick";  // the path and "Move here" come into view (web_panel/static/app.js)
-      render();
-    },
+    /** A tap on the map (the cell under the finger: touch.cell): SG.tapMap. */
+    "sg-map"() { if (touch.cell) SG.tapMap(touch.cell); },
     /** Move by the engine's cheapest path (SG-8.3) to the picked cell. */
     "sg-go"(el) { return SG.go(el.dataset.cell); },
     "sg-unpick"() { SG.sel = null; render(); },
