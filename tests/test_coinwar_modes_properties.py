@@ -93,7 +93,16 @@ def test_cw_7_every_mode_is_described_for_the_lobby_with_its_options():
     assert described["football"]["options"]["minutes"]["default"] is None
     assert described["football"]["players"] == [2, 3, 4, 5, 6]
     tk = described["three_kingdoms"]["options"]
-    assert {"identities", "lord_health", "health", "deck"} <= set(tk) and tk["lord_health"]["default"] == 4
+    assert {"identities", "lord_health", "health"} <= set(tk) and tk["lord_health"]["default"] == 4
+    assert "deck" not in tk  # a stacked deck is for scripted games and tests, not the phones' lobby
+
+
+def test_cw_7_a_stacked_deck_is_still_taken_from_a_scripted_game():
+    """The lobby does not offer it, but a scripted new_game (gametable replay, tests) may stack it."""
+    players = [{"seat": s, "name": f"P{s}"} for s in (1, 2, 3, 4)]
+    deck = [{"kind": "elixir", "points": 3}]
+    state = cw.new({"deck": deck}, 1, players=players, mode="three_kingdoms", order=[1, 2, 3, 4])
+    assert state["tk"]["deck"] == [] and state["tk"]["hands"]["1"] == [{"kind": "elixir", "points": 3, "id": "k1"}]
 
 
 # --- the invariants behind the rules defects once found, over random legal play of every mode ---------------

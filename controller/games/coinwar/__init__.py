@@ -74,7 +74,7 @@ def describe() -> dict[str, Any]:
                 "summary": m.summary,
                 "players": list(m.player_counts),
                 "teams": m.teams,
-                "options": {k: {"default": o.default, "description": o.description} for k, o in m.options.items()},
+                "options": {k: {"default": o.default, "description": o.description} for k, o in m.options.items() if o.lobby},
                 **({"seat_roles": _seat_roles()[m.name]} if m.name in _seat_roles() else {}),
                 **({"bot_game": {"teams": "alternate"}} if m.name in _BOT_TEAMS else {}),
             }

@@ -45,6 +45,7 @@ class Option:
     kind: type = int
     minimum: int | None = None
     maximum: int | None = None
+    lobby: bool = True  # offered in the phones' lobby; False: scripted games and tests only (a stacked deck)
 
 
 class Mode:

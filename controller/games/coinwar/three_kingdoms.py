@@ -63,7 +63,7 @@ class ThreeKingdoms(FreeForAll):
         "identities": Option(None, "seat → lord/loyalist/rebel/traitor for every seat; random when absent",
                              kind=dict),
         "deck": Option(None, "a stacked deck [{kind, points}], top first, not shuffled (teaching, tests); "
-                             "replaces elixirs/burning_camps/combos", kind=list),
+                             "replaces elixirs/burning_camps/combos", kind=list, lobby=False),
     }
 
     # --- setup ------------------------------------------------------------------------------
