@@ -20,8 +20,10 @@ import segno
 from flask import Flask, Response, abort, jsonify, redirect, request
 from werkzeug.wrappers import Response as BaseResponse
 
+from gametable.venue.board_operator import operator_routes
 from gametable.venue.config import VenueConfig
 from gametable.venue.ingest import Venue
+from gametable.venue.operator import Operator
 from gametable.venue.profiles import Profile, ProfileError, Profiles
 from gametable.venue.ratings import league
 from gametable.venue.scheduler import Scheduler
@@ -65,7 +67,7 @@ def _frame(venue: Venue, config: VenueConfig, since: int) -> tuple[int, list[dic
 
 
 def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler: Scheduler, host_key: str,
-                 wake: Callable[[], None], profiles: Profiles) -> Flask:
+                 wake: Callable[[], None], profiles: Profiles, operator: Operator | None = None) -> Flask:
     """The board app; ``host_key``: the venue host's login; ``wake``: schedule matches now."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     page = (STATIC / "board.html").read_text(encoding="utf-8")
@@ -85,6 +87,7 @@ def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler:
     _tournament_routes(app, scheduler, wake)
     _profile_routes(app, profiles)
     _ticket_routes(app, profiles, venue.tickets, config)
+    operator_routes(app, operator or Operator(venue.store, time.time))
     for code in (400, 403, 404):
         app.register_error_handler(code, _error)
 
@@ -225,7 +228,9 @@ def _host_routes(app: Flask, host_key: str) -> None:
 
     @app.before_request
     def host_only() -> None:
-        if request.method == "POST" and request.path.startswith("/api/tournaments") and not _is_host(host_key):
+        guarded = request.path.startswith("/api/operator") or (
+            request.method == "POST" and request.path.startswith("/api/tournaments"))
+        if guarded and not _is_host(host_key):
             abort(403, "only the venue host may do that (log in with the venue host key)")
 
 

@@ -25,6 +25,7 @@ from gametable.venue.board import Changes, create_board
 from gametable.venue.board_server import BoardServer
 from gametable.venue.config import VenueConfig, VenueConfigError, load
 from gametable.venue.ingest import Venue
+from gametable.venue.operator import Operator
 from gametable.venue.profiles import Profiles
 from gametable.venue.scheduler import Scheduler
 from gametable.venue.setup import BRIDGED, LINK, OFFER, RESULTS, SYNC
@@ -44,6 +45,7 @@ class VenueService:
         self.venue.known(list(config.tables))
         self.scheduler = Scheduler(self.venue.store, clock)
         self.profiles = Profiles(self.venue.store, clock)
+        self.operator = Operator(self.venue.store, clock)
         self.venue.on_finished.append(self._on_finished)
         self.venue.ask = self._ask
         self._asks = 0
@@ -126,7 +128,7 @@ class VenueService:
         if self.config.schedule:
             threading.Thread(target=self._schedule_loop, name="venue-schedule", daemon=True).start()
         app = create_board(self.venue, self.config, self.changes, self.scheduler, self.host_key, self._wake.set,
-                           self.profiles)
+                           self.profiles, self.operator)
         self.server = BoardServer(app, self.config.board_host, self.config.board_port).start()
         return self
 

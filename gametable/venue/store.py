@@ -34,6 +34,7 @@ games = sa.Table(
     sa.Column("finished_at", sa.Float, nullable=False),
     sa.Column("draw", sa.Boolean, nullable=False),
     sa.Column("state", sa.Text, nullable=False),  # the final public state, as published
+    sa.Column("voided_at", sa.Float),  # the venue host voided it (gametable/venue/operator.py): kept, never counted
 )
 results = sa.Table(
     "results", metadata,
@@ -103,6 +104,16 @@ used_tickets = sa.Table(  # seat tickets redeemed (gametable/venue/tickets.py): 
 )
 
 
+operator_log = sa.Table(  # what the venue host changed by hand (gametable/venue/operator.py), newest last
+    "operator_log", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("action", sa.String(32), nullable=False),
+    sa.Column("subject", sa.String(200), nullable=False),
+    sa.Column("detail", sa.Text, nullable=False),  # JSON
+)
+
+
 def _v1(conn: Connection) -> None:
     for table in (games, results, current_games):
         table.create(conn)
@@ -122,7 +133,13 @@ def _v4(conn: Connection) -> None:
     used_tickets.create(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3, _v4]
+def _v5(conn: Connection) -> None:
+    if "voided_at" not in {c["name"] for c in sa.inspect(conn).get_columns("games")}:  # (v1 made it on a new database)
+        conn.execute(sa.text("ALTER TABLE games ADD COLUMN voided_at FLOAT"))
+    operator_log.create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
 
 
 MIGRATION_LOCK = 0x6761_6D65_7461  # PostgreSQL advisory lock key of the venue's migrations ("gameta")
@@ -153,6 +170,7 @@ def _with_driver(url: str) -> sa.URL:
 
 
 BOT_PREFIX = "bot:"  # a bot's results: stored (the game's record is whole), never in the league
+REMOVED_PREFIX = "removed:"  # a deleted person's results: kept anonymous, never in the league
 
 
 def player_id(name: str) -> str:
@@ -161,7 +179,8 @@ def player_id(name: str) -> str:
 
 
 def is_bot(player: str) -> bool:
-    return player.startswith(BOT_PREFIX)
+    """Out of the league: a bot, or a person the venue host deleted (anonymous results)."""
+    return player.startswith((BOT_PREFIX, REMOVED_PREFIX))
 
 
 @dataclass(frozen=True)
@@ -252,7 +271,8 @@ class Store:
         query = (sa.select(games.c.id, games.c.key, games.c.table_id, games.c.game, games.c.mode,
                            games.c.finished_at, results.c.player, results.c.name, results.c.seat,
                            results.c.team, results.c.rank)
-                 .join(results, results.c.game_id == games.c.id).order_by(games.c.id, results.c.seat))
+                 .join(results, results.c.game_id == games.c.id).where(games.c.voided_at.is_(None))
+                 .order_by(games.c.id, results.c.seat))
         if game is not None:
             query = query.where(games.c.game == game)
         if player is not None:
@@ -263,7 +283,8 @@ class Store:
 
     def game_count(self) -> int:
         with self.engine.connect() as conn:
-            return conn.execute(sa.select(sa.func.count()).select_from(games)).scalar_one()
+            return conn.execute(sa.select(sa.func.count()).select_from(games)
+                                .where(games.c.voided_at.is_(None))).scalar_one()
 
     def game_names(self) -> list[str]:
         with self.engine.connect() as conn:

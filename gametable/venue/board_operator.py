@@ -1,0 +1,57 @@
+"""The venue host's operator routes on the board (gametable/venue/operator.py): JSON in, JSON out,
+host only (the board's host check covers every /api/operator path), every refusal a 400 with the
+reason and nothing changed.
+
+- ``POST /api/operator/rename`` ``{"profile", "name"}`` → ``{"ok", "name"}``
+- ``POST /api/operator/merge`` ``{"into", "other"}`` (a profile, or a guest's player id) → ``{"ok", "moved"}``
+- ``POST /api/operator/delete`` ``{"profile"}`` → ``{"ok", "anonymous"}`` (results kept anonymous)
+- ``POST /api/operator/void`` ``{"key", "reason"}`` → ``{"ok", "voided"}``
+- ``GET /api/operator/log``: every change, oldest first
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Response, abort, jsonify, request
+
+from gametable.venue.operator import Operator, OperatorError
+from gametable.venue.profiles import ProfileError
+
+
+def _field(data: dict[str, Any], name: str) -> str:
+    value = data.get(name)
+    if not isinstance(value, str) or not value:
+        abort(400, f"{name}: required")
+    return value
+
+
+def _actions(op: Operator) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+    return {
+        "rename": lambda d: {"name": op.rename(_field(d, "profile"), d.get("name"))},
+        "merge": lambda d: {"moved": op.merge(_field(d, "into"), _field(d, "other"))},
+        "delete": lambda d: {"anonymous": op.delete(_field(d, "profile"))},
+        "void": lambda d: {"voided": op.void(_field(d, "key"), d.get("reason"))},
+    }
+
+
+def operator_routes(app: Flask, operator: Operator) -> None:
+    actions = _actions(operator)
+
+    @app.post("/api/operator/<action>")
+    def change(action: str) -> Response:
+        if action not in actions:
+            abort(404, f"no operator action {action!r}; actions: {', '.join(actions)}")
+        data = request.get_json(silent=True)
+        if not isinstance(data, dict):
+            abort(400, "send a JSON object")
+        try:
+            return jsonify({"ok": True, **actions[action](data)})
+        except (OperatorError, ProfileError) as exc:
+            abort(400, str(exc))
+
+    @app.get("/api/operator/log")
+    def log() -> Response:
+        return jsonify([{"at": e.at, "action": e.action, "subject": e.subject, "detail": e.detail}
+                        for e in operator.log()])
