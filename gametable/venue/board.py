@@ -257,8 +257,10 @@ def _tournament_routes(app: Flask, scheduler: Scheduler, wake: Callable[[], None
                 scheduler.replay(tid, number)
             elif action == "award":
                 scheduler.award(tid, number, str(_body().get("winner")))
+            elif action == "correct":
+                scheduler.correct(tid, number, str(_body().get("winner")))
             else:
-                abort(404, "replay or award")
+                abort(404, "replay, award or correct")
         except (TournamentError, StopIteration) as exc:
             abort(400, str(exc) or f"no tournament {tid}")
         wake()

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from gametable.venue import tournament as tm
 from gametable.venue.ingest import TableLive
 from gametable.venue.results import Outcome
-from gametable.venue.store import Store, matches, tournaments
+from gametable.venue.store import Store, matches, operator_log, tournaments
 
 OFFER_ID = re.compile(r"venue-(\d+)-(\d+)-[0-9a-f]+")
 Offer = tuple[str, dict[str, Any] | None]  # (table id, offer payload or None to withdraw it)
@@ -141,6 +141,23 @@ class Scheduler:
 
     def award(self, tid: int, number: int, winner: str) -> None:
         self._decide(tid, number, winner, awarded=True)
+
+    def correct(self, tid: int, number: int, winner: str) -> None:
+        """The venue host corrects a decided match's result (tm.correct says when it may), logged
+        in the operator log with the result it replaces."""
+        t = next((t for t in self.tournaments() if t.id == tid), None)
+        if t is None:
+            raise tm.TournamentError(f"no tournament {tid}")
+        placed = [p.match for p in self.placed(tid)]
+        before = next((m.winner for m in placed if m.number == number), None)
+        ms = tm.correct(t.format, placed, number, winner)
+        with self.store.engine.begin() as conn:
+            conn.execute(matches.update().where((matches.c.tournament_id == tid) & (matches.c.number == number))
+                         .values(winner=winner, awarded=True))
+            conn.execute(operator_log.insert().values(
+                at=self.clock(), action="correct", subject=f"tournament {tid} match {number}",
+                detail=json.dumps({"before": before, "after": winner}, sort_keys=True)))
+            self._insert(conn, tid, tm.advance(t.format, t.players, ms))
 
     def replay(self, tid: int, number: int) -> None:
         """Offer the match again (a table dropped out): any free table, a new id."""

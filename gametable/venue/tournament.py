@@ -175,6 +175,27 @@ def record(matches: list[Match], number: int, winner: str) -> list[Match]:
     return [replace(m, winner=winner) if m.number == number else m for m in matches]
 
 
+def correct(fmt: str, matches: list[Match], number: int, winner: str) -> list[Match]:
+    """The matches with decided match ``number`` won by ``winner`` instead (the venue host
+    correcting a wrong result). Only while no later pairing rests on it: in a round robin always
+    (every pairing was made at the start), else while no match of a later round exists."""
+    match = next((m for m in matches if m.number == number), None)
+    if match is None:
+        raise TournamentError(f"no match {number}")
+    if not match.done:
+        raise TournamentError(f"match {number} has no result to correct yet: award it")
+    if match.bye:
+        raise TournamentError(f"match {number} is a bye")
+    if winner not in match.players:
+        raise TournamentError(f"{winner!r} does not play match {number} ({' v '.join(match.players)})")
+    if winner == match.winner:
+        raise TournamentError(f"{winner} already won match {number}")
+    later = [m.round for m in matches if m.round > match.round]
+    if fmt != "round_robin" and later:
+        raise TournamentError(f"round {min(later)} was paired from match {number}'s result: it can no longer be corrected")
+    return [replace(m, winner=winner) if m.number == number else m for m in matches]
+
+
 def standings(fmt: str, players: list[str], matches: list[Match]) -> list[Standing]:
     """Best first: points, then the format's tie-breaks (``TIE_BREAKS``), then seed order."""
     points = _points(players, matches)

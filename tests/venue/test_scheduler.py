@@ -80,3 +80,34 @@ def test_bad_host_decisions_are_refused_and_change_nothing(scheduler):
     with pytest.raises(TournamentError, match="name the tables"):
         scheduler.create("cup", "swiss", "coup", None, ["a", "b"], [])
     assert len(scheduler.tournaments()) == 1 and not scheduler.view()[0]["matches"][0]["winner"]
+
+
+def test_the_host_corrects_a_wrong_result_in_a_round_robin_and_the_standings_follow(scheduler):
+    """A result reported wrong (the table's winner was not the real one): the venue host corrects it;
+    the log keeps the result it replaced."""
+    from gametable.venue.operator import Operator
+
+    tid = scheduler.create("cup", "round_robin", "coup", None, ["a", "b", "c", "d"], ["t1"])
+    scheduler.award(tid, 1, "a")  # a v d
+    scheduler.correct(tid, 1, "d")
+    view = scheduler.view()[0]
+    assert view["matches"][0]["winner"] == "d" and view["matches"][0]["awarded"] is True
+    assert [(e.action, e.subject, e.detail) for e in Operator(scheduler.store, lambda: 1.0).log()] == [
+        ("correct", f"tournament {tid} match 1", {"before": "a", "after": "d"})]
+
+
+def test_a_result_a_later_round_was_paired_from_is_not_corrected(scheduler):
+    tid = scheduler.create("cup", "single_elimination", "coup", None, ["a", "b", "c", "d"], ["t1"])
+    scheduler.award(tid, 1, "a")
+    scheduler.correct(tid, 1, "d")  # the final is not paired yet: fine
+    scheduler.award(tid, 2, "b")  # now the final (d v b) is
+    before = scheduler.view()
+    with pytest.raises(TournamentError, match="round 2 was paired from match 1's result"):
+        scheduler.correct(tid, 1, "a")
+    with pytest.raises(TournamentError, match="no result to correct yet"):
+        scheduler.correct(tid, 3, "d")
+    with pytest.raises(TournamentError, match="already won"):
+        scheduler.correct(tid, 2, "b")
+    with pytest.raises(TournamentError, match="no tournament 99"):
+        scheduler.correct(99, 1, "a")
+    assert scheduler.view() == before
