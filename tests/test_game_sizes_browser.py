@@ -14,7 +14,7 @@ import pytest
 
 from gametable.testing.games import coup_game
 from gametable.testing.recorder import Recorder
-from tests.helpers.browser import phone_page, shot
+from tests.helpers.browser import english_words, phone_page, shot
 from tests.sgmap_helpers import tiny_map
 from tests.test_panel_sizes_browser import MEASURE
 
@@ -39,21 +39,6 @@ GAMES = {
     "sanguosha_map_full": ({"game": "sanguosha_map", "mode": "battle", "players": _players(2, teams=True), "seed": 3},
                            "#sg-viewport"),
 }
-# Latin words on a Chinese screen that are no English left behind: the players' names (typed), the
-# language button's "English", the table's id, and Bang!'s card name as the Chinese edition prints it.
-TYPED = {*NAMES, "English", "t1", "BANG"}
-ENGLISH = """(typed) => {
-  const seen = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
-    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
-  const out = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const p = n.parentElement;
-    if (!p || !seen(p) || p.closest('.toast')) continue;
-    for (const w of n.textContent.match(/[A-Za-z]{2,}/g) || []) if (!typed.includes(w)) out.push(`${p.tagName.toLowerCase()}.${p.className} "${n.textContent.trim().slice(0, 30)}"`);
-  }
-  return [...new Set(out)];
-}"""
 COINS = {"coins": {"c1": [80.0, 60.0], "c2": [345.0, 560.0]}, "off": [], "moving": False}
 
 
@@ -72,7 +57,7 @@ def test_game_screens_controls_are_fingertip_sized_and_text_readable(stack, brow
         page.goto(stack.url + "/" + route)
         page.locator(drawn).first.wait_for()
         found = page.evaluate(MEASURE)
-        english = page.evaluate(ENGLISH, sorted(TYPED))
+        english = english_words(page, NAMES)
         shot(f"sizes/{game}-{route}.png", page, full=True)
     finally:
         if body["game"] == "coinwar":

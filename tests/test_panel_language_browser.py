@@ -20,7 +20,7 @@ from controller.games.coinwar.randomplay import random_input
 from gametable.testing.games import coup_game
 from gametable.testing.panel import PIN
 from gametable.testing.recorder import Recorder
-from tests.helpers.browser import PHONE_360, shot
+from tests.helpers.browser import PHONE_360, english_words, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
@@ -173,6 +173,11 @@ def test_every_game_and_mode_plays_its_first_turn_in_chinese_and_english_at_one_
     zh_lines = zh.locator("#log li").all_inner_texts()
     assert all(CJK.search(line) for line in zh_lines), [x for x in zh_lines if not CJK.search(x)]
     assert not any("{" in line for line in zh_lines + en.locator("#log li").all_inner_texts())
+    left = english_words(zh, NAMES)  # nothing in English on the Chinese table view but typed names
+    zh.click("#tab-seat")
+    zh.locator("#turn-banner, #castles").first.wait_for()
+    left += english_words(zh, NAMES)  # ... nor on the seat's own screen after the first turns
+    assert not left, "\n".join(left)
     shot(f"i18n/{game}-{mode}-turns-zh.png", zh, full=True)
     shot(f"i18n/{game}-{mode}-turns-en.png", en, full=True)
     assert not ERRORS, ERRORS
@@ -233,6 +238,7 @@ def test_every_rules_page_is_short_readable_and_free_of_rule_numbers(stack, brow
         text = page.inner_text("#rules-page")
         assert CJK.search(text) and not re.search(r"\b(CW|CP|BG|SG)-\d", text)
         assert 2 <= page.locator("#rules-page li").count() <= 6  # short
+        assert not english_words(page, ()), (href, english_words(page, ()))
         assert page.evaluate("document.documentElement.scrollWidth") <= 360  # fits a small phone
     shot("i18n/rules-last-zh.png", page, full=True)
     assert not ERRORS, ERRORS
@@ -274,4 +280,29 @@ def test_the_hosts_bring_up_page_is_in_the_phones_language_too(stack, browser):
     zh.locator("#pairing-card h2").filter(has_text="配对球杆").wait_for()
     zh.locator("#walk").filter(has_text="巡检测试").wait_for()
     shot("i18n/bringup-zh.png", zh, full=True)
+    assert not ERRORS, ERRORS
+
+
+def test_the_names_the_table_gives_by_itself_are_said_in_the_phones_language(stack, browser, broker):
+    """The demo names its players "Seat 1" and "Bot" (gametable/sim_demo.py), the bots' games
+    "Bot 2": a Chinese phone shows 座位 1 and 机器人 on every screen and in the log, an English one
+    the names as given; a name a person typed is never changed."""
+    zh = phone(browser, stack.url + "/join", "zh-CN")
+    en = phone(browser, stack.url + "/join", "en-US")
+    zh.click("#seat-1")
+    en.locator("h1").filter(has_text="Join the table").wait_for()
+    players = [{"seat": 1, "name": "Seat 1"}, {"seat": 2, "name": "Bot", "bot": True},
+               {"seat": 3, "name": "Bot 3", "bot": True}]
+    assert command(broker, {"type": "new_game", "game": "coinwar", "mode": "ffa", "players": players,
+                            "order": [1, 2, 3], "seed": 3})["ok"]
+    zh.locator("#turn-banner").wait_for()
+    left = english_words(zh, ())
+    zh.click("#tab-table")
+    zh.locator("#log li").first.wait_for()
+    left += english_words(zh, ())
+    assert not left, "\n".join(left)
+    assert "机器人" in zh.inner_text("#players") and "座位 1" in zh.inner_text("#players")
+    en.goto(stack.url + "/table")
+    en.locator("#players").filter(has_text="Bot 3").wait_for()
+    assert "Seat 1" in en.inner_text("#players")
     assert not ERRORS, ERRORS

@@ -102,3 +102,27 @@ def unlocked_host(browser, stack, errors: list[str]):
     host.click("#unlock")
     host.locator("#lobby, #lobby-open").first.wait_for()  # (during a game the lobby is folded)
     return host
+
+
+# Latin words on a Chinese screen that are no English left behind: the language button's "English",
+# the table's id, Bang! (the game's and its card's name as the Chinese edition prints it; the
+# players' names are added)
+NOT_ENGLISH = ("English", "t1", "BANG", "Bang")
+_ENGLISH = """(typed) => {
+  const seen = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const p = n.parentElement;
+    if (!p || !seen(p) || p.closest('.toast')) continue;
+    for (const w of n.textContent.match(/[A-Za-z]{2,}/g) || []) if (!typed.includes(w)) out.push(`${p.tagName.toLowerCase()}.${p.className} "${n.textContent.trim().slice(0, 40)}"`);
+  }
+  return [...new Set(out)];
+}"""
+
+
+def english_words(page, names) -> list[str]:
+    """Where English is left on a page shown in Chinese: each visible text with a Latin word that is
+    not a player's typed name (``names``) nor one of ``NOT_ENGLISH``."""
+    return page.evaluate(_ENGLISH, sorted({*names, *NOT_ENGLISH}))

@@ -25,7 +25,14 @@ const route = () => (location.pathname.replace(/^\/+/, "").split("/")[0] || "joi
 
 function players() { return (S.state && S.state.players) || []; }
 function playerBySeat(seat) { return players().find((p) => p.seat === seat); }
-function nameOf(seat) { const p = playerBySeat(seat); return p ? p.name : t("Seat {n}", { n: seat }); }
+/** A team as the players name it: the game's own word for it (its view's ``teamName``, e.g. a
+ * faction), else its id ("A"). */
+function teamName(team) {
+  const view = typeof gameView === "function" ? gameView() : null;
+  const own = view && view !== LOADING && view.teamName ? view.teamName(team) : "";
+  return own || String(team);
+}
+function nameOf(seat) { const p = playerBySeat(seat); return p ? displayName(p.name) : t("Seat {n}", { n: seat }); }
 function coinBadge(seat, { big = false, dead = false, label = null } = {}) {
   const i = (seat || 0) - 1, known = i >= 0 && i < 6;
   const title = known ? t("Seat {n}, {colour} {shape}", { n: seat, colour: COLOUR_NAMES()[i], shape: SHAPE_NAMES()[i] }) : String(label || t("coin"));
@@ -371,7 +378,7 @@ function joinView() {
     const what = esc(mine ? t("Your seat") : taken ? t("Taken by another phone · the host can free it")
       : p && playing ? t("Tap to join") : playing ? t("Free · you play from the next game") : t("Free · tap to sit here"));
     return `<button class="seat-btn" data-action="claim" data-seat="${seat}" id="seat-${seat}" ${taken && !mine ? "disabled" : ""}>
-      ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? p.name : t("Seat {n}", { n: seat }))}</span><span class="what">${what}</span></span></button>`;
+      ${coinBadge(seat, { big: true })}<span><span class="who">${esc(p ? displayName(p.name) : t("Seat {n}", { n: seat }))}</span><span class="what">${what}</span></span></button>`;
   }).join("");
   const atTable = S.joinCode || (S.info && (S.info.join_url || "").includes("?code="));
   const hint = atTable ? "" : `<p class="card" id="join-hint">${esc(t("To take a seat, scan the QR code on the table's screen. Anyone may watch."))}</p>`;
@@ -399,8 +406,8 @@ function genericSeat(st, pv, seat) {
   const me = playerBySeat(seat), colour = `${COLOUR_NAMES()[seat - 1]} ${SHAPE_NAMES()[seat - 1]}`;
   let html = turnBanner(true);
   html += `<section class="card row" id="my-coin">${coinBadge(seat, { big: true, dead: me && !me.alive })}<div class="grow">
-    <div style="font-size:22px;font-weight:900">${esc(me ? me.name : t("Seat {n}", { n: seat }))}</div>
-    <div class="muted small">${esc(t("Seat {n}", { n: seat }))} · ${esc(colour)}${me && me.team ? ` · ${esc(t("team {team}", { team: me.team }))}` : ""}${me && typeof me.coins === "number" ? ` · ${esc(tn("{n} coin", "{n} coins", me.coins))}` : ""}${me && typeof me.influence === "number" ? ` · ${esc(tn("{n} influence", "{n} influence", me.influence))}` : ""}</div>
+    <div style="font-size:22px;font-weight:900">${esc(me ? displayName(me.name) : t("Seat {n}", { n: seat }))}</div>
+    <div class="muted small">${esc(t("Seat {n}", { n: seat }))} · ${esc(colour)}${me && me.team ? ` · ${esc(t("team {team}", { team: teamName(me.team) }))}` : ""}${me && typeof me.coins === "number" ? ` · ${esc(tn("{n} coin", "{n} coins", me.coins))}` : ""}${me && typeof me.influence === "number" ? ` · ${esc(tn("{n} influence", "{n} influence", me.influence))}` : ""}</div>
     ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">${esc(t("You are out"))}</div>` : ""}</div></section>`;
   if (st && st.phase === "playing") {
     html += answerCard(st) + questionCard(st, seat, false) + privateCard(pv, st) + movesCard(pv);
@@ -477,9 +484,9 @@ function playersCard(st) {
   const items = players().map((p) => {
     const turn = st.turn && st.turn.seat === p.seat;
     const tags = [turn ? `<span class="tag turn">${esc(t("turn"))}</span>` : "", !p.alive ? `<span class="tag out">${esc(t("out"))}</span>` : "",
-      p.team ? `<span class="tag">${esc(t("team {team}", { team: p.team }))}</span>` : "", (p.influence !== undefined) ? `<span class="tag">${esc(p.influence)} ♥</span>` : "",
+      p.team ? `<span class="tag">${esc(t("team {team}", { team: teamName(p.team) }))}</span>` : "", (p.influence !== undefined) ? `<span class="tag">${esc(p.influence)} ♥</span>` : "",
       (p.coins !== undefined && typeof p.coins === "number") ? `<span class="tag">${esc(p.coins)} ¢</span>` : ""].join("");
-    return `<li class="${turn ? "active" : ""}">${playerBadge(p, !p.alive)}<span class="name">${esc(p.name)}</span>${tags}</li>`;
+    return `<li class="${turn ? "active" : ""}">${playerBadge(p, !p.alive)}<span class="name">${esc(displayName(p.name))}</span>${tags}</li>`;
   }).join("");
   return `<section class="card" id="players">${scores}<ul class="players">${items}</ul></section>`;
 }
@@ -508,7 +515,7 @@ function tableTitle(id) {
 
 /** Each team's score: "Team A 3". */
 function scoresRow(st) {
-  return st.scores ? `<div class="scores">${Object.entries(st.scores).map(([k, v]) => `<div class="score">${esc(t("Team {team}", { team: k }))}<b>${esc(v)}</b></div>`).join("")}</div>` : "";
+  return st.scores ? `<div class="scores">${Object.entries(st.scores).map(([k, v]) => `<div class="score">${esc(t("Team {team}", { team: teamName(k) }))}<b>${esc(v)}</b></div>`).join("")}</div>` : "";
 }
 
 /** Rule numbers ("(CW-6.4)") are for the curious: the players' log hides them unless asked. */
@@ -529,8 +536,8 @@ function gameOverCard(st) {
   if (!st || st.phase !== "over") return "";
   const win = new Set(Array.isArray(st.winner) ? st.winner : []);
   const scores = scoresRow(st);
-  const rows = players().map((p) => `<li>${playerBadge(p, !p.alive && !win.has(p.seat))}<span class="name">${esc(p.name)}</span>
-      ${win.has(p.seat) ? `<span class="tag turn">${esc(t("winner"))}</span>` : p.alive === false ? `<span class="tag out">${esc(t("out"))}</span>` : ""}${p.team ? `<span class="tag">${esc(t("team {team}", { team: p.team }))}</span>` : ""}${p.identity ? `<span class="tag">${esc(label(p.identity))}</span>` : ""}</li>`).join("");
+  const rows = players().map((p) => `<li>${playerBadge(p, !p.alive && !win.has(p.seat))}<span class="name">${esc(displayName(p.name))}</span>
+      ${win.has(p.seat) ? `<span class="tag turn">${esc(t("winner"))}</span>` : p.alive === false ? `<span class="tag out">${esc(t("out"))}</span>` : ""}${p.team ? `<span class="tag">${esc(t("team {team}", { team: teamName(p.team) }))}</span>` : ""}${p.identity ? `<span class="tag">${esc(label(p.identity))}</span>` : ""}</li>`).join("");
   const rematch = S.me.host
     ? `<button class="btn primary wide" data-action="rematch" id="rematch">${esc(t("↻ Rematch: same players, same game"))}</button>`
     : `<p class="muted small">${esc(t("The host can start a rematch."))}</p>`;

@@ -68,12 +68,23 @@ function tn(singular, plural, n, args) {
   return I18N.fill(n === 1 ? singular : plural, all);
 }
 
-/** A message from the daemon (events' "says", a result's error): {id, args[, plural, n]} or {text}. */
+/** A player's name as shown: the names the table gives by itself ("Seat 2", "Bot", "Bot 3": the
+ * demo's and the bots' games) in the phone's language; a name a person typed as it is. */
+function displayName(name) {
+  const s = String(name ?? ""), m = /^(Seat|Bot) ([1-6])$/.exec(s);
+  if (m) return m[1] === "Seat" ? t("Seat {n}", { n: m[2] }) : t("Bot {n}", { n: m[2] });
+  return s === "Bot" ? t("Bot") : s;
+}
+
+/** A message from the daemon (events' "says", a result's error): {id, args[, plural, n]} or {text};
+ * the names in it as :func:`displayName` shows them. */
 function say(msg) {
   if (!msg || typeof msg !== "object") return String(msg ?? "");
   if (typeof msg.text === "string") return msg.text;
   if (typeof msg.id !== "string") return "";
-  return msg.plural ? tn(msg.id, msg.plural, msg.n, msg.args) : t(msg.id, msg.args);
+  const args = msg.args && typeof msg.args === "object"
+    ? Object.fromEntries(Object.entries(msg.args).map(([k, v]) => [k, typeof v === "string" ? displayName(v) : v])) : msg.args;
+  return msg.plural ? tn(msg.id, msg.plural, msg.n, args) : t(msg.id, args);
 }
 
 /** A card or role by name for a Chinese group: the Chinese name, and the English one under it

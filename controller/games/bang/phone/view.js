@@ -162,7 +162,7 @@ const Bang = {
     const hand = (pv && pv.hand) || [], sel = S.sel["bang:card"];
     const looking = pv && pv.looking ? `<p class="small">${esc(t("Top of the deck (only you see these):"))}</p><div class="bg-hand">${pv.looking.map((c) => this.face(c, { small: true })).join("")}</div>` : "";
     return `<section class="card bg-me" id="my-coin"><div class="row">${coinBadge(seat, { dead: me.alive === false })}
-      <div class="grow"><div class="bg-name">${esc(me.name || t("Seat {n}", { n: seat }))} ${this.star(me)}</div>
+      <div class="grow"><div class="bg-name">${esc(me.name ? displayName(me.name) : t("Seat {n}", { n: seat }))} ${this.star(me)}</div>
       <div class="bg-char" id="my-character"><b>${esc(this.charName(me.character))}</b> — ${esc(noRules(this.ability(me.character)))}</div></div>
       <div id="my-life">${this.bullets(me)}</div></div>${roleHtml}
       ${me.alive === false ? `<div class="bg-out">${esc(t("You are out"))}</div>` : ""}
@@ -210,7 +210,7 @@ const Bang = {
       const lit = targets[seat] !== undefined;
       return `<div class="bg-seat ${turn ? "turn" : ""} ${p.alive === false ? "out" : ""} ${lit ? "target" : ""} ${answering.includes(seat) ? "answering" : ""}"
         style="left:${x}%;top:${y}%" data-seat="${seat}" id="ring-${seat}">
-        <div class="who">${this.star(p)}${esc(p.name || nameOf(seat))}${seat === meSeat ? esc(t(" (you)")) : ""}</div>
+        <div class="who">${this.star(p)}${esc(p.name ? displayName(p.name) : nameOf(seat))}${seat === meSeat ? esc(t(" (you)")) : ""}</div>
         <div class="small" data-action="card-info" data-card-title="${esc(this.charEnglish(p.character))}" data-card-text="${esc(((this.desc().characters || {})[p.character] || {}).ability || "")}">${esc(this.charName(p.character))}</div>${this.bullets(p)}
         <div class="small">🂠 ${esc(p.hand_count ?? 0)}${p.role && p.role !== "sheriff" ? ` · ${esc(this.role(p.role))}` : ""}</div>
         <div class="bg-inplay">${(p.in_play || []).map((c) => this.face(c, { small: true })).join("")}</div>

@@ -88,10 +88,10 @@
     const teamPlay = football() && me && TEAM_COLOURS[me.team];
     const badge = teamPlay ? teamBadge(me.team, { big: true, dead: !me.alive }) : coinBadge(seat, { big: true, dead: me && !me.alive });
     const about = [t("Seat {n}", { n: seat }),  // the coin by its look, as the players name it (not its id)
-      football() ? "" : colour, me && me.team ? t("team {team}", { team: me.team }) : "",
+      football() ? "" : colour, me && me.team ? t("team {team}", { team: teamName(me.team) }) : "",
       teamPlay ? t("your team flicks the {colour} coins {first}–{last} ({pattern})", { colour: t(TEAM_COLOUR_NAMES[me.team]), first: me.team + "1", last: me.team + "3", pattern: t(TEAM_PATTERN_NAMES[me.team]) }) : ""];
     return `<section class="card row" id="my-coin">${badge}<div class="grow">
-      <div style="font-size:22px;font-weight:900">${esc(me ? me.name : t("Seat {n}", { n: seat }))}</div>
+      <div style="font-size:22px;font-weight:900">${esc(me ? displayName(me.name) : t("Seat {n}", { n: seat }))}</div>
       <div class="muted small" id="my-coin-about">${esc(about.filter(Boolean).join(" · "))}</div>
       ${me && threeKingdoms(st) && me.alive ? `<div>${hearts(me)}</div>` : ""}
       ${me && !me.alive ? `<div style="color:var(--bad);font-weight:900">${esc(t("You are out"))}</div>` : ""}</div></section>`;
@@ -184,7 +184,7 @@
     const items = players().map((p) => {
       const turn = st.turn && st.turn.seat === p.seat, lord = p.identity === "lord";
       const id = p.identity ? `<span class="tag">${lord ? CROWN : ""}${esc(identityName(p.identity))}</span>` : "";
-      return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(p.name)}</span>
+      return `<li class="${turn ? "active" : ""}">${coinBadge(p.seat, { dead: !p.alive })}<span class="name">${esc(displayName(p.name))}</span>
         ${p.alive ? hearts(p) : `<span class="tag out">${esc(t("out"))}</span>`}<span class="tag" title="${esc(t("cards in hand"))}">🂠 ${esc(p.cards ?? 0)}</span>${p.burning_camps ? `<span class="tag" title="${esc(t("Burning Camps"))}">🔥</span>` : ""}${id}</li>`;
     }).join("");
     return `<section class="card" id="players"><ul class="players tk-players">${items}</ul><p class="muted small">${esc(t("Deck {deck} · discard pile {discard}", { deck: st.deck ?? "?", discard: st.discard_pile ?? 0 }))}</p></section>`;
@@ -370,7 +370,10 @@
     },
   };
 
+  const FACTIONS = { humans: N_("humans"), biohazard: N_("biohazard") };  // Biohazard's teams (CW-7.2)
   GameViews.register("coinwar", {
+    /** A team by the players' word for it: Biohazard's factions by name, the others by letter. */
+    teamName: (team) => (FACTIONS[team] ? t(FACTIONS[team]) : ""),
     /** How to play (the /rules pages, web_panel/static/rules.js): mode -> {pic, lines}, each line a
      * t() msgid; a drawing where it helps (inline SVG). Written for players: no rule numbers. */
     rules: () => {

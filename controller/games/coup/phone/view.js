@@ -110,7 +110,7 @@ const Coup = {
       const turn = st.turn && st.turn.seat === p.seat;
       const faces = (p.revealed || []).map((c) => this.face(c, { small: true, lost: true })).join("");
       return `<li class="cp-player ${turn ? "active" : ""} ${p.alive ? "" : "out"}" data-seat="${p.seat}">
-        ${coinBadge(p.seat, { dead: !p.alive })}<div class="grow"><div class="name">${esc(p.name)}${p.seat === meSeat ? esc(t(" (you)")) : ""}
+        ${coinBadge(p.seat, { dead: !p.alive })}<div class="grow"><div class="name">${esc(displayName(p.name))}${p.seat === meSeat ? esc(t(" (you)")) : ""}
         ${turn ? `<span class="tag turn">${esc(t("turn"))}</span>` : ""}${p.alive ? "" : `<span class="tag out">${esc(t("out"))}</span>`}</div>
         <div class="cp-hand">${this.back(p.influence || 0)}${faces}</div></div>
         <div class="cp-coins" aria-label="${esc(tn("{n} coin", "{n} coins", p.coins))}"><b>${esc(p.coins)}</b><span>${esc(t("coins"))}</span></div></li>`;
@@ -179,7 +179,7 @@ const Coup = {
       ? `<p class="small" style="margin-top:10px"><b>${esc(t("Drawn from the deck:"))}</b></p><div class="cp-hand big">${pv.drawn.map((c) => this.face(c)).join("")}</div>` : "";
     const lost = (me.revealed || []).map((c) => this.face(c, { small: true, lost: true })).join("");
     return `<section class="card cp-me" id="my-coin"><div class="row">${coinBadge(seat, { dead: me.alive === false })}<div class="grow">
-        <div class="cp-name">${esc(me.name || t("Seat {n}", { n: seat }))}</div><div class="muted small">${esc(t("Seat {n}", { n: seat }))} · ${esc(COLOUR_NAMES()[seat - 1])} ${esc(SHAPE_NAMES()[seat - 1])}</div></div>
+        <div class="cp-name">${esc(me.name ? displayName(me.name) : t("Seat {n}", { n: seat }))}</div><div class="muted small">${esc(t("Seat {n}", { n: seat }))} · ${esc(COLOUR_NAMES()[seat - 1])} ${esc(SHAPE_NAMES()[seat - 1])}</div></div>
         <div class="cp-coins" id="my-coins" aria-label="${esc(tn("{n} coin", "{n} coins", me.coins))}"><b>${esc(me.coins)}</b><span>${esc(t("coins"))}</span></div></div>
       ${me.alive === false ? `<div class="cp-out">${esc(t("You are out"))}</div>` : ""}
       <div id="private"><div class="cp-hand big" id="my-cards">${hand.map((c) => this.face(c)).join("")}${lost}</div>

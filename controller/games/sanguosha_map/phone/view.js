@@ -149,7 +149,7 @@ const SG = {
     if (!this.sel) return "";
     const [r, c] = this.sel.key.split(",").map(Number);
     const who = (st.players || []).filter((p) => p.cell[0] === r && p.cell[1] === c)
-      .map((p) => `<li>${esc(p.name)} · <span class="sg-gen" ${this.generalInfo(p.general)}>${this.general(p.general)}</span> · ♥${esc(p.health)}/${esc(p.max_health)} · ${esc(t("{n} gold", { n: p.gold }))}${p.knocked_out ? " · " + esc(t("knocked out")) : ""}</li>`);
+      .map((p) => `<li>${esc(displayName(p.name))} · <span class="sg-gen" ${this.generalInfo(p.general)}>${this.general(p.general)}</span> · ♥${esc(p.health)}/${esc(p.max_health)} · ${esc(t("{n} gold", { n: p.gold }))}${p.knocked_out ? " · " + esc(t("knocked out")) : ""}</li>`);
     for (const side of ["A", "B"]) {
       for (const m of ((st.sides || {})[side] || {}).minions || []) {
         if (m.alive && m.cell && m.cell[0] === r && m.cell[1] === c) who.push(`<li>${esc(t("Side {side}'s minion", { side }))}</li>`);
@@ -365,7 +365,7 @@ const SG = {
     const hand = (pv && pv.action) || [], strat = (pv && pv.strategy) || [];
     const strikes = hand.filter((c) => c.startsWith("strike-")).length, dodges = hand.length - strikes;
     const kit = { weapon: N_("weapon"), horse: N_("horse"), armour: N_("armour") };
-    return `<section class="card sg-me" id="me"><div class="row"><div class="grow"><b>${esc(me.name || "")}</b> · <span class="sg-gen" ${this.generalInfo(me.general)}>${this.general(me.general || "")}</span>
+    return `<section class="card sg-me" id="me"><div class="row"><div class="grow"><b>${esc(displayName(me.name || ""))}</b> · <span class="sg-gen" ${this.generalInfo(me.general)}>${this.general(me.general || "")}</span>
       <div class="muted small">${esc(t("Side {side} · range {range}", { side: me.team, range: me.range }))}${me.knocked_out ? " · " + esc(t("knocked out")) : ""}</div></div>
       <div class="sg-stat"><b id="my-health">${esc(me.health)}/${esc(me.max_health)}</b><span>${esc(t("health"))}</span></div>
       <div class="sg-stat"><b id="my-gold">${esc(me.gold)}</b><span>${esc(t("gold"))}</span></div></div>
@@ -375,7 +375,7 @@ const SG = {
 
   playersCard(st) {
     const items = (st.players || []).map((p) => `<li class="sg-player side-${p.team.toLowerCase()} ${p.knocked_out ? "out" : ""}" data-seat="${p.seat}">
-      <b>${esc(p.name)}</b> <span class="muted sg-gen" ${this.generalInfo(p.general)}>${this.general(p.general)}</span> <span>♥${esc(p.health)}/${esc(p.max_health)}</span>
+      <b>${esc(displayName(p.name))}</b> <span class="muted sg-gen" ${this.generalInfo(p.general)}>${this.general(p.general)}</span> <span>♥${esc(p.health)}/${esc(p.max_health)}</span>
       <span id="gold-${p.seat}">${esc(t("{n} gold", { n: p.gold }))}</span> <span class="muted small">杀闪 ${esc(p.action_count)}${p.weapon ? ` · <span ${this.equipmentInfo(p.weapon)}>${esc(this.equipment(p.weapon))}</span>` : ""}${p.horse ? ` · <span ${this.equipmentInfo(p.horse)}>${esc(this.equipment(p.horse))}</span>` : ""}</span></li>`).join("");
     return `<section class="card" id="players"><ul class="players sg-players">${items}</ul></section>`;
   },
