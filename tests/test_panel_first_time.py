@@ -3,7 +3,6 @@ the real daemon, Mosquitto, panel and virtual table. Screenshots go to test-arti
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
@@ -112,7 +111,7 @@ def test_every_coin_war_mode_starts_from_the_lobby_and_plays_its_first_flick(sta
 
 
 def test_three_kingdoms_cards_hearts_crown_and_readable_log(stack, browser):
-    """Item 6 (CW-7.5): the host chooses identities per seat and stacks the deck in the lobby;
+    """Item 6 (CW-7.5): the host chooses identities per seat and a deck of Combos only in the lobby;
     the Lord's phone shows its cards as cards, its health as hearts, its crown, and plays a Combo;
     the table view shows everyone's hearts and card backs, the Lord's crown and a readable log."""
     host = _host(stack, browser)
@@ -122,7 +121,8 @@ def test_three_kingdoms_cards_hearts_crown_and_readable_log(stack, browser):
     for seat, identity in ((1, "lord"), (2, "loyalist"), (3, "rebel"), (4, "traitor")):
         host.select_option(f"[data-lobby=role][data-seat='{seat}']", identity)
     host.click("[data-action=lobby-set][data-key=orderMode][data-value=manual]")
-    host.fill("#opt-deck", json.dumps([{"kind": "combo", "points": i % 5 + 1} for i in range(24)]))
+    for option, count in (("elixirs", 0), ("burning_camps", 0), ("combos", 24)):  # every card a Combo
+        host.fill(f"#opt-{option}", str(count))
     start_from_lobby(host)
     state = _until(lambda: (s := stack.daemon.public_state()) and s.get("mode") == "three_kingdoms" and s, "the game")
     assert state["turn"]["seat"] == 1  # the manual order 1, 2, 3, 4 starts with seat 1

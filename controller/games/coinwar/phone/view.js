@@ -112,7 +112,7 @@
     }
     const shot = legal.find((m) => m.type === "shot");
     const which = shot && shot.coins.length > 1 ? t("one of {coins}", { coins: shot.coins.map(coinName) }) : t("your coin");
-    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 ${esc(t("Flick {which} now", { which }))}${S.table ? ` — <a href="/table">${esc(t("or drag it on the table view"))}</a>` : ""}.</p>` : "";
+    const hint = shot ? `<p class="flick-hint" id="flick-hint">🎯 ${esc(t("Flick {which} now", { which }))}${S.table ? ` — <a href="/table" class="tap">${esc(t("or drag it on the table view"))}</a>` : ""}.</p>` : "";
     if (!parts.length && !hint) {
       const pend = (st.pending_placements || []).filter((p) => p.by !== S.me.seat);
       if (pend.length) return `<section class="card"><p>${esc(pend.length > 1 ? t("Waiting for {who} to put coins back.", { who: pend.map((p) => nameOf(p.by)) }) : t("Waiting for {who} to put a coin back.", { who: pend.map((p) => nameOf(p.by)) }))}</p></section>`;
@@ -243,6 +243,9 @@
       }
       slot.appendChild(this.wrap); this.resize(); this.kick();
     },
+    /** A font size in table mm: ``mm``, or more where the board is drawn so small that text would
+     * be under 12 px on the screen. */
+    mmFor(mm) { const css = (this.canvas && this.canvas.clientWidth) || 360; return Math.max(mm, 12 * TABLE_W / css); },
     resize() {
       const w = this.canvas.clientWidth || 360, dpr = window.devicePixelRatio || 1;
       this.scale = (w * dpr) / TABLE_W; this.canvas.width = Math.round(w * dpr); this.canvas.height = Math.round((w * TABLE_H / TABLE_W) * dpr);
@@ -332,16 +335,19 @@
       this.drawLeds(c);
       if (football()) {
         const mx = (TABLE_W - MOUTH_W) / 2;
+        const fs = this.mmFor(11);  // the mouth's label: 12 px at least as drawn (docs/phones.md "Sizes")
         for (const [team, y] of [["A", 0], ["B", TABLE_H - 12]]) {
           c.fillStyle = TEAM_COLOURS[team]; c.fillRect(mx, y, MOUTH_W, 12);
-          c.fillStyle = "#fff"; c.font = "900 11px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
-          c.fillText(t("{team} GOAL", { team }), TABLE_W / 2, y + 6.5);
+          c.fillStyle = "#fff"; c.font = `900 ${fs}px system-ui, sans-serif`; c.textAlign = "center"; c.textBaseline = "middle";
+          // inside its 12 mm strip while it fits, else just inside the table beside it
+          const ty = fs <= 11.5 ? y + 6.5 : team === "A" ? 12 + fs / 2 + 1 : TABLE_H - 12 - fs / 2 - 1;
+          c.fillText(t("{team} GOAL", { team }), TABLE_W / 2, ty);
         }
       }
       const gx = (TABLE_W - GOAL_W) / 2, gy = (TABLE_H - GOAL_H) / 2;
       c.fillStyle = "rgba(0,0,0,.28)"; c.fillRect(gx, gy, GOAL_W, GOAL_H);
       c.strokeStyle = "#fff"; c.lineWidth = 3; c.strokeRect(gx + 1.5, gy + 1.5, GOAL_W - 3, GOAL_H - 3);
-      c.fillStyle = "rgba(255,255,255,.8)"; c.font = "bold 14px system-ui, sans-serif"; c.textAlign = "center"; c.textBaseline = "middle";
+      c.fillStyle = "rgba(255,255,255,.8)"; c.font = `bold ${this.mmFor(14)}px system-ui, sans-serif`; c.textAlign = "center"; c.textBaseline = "middle";
       c.save(); c.translate(TABLE_W / 2, TABLE_H / 2); c.rotate(-Math.PI / 2); c.fillText(t("GOAL"), 0, 0); c.restore();
       const mine = new Set(this.flickable());
       for (const [coin, pos] of Object.entries(this.shown)) {
@@ -364,7 +370,7 @@
           const ux = vx / sp, uy = vy / sp, off = COIN_R + 6, ex = pos[0] + ux * (len + off), ey = pos[1] + uy * (len + off);
           c.strokeStyle = "#ffe45c"; c.lineWidth = 5; c.beginPath(); c.moveTo(pos[0] + ux * off, pos[1] + uy * off); c.lineTo(ex, ey); c.stroke();
           c.beginPath(); c.moveTo(ex, ey); c.lineTo(ex - ux * 14 - uy * 8, ey - uy * 14 + ux * 8); c.lineTo(ex - ux * 14 + uy * 8, ey - uy * 14 - ux * 8); c.closePath(); c.fillStyle = "#ffe45c"; c.fill();
-          c.fillStyle = "#fff"; c.font = "bold 14px system-ui, sans-serif"; c.fillText(`${(sp / 1000).toFixed(1)} m/s`, pos[0] - uy * 34 - ux * 30, pos[1] + ux * 34 - uy * 30);
+          c.fillStyle = "#fff"; c.font = `bold ${this.mmFor(14)}px system-ui, sans-serif`; c.fillText(`${(sp / 1000).toFixed(1)} m/s`, pos[0] - uy * 34 - ux * 30, pos[1] + ux * 34 - uy * 30);
         }
       }
     },
