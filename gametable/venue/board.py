@@ -134,10 +134,12 @@ def _live_routes(app: Flask, venue: Venue, config: VenueConfig, changes: Changes
 def _league_routes(app: Flask, venue: Venue) -> None:
     @app.get("/api/league")
     def league_table() -> Response:
+        """?game= one game's league; ?from=&to= a season (ISO dates, UTC, both days included)."""
         game = request.args.get("game") or None
+        rows = venue.store.results(game=game, between=_season(request.args.get("from"), request.args.get("to")))
         return jsonify([{"player": s.player, "name": s.name, "rating": round(s.rating, 2), "mu": round(s.mu, 2),
-                         "sigma": round(s.sigma, 2), "played": s.played, "won": s.won}
-                        for s in league(venue.store.results(game=game))])
+                         "sigma": round(s.sigma, 2), "played": s.played, "won": s.won,
+                         "provisional": s.provisional} for s in league(rows)])
 
     @app.get("/api/games")
     def game_names() -> Response:
@@ -154,6 +156,24 @@ def _league_routes(app: Flask, venue: Venue) -> None:
                         "games": [{"game": r.game, "mode": r.mode, "table": r.table_id, "key": r.key,
                                    "finished_at": r.finished_at, "rank": r.rank, "team": r.team}
                                   for r in reversed(rows)]})
+
+
+def _day(text: str, name: str) -> float:
+    try:
+        return datetime.strptime(text, "%Y-%m-%d").replace(tzinfo=UTC).timestamp()
+    except ValueError:
+        abort(400, f"{name}: a date as YYYY-MM-DD, got {text!r}")
+
+
+def _season(start: str | None, end: str | None) -> tuple[float, float] | None:
+    """The league's season from ?from= and ?to= (whole UTC days, both included); None: all time."""
+    if not start and not end:
+        return None
+    lo = _day(start, "from") if start else float("-inf")
+    hi = _day(end, "to") + 86400.0 if end else float("inf")
+    if hi <= lo:
+        abort(400, f"to ({end}) is before from ({start})")
+    return lo, hi
 
 
 def iso_utc(ts: float) -> str:

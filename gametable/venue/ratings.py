@@ -17,6 +17,10 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from gametable.venue.store import StoredResult, is_bot
 
+# A player with fewer finished games than this (in the games the league counts) is provisional:
+# ranked below the established players, as a rating from a game or two says little (its sigma)
+PROVISIONAL_GAMES = 5
+
 
 @dataclass
 class Standing:
@@ -28,6 +32,7 @@ class Standing:
     played: int = 0
     won: int = 0
     games: list[int] = field(default_factory=list)
+    provisional: bool = False
 
 
 def sides(game: list[StoredResult]) -> list[list[StoredResult]]:
@@ -38,9 +43,10 @@ def sides(game: list[StoredResult]) -> list[list[StoredResult]]:
     return list(by_side.values())
 
 
-def league(rows: Iterable[StoredResult]) -> list[Standing]:
+def league(rows: Iterable[StoredResult], provisional_under: int = PROVISIONAL_GAMES) -> list[Standing]:
     """Every player's rating and figures over ``rows`` (one game's rows together, oldest first),
-    best first. Bots are not in it, and a game rates only its people (against each other)."""
+    best first: the established players, then the provisional ones (fewer than
+    ``provisional_under`` games). Bots are not in it, and a game rates only its people."""
     model = PlackettLuce()
     ratings: dict[str, PlackettLuceRating] = {}
     table: dict[str, Standing] = {}
@@ -63,4 +69,5 @@ def league(rows: Iterable[StoredResult]) -> list[Standing]:
     for player, standing in table.items():
         rating = ratings.get(player) or model.rating()
         standing.mu, standing.sigma, standing.rating = rating.mu, rating.sigma, rating.ordinal()
-    return sorted(table.values(), key=lambda s: (-s.rating, -s.won, s.name))
+        standing.provisional = standing.played < provisional_under
+    return sorted(table.values(), key=lambda s: (s.provisional, -s.rating, -s.won, s.name))

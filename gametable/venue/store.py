@@ -266,8 +266,10 @@ class Store:
             return False
         return True
 
-    def results(self, game: str | None = None, player: str | None = None) -> Iterator[StoredResult]:
-        """Every stored result, oldest game first (the order ratings are computed in)."""
+    def results(self, game: str | None = None, player: str | None = None,
+                between: tuple[float, float] | None = None) -> Iterator[StoredResult]:
+        """Every stored result, oldest game first (the order ratings are computed in); ``between``:
+        only games finished from its first time up to, not including, its second (a season)."""
         query = (sa.select(games.c.id, games.c.key, games.c.table_id, games.c.game, games.c.mode,
                            games.c.finished_at, results.c.player, results.c.name, results.c.seat,
                            results.c.team, results.c.rank)
@@ -277,6 +279,8 @@ class Store:
             query = query.where(games.c.game == game)
         if player is not None:
             query = query.where(results.c.player == player)
+        if between is not None:
+            query = query.where(games.c.finished_at >= between[0], games.c.finished_at < between[1])
         with self.engine.connect() as conn:
             for row in conn.execute(query):
                 yield StoredResult(*row)

@@ -158,3 +158,28 @@ def test_bots_play_their_seats_on_record_but_never_enter_the_league(database_url
     standings = league(venue.store.results())
     assert [(s.name, s.played, s.won) for s in standings] == [("Ann", 2, 1), ("Bo", 1, 0)]
     assert {r.player for r in venue.store.results() if r.key == "t2:handed"} == {"ann", "bot:cy"}
+
+
+def test_players_with_few_games_are_ranked_apart_as_provisional(database_url):
+    """A 1-0 newcomer is not ranked above a player with a record: fewer than PROVISIONAL_GAMES
+    finished games and a player is provisional, listed after the established players."""
+    from gametable.venue.ratings import PROVISIONAL_GAMES
+
+    venue = Venue(Store(database_url), FakeClock())
+    for i in range(PROVISIONAL_GAMES):
+        _play(venue, "t1", f"g-{i}", _players("Ann", "Bo"), [1 if i % 2 == 0 else 2])
+    _play(venue, "t1", "g-new", _players("Cy", "Di"), [1])  # Cy: one game, won
+    table = league(venue.store.results())
+    assert [(s.name, s.provisional) for s in table] == [("Ann", False), ("Bo", False), ("Cy", True), ("Di", True)]
+    assert table[2].rating > table[1].rating  # Cy's one win rates higher than Bo, still listed below
+
+
+def test_a_season_counts_only_its_games(database_url):
+    venue = Venue(Store(database_url), FakeClock())
+    _play(venue, "t1", "g-1", _players("Ann", "Bo"), [1])
+    first = [r.finished_at for r in venue.store.results()][0]
+    _play(venue, "t1", "g-2", _players("Ann", "Bo"), [2])
+    later = [r.finished_at for r in venue.store.results()][-1]
+    assert later > first
+    season = list(venue.store.results(between=(later, later + 1)))
+    assert [(r.name, r.rank) for r in season] == [("Ann", 2), ("Bo", 1)]

@@ -110,13 +110,21 @@ async function loadGames() {
 }
 async function loadLeague() {
   await loadGames();
-  const rows = await (await fetch(`/api/league?game=${encodeURIComponent(gamePick.value)}`)).json();
+  // a season: the board's own ?from=YYYY-MM-DD&to=YYYY-MM-DD, passed on
+  const page = new URLSearchParams(location.search), season = ["from", "to"].filter((k) => page.get(k))
+    .map((k) => `&${k}=${encodeURIComponent(page.get(k))}`).join("");
+  const rows = await (await fetch(`/api/league?game=${encodeURIComponent(gamePick.value)}${season}`)).json();
   const body = document.querySelector("#league tbody");
-  body.replaceChildren(...rows.map((r, i) => {
+  let rank = 0;
+  body.replaceChildren(...rows.flatMap((r, i) => {
     const link = el("a", {"data-player": r.player}, r.name);
     link.onclick = () => showHistory(r.player);
-    return el("tr", {}, el("td", {}, String(i + 1)), el("td", {}, link), el("td", {}, r.rating.toFixed(1)),
-              el("td", {}, String(r.played)), el("td", {}, String(r.won)));
+    // the provisional players (a few games only) are ranked apart, under the established ones
+    const head = r.provisional && (i === 0 || !rows[i - 1].provisional)
+      ? [el("tr", {class: "provisional-head"}, el("td", {colspan: "5"}, w("provisional")))] : [];
+    rank = r.provisional ? 0 : rank + 1;
+    return [...head, el("tr", {class: r.provisional ? "provisional" : ""}, el("td", {}, r.provisional ? "–" : String(rank)),
+      el("td", {}, link), el("td", {}, r.rating.toFixed(1)), el("td", {}, String(r.played)), el("td", {}, String(r.won)))];
   }));
 }
 async function showHistory(player) {
