@@ -14,15 +14,7 @@ from gametable.venue.profiles import Profiles
 from gametable.venue.ratings import league
 from gametable.venue.results import outcome
 from gametable.venue.store import Store, is_bot
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1
-        return self.now
+from tests.venue.test_store import FakeClock as Clock
 
 
 @pytest.fixture
