@@ -115,7 +115,7 @@ _ENGLISH = """(typed) => {
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const p = n.parentElement;
-    if (!p || !seen(p) || p.closest('.toast')) continue;
+    if (!p || !seen(p) || p.closest('.toast, .url')) continue;  // (a link's address is no English)
     for (const w of n.textContent.match(/[A-Za-z]{2,}/g) || []) if (!typed.includes(w)) out.push(`${p.tagName.toLowerCase()}.${p.className} "${n.textContent.trim().slice(0, 40)}"`);
   }
   return [...new Set(out)];
