@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.browser import phone_page, shot, unlocked_host
+from tests.helpers.browser import SEEN_JS, phone_page, shot, unlocked_host
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
 
 MEASURE = """() => {
-  const seen = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
-    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
-  const small = [];
+""" + SEEN_JS + """  const small = [];
   for (const e of document.querySelectorAll('button, a[href], input, select, textarea, [role=button], [data-action]')) {
     if (!seen(e) || e.type === 'hidden') continue;
     const target = (e.type === 'checkbox' || e.type === 'radio') && e.closest('label') ? e.closest('label') : e;

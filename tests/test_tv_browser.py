@@ -13,7 +13,7 @@ import pytest
 
 from gametable.testing.games import coup_game
 from gametable.testing.recorder import Recorder
-from tests.helpers.browser import drawn_box, shot
+from tests.helpers.browser import SEEN_JS, drawn_box, shot
 from tests.sgmap_helpers import tiny_map
 
 pytestmark = [pytest.mark.browser, pytest.mark.mqtt, pytest.mark.usefixtures("close_contexts")]
@@ -71,9 +71,7 @@ def test_the_tv_layout_board_large_players_and_log_beside_it(stack, browser, bro
 # page 1.5x) and how far the page reaches, as the room sees it.
 TV_MEASURE = """() => {
   const zoom = parseFloat(getComputedStyle(document.body).zoom) || 1;
-  const seen = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
-    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
-  const small = [];
+""" + SEEN_JS + """  const small = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const p = n.parentElement;

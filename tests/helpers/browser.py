@@ -108,10 +108,12 @@ def unlocked_host(browser, stack, errors: list[str]):
 # the table's id, Bang! (the game's and its card's name as the Chinese edition prints it; the
 # players' names are added)
 NOT_ENGLISH = ("English", "t1", "BANG", "Bang")
-_ENGLISH = """(typed) => {
-  const seen = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+# the measures' test of an element the player sees (drawn, not hidden): a line of JavaScript
+SEEN_JS = """  const seen = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
     return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; };
-  const out = [];
+"""
+_ENGLISH = """(typed) => {
+""" + SEEN_JS + """  const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const p = n.parentElement;
