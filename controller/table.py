@@ -358,20 +358,19 @@ class Table:
         assert self.state is not None and self.game is not None
         seat = self._control_seat(inp)
         order = list(self.game.describe().get("skip") or [])
-        state, effects, made = self.state, list[dict[str, Any]](), list[str]()
+        state, effects, last = self.state, list[dict[str, Any]](), None
         for _ in range(MAX_SKIP_STEPS):
-            move = _first_free_move(self.game.legal(state, seat), order)
-            if move is None:
+            last = _first_free_move(self.game.legal(state, seat), order)
+            if last is None:
                 break
-            state = self.game.apply(state, {"type": "move", "seat": seat, "move": move})
+            state = self.game.apply(state, {"type": "move", "seat": seat, "move": last})
             effects += state.get("last") or []
-            made.append(move)
-            if move in PASSING_MOVES:
+            if last in PASSING_MOVES:
                 break
-        if not made or made[-1] not in PASSING_MOVES or seat in _waited_seats(self.game.table_view(state)):
+        if last not in PASSING_MOVES or seat in _waited_seats(self.game.table_view(state)):
             raise GameError(say("skip_seat: seat {seat} has no answer to pass or turn to end now; a bot may play it, or end the game",
                                 seat=seat))
-        return dict(state, last=[{"kind": "skipped", "seat": seat, "move": made[-1]}, *effects])
+        return dict(state, last=[{"kind": "skipped", "seat": seat, "move": last}, *effects])
 
     def _control_seat(self, inp: dict[str, Any]) -> int:
         """The ``seat`` of a host's control for one seat of the game being played; GameError else."""

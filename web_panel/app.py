@@ -146,8 +146,8 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     clock = clock or SystemClock()
     login = HostLogin(pin or config.panel.pin, clock, key=host_key, on_lockout=report_lockout)
     panel = _Panel(config, link, clock, login, GameViews(game_views),
-                   keepalive_s=keepalive_s, result_timeout_s=result_timeout_s, flick_timeout_s=flick_timeout_s)
-    panel.absent_s = float(absent_s if absent_s is not None else config.panel.absent_s)
+                   keepalive_s=keepalive_s, result_timeout_s=result_timeout_s, flick_timeout_s=flick_timeout_s,
+                   absent_s=float(absent_s if absent_s is not None else config.panel.absent_s))
     app.extensions["gametable"] = {"link": link, "seats": panel.seats, "hosts": panel.hosts, "login": panel.pins,
                                    "join_codes": panel.join_codes}
     app.before_request(panel.gate)
@@ -230,7 +230,7 @@ class _Panel:
     """The state one panel's routes share, and the routes themselves (registered by create_app)."""
 
     def __init__(self, config: Config, link: TableLink, clock: Clock, pins: HostLogin, views: GameViews, *,
-                 keepalive_s: float, result_timeout_s: float, flick_timeout_s: float) -> None:
+                 keepalive_s: float, result_timeout_s: float, flick_timeout_s: float, absent_s: float) -> None:
         self.config, self.link, self.clock, self.pins, self.views = config, link, clock, pins, views
         self.seats, self.hosts = SeatRegistry(seats_file(config)), HostSessions()
         self.join_codes = JoinCodes(clock)
@@ -239,7 +239,7 @@ class _Panel:
         self.table_lang = TableLanguage(lang_file(config))
         self.host_names = HostCheck.for_config(config)
         self.keepalive_s, self.result_timeout_s, self.flick_timeout_s = keepalive_s, result_timeout_s, flick_timeout_s
-        self.absent_s = config.panel.absent_s  # a gone phone, or a seat waited on, is put to the host after this
+        self.absent_s = absent_s  # a gone phone, or a seat waited on, is put to the host after this
 
     # --- the gate ----------------------------------------------------------------------------
     def gate(self) -> Response | None:

@@ -28,7 +28,7 @@ function playerBySeat(seat) { return players().find((p) => p.seat === seat); }
 /** A team as the players name it: the game's own word for it (its view's ``teamName``, e.g. a
  * faction), else its id ("A"). */
 function teamName(team) {
-  const view = typeof gameView === "function" ? gameView() : null;
+  const view = gameView();
   const own = view && view !== LOADING && view.teamName ? view.teamName(team) : "";
   return own || String(team);
 }
@@ -89,19 +89,20 @@ function waitingSeatCard(st) {
     : players().filter((p) => /^(bot|机器人)\s*[1-6]?$/i.test(String(p.name || "").trim())).map((p) => p.seat)),
   ...(st.bots || [])]);  // and the seats the host handed to a bot since (the public state's "bots")
   const w = st.window && typeof st.window === "object" ? st.window : null;
-  const waiting = new Set([...(st.turn ? [st.turn.seat] : []), ...((w && w.seats) || []), ...((st.questions || []).flatMap((q) => q.seats || []))]);
+  const answering = new Set([...((w && w.seats) || []), ...((st.questions || []).flatMap((q) => q.seats || []))]);
+  const waiting = new Set([...(st.turn ? [st.turn.seat] : []), ...answering]);
   const empty = [...waiting].filter((s) => typeof s === "number" && !S.taken.includes(s) && !bots.has(s)).sort();
   if (!empty.length) return "";
   const host = S.me.host && route() === "host";
   return `<section class="card question" id="waiting-seat"><h2>${esc(t("Waiting for {who}: no phone holds the seat", { who: empty.map(nameOf) }))}</h2>
-    <p class="small">${esc(host ? t("Let their phone scan the QR code above and tap the seat, or set up the game again with a bot in that seat.") : t("Their phone joins by the QR code on the host's screen."))}</p>${host ? waitedChoices(st, empty, w) : ""}</section>`;
+    <p class="small">${esc(host ? t("Let their phone scan the QR code above and tap the seat, or set up the game again with a bot in that seat.") : t("Their phone joins by the QR code on the host's screen."))}</p>${host ? waitedChoices(st, empty, answering) : ""}</section>`;
 }
 
 /** After [panel] absent_s of waiting on such a seat (since the game's last input, on the daemon's
  * clock), the host chooses per seat: a bot takes it (seat_to_bot), skip it (skip_seat: the
  * seat passes its answer or ends its turn, where the game's describe() "skip" allows), or end the
  * game; "Wait" asks again after as long again (docs/phones.md "A seat nobody plays"). */
-function waitedChoices(st, seats, w) {
+function waitedChoices(st, seats, answering) {
   const after = (S.info && S.info.absent_s) || 120;
   const last = S.log[0];
   const now = Date.now() / 1000 + (S.skew || 0);
@@ -112,7 +113,6 @@ function waitedChoices(st, seats, w) {
     return "";
   }
   const skips = (GameViews.describe(st.game) || {}).skip || [];
-  const answering = new Set([...((w && w.seats) || []), ...((st.questions || []).flatMap((q) => q.seats || []))]);
   const rows = seats.map((s) => {
     const skip = answering.has(s) ? skips.includes("pass") : skips.includes("end_turn");
     return `<div class="row wrap" style="padding:4px 0">${coinBadge(s)}<span class="grow">${esc(nameOf(s))}</span>
