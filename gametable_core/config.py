@@ -62,12 +62,18 @@ def _gpio_pin(value: Any, where: str) -> Any:
 GPIO = Rule("an integer from 0 to 27", _gpio_pin)
 
 
+def _at_key(where: str, key: object) -> str:
+    """Where a refused table key sits: ``where.key``, or ``where`` alone for a key that is not
+    plain letters and digits (a key like "\n" would break the message; the refusal quotes it)."""
+    return f"{where}.{key}" if str(key).isalnum() else where
+
+
 def _by_seat(raw: dict[str, Any], where: str, rule: Rule) -> dict[int, Any]:
     """A table keyed by seat ("1" .. "6"), each value by ``rule``."""
     out: dict[int, Any] = {}
     for seat, value in raw.items():
         if not seat.isdigit() or not 1 <= int(seat) <= 6:
-            raise refusal(f"{where}.{seat}", "a seat number from 1 to 6 as the key", seat)
+            raise refusal(_at_key(where, seat), "a seat number from 1 to 6 as the key", seat)
         out[int(seat)] = rule.read(value, f"{where}.{seat}")
     return out
 
@@ -246,8 +252,7 @@ def _camera_markers(value: Any, where: str) -> Any:
         return REFUSED
     for marker in value:
         if marker not in MARKER_IDS:
-            named = f"{where}.{marker}" if str(marker).isalnum() else where  # a key like "\n": quoted after
-            raise refusal(named, "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
+            raise refusal(_at_key(where, marker), "a marker id 0, 1, 2 or 3 (ArUco DICT_4X4_50) as the key", marker)
     out: dict[str, tuple[float, float]] = {}
     for marker in MARKER_IDS:
         if marker not in value:

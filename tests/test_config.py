@@ -355,3 +355,13 @@ def test_every_key_the_docs_name_in_a_table_section_is_declared():
                 unknown += [f"{doc.name}: {m.group(0)}" for k in m.group(2).split(", ")
                             if section is None or k not in keys_of(section)]
     assert unknown == []
+
+
+def test_a_seat_table_key_like_a_newline_is_named_quoted_in_the_error():
+    """The property test's find: camera.seat_colours = { "\\n" = … } printed the newline raw."""
+    from gametable_core.config import parse
+    from gametable_core.config_rules import ConfigError
+
+    with pytest.raises(ConfigError) as err:
+        parse({"camera": {"seat_colours": {"\n": "#ffffff"}}})
+    assert "\n" not in str(err.value) and "camera.seat_colours: expected a seat number" in str(err.value)
