@@ -24,6 +24,9 @@ def _host(stack, browser, width: int = 360, height: int = 640):
     page.wait_for_function("() => S.online && Object.keys(S.games).length > 0")
     page.fill("#pin", PIN)
     page.click("#unlock")
+    page.locator("#lobby, #lobby-open").first.wait_for()  # (while a game is on, the lobby is folded)
+    if page.locator("#lobby-open").is_visible():
+        page.click("#lobby-open")
     page.locator("#lobby").wait_for()
     return page
 
