@@ -99,6 +99,13 @@ class Demo:
             if (table.state() or {}).get("phase") in ("over", "aborted"):
                 self.start(table)
             return
+        state = table.state() or {}
+        played = {p.get("seat") for p in state.get("players") or [] if isinstance(p, dict)} - table.bots
+        if state.get("phase") == "playing" and played & set(seats):
+            # a phone's seat plays already (its guided first game, or the host's game): that game stays
+            self.playing = True
+            table.bot_pause_s = self.PLAY_PAUSE_S
+            return
         you = seats[0]
         bot = next(s for s in range(1, 7) if s != you)
         players = [{"seat": you, "name": f"Seat {you}"}, {"seat": bot, "name": "Bot", "bot": True}]

@@ -44,6 +44,7 @@ from web_panel.host_login import HostLogin
 from web_panel.hub import KEEPALIVE_S, Hub, sse_frame
 from web_panel.i18n import COOKIE as LANG_COOKIE
 from web_panel.i18n import ENGLISH, LANGUAGES, TableLanguage, catalogue, choose, render
+from web_panel.learn import guided_game, may_replace
 from web_panel.link import TableLink
 from web_panel.security import (
     DEFAULT_PIN,
@@ -154,7 +155,7 @@ def create_app(config: Config, mqtt: TableLink | None = None, *, clock: Clock | 
     app.register_error_handler(413, panel.too_big)
     app.after_request(panel.headers)
     page = panel.page
-    for rule in ("/", "/join", "/seat", "/table", "/host", "/rules", "/rules/<path:topic>"):
+    for rule in ("/", "/join", "/seat", "/table", "/host", "/learn", "/rules", "/rules/<path:topic>"):
         app.add_url_rule(rule, "page", page, methods=["GET"])
     for rule, view in _GETS:
         app.add_url_rule(rule, view, getattr(panel, view), methods=["GET"])
@@ -174,7 +175,7 @@ _POSTS = [
     ("/api/host/offer", "start_offer"), ("/api/seat/claim", "claim"), ("/api/seat/leave", "leave"), ("/api/host/unlock", "unlock"),
     ("/api/host/lock", "lock"), ("/api/host/lift", "lift"), ("/api/host/share", "share"), ("/api/host/release", "release"),
     ("/api/cmd", "cmd"), ("/api/host/cmd", "host_cmd"), ("/api/flick", "do_flick"),
-    ("/api/host/lang", "set_table_lang"),
+    ("/api/host/lang", "set_table_lang"), ("/api/learn", "learn"),
 ]
 
 
@@ -240,6 +241,7 @@ class _Panel:
         self.host_names = HostCheck.for_config(config)
         self.keepalive_s, self.result_timeout_s, self.flick_timeout_s = keepalive_s, result_timeout_s, flick_timeout_s
         self.absent_s = absent_s  # a gone phone, or a seat waited on, is put to the host after this
+        self.guided_seat: int | None = None  # the seat of the guided first game this panel started last
 
     # --- the gate ----------------------------------------------------------------------------
     def gate(self) -> Response | None:
@@ -561,6 +563,28 @@ class _Panel:
         resp = self.publish(command)
         if resp.status_code == 200:
             self.venue_seats.spend(command)
+            if command["type"] == "new_game":
+                self.guided_seat = None  # the host's game is no guided game a phone may replace
+        return resp
+
+    def learn(self) -> Response:
+        """A guided first game (web_panel/learn.py) for this phone's seat: its seat against bots.
+        It replaces only a game no other person plays (``may_replace``); the host may always."""
+        link = self.link
+        if g.seat is None:
+            return fail(403, say("take a seat first: the guided game is played from your seat"))
+        public = link.public_state()
+        if not may_replace(public, g.seat, self.seats.taken(), host=g.host, virtual=link.table is not None,
+                           guided_seat=self.guided_seat if public and public.get("game") else None):
+            return fail(409, say("a game with other players is on the table; the host can end it first, "
+                                 "or start your guided game after it"))
+        try:
+            command = guided_game(g.body, g.seat, link.described_games(wait_s=GAMES_WAIT_S), self.seats.taken())
+        except CommandError as exc:
+            return fail(exc.status, exc.message)
+        resp = self.publish(command)
+        if resp.status_code == 200:
+            self.guided_seat = g.seat
         return resp
 
     def start_offer(self) -> Response:
@@ -580,6 +604,7 @@ class _Panel:
             command = new_game_for(offer, games[offer["game"]])
         except OfferError as exc:
             return fail(409, str(exc))
+        self.guided_seat = None  # (once started, the venue's match is no guided game either)
         return self.publish(command)
 
     def do_flick(self) -> Response:

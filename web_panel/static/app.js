@@ -52,6 +52,7 @@ async function post(path, body = {}) {
     data = await res.json();
   } catch (err) { data = { ok: false, error: res ? t("the panel answered HTTP {status}", { status: res.status }) : t("no connection to the table") }; }
   if (!data.ok) toast(data.error ? (S.showRules ? data.error : noRules(data.error)) : t("refused"));  // in this phone's language; rule numbers behind the switch
+  else Learn.acted(path, payload);  // the guided game's step may be waiting for this move (static/learn.js)
   return data;
 }
 
@@ -260,17 +261,18 @@ function render() {
   if (S.info) $("#table-name").textContent = tableTitle(S.info.table);
   let html;
   try {
-    html = r === "rules" ? rulesView() : r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
+    html = r === "rules" ? rulesView() : r === "learn" ? Learn.view() : r === "table" ? tableView() : r === "host" ? hostView() : (r === "seat" && S.me.seat) ? seatView() : joinView();
   } catch (err) {  // a drawing bug must not blank the phone: say so, and keep the stream alive
     console.error(err);
     html = `<section class="card question" id="render-error"><h2>${esc(t("This screen could not be drawn"))}</h2><p class="small">${esc(err && err.message)}</p></section>`;
   }
-  if (r !== "join" && r !== "rules" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + waitingSeatCard(S.state) + html;
+  if (r !== "join" && r !== "rules" && r !== "learn" && !(r === "seat" && !S.me.seat)) html = gameOverCard(S.state) + waitingSeatCard(S.state) + html;
   const typedPin = $("#pin") && $("#pin").value;  // a redraw between typing the PIN and tapping Unlock keeps it
   view.innerHTML = html;
   if (typedPin && $("#pin")) $("#pin").value = typedPin;
   tvLayout(view, r);
   hook("afterRender", r);
+  Learn.update();
   bringIntoView(r);
   conn();
 }
@@ -383,6 +385,7 @@ function joinView() {
   const atTable = S.joinCode || (S.info && (S.info.join_url || "").includes("?code="));
   const hint = atTable ? "" : `<p class="card" id="join-hint">${esc(t("To take a seat, scan the QR code on the table's screen. Anyone may watch."))}</p>`;
   return `<h1>${esc(t("Join the table"))}</h1><p class="muted">${esc(t("Tap your seat. Your phone keeps it, even after a reload."))}</p>${hint}
+    <a class="btn wide learn-link" href="/learn" id="join-learn">🎓 ${esc(t("First time? Play a guided game"))}</a>
     <div class="seats">${cards}</div>
     <div class="row" style="margin-top:14px"><a class="btn ghost grow" href="/table">${esc(t("Just watch"))}</a><a class="btn ghost grow" href="/rules" id="join-rules">${esc(t("How to play"))}</a><a class="btn ghost grow" href="/host">${esc(t("Host"))}</a></div>`;
 }
@@ -721,6 +724,7 @@ function lobbyCard() {
     <label class="field" for="game">${esc(t("Game"))}</label><select id="game" data-lobby="game">${Object.entries(games).map(([k, v]) => `<option value="${esc(k)}" ${k === L.game ? "selected" : ""}>${esc(t(v.title || k))}</option>`).join("")}</select>
     ${modes.length ? `<label class="field">${esc(t("Mode"))}</label><div class="seg modes" role="group" aria-label="${esc(t("Mode"))}">${modes.map((m) => seg("mode", m.mode, esc(t(m.title || m.mode)))).join("")}</div>
       <p class="muted small">${esc(mode.summary ? noRules(t(mode.summary)) : "")}${counts ? ` · ${esc(t("{counts} players", { counts }))}` : ""} · <a href="/rules/${esc(L.game)}/${esc(mode.mode || "")}" id="lobby-rules" class="tap">${esc(t("How to play"))}</a></p>` : ""}
+    <button type="button" class="btn wide" data-action="learn-start" data-game="${esc(L.game)}" data-mode="${esc(mode.mode || "")}" id="lobby-learn">🎓 ${esc(t("First time? A guided game of this mode against bots"))}</button>
     <label class="field">${esc(t("Players"))} <span class="muted small">${esc(t("(🤖: a bot plays the seat)"))}</span></label>${seatRows}
     ${pickTeams ? `<label class="field">${esc(t("Team split"))}</label><div class="seg">${seg("teamMode", "random", esc(t("Random")))}${seg("teamMode", "manual", esc(t("Manual")))}</div>` : ""}
     ${roles ? `<label class="field">${esc(label(roles.option))}</label><div class="seg">${seg("rolesMode", "random", esc(t("Drawn at random")))}${seg("rolesMode", "manual", esc(t("Chosen per seat")))}</div>` : ""}
@@ -881,6 +885,10 @@ async function act(el) {
       if (!I18N.chosen()) await I18N.load();  // this phone follows the table too, unless it chose
       toast(t("Table language set"), true); render();
     }
+  } else if (a === "learn-start") {
+    await Learn.start(el.dataset.game, el.dataset.mode || null);
+  } else if (a.startsWith("coach-")) {
+    await Learn.act(a);
   } else if (a === "lobby-open") {
     S.lobbyOpen = true; render(); const l = $("#lobby"); if (l) l.scrollIntoView();
   } else {

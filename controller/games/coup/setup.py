@@ -54,6 +54,8 @@ def describe() -> dict[str, Any]:
                 "summary": "Bluff with hidden roles on your phone; the last player with influence wins (coup.md).",
                 "players": list(range(lo, hi + 1)),
                 "teams": False,
+                # the guided first game (docs/phones.md): the newcomer's turn first (CP-1 lets the lobby choose)
+                "guided": {"first": ["setup", "first"]},
                 "options": {
                     "timeout_s": window_option(
                         DEFAULT_TIMEOUT_S,

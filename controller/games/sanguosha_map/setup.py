@@ -51,7 +51,9 @@ def describe() -> dict[str, Any]:
         "modes": [{"mode": "battle", "title": "Battlefield",
                    "summary": "Two sides move generals on a map, fight minions, castles and bosses (SG).",
                    "players": [n for n in range(lo, hi + 1) if n % 2 == 0], "teams": True,
-                   "options": options}],
+                   "options": options,
+                   # the guided first game (docs/phones.md): fights resolved on the phones, no board to set up
+                   "guided": {"options": {"fights": "quick"}}}],
     }
 
 

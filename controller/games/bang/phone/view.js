@@ -253,6 +253,20 @@ const Bang = {
 };
 
 GameViews.register("bang", {
+  /** The guided first game (web_panel/static/learn.js): your role and character, a turn of drawing,
+   * playing and ending, and what the others' cards do to you (BG-2, BG-3). */
+  tutorial: (mode, kit) => [
+    { id: "role", text: N_("Your role: the Sheriff's is open to all, the others are secret."), target: "#my-role", route: "seat", next: true,
+      why: N_("Tap it to see whom you must beat: the Sheriff and Deputies against the Outlaws and the Renegade.") },
+    { id: "character", text: N_("Your character: your life points and an ability of your own."), target: "#my-character", route: "seat", next: true,
+      why: N_("Lose all your life and you are out. Beer gives one back.") },
+    kit.waitTurn(),
+    { id: "play", text: N_("Your turn: tap a card of your hand to play it, or end the turn."), target: ["#my-cards", "#moves"], route: "seat",
+      why: N_("You drew two cards. Only one BANG! a turn; blue cards stay in front of you."), done: (c) => c.actedAny() || !c.mine },
+    { id: "end-turn", text: N_("End your turn when you are done."), target: ['[data-move="end_turn"]', "#moves"], route: "seat",
+      why: N_("At the end you keep no more cards than your life: the phone asks which to discard."), done: (c) => !c.mine },
+    kit.finish(N_("When a bot shoots you, your phone asks you to answer with Missed! or to lose a life.")),
+  ],
   /** How to play (the /rules pages, web_panel/static/rules.js): mode -> {pic, lines}, each line a
    * t() msgid; a drawing where it helps (inline SVG). Written for players: no rule numbers. */
   rules: () => {

@@ -190,6 +190,35 @@
     return `<section class="card" id="players"><ul class="players tk-players">${items}</ul><p class="muted small">${esc(t("Deck {deck} · discard pile {discard}", { deck: st.deck ?? "?", discard: st.discard_pile ?? 0 }))}</p></section>`;
   }
 
+  /** The guided first game (web_panel/static/learn.js): you, your turn, a flick on the table view,
+   * what the referee does, ending the turn, and the mode's goal (CW-3, CW-5, CW-7). */
+  const GOALS = {
+    ffa: N_("A coin inside the goal is out. The last coin on the table wins."),
+    teams: N_("Knock the other team's coins into the goal and keep your team's out: the team with a coin left wins."),
+    infinite: N_("Nobody is out: every coin in the goal scores a point for the other team. The first team to the target wins."),
+    biohazard: N_("Mothers and zombies against humans: a human who dies may come back as a zombie. Read your side on your card."),
+    football: N_("Flick your team's coins to push the white ball through the other team's goal mouth."),
+    three_kingdoms: N_("Your identity is secret: play your cards (Elixir, Burning Camps, Combo) to help your side."),
+  };
+  function tutorial(mode, kit) {
+    const steps = [
+      { id: "coin", text: N_("This is you: your seat, and the coin you flick."), target: "#my-coin", route: "seat", next: true,
+        why: football() ? N_("Your team flicks the coins of its colour; the white coin is the ball.") : N_("Your coin's colour and shape are how the table and the other players tell it apart.") },
+      ...(mode === "three_kingdoms" ? [{ id: "hand", text: N_("Your identity and your cards: only your phone shows them."), target: "#tk-hand", route: "seat", next: true,
+        why: N_("Tap a card to read what it does. Its button appears here when you may play it.") }] : []),
+      kit.waitTurn({ done: (c) => c.mine && c.has("shot") }),
+      { id: "flick", text: N_("Drag your coin back and let go, like a slingshot, to flick it."), target: "#board", route: "table",
+        why: N_("On the real table you flick it with your striker. Aim at the other coins: knock them into the goal in the middle."),
+        done: (c) => c.acted("flick") || !c.mine },
+      { id: "referee", text: N_("The table referees by itself: it saw your strike and where the coins stopped."), target: "#turn-banner", next: true,
+        why: N_("When it cannot be sure (did a coin fly?), every phone asks. Answer what you saw: the others see the answer.") },
+      { id: "end-turn", text: N_("Flick again while strikes are left, or end your turn."), target: ["#end-turn", "#flick-hint"], route: "seat",
+        why: N_("The pips in the banner are the strikes left. Touching another coin ends the turn by itself."), done: (c) => !c.mine },
+      kit.finish(GOALS[mode] || GOALS.ffa),
+    ];
+    return steps;
+  }
+
   function seatView(st, pv, seat) {
     let html = turnBanner(true) + myCoin(st, seat);
     const tk = threeKingdoms(st);
@@ -433,6 +462,7 @@
       };
     },
     css: true,
+    tutorial,
     banner,
     seatView,
     tableView,

@@ -226,6 +226,21 @@ const Coup = {
 };
 
 GameViews.register("coup", {
+  /** The guided first game (web_panel/static/learn.js): your cards and coins, a safe first action,
+   * the bot's claims you may challenge, and how the game is won (CP-2, CP-3, CP-5). */
+  tutorial: (mode, kit) => [
+    { id: "cards", text: N_("These two cards are your influence: only your phone shows them."), target: "#my-cards", route: "seat", next: true,
+      why: N_("Lose both and you are out. Tap a card to read what its role may do.") },
+    { id: "coins", text: N_("Your coins pay for actions."), target: "#my-coins", route: "seat", next: true,
+      why: N_("With 7 coins you may launch a Coup: the target loses a card. With 10 you must.") },
+    kit.waitTurn(),
+    { id: "income", text: N_("Take Income: one coin."), target: ['[data-move="income"]', "#moves"], route: "seat",
+      why: N_("Income is safe: nobody can challenge or block it. The other actions claim a role, and you may claim one you do not hold."),
+      done: (c) => c.actedAny() || !c.mine },
+    { id: "watch", text: N_("Now the bot plays. When it claims a role, you may challenge it or let it pass."), target: ["#window", "#turn-banner"], route: "seat",
+      why: N_("Whoever is wrong about a challenge loses a card. The buttons and a countdown appear here."), done: (c) => c.mine },
+    kit.finish(N_("The last player with a card wins. Watch what the others claim, and bluff when it pays.")),
+  ],
   /** How to play (the /rules pages, web_panel/static/rules.js): mode -> {pic, lines}, each line a
    * t() msgid; a drawing where it helps (inline SVG). Written for players: no rule numbers. */
   rules: () => {

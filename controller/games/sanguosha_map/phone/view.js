@@ -453,6 +453,25 @@ async function send(move, args) {
 }
 
 GameViews.register("sanguosha_map", {
+  /** The guided first game (web_panel/static/learn.js): your general, a roll, a move on the map,
+   * the end of the turn, and how a side wins (SG-2, SG-3, SG-4). */
+  tutorial: (mode, kit) => [
+    { id: "general", text: N_("Choose the general you play."), target: "#sg-offers", route: "seat",
+      why: N_("Each general has its own health and skill: tap a name to read its card."),
+      skip: (c) => !c.has("pick_general"), done: (c) => c.acted("pick_general") },
+    kit.waitTurn(),
+    { id: "roll", text: N_("Roll the die: it says how far you may move."), target: ['[data-move="roll"]', ".sg-die"], route: "seat",
+      why: N_("With real dice at the table you type what you rolled instead."), skip: (c) => !c.has("roll") && !c.acted("roll"),
+      done: (c) => c.acted("roll") || !c.mine },
+    { id: "keep", text: N_("Keep the roll, or roll once more."), target: ['[data-move="keep"]', "#moves"], route: "seat",
+      why: N_("A second roll is allowed once, and it must be kept."), skip: (c) => !c.has("keep"), done: (c) => c.acted("keep") || c.acted("reroll") || !c.mine },
+    { id: "move", text: N_("Tap a lit cell on the map, then “Move here”."), target: ["#sg-pick", "#sg-viewport"], route: "seat",
+      why: N_("Each lit cell is one you can reach this turn; the phone shows its cost."), skip: (c) => !c.has("move") && !c.acted("move"),
+      done: (c) => c.acted("move") || !c.mine },
+    { id: "end-turn", text: N_("Attack a target in range if there is one, then end your turn."), target: ['[data-move="end_turn"]', "#moves"], route: "seat",
+      why: N_("杀 (Strike) attacks; the target answers with 闪 (Dodge) or takes the damage."), done: (c) => !c.mine },
+    kit.finish(N_("A side wins when the other side's castle falls.")),
+  ],
   /** How to play (the /rules pages, web_panel/static/rules.js): mode -> {pic, lines}, each line a
    * t() msgid; a drawing where it helps (inline SVG). Written for players: no rule numbers. */
   rules: () => {
