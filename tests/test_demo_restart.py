@@ -8,33 +8,16 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from gametable.broker import free_port
 from tests.helpers.browser import PHONE_360, flick_on_table_view, shot
+from tests.helpers.demo import start_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("close_contexts")]
-
-
-def _start(cfg: Path, port: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--bots", "1",
-                             "--no-browser", "--speed", "20"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, cwd=ROOT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/info", timeout=2):
-                return proc
-        except OSError:
-            assert proc.poll() is None, proc.stdout.read() if proc.stdout else ""
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError("the demo's panel never answered")
 
 
 def _stop(proc: subprocess.Popen) -> str:
@@ -62,7 +45,7 @@ def test_make_demo_twice_in_a_row_plays_both_times(tmp_path, browser):
     phone = browser.new_context(**PHONE_360).new_page()
     phone.set_default_timeout(30_000)
     for run in (1, 2):
-        proc = _start(cfg, port)
+        proc = start_demo(cfg, port)
         try:
             phone.goto(url + "/table")
             # nobody plays yet (run 1) / the phone's seat is kept (run 2): a game is on the table view
@@ -93,7 +76,7 @@ def test_the_terminal_shows_the_lan_address_and_a_qr_code_and_a_busy_port_is_one
     cfg = tmp_path / "demo.toml"
     cfg.write_text(f'table_id = "demo"\n[journal]\npath = "{tmp_path / "j.sqlite"}"\n'
                    f'[panel]\nhost = "0.0.0.0"\nport = {port}\npin = "2468"\n')
-    out = _stop(_start(cfg, port))
+    out = _stop(start_demo(cfg, port))
     lan = lan_address()
     assert f"phones (same Wi-Fi): http://{lan or '127.0.0.1'}:{port}/join" in out, out[-2000:]
     assert "▀" in out or "█" in out or "▄" in out  # the QR code, drawn with block characters

@@ -9,19 +9,15 @@ every screen the coach draws passes the size and English measures. Screenshots: 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
 from gametable.broker import free_port
 from tests.helpers.browser import PHONE, english_words, flick_on_table_view, shot
+from tests.helpers.demo import start_demo
 from tests.test_panel_sizes_browser import MEASURE
 
-ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("close_contexts")]
 
 # every game and mode the lobby offers, as the /learn page lists them (its buttons' ids)
@@ -42,19 +38,8 @@ def demo(tmp_path_factory):
     cfg = folder / "demo.toml"
     cfg.write_text(f'table_id = "demo"\n[journal]\npath = "{folder / "j.sqlite"}"\n'
                    f'[panel]\nhost = "127.0.0.1"\nport = {port}\npin = "2468"\n')
-    proc = subprocess.Popen([sys.executable, "-m", "gametable.cli", "sim", "--config", str(cfg), "--bots", "1",
-                             "--no-browser", "--speed", "20"], stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
-                            cwd=ROOT)
+    proc = start_demo(cfg, port, keep_output=False)
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/api/info", timeout=2):
-                break
-        except OSError:
-            assert proc.poll() is None, "the demo exited"
-            assert time.monotonic() < deadline, "the demo's panel never answered"
-            time.sleep(0.2)
     yield url
     proc.terminate()
     proc.wait(timeout=30)
