@@ -96,7 +96,6 @@ const Learn = {
     if (!r || !step) { if (box) box.remove(); document.body.style.paddingBottom = ""; return; }
     if (!box) { box = document.createElement("aside"); box.id = "coach"; box.className = "coach"; box.setAttribute("aria-live", "polite"); document.body.appendChild(box); }
     const away = step.route && route() !== step.route;  // the control is on another tab: that tab first
-    const target = away ? document.getElementById(`tab-${step.route}`) : this.target(step);
     const last = step.last || (n && i === n - 1);
     const tabName = step.route && document.getElementById(`tab-${step.route}`) ? document.getElementById(`tab-${step.route}`).textContent : "";
     box.dataset.step = step.id || "";
@@ -109,6 +108,19 @@ const Learn = {
         <button type="button" class="btn primary wide" data-action="coach-done" id="coach-done">${esc(t("Done"))}</button>`
         : step.next ? `<button type="button" class="btn primary wide" data-action="coach-next" id="coach-next">${esc(t("Next"))}</button>` : ""}`;
     document.body.style.paddingBottom = `${box.offsetHeight + 16}px`;
+    this.ringing = { r, step, away, i };
+    this.ring();
+    // the control may be drawn after the coach (a seat's private view arrives apart from the state,
+    // a view may patch its part of the screen by itself): look again until the coach closes
+    if (!this.watch) this.watch = setInterval(() => this.ring(), 250);
+  },
+  /** Ring the current step's control and, for a while after it first shows, keep it in sight. */
+  ring() {
+    const box = document.getElementById("coach"), cur = this.ringing;
+    if (!box || !cur) { clearInterval(this.watch); this.watch = null; this.ringing = null; return; }
+    const { r, step, away, i } = cur;
+    const target = away ? document.getElementById(`tab-${step.route}`) : this.target(step);
+    for (const el of document.querySelectorAll(".coach-target")) if (el !== target) el.classList.remove("coach-target");
     if (!target) return;
     target.classList.add("coach-target");
     const key = `${i}:${away}:${target.id || target.className}`;
