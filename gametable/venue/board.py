@@ -17,10 +17,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import segno
-from flask import Flask, Response, abort, jsonify, redirect, request
+from flask import Flask, Response, abort, g, jsonify, redirect, request
 from werkzeug.wrappers import Response as BaseResponse
 
-from gametable.venue.board_operator import operator_routes
+from gametable.venue.board_operator import operator_routes, staff_routes
 from gametable.venue.config import VenueConfig
 from gametable.venue.ingest import Venue
 from gametable.venue.operator import Operator
@@ -28,7 +28,8 @@ from gametable.venue.profiles import Profile, ProfileError, Profiles
 from gametable.venue.ratings import league
 from gametable.venue.scheduler import Scheduler
 from gametable.venue.setup import TABLE_ID
-from gametable.venue.store import player_id
+from gametable.venue.staff import Staff
+from gametable.venue.store import OWNER, player_id
 from gametable.venue.tickets import Tickets
 from gametable.venue.tournament import TournamentError
 from gametable.venue.words import WORDS, language
@@ -67,7 +68,8 @@ def _frame(venue: Venue, config: VenueConfig, since: int) -> tuple[int, list[dic
 
 
 def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler: Scheduler, host_key: str,
-                 wake: Callable[[], None], profiles: Profiles, operator: Operator | None = None) -> Flask:
+                 wake: Callable[[], None], profiles: Profiles, operator: Operator | None = None,
+                 staff: Staff | None = None) -> Flask:
     """The board app; ``host_key``: the venue host's login; ``wake``: schedule matches now."""
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
     page = (STATIC / "board.html").read_text(encoding="utf-8")
@@ -83,11 +85,13 @@ def create_board(venue: Venue, config: VenueConfig, changes: Changes, scheduler:
     _live_routes(app, venue, config, changes)
     _league_routes(app, venue)
     _export_routes(app, venue)
-    _host_routes(app, host_key)
+    staff = staff or Staff(venue.store, time.time)
+    _host_routes(app, host_key, staff)
     _tournament_routes(app, scheduler, wake)
     _profile_routes(app, profiles)
     _ticket_routes(app, profiles, venue.tickets, config)
     operator_routes(app, operator or Operator(venue.store, time.time))
+    staff_routes(app, staff)
     for code in (400, 403, 404):
         app.register_error_handler(code, _error)
 
@@ -205,9 +209,13 @@ def _error(exc: Any) -> tuple[Response, int]:
     return jsonify({"ok": False, "error": getattr(exc, "description", str(exc))}), exc.code
 
 
-def _is_host(host_key: str) -> bool:
+def _host_of(host_key: str, staff: Staff) -> str | None:
+    """Who the request's host key (header or cookie) belongs to: the owner, a staff member whose key
+    is not revoked, or nobody."""
     given = request.headers.get("X-Venue-Host") or request.cookies.get(HOST_COOKIE) or ""
-    return hmac.compare_digest(given.encode(), host_key.encode())
+    if given and hmac.compare_digest(given.encode(), host_key.encode()):
+        return OWNER
+    return staff.who(given)
 
 
 def _body() -> dict[str, Any]:
@@ -230,28 +238,42 @@ def _tournament_request(data: dict[str, Any]) -> tuple[str, str, str, str | None
             [p.strip() for p in players], list(tables))
 
 
-def _host_routes(app: Flask, host_key: str) -> None:
-    """The venue host's login (the key the service prints, kept in the database); every POST on
-    tournaments needs it."""
+def _host_routes(app: Flask, host_key: str, staff: Staff) -> None:
+    """The venue host's login: the owner's key (the one the service prints, kept in the database) or
+    a staff key the owner made (gametable/venue/staff.py); every POST on tournaments and every
+    operator path needs one, and ``g.host`` names who is asking, for the operator log."""
 
     @app.get("/api/host")
     def host_status() -> Response:
-        return jsonify({"host": _is_host(host_key)})
+        who = _host_of(host_key, staff)
+        return jsonify({"host": who is not None, "who": who, "owner": who == OWNER})
 
     @app.post("/api/host")
     def host_login() -> Response:
-        if not hmac.compare_digest(str(_body().get("key", "")).encode(), host_key.encode()):
+        key = str(_body().get("key", ""))
+        if not (hmac.compare_digest(key.encode(), host_key.encode()) or staff.who(key)):
             abort(403, "wrong venue host key")
         resp = jsonify({"ok": True})
-        resp.set_cookie(HOST_COOKIE, host_key, httponly=True, samesite="Strict")
+        resp.set_cookie(HOST_COOKIE, key, httponly=True, samesite="Strict")
+        return resp
+
+    @app.post("/api/host/logout")
+    def host_logout() -> Response:
+        resp = jsonify({"ok": True})
+        resp.delete_cookie(HOST_COOKIE, httponly=True, samesite="Strict")
         return resp
 
     @app.before_request
     def host_only() -> None:
-        guarded = request.path.startswith("/api/operator") or (
+        guarded = request.path.startswith(("/api/operator", "/api/staff")) or (
             request.method == "POST" and request.path.startswith("/api/tournaments"))
-        if guarded and not _is_host(host_key):
-            abort(403, "only the venue host may do that (log in with the venue host key)")
+        if not guarded:
+            return
+        g.host = _host_of(host_key, staff)
+        if g.host is None:
+            abort(403, "only the venue host may do that (log in with the venue host key or a staff key)")
+        if request.path.startswith("/api/staff") and g.host != OWNER:
+            abort(403, "only the venue's own host key hands out and revokes staff keys")
 
 
 def _tournament_routes(app: Flask, scheduler: Scheduler, wake: Callable[[], None]) -> None:
@@ -278,7 +300,7 @@ def _tournament_routes(app: Flask, scheduler: Scheduler, wake: Callable[[], None
             elif action == "award":
                 scheduler.award(tid, number, str(_body().get("winner")))
             elif action == "correct":
-                scheduler.correct(tid, number, str(_body().get("winner")))
+                scheduler.correct(tid, number, str(_body().get("winner")), by=g.host)
             else:
                 abort(404, "replay, award or correct")
         except (TournamentError, StopIteration) as exc:

@@ -20,7 +20,17 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from gametable.venue.profiles import clean_name
-from gametable.venue.store import REMOVED_PREFIX, Store, games, is_bot, operator_log, profiles, results
+from gametable.venue.store import (
+    OWNER,
+    REMOVED_PREFIX,
+    Store,
+    games,
+    is_bot,
+    log_change,
+    operator_log,
+    profiles,
+    results,
+)
 
 
 class OperatorError(ValueError):
@@ -33,15 +43,15 @@ class LogEntry:
     action: str
     subject: str
     detail: dict[str, Any]
+    by: str  # "owner" or the staff key's name (gametable/venue/staff.py)
 
 
 class Operator:
     def __init__(self, store: Store, clock: Callable[[], float]) -> None:
         self.store, self.clock = store, clock
 
-    def _log(self, conn: Connection, action: str, subject: str, **detail: Any) -> None:
-        conn.execute(operator_log.insert().values(at=self.clock(), action=action, subject=subject,
-                                                  detail=json.dumps(detail, sort_keys=True)))
+    def _log(self, conn: Connection, action: str, subject: str, by: str, **detail: Any) -> None:
+        log_change(conn, self.clock(), action, subject, by, **detail)
 
     @staticmethod
     def _profile_name(conn: Connection, pid: str) -> str:
@@ -50,17 +60,17 @@ class Operator:
             raise OperatorError(f"no profile {pid!r}")
         return str(name)
 
-    def rename(self, pid: str, name: object) -> str:
+    def rename(self, pid: str, name: object, by: str = OWNER) -> str:
         """A profile's new name, on every result it played too; returns the name as stored."""
         new = clean_name(name)
         with self.store.engine.begin() as conn:
             old = self._profile_name(conn, pid)
             conn.execute(profiles.update().where(profiles.c.id == pid).values(name=new))
             conn.execute(results.update().where(results.c.player == pid).values(name=new))
-            self._log(conn, "rename", pid, before=old, after=new)
+            self._log(conn, "rename", pid, by, before=old, after=new)
         return new
 
-    def merge(self, into: str, other: str) -> int:
+    def merge(self, into: str, other: str, by: str = OWNER) -> int:
         """``other`` (a profile, or a guest's player id such as ``tess``) becomes the profile
         ``into``: its results move over under ``into``'s name; a merged profile is deleted. Two
         seats of one game never merge (nobody plays twice in a game). Returns the results moved."""
@@ -80,10 +90,10 @@ class Operator:
             conn.execute(results.update().where(results.c.player == other).values(player=into, name=name))
             if is_profile:
                 conn.execute(profiles.delete().where(profiles.c.id == other))
-            self._log(conn, "merge", into, other=other, results=len(theirs))
+            self._log(conn, "merge", into, by, other=other, results=len(theirs))
         return len(theirs)
 
-    def delete(self, pid: str) -> int:
+    def delete(self, pid: str, by: str = OWNER) -> int:
         """Remove a person: the profile goes, its results stay anonymous (out of the league).
         Returns the results kept anonymous."""
         with self.store.engine.begin() as conn:
@@ -91,10 +101,10 @@ class Operator:
             anon = REMOVED_PREFIX + secrets.token_hex(6)
             moved = conn.execute(results.update().where(results.c.player == pid).values(player=anon, name="")).rowcount
             conn.execute(profiles.delete().where(profiles.c.id == pid))
-            self._log(conn, "delete", anon, results=moved)  # the log keeps no trace of who it was
+            self._log(conn, "delete", anon, by, results=moved)  # the log keeps no trace of who it was
         return int(moved)
 
-    def void(self, key: str, reason: object) -> str:
+    def void(self, key: str, reason: object, by: str = OWNER) -> str:
         """Void a stored game (a wrong result, a test game): kept, marked, never counted again.
         Returns its key."""
         if not isinstance(reason, str) or not reason.strip() or len(reason) > 200 or not reason.isprintable():
@@ -107,10 +117,10 @@ class Operator:
             if row.voided_at is not None:
                 raise OperatorError(f"game {key!r} is voided already")
             conn.execute(games.update().where(games.c.id == row.id).values(voided_at=self.clock()))
-            self._log(conn, "void", key, reason=why)
+            self._log(conn, "void", key, by, reason=why)
         return key
 
     def log(self) -> list[LogEntry]:
         with self.store.engine.connect() as conn:
             rows = conn.execute(sa.select(operator_log).order_by(operator_log.c.id))
-            return [LogEntry(r.at, r.action, r.subject, json.loads(r.detail)) for r in rows]
+            return [LogEntry(r.at, r.action, r.subject, json.loads(r.detail), r.staff or OWNER) for r in rows]

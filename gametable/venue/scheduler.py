@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from gametable.venue import tournament as tm
 from gametable.venue.ingest import TableLive
 from gametable.venue.results import Outcome
-from gametable.venue.store import Store, matches, operator_log, tournaments
+from gametable.venue.store import OWNER, Store, log_change, matches, tournaments
 
 OFFER_ID = re.compile(r"venue-(\d+)-(\d+)-[0-9a-f]+")
 Offer = tuple[str, dict[str, Any] | None]  # (table id, offer payload or None to withdraw it)
@@ -142,7 +142,7 @@ class Scheduler:
     def award(self, tid: int, number: int, winner: str) -> None:
         self._decide(tid, number, winner, awarded=True)
 
-    def correct(self, tid: int, number: int, winner: str) -> None:
+    def correct(self, tid: int, number: int, winner: str, by: str = OWNER) -> None:
         """The venue host corrects a decided match's result (tm.correct says when it may), logged
         in the operator log with the result it replaces."""
         t = next((t for t in self.tournaments() if t.id == tid), None)
@@ -154,9 +154,7 @@ class Scheduler:
         with self.store.engine.begin() as conn:
             conn.execute(matches.update().where((matches.c.tournament_id == tid) & (matches.c.number == number))
                          .values(winner=winner, awarded=True))
-            conn.execute(operator_log.insert().values(
-                at=self.clock(), action="correct", subject=f"tournament {tid} match {number}",
-                detail=json.dumps({"before": before, "after": winner}, sort_keys=True)))
+            log_change(conn, self.clock(), "correct", f"tournament {tid} match {number}", by, before=before, after=winner)
             self._insert(conn, tid, tm.advance(t.format, t.players, ms))
 
     def replay(self, tid: int, number: int) -> None:

@@ -29,6 +29,7 @@ from gametable.venue.operator import Operator
 from gametable.venue.profiles import Profiles
 from gametable.venue.scheduler import Scheduler
 from gametable.venue.setup import BRIDGED, LINK, OFFER, RESULTS, SYNC
+from gametable.venue.staff import Staff
 from gametable.venue.store import Store
 
 log = logging.getLogger("gametable.venue")
@@ -46,6 +47,7 @@ class VenueService:
         self.scheduler = Scheduler(self.venue.store, clock)
         self.profiles = Profiles(self.venue.store, clock)
         self.operator = Operator(self.venue.store, clock)
+        self.staff = Staff(self.venue.store, clock)
         self.venue.on_finished.append(self._on_finished)
         self.venue.ask = self._ask
         self._asks = 0
@@ -128,7 +130,7 @@ class VenueService:
         if self.config.schedule:
             threading.Thread(target=self._schedule_loop, name="venue-schedule", daemon=True).start()
         app = create_board(self.venue, self.config, self.changes, self.scheduler, self.host_key, self._wake.set,
-                           self.profiles, self.operator)
+                           self.profiles, self.operator, self.staff)
         self.server = BoardServer(app, self.config.board_host, self.config.board_port).start()
         return self
 

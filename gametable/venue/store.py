@@ -111,7 +111,26 @@ operator_log = sa.Table(  # what the venue host changed by hand (gametable/venue
     sa.Column("action", sa.String(32), nullable=False),
     sa.Column("subject", sa.String(200), nullable=False),
     sa.Column("detail", sa.Text, nullable=False),  # JSON
+    sa.Column("staff", sa.String(200)),  # who made it: "owner" or a staff key's name (none before schema 6: the owner)
 )
+staff_keys = sa.Table(  # per-staff venue host keys (gametable/venue/staff.py): only each key's sha256 is kept
+    "staff_keys", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("key_hash", sa.String(64), nullable=False, unique=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("revoked_at", sa.Float),
+)
+
+
+OWNER = "owner"  # the venue's own host key, as the operator log names it (gametable/venue/staff.py)
+
+
+def log_change(conn: Connection, at: float, action: str, subject: str, staff: str, **detail: Any) -> None:
+    """One line of the operator log: what the venue host (``staff``: "owner" or a staff key's name)
+    changed by hand, in the transaction that changed it."""
+    conn.execute(operator_log.insert().values(at=at, action=action, subject=subject, staff=staff,
+                                              detail=json.dumps(detail, sort_keys=True)))
 
 
 def _v1(conn: Connection) -> None:
@@ -139,7 +158,13 @@ def _v5(conn: Connection) -> None:
     operator_log.create(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
+def _v6(conn: Connection) -> None:
+    if "staff" not in {c["name"] for c in sa.inspect(conn).get_columns("operator_log")}:  # (v5 made it on a new database)
+        conn.execute(sa.text("ALTER TABLE operator_log ADD COLUMN staff VARCHAR(200)"))
+    staff_keys.create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1, _v2, _v3, _v4, _v5, _v6]
 
 
 MIGRATION_LOCK = 0x6761_6D65_7461  # PostgreSQL advisory lock key of the venue's migrations ("gameta")

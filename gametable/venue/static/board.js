@@ -182,12 +182,55 @@ async function decide(tid, number, action, body) {
   if (!ok) document.getElementById("tournament-error").textContent = answer.error;
   loadTournaments();
 }
+const $id = (id) => document.getElementById(id);
+const when = (at) => new Date(at * 1000).toISOString().slice(0, 16).replace("T", " ");  // ISO 8601, UTC
 async function showHost() {
-  isHost = (await (await fetch("/api/host")).json()).host;
-  document.getElementById("host-login").hidden = isHost;
-  document.getElementById("tournament-new").hidden = !isHost;
+  const me = await (await fetch("/api/host")).json();
+  isHost = me.host;
+  $id("host-login").hidden = isHost;
+  $id("tournament-new").hidden = !isHost;
+  $id("host-who").hidden = !isHost;
+  $id("host-name").textContent = isHost ? `${w("logged_in_as")} ${me.owner ? w("owner") : me.who}` : "";
+  $id("staff").hidden = !me.owner;
+  $id("changes").hidden = !isHost;
   loadTournaments();
+  if (me.owner) loadStaff();
+  if (isHost) loadChanges();
 }
+// The owner's staff keys (gametable/venue/staff.py): one a person, revoked when they leave.
+async function loadStaff() {
+  const body = $id("staff-keys").querySelector("tbody");
+  body.replaceChildren(...(await (await fetch("/api/staff")).json()).map((k) => el("tr", {"data-staff": k.id},
+    el("td", {}, k.name), el("td", {}, when(k.made)),
+    el("td", {}, k.revoked ? `${w("revoked")} ${when(k.revoked)}` : button(w("revoke"), async () => {
+      const [ok, answer] = await post(`/api/staff/${k.id}/revoke`, {});
+      $id("staff-error").textContent = ok ? "" : answer.error;
+      $id("staff-made").hidden = true;
+      loadStaff(); loadChanges();
+    })))));
+}
+// What was changed by hand, and by whom (the operator log).
+async function loadChanges() {
+  const res = await fetch("/api/operator/log");
+  if (!res.ok) return;
+  const body = $id("changes-log").querySelector("tbody");
+  body.replaceChildren(...(await res.json()).reverse().slice(0, 50).map((e) => el("tr", {},
+    el("td", {}, when(e.at)), el("td", {}, e.by === "owner" ? w("owner") : e.by),
+    el("td", {}, `${w("change_" + e.action)} ${e.detail.name || e.subject}`))));
+}
+$id("staff-new").onsubmit = async (e) => {
+  e.preventDefault();
+  const [ok, answer] = await post("/api/staff", {name: $id("staff-name").value});
+  $id("staff-error").textContent = ok ? "" : answer.error;
+  const made = $id("staff-made");
+  made.hidden = !ok;
+  if (ok) {
+    made.replaceChildren(`${w("key_for").replace("{name}", answer.name)} `, el("code", {id: "staff-key"}, answer.key), ` ${w("key_once")}`);
+    $id("staff-name").value = "";
+  }
+  loadStaff(); loadChanges();
+};
+$id("host-logout").onclick = async () => { await post("/api/host/logout", {}); showHost(); };
 document.getElementById("host-login").onsubmit = async (e) => {
   e.preventDefault();
   const [ok, answer] = await post("/api/host", {key: document.getElementById("host-key").value});
