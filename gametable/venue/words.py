@@ -31,6 +31,10 @@ WORDS: dict[str, dict[str, str]] = {
         "change_rename": "renamed", "change_merge": "merged into", "change_delete": "deleted a person",
         "change_void": "voided game", "change_correct": "corrected", "change_staff_key": "made a staff key for",
         "change_revoke": "revoked the staff key of",
+        "new_name": "new name", "rename": "Rename", "merge_other": "another player's id (e.g. tess)",
+        "merge_in": "Merge into this player", "delete_person": "Delete this person",
+        "delete_confirm": "Delete this person? Their games stay, without their name, out of the league.",
+        "void": "Void", "void_reason": "Why is this game voided?", "done": "Done.",
     },
     "zh": {
         "title": "场馆总览", "tables": "桌台", "online": "在线", "offline": "离线",
@@ -59,6 +63,10 @@ WORDS: dict[str, dict[str, str]] = {
         "change_rename": "改名", "change_merge": "合并到", "change_delete": "删除了一位玩家",
         "change_void": "作废对局", "change_correct": "更正", "change_staff_key": "生成员工密钥：",
         "change_revoke": "吊销员工密钥：",
+        "new_name": "新名字", "rename": "改名", "merge_other": "另一位玩家的编号（例如 tess）",
+        "merge_in": "合并到这位玩家", "delete_person": "删除此人",
+        "delete_confirm": "删除此人？对局保留，但不再显示其名字，也不计入排行榜。",
+        "void": "作废", "void_reason": "为什么作废这一局？", "done": "已完成。",
     },
 }
 LANGUAGES = tuple(WORDS)

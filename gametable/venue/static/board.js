@@ -127,14 +127,47 @@ async function loadLeague() {
       el("td", {}, link), el("td", {}, r.rating.toFixed(1)), el("td", {}, String(r.played)), el("td", {}, String(r.won)))];
   }));
 }
+let shown = null;  // the player whose history is open
 async function showHistory(player) {
-  const data = await (await fetch(`/api/players/${encodeURIComponent(player)}`)).json();
+  const res = await fetch(`/api/players/${encodeURIComponent(player)}`);
+  if (!res.ok) { document.getElementById("history").hidden = true; return; }
+  const data = await res.json();
+  shown = data.player;
   document.getElementById("history-name").textContent = data.name;
-  document.querySelector("#history tbody").replaceChildren(...data.games.map((g) => el("tr", {},
+  // the venue host corrects the records from here (the operator's tools, gametable/venue/board_operator.py)
+  const voidButton = (g) => (isHost ? [button(w("void"), async () => {
+    const reason = prompt(w("void_reason"));
+    if (reason) operate("void", {key: g.key, reason});
+  })] : []);
+  document.querySelector("#history tbody").replaceChildren(...data.games.map((g) => el("tr", {"data-game": g.key},
     el("td", {}, g.game + (g.mode ? " · " + g.mode : "")), el("td", {}, g.table),
-    el("td", {}, w(g.rank === 1 ? "first" : "lost")))));
+    el("td", {}, w(g.rank === 1 ? "first" : "lost")), el("td", {}, ...voidButton(g)))));
+  const profile = data.player.startsWith("p-");
+  document.getElementById("history-tools").hidden = !isHost;
+  for (const id of ["op-rename", "op-merge", "op-delete"]) document.getElementById(id).hidden = !profile;
+  document.getElementById("op-players").replaceChildren(...[...document.querySelectorAll("#league a[data-player]")]
+    .filter((a) => a.dataset.player !== data.player).map((a) => el("option", {value: a.dataset.player}, a.textContent)));
   document.getElementById("history").hidden = false;
 }
+async function operate(action, body) {
+  const [ok, answer] = await post(`/api/operator/${action}`, body);
+  document.getElementById("op-result").textContent = ok ? w("done") : answer.error;
+  if (!ok) return;
+  await loadLeague();
+  if (action === "delete") { document.getElementById("history").hidden = true; shown = null; } else if (shown) await showHistory(shown);
+  loadChanges();
+}
+document.getElementById("op-rename").onsubmit = (e) => {
+  e.preventDefault();
+  operate("rename", {profile: shown, name: document.getElementById("op-rename-name").value});
+};
+document.getElementById("op-merge").onsubmit = (e) => {
+  e.preventDefault();
+  operate("merge", {into: shown, other: document.getElementById("op-merge-other").value.trim()});
+};
+document.getElementById("op-delete").onclick = () => {
+  if (confirm(w("delete_confirm"))) operate("delete", {profile: shown});
+};
 gamePick.onchange = loadLeague;
 loadLeague();
 loadTournaments();
