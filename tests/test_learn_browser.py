@@ -162,24 +162,16 @@ def measure(page, names) -> list[str]:
     return found["small"] + found["tiny"] + english_words(page, names) + ([f"the ringed control is out of sight: {hidden}"] if hidden else [])
 
 
-# every guide in Chinese; one in English too (the coach's words are the catalogue's msgids)
-RUNS = [(g, m, "zh-CN") for g, m in GUIDES] + [("coup", "classic", "en-US")]
-
-
-@pytest.mark.parametrize(("game", "mode", "locale"), RUNS, ids=[f"{g}-{m}-{loc}" for g, m, loc in RUNS])
-def test_a_newcomer_finishes_the_guided_first_game(demo, browser, game, mode, locale):
-    errors: list[str] = []
-    page = browser.new_context(**PHONE, locale=locale).new_page()
-    page.set_default_timeout(20_000)
-    page.on("pageerror", lambda err: errors.append(str(err)))
-    page.goto(demo + "/join")
-    page.click("#join-learn")  # "第一次玩？来一局教学局"
-    if locale == "en-US":
-        assert page.locator("#learn-coup-classic").inner_text() == "Coup"
-    page.locator(f"#learn-{game}-{mode}").click()
+def play_the_guide(page, game: str, mode: str, locale: str, errors: list[str]) -> tuple[list[str], list[str]]:
+    """Follow the coach from its first step to its last, as a newcomer does; returns the steps seen
+    and what the screens' measures found."""
     coach = page.locator("#coach")
-    coach.wait_for()
-    steps, problems = [], []
+    try:
+        coach.wait_for()
+    except Exception as exc:  # say what the newcomer saw instead (a toast, a page error)
+        raise AssertionError(f"no coach: toast {page.locator('#toast').all_inner_texts()}, errors {errors}") from exc
+    steps: list[str] = []
+    problems: list[str] = []
     deadline = time.monotonic() + STEP_S
     while True:
         step = coach.get_attribute("data-step") or ""
@@ -201,10 +193,40 @@ def test_a_newcomer_finishes_the_guided_first_game(demo, browser, game, mode, lo
         do_step(page, game, step)
         page.wait_for_timeout(250)
     assert not page.locator("#coach").count(), "Done closes the coach"
-    page.goto(demo + "/seat")  # the newcomer leaves the seat: the next newcomer's guided game may replace this one
-    page.click("[data-action=leave]")
-    page.click("#confirm-yes")
+    return steps, problems
+
+
+def leave(page, demo: str) -> None:
+    page.goto(demo + "/seat")
+    page.locator("[data-action=leave], #join-learn").first.wait_for()  # (drawn once the panel's info came)
+    if page.locator("[data-action=leave]").count():
+        page.click("[data-action=leave]")
+        page.click("#confirm-yes")
     page.locator("#join-learn").wait_for()
+
+
+# every guide in Chinese; one in English too (the coach's words are the catalogue's msgids)
+RUNS = [(g, m, "zh-CN") for g, m in GUIDES] + [("coup", "classic", "en-US")]
+
+
+@pytest.mark.parametrize(("game", "mode", "locale"), RUNS, ids=[f"{g}-{m}-{loc}" for g, m, loc in RUNS])
+def test_a_newcomer_finishes_the_guided_first_game(demo, browser, game, mode, locale):
+    errors: list[str] = []
+    page = browser.new_context(**PHONE, locale=locale).new_page()
+    page.set_default_timeout(20_000)
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(demo + "/join")
+    page.click("#join-learn")  # "第一次玩？来一局教学局"
+    if locale == "en-US":
+        assert page.locator("#learn-coup-classic").inner_text() == "Coup"
+    try:
+        page.locator(f"#learn-{game}-{mode}").click()
+    except Exception as exc:  # say what the newcomer saw instead
+        raise AssertionError(f"no {game} {mode} at {page.url}: {page.locator('body').inner_text()[:600]!r}") from exc
+    try:
+        steps, problems = play_the_guide(page, game, mode, locale, errors)
+    finally:  # the newcomer leaves the seat, even after a failure: the next newcomer's guided game may replace this one
+        leave(page, demo)
     must = DOING[game][:-1] if steps[-1] == "over" else DOING[game]
     assert [s for s in steps if s in must] == must, f"a step the guide must show was not: {steps}"
     assert not problems, "\n".join(problems)
