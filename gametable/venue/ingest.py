@@ -81,6 +81,9 @@ class Venue:
     # called (under the lock) to ask a table for its games finished after a journal seq (the
     # service publishes ``gametable/T/sync``); None: nobody asks (a test feeding messages directly)
     ask: Callable[[str, int], Any] | None = None
+    # seat -> profile id the venue itself seated in a finished game (a tournament match's entries,
+    # gametable/venue/scheduler.py); a ticket binds the other seats
+    seated: Callable[[str], dict[int, str]] = lambda key: {}
     tickets: Tickets = field(init=False)
 
     def __post_init__(self) -> None:
@@ -203,7 +206,8 @@ class Venue:
         players = opening.get("players") if isinstance(opening, dict) else None
         ts = game.get("ts")
         key = game_key(live.table_id, {"input": {"id": game.get("id")}, "seq": game.get("game_seq"), "ts": ts})
-        bound = self._bound(live.table_id, key, players, ts if isinstance(ts, int | float) else None)
+        bound = {**self._bound(live.table_id, key, players, ts if isinstance(ts, int | float) else None),
+                 **self.seated(key)}
         if self.store.record(key, live.table_id, result, game["state"], self.clock(), bound,
                              bot_seats(players, game["state"])):
             log.info("table %s: %s finished (%s)", live.table_id, result.game, key)

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from gametable.venue import tournament as tm
 from gametable.venue.ingest import TableLive
 from gametable.venue.results import Outcome
-from gametable.venue.store import OWNER, Store, log_change, matches, tournaments
+from gametable.venue.store import OWNER, Store, log_change, matches, profiles, tournaments
 
 OFFER_ID = re.compile(r"venue-(\d+)-(\d+)-[0-9a-f]+")
 Offer = tuple[str, dict[str, Any] | None]  # (table id, offer payload or None to withdraw it)
@@ -47,6 +47,20 @@ class Placed:
     table_id: str | None
     offer: str | None
     awarded: bool
+
+
+def _entry(text: str, known: dict[str, str]) -> str:
+    """A tournament entry as stored: a profile's id (given as such, or as the name of exactly one
+    profile) or a guest's name. An id no profile has, or a name two profiles share, is refused."""
+    if text in known:
+        return text
+    if text.startswith("p-") and " " not in text:
+        raise tm.TournamentError(f"no profile {text!r}")
+    same = [pid for pid, name in known.items() if name.casefold() == text.casefold()]
+    if len(same) > 1:
+        raise tm.TournamentError(f"{len(same)} profiles are named {text!r}: enter the one who plays by id "
+                                 f"({', '.join(sorted(same))})")
+    return same[0] if same else text
 
 
 def _free(live: TableLive | None) -> bool:
@@ -76,13 +90,40 @@ class Scheduler:
         return [Placed(tm.Match(r.number, r.round, tuple(json.loads(r.players)), r.winner), r.table_id, r.offer,
                        bool(r.awarded)) for r in rows]
 
+    def names(self) -> dict[str, str]:
+        """Profile id -> its name now (a renamed profile shows its new name in every bracket)."""
+        with self.store.engine.connect() as conn:
+            return {r.id: r.name for r in conn.execute(sa.select(profiles.c.id, profiles.c.name))}
+
+    def profiles_of(self, key: str) -> dict[int, str]:
+        """Seat -> profile id of a tournament match's finished game (``<table>:<offer id>``), for the
+        entries that are profiles: the venue knows who it seated, no ticket needed."""
+        found = self._placed_by_key(key)
+        if found is None:
+            return {}
+        placed, names = found[1], self.names()
+        return {seat: p for seat, p in enumerate(placed.match.players, start=1) if p in names}
+
+    def _placed_by_key(self, key: str) -> tuple[int, Placed] | None:
+        """The tournament and match a finished game's key names, if it is the match's current offer."""
+        ident = key.partition(":")[2]
+        found = OFFER_ID.fullmatch(ident)
+        if found is None:
+            return None
+        tid, number = int(found.group(1)), int(found.group(2))
+        placed = next((p for p in self.placed(tid) if p.match.number == number), None)
+        return (tid, placed) if placed is not None and placed.offer == ident else None
+
     def view(self) -> list[dict[str, Any]]:
-        """Every tournament with its standings and matches (the board's brackets)."""
+        """Every tournament with its standings and matches (the board's brackets); ``names``: the
+        entries that are profiles, by id (the others are guests, named as entered)."""
         out = []
+        names = self.names()
         for t in self.tournaments():
             placed = self.placed(t.id)
             ms = [p.match for p in placed]
             out.append({"id": t.id, "name": t.name, "format": t.format, "game": t.game, "mode": t.mode,
+                        "names": {p: names[p] for p in t.players if p in names},
                         "finished": tm.finished(t.format, t.players, ms),
                         "standings": [s.__dict__ for s in tm.standings(t.format, t.players, ms)],
                         "matches": [{"number": p.match.number, "round": p.match.round,
@@ -94,6 +135,11 @@ class Scheduler:
     # --- changing ----------------------------------------------------------------------------
     def create(self, name: str, fmt: str, game: str, mode: str | None, players: list[str],
                tables: list[str]) -> int:
+        """A new tournament; each of ``players`` is a profile (its id, or the name of exactly one
+        profile: its results reach the profile) or else a guest's name."""
+        with self.store.engine.connect() as conn:
+            known = {r.id: r.name for r in conn.execute(sa.select(profiles.c.id, profiles.c.name))}
+        players = [_entry(p, known) for p in players]
         first = tm.start(fmt, players)  # checks format and players
         if not tables:
             raise tm.TournamentError("name the tables the tournament may use")
@@ -122,21 +168,17 @@ class Scheduler:
 
     def on_finished(self, key: str, outcome: Outcome) -> bool:
         """A finished game: if it is a tournament match's, that match's result (True)."""
-        table_id, _, ident = key.partition(":")
-        found = OFFER_ID.fullmatch(ident)
-        if found is None:
-            return False
-        tid, number = int(found.group(1)), int(found.group(2))
-        placed = next((p for p in self.placed(tid) if p.match.number == number), None)
-        if placed is None or placed.offer != ident or placed.match.done:
-            return False  # a replayed match's old game, or decided already
+        found = self._placed_by_key(key)
+        if found is None or found[1].match.done:
+            return False  # not a match's game, a replayed match's old game, or decided already
+        tid, placed = found
         winners = [p for p in outcome.players if p.rank == 1]
         if len(winners) != 1 or outcome.draw:
             return False  # a draw: the venue host replays or awards it
         seat = winners[0].seat
         if not 1 <= seat <= len(placed.match.players):
             return False
-        self._decide(tid, number, placed.match.players[seat - 1], awarded=False)
+        self._decide(tid, placed.match.number, placed.match.players[seat - 1], awarded=False)
         return True
 
     def award(self, tid: int, number: int, winner: str) -> None:
@@ -179,6 +221,7 @@ class Scheduler:
                     busy.add(p.table_id)
                 elif not p.match.done:
                     pending.append((t, p))
+        names = self.names() if pending else {}
         for t, p in pending:
             table = next((x for x in t.tables if x not in busy and _free(live.get(x))), None)
             if table is None:
@@ -191,7 +234,8 @@ class Scheduler:
             busy.add(table)
             offers.append((table, {"offer": offer, "tournament": t.name, "match": p.match.number,
                                    "round": p.match.round, "game": t.game, "mode": t.mode,
-                                   "players": [{"seat": i + 1, "name": n} for i, n in enumerate(p.match.players)]}))
+                                   "players": [{"seat": i + 1, "name": names.get(n, n)}
+                                               for i, n in enumerate(p.match.players)]}))
         return offers
 
     def idle_tables(self) -> set[str]:

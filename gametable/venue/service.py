@@ -50,6 +50,7 @@ class VenueService:
         self.staff = Staff(self.venue.store, clock)
         self.venue.on_finished.append(self._on_finished)
         self.venue.ask = self._ask
+        self.venue.seated = self.scheduler.profiles_of
         self._asks = 0
         self._ask_prefix = f"{config.client_id}-{secrets.token_hex(6)}"  # ids never repeat across runs
         self.host_key = self.venue.store.setting("host_key", lambda: secrets.token_urlsafe(18))

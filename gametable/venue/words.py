@@ -18,7 +18,7 @@ WORDS: dict[str, dict[str, str]] = {
         "my_profile": "My venue profile", "make_profile": "Make my profile",
         "profile_move": "Scan this code with your other phone to carry your profile there (keep it private).",
         "venue_host": "Venue host", "log_in": "Log in", "start_tournament": "Start the tournament",
-        "t_name": "tournament name", "t_players": "players, one a line", "t_tables": "tables: t1, t2",
+        "t_name": "tournament name", "t_players": "players, one a line: a profile's name or id (p-…), or a guest's name", "t_tables": "tables: t1, t2",
         "replay": "replay", "award": "award to",
         "buchholz": "Bh", "buchholz_long": "Buchholz: the points of every opponent met (the first tie-break)",
         "sonneborn_berger": "SB", "sonneborn_berger_long": "Sonneborn-Berger: the points of the opponents beaten (after head-to-head)",
@@ -35,6 +35,8 @@ WORDS: dict[str, dict[str, str]] = {
         "merge_in": "Merge into this player", "delete_person": "Delete this person",
         "delete_confirm": "Delete this person? Their games stay, without their name, out of the league.",
         "void": "Void", "void_reason": "Why is this game voided?", "done": "Done.",
+        "guest": "a guest: no venue profile", "your_match": "Your match: {tournament}, round {round}, at table {table}, against {others}.",
+        "your_next_match": "Your next match: {tournament}, round {round}, against {others}: waiting for a free table.",
     },
     "zh": {
         "title": "场馆总览", "tables": "桌台", "online": "在线", "offline": "离线",
@@ -50,7 +52,7 @@ WORDS: dict[str, dict[str, str]] = {
         "my_profile": "我的场馆档案", "make_profile": "创建档案",
         "profile_move": "用另一部手机扫描此码即可带走档案（请勿给他人看）。",
         "venue_host": "场馆主持", "log_in": "登录", "start_tournament": "开始比赛",
-        "t_name": "比赛名称", "t_players": "玩家，每行一位", "t_tables": "桌台：t1, t2",
+        "t_name": "比赛名称", "t_players": "玩家，每行一位：档案名或编号（p-…），或访客的名字", "t_tables": "桌台：t1, t2",
         "replay": "重赛", "award": "判给",
         "buchholz": "对手分", "buchholz_long": "对手分：所有已交手对手的积分之和（第一破同分规则）",
         "sonneborn_berger": "索伯分", "sonneborn_berger_long": "索伯分：所胜对手的积分之和（先比直接胜负）",
@@ -67,6 +69,8 @@ WORDS: dict[str, dict[str, str]] = {
         "merge_in": "合并到这位玩家", "delete_person": "删除此人",
         "delete_confirm": "删除此人？对局保留，但不再显示其名字，也不计入排行榜。",
         "void": "作废", "void_reason": "为什么作废这一局？", "done": "已完成。",
+        "guest": "访客：没有场馆档案", "your_match": "你的比赛：{tournament} 第 {round} 轮，在 {table} 号桌，对手 {others}。",
+        "your_next_match": "你的下一场：{tournament} 第 {round} 轮，对手 {others}，正在等空桌。",
     },
 }
 LANGUAGES = tuple(WORDS)

@@ -74,28 +74,45 @@ async function loadTournaments() {
   const list = await (await fetch("/api/tournaments")).json();
   const root = document.getElementById("tournaments");
   root.replaceChildren(...list.map((t) => {
+    // an entry is a profile (by id, shown by its name now) or a guest, shown as entered and marked
+    const nm = (p) => t.names[p] || p;
+    const guest = (p) => (t.names[p] ? {} : {class: "guest", title: w("guest")});
     // the format's first tie-break beside the wins (gametable/venue/tournament.py TIE_BREAKS)
     const tie = {swiss: "buchholz", round_robin: "sonneborn_berger"}[t.format];
     const standings = el("table", {class: "standings"}, el("thead", {}, el("tr", {},
       el("th", {}, "#"), el("th", {}, w("player")), el("th", {}, w("won")), el("th", {}, w("lost")),
       ...(tie ? [el("th", {title: w(`${tie}_long`)}, w(tie))] : []))),
       el("tbody", {}, ...t.standings.map((s, i) => el("tr", {class: s.out ? "out" : "", "data-player": s.player},
-        el("td", {}, String(i + 1)), el("td", {}, s.player), el("td", {}, String(s.wins)),
+        el("td", {}, String(i + 1)), el("td", guest(s.player), nm(s.player)), el("td", {}, String(s.wins)),
         el("td", {}, String(s.losses)), ...(tie ? [el("td", {"data-tie": tie}, String(s[tie]))] : [])))));
     const rounds = [...new Set(t.matches.map((m) => m.round))];
     const hostButtons = (m) => (!isHost || m.winner || m.bye ? [] : [
       button(w("replay"), () => decide(t.id, m.number, "replay", {})),
-      ...m.players.map((p) => button(`${w("award")} ${p}`, () => decide(t.id, m.number, "award", {winner: p})))]);
+      ...m.players.map((p) => button(`${w("award")} ${nm(p)}`, () => decide(t.id, m.number, "award", {winner: p})))]);
     const bracket = el("div", {class: "bracket"}, ...rounds.map((r) => el("div", {class: "round", "data-round": String(r)},
       el("h3", {}, `${w("round")} ${r}`), el("ol", {},
       ...t.matches.filter((m) => m.round === r).map((m) => el("li", {class: m.winner ? "decided" : "waiting",
           "data-match": String(m.number)},
-        m.players.map((p) => (p === m.winner ? `★ ${p}` : p)).join(" v ") +
+        m.players.map((p) => (p === m.winner ? `★ ${nm(p)}` : nm(p))).join(" v ") +
         (m.bye ? ` (${w("bye")})` : "") + (m.table && !m.winner ? ` · ${w("table")} ${m.table}` : "") +
         (m.awarded ? ` (${w("awarded")})` : ""), ...hostButtons(m)))))));
     return el("article", {class: `tournament ${t.finished ? "finished" : ""}`, "data-tournament": String(t.id)},
       el("h2", {}, `${t.name} · ${w(t.format)} · ${t.game}`), standings, bracket);
   }));
+  showMyMatch(list);
+}
+// On a player's phone (their venue profile): the match they play next, and where.
+let myProfile = null;
+function showMyMatch(list) {
+  const box = document.getElementById("profile-match");
+  const mine = myProfile && list.flatMap((t) => t.matches.filter((m) => !m.winner && !m.bye && m.players.includes(myProfile.id))
+    .map((m) => ({t, m})))[0];
+  box.hidden = !mine;
+  if (!mine) return;
+  const {t, m} = mine, others = m.players.filter((p) => p !== myProfile.id).map((p) => t.names[p] || p).join(", ");
+  box.textContent = (m.table ? w("your_match") : w("your_next_match")).replace("{tournament}", t.name)
+    .replace("{round}", String(m.round)).replace("{table}", m.table || "").replace("{others}", others);
+  box.dataset.table = m.table || "";
 }
 
 const stream = new EventSource("/api/stream");
@@ -177,6 +194,7 @@ loadTournaments();
 async function showProfile() {
   const res = await fetch("/api/profiles/me");
   const mine = res.ok ? await res.json() : null;
+  myProfile = mine;
   document.getElementById("profile-new").hidden = !!mine;
   document.getElementById("profile-mine").hidden = !mine;
   if (mine) {
@@ -197,7 +215,9 @@ document.getElementById("profile-new").onsubmit = async (e) => {
                                 body: JSON.stringify({name: document.getElementById("profile-name").value})});
   showProfile();
 };
-if (document.body.classList.contains("board")) claimFromLink().then(showProfile);
+if (document.body.classList.contains("board")) claimFromLink().then(showProfile).then(loadTournaments);
+// a phone with a profile looks for its match now and then: an offer changes no table's state
+setInterval(() => { if (myProfile) loadTournaments(); }, 15000);
 
 // The venue host (logged in with the venue host key): creates tournaments, replays or awards a match.
 function button(label, onclick) {
