@@ -209,13 +209,16 @@ def _error(exc: Any) -> tuple[Response, int]:
     return jsonify({"ok": False, "error": getattr(exc, "description", str(exc))}), exc.code
 
 
-def _host_of(host_key: str, staff: Staff) -> str | None:
-    """Who the request's host key (header or cookie) belongs to: the owner, a staff member whose key
-    is not revoked, or nobody."""
-    given = request.headers.get("X-Venue-Host") or request.cookies.get(HOST_COOKIE) or ""
-    if given and hmac.compare_digest(given.encode(), host_key.encode()):
+def _holder(key: str, host_key: str, staff: Staff) -> str | None:
+    """Who a host key belongs to: the owner, a staff member whose key is not revoked, or nobody."""
+    if key and hmac.compare_digest(key.encode(), host_key.encode()):
         return OWNER
-    return staff.who(given)
+    return staff.who(key)
+
+
+def _host_of(host_key: str, staff: Staff) -> str | None:
+    """Who the request's host key (header or cookie) belongs to."""
+    return _holder(request.headers.get("X-Venue-Host") or request.cookies.get(HOST_COOKIE) or "", host_key, staff)
 
 
 def _body() -> dict[str, Any]:
@@ -251,7 +254,7 @@ def _host_routes(app: Flask, host_key: str, staff: Staff) -> None:
     @app.post("/api/host")
     def host_login() -> Response:
         key = str(_body().get("key", ""))
-        if not (hmac.compare_digest(key.encode(), host_key.encode()) or staff.who(key)):
+        if _holder(key, host_key, staff) is None:
             abort(403, "wrong venue host key")
         resp = jsonify({"ok": True})
         resp.set_cookie(HOST_COOKIE, key, httponly=True, samesite="Strict")

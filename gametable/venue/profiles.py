@@ -26,13 +26,14 @@ class Profile:
     name: str
 
 
-def _hash(key: str) -> str:
+def key_hash(key: str) -> str:
+    """What the database keeps of a secret key (a profile's, a staff member's): its sha256."""
     return hashlib.sha256(key.encode()).hexdigest()
 
 
-def clean_name(name: object) -> str:
+def clean_name(name: object, whose: str = "the player's name") -> str:
     if not isinstance(name, str) or not name.strip():
-        raise ProfileError("name: the player's name")
+        raise ProfileError(f"name: {whose}")
     name = " ".join(name.split())
     if len(name) > MAX_NAME or any(not c.isprintable() for c in name):
         raise ProfileError(f"name: up to {MAX_NAME} printable characters")
@@ -48,7 +49,7 @@ class Profiles:
         profile = Profile(f"p-{secrets.token_hex(5)}", clean_name(name))
         key = secrets.token_urlsafe(24)
         with self.store.engine.begin() as conn:
-            conn.execute(profiles.insert().values(id=profile.id, name=profile.name, key_hash=_hash(key),
+            conn.execute(profiles.insert().values(id=profile.id, name=profile.name, key_hash=key_hash(key),
                                                   created_at=self.clock()))
         return profile, key
 
@@ -57,7 +58,7 @@ class Profiles:
             raise ProfileError("key: the profile key from the player's phone or QR code")
         with self.store.engine.connect() as conn:
             row = conn.execute(sa.select(profiles.c.id, profiles.c.name)
-                               .where(profiles.c.key_hash == _hash(key))).first()
+                               .where(profiles.c.key_hash == key_hash(key))).first()
         if row is None:
             raise ProfileError("no profile has this key")
         return Profile(row.id, row.name)

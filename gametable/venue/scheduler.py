@@ -21,8 +21,9 @@ import sqlalchemy as sa
 
 from gametable.venue import tournament as tm
 from gametable.venue.ingest import TableLive
+from gametable.venue.profiles import Profiles
 from gametable.venue.results import Outcome
-from gametable.venue.store import OWNER, Store, log_change, matches, profiles, tournaments
+from gametable.venue.store import OWNER, Store, log_change, matches, tournaments
 
 OFFER_ID = re.compile(r"venue-(\d+)-(\d+)-[0-9a-f]+")
 Offer = tuple[str, dict[str, Any] | None]  # (table id, offer payload or None to withdraw it)
@@ -92,8 +93,7 @@ class Scheduler:
 
     def names(self) -> dict[str, str]:
         """Profile id -> its name now (a renamed profile shows its new name in every bracket)."""
-        with self.store.engine.connect() as conn:
-            return {r.id: r.name for r in conn.execute(sa.select(profiles.c.id, profiles.c.name))}
+        return {p.id: p.name for p in Profiles(self.store, self.clock).known()}
 
     def profiles_of(self, key: str) -> dict[int, str]:
         """Seat -> profile id of a tournament match's finished game (``<table>:<offer id>``), for the
@@ -137,8 +137,7 @@ class Scheduler:
                tables: list[str]) -> int:
         """A new tournament; each of ``players`` is a profile (its id, or the name of exactly one
         profile: its results reach the profile) or else a guest's name."""
-        with self.store.engine.connect() as conn:
-            known = {r.id: r.name for r in conn.execute(sa.select(profiles.c.id, profiles.c.name))}
+        known = self.names()
         players = [_entry(p, known) for p in players]
         first = tm.start(fmt, players)  # checks format and players
         if not tables:

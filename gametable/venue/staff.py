@@ -10,14 +10,13 @@ that stays with the owner, so a leaving member cannot lock the others out.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from gametable.venue.profiles import ProfileError, clean_name
+from gametable.venue.profiles import ProfileError, clean_name, key_hash
 from gametable.venue.store import OWNER, Store, log_change, staff_keys
 
 
@@ -33,10 +32,6 @@ class StaffKey:
     revoked_at: float | None
 
 
-def _hash(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
 class Staff:
     def __init__(self, store: Store, clock: Callable[[], float]) -> None:
         self.store, self.clock = store, clock
@@ -45,9 +40,9 @@ class Staff:
         """A new named key (shown to the owner once, never stored). Names are unique among the keys
         in use, so the operator log is unambiguous; "owner" is the owner's."""
         try:
-            clean = clean_name(name)
+            clean = clean_name(name, "the staff member's name")
         except ProfileError as exc:
-            raise StaffError(str(exc).replace("the player's name", "the staff member's name")) from None
+            raise StaffError(str(exc)) from None
         if clean.casefold() == OWNER:
             raise StaffError(f"name: {OWNER!r} is the venue key's own name")
         key = secrets.token_urlsafe(18)
@@ -56,7 +51,7 @@ class Staff:
             taken = conn.execute(sa.select(staff_keys.c.name).where(staff_keys.c.revoked_at.is_(None))).scalars()
             if clean.casefold() in {n.casefold() for n in taken}:
                 raise StaffError(f"name: {clean!r} already has a key (revoke it first, or choose another name)")
-            conn.execute(staff_keys.insert().values(id=staff.id, name=clean, key_hash=_hash(key),
+            conn.execute(staff_keys.insert().values(id=staff.id, name=clean, key_hash=key_hash(key),
                                                     created_at=staff.created_at))
             log_change(conn, staff.created_at, "staff_key", staff.id, OWNER, name=clean)
         return staff, key
@@ -87,5 +82,5 @@ class Staff:
             return None
         with self.store.engine.connect() as conn:
             return conn.execute(sa.select(staff_keys.c.name).where(
-                (staff_keys.c.key_hash == _hash(key)) & staff_keys.c.revoked_at.is_(None))).scalar_one_or_none()
+                (staff_keys.c.key_hash == key_hash(key)) & staff_keys.c.revoked_at.is_(None))).scalar_one_or_none()
 

@@ -70,12 +70,13 @@ const phases = new Map();
 let timer = null;
 function soon(fn) { if (!timer) timer = setTimeout(() => { timer = null; fn(); }, 300); }
 
+// a tournament entry is a profile (by id, shown by its name now) or a guest, shown as entered (and marked)
+const entryName = (t, p) => t.names[p] || p;
 async function loadTournaments() {
   const list = await (await fetch("/api/tournaments")).json();
   const root = document.getElementById("tournaments");
   root.replaceChildren(...list.map((t) => {
-    // an entry is a profile (by id, shown by its name now) or a guest, shown as entered and marked
-    const nm = (p) => t.names[p] || p;
+    const nm = (p) => entryName(t, p);
     const guest = (p) => (t.names[p] ? {} : {class: "guest", title: w("guest")});
     // the format's first tie-break beside the wins (gametable/venue/tournament.py TIE_BREAKS)
     const tie = {swiss: "buchholz", round_robin: "sonneborn_berger"}[t.format];
@@ -109,7 +110,7 @@ function showMyMatch(list) {
     .map((m) => ({t, m})))[0];
   box.hidden = !mine;
   if (!mine) return;
-  const {t, m} = mine, others = m.players.filter((p) => p !== myProfile.id).map((p) => t.names[p] || p).join(", ");
+  const {t, m} = mine, others = m.players.filter((p) => p !== myProfile.id).map((p) => entryName(t, p)).join(", ");
   box.textContent = (m.table ? w("your_match") : w("your_next_match")).replace("{tournament}", t.name)
     .replace("{round}", String(m.round)).replace("{table}", m.table || "").replace("{others}", others);
   box.dataset.table = m.table || "";
